@@ -1,0 +1,36 @@
+import type { Message } from './messages'
+
+export type SessionErrorCode = 'SESSION_NOT_FOUND' | 'SESSION_ABORTED' | 'INTERNAL_ERROR'
+export type LogLevel = 'debug' | 'info' | 'warning' | 'error'
+
+export interface ValidationIssue {
+  path: string
+  message: string
+}
+
+/** Every line of the NDJSON stream that `POST /api/chat` answers with. */
+export type ChatEvent =
+  | { type: 'text'; content: string }
+  | { type: 'tool_calls'; calls: Array<{ id: string; name: string; arguments: unknown }> }
+  | { type: 'tool_result'; id: string; name: string; content: string }
+  | { type: 'tool_error'; id: string; name: string; message: string }
+  | {
+      type: 'plugin_elicit_request'
+      sessionId: string
+      callId: string
+      toolName: string
+      elicitId: string
+      key: string
+      message: string
+      schema: Record<string, unknown>
+    }
+  | { type: 'plugin_elicit_rejected'; sessionId: string; elicitId: string; message: string; issues?: ValidationIssue[] }
+  | { type: 'plugin_progress'; sessionId: string; callId: string; message: string; progress?: number }
+  | { type: 'plugin_log'; sessionId: string; callId: string; level: LogLevel; message: string }
+  | { type: 'plugin_session_error'; sessionId: string; callId: string; error: SessionErrorCode; message: string }
+  | { type: 'conversation_state'; messages: Message[] }
+  | { type: 'complete'; text: string; usage?: { inputTokens?: number; outputTokens?: number } }
+  | { type: 'error'; message: string; code: string }
+
+export type ChatEventType = ChatEvent['type']
+export type PluginElicitRequestEvent = Extract<ChatEvent, { type: 'plugin_elicit_request' }>

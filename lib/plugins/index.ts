@@ -1,0 +1,17 @@
+export { makePlugin } from './make-plugin'
+export type { PluginBuilder } from './make-plugin'
+export { createPluginRegistry } from './plugin-registry'
+export type { PluginRegistry } from './plugin-registry'
+export { createPluginClientContext, executePluginElicitHandler, PluginHandlerError } from './plugin-executor'
+export type { RenderedComponent, CreatePluginClientContextOptions } from './plugin-executor'
+export { toPluginElicitRequest } from './elicit-request'
+export type {
+  ElicitComponentProps,
+  ElicitHandler,
+  ElicitHandlerRequest,
+  ElicitHandlers,
+  Plugin,
+  PluginClientContext,
+  PluginClientRegistration,
+  PluginElicitRequest,
+} from './types'

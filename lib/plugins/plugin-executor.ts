@@ -1,0 +1,83 @@
+import { withResolvers, type Operation } from 'effection'
+import type { ComponentType } from 'react'
+import type { ElicitResult } from '../tools/types'
+import type { PluginRegistry } from './plugin-registry'
+import type { PluginClientContext, PluginElicitRequest } from './types'
+
+/** One component a handler rendered, as the chat shows it. */
+export interface RenderedComponent {
+  /** Counts the handler's render calls from 0; answers are recorded by it. */
+  index: number
+  Component: ComponentType<never>
+  props: Record<string, unknown>
+  /** Present once answered. */
+  response?: { value: unknown }
+  respond(value: unknown): void
+}
+
+export interface CreatePluginClientContextOptions {
+  request: PluginElicitRequest
+  signal: AbortSignal
+  /** Called for every render, and again when it is answered. */
+  show(rendered: RenderedComponent): void
+  /** Answers recorded before a reload, by render index: those renders resume at once. */
+  recorded?: readonly unknown[]
+}
+
+export function createPluginClientContext({
+  request,
+  signal,
+  show,
+  recorded = [],
+}: CreatePluginClientContextOptions): PluginClientContext {
+  let renders = 0
+  return {
+    callId: request.callId,
+    signal,
+    elicitRequest: request,
+    *render(Component, props) {
+      const index = renders++
+      const base = { index, Component: Component as ComponentType<never>, props: props as Record<string, unknown> }
+      if (index < recorded.length) {
+        const value = recorded[index]
+        show({ ...base, response: { value }, respond: () => {} })
+        return value as never
+      }
+      const answer = withResolvers<unknown>(`render ${request.toolName}.${request.key} #${index}`)
+      let answered = false
+      show({
+        ...base,
+        respond(value) {
+          if (answered || signal.aborted) return
+          answered = true
+          show({ ...base, response: { value }, respond: () => {} })
+          answer.resolve(value)
+        },
+      })
+      return (yield* answer.operation) as never
+    },
+  }
+}
+
+export class PluginHandlerError extends Error {
+  override name = 'PluginHandlerError'
+}
+
+/** Run the registered `onElicit` handler for a request and return the user's answer. */
+export function* executePluginElicitHandler({
+  registry,
+  request,
+  ctx,
+}: {
+  registry: PluginRegistry
+  request: PluginElicitRequest
+  ctx: PluginClientContext
+}): Operation<ElicitResult<unknown>> {
+  const plugin = registry.get(request.toolName)
+  if (!plugin) throw new PluginHandlerError(`No plugin is registered for tool "${request.toolName}".`)
+  const handler = plugin.handlers[request.key]
+  if (!handler) {
+    throw new PluginHandlerError(`Plugin "${request.toolName}" has no handler for elicitation "${request.key}".`)
+  }
+  return yield* handler({ ...request.context, ...request }, ctx)
+}

@@ -1,0 +1,66 @@
+import type { Operation } from 'effection'
+import type { ComponentType } from 'react'
+import type { ContextOf, ElicitSpec, ElicitsMap, ResponseOf } from '../tools/elicits'
+import type { AnyMcpTool, ElicitId, ElicitResult } from '../tools/types'
+
+/** The props the chat gives every component a plugin renders. */
+export interface ElicitComponentProps<TResponse> {
+  /** Answer with a value; the handler's `ctx.render` resumes with it. */
+  onRespond: (value: TResponse) => void
+  /** True once answered (or stopped): the component stays, showing `response`. */
+  disabled: boolean
+  response?: TResponse
+}
+
+export type ResponseOfProps<P> = P extends { onRespond: (value: infer R) => void } ? R : never
+export type OwnProps<P> = Omit<P, keyof ElicitComponentProps<unknown>>
+
+/** One elicitation as a plugin handler sees it: its identity, message, schema and context. */
+export interface PluginElicitRequest<TKey extends string = string, TContext = Record<string, unknown>> {
+  id: ElicitId
+  elicitId: string
+  sessionId: string
+  toolName: string
+  key: TKey
+  callId: string
+  seq: number
+  /** The human-readable message, without the encoded context section. */
+  message: string
+  /** The response's JSON Schema, with `x-model-context`. */
+  schema: Record<string, unknown>
+  context: TContext
+}
+
+/** What an `onElicit` handler receives: the request, with its context also spread on it. */
+export type ElicitHandlerRequest<TKey extends string, TContext> = TContext & PluginElicitRequest<TKey, TContext>
+
+export interface PluginClientContext {
+  callId: string
+  /** Aborted when the elicitation is stopped (Stop, New chat, the session ended). */
+  signal: AbortSignal
+  elicitRequest: PluginElicitRequest
+  /** Show a component in the tool's card and resume with the value it passes to `onRespond`. */
+  render<P extends { onRespond: (value: never) => void }>(Component: ComponentType<P>, props: OwnProps<P>): Operation<ResponseOfProps<P>>
+}
+
+export type ElicitHandler<TKey extends string, S extends ElicitSpec> = (
+  request: ElicitHandlerRequest<TKey, ContextOf<S>>,
+  ctx: PluginClientContext,
+) => Operation<ElicitResult<ResponseOf<S>>>
+
+export type ElicitHandlers<TElicits extends ElicitsMap> = {
+  [K in keyof TElicits & string]: ElicitHandler<K, TElicits[K]>
+}
+
+/** What the browser needs of a plugin: its tool's name and one handler per elicitation key. */
+export interface PluginClientRegistration {
+  toolName: string
+  handlers: Record<string, (request: ElicitHandlerRequest<string, Record<string, unknown>>, ctx: PluginClientContext) => Operation<ElicitResult<unknown>>>
+}
+
+export interface Plugin<TTool extends AnyMcpTool = AnyMcpTool> {
+  name: TTool['name']
+  tool: TTool
+  server: { tools: readonly [TTool] }
+  client: PluginClientRegistration
+}

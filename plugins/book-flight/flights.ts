@@ -1,0 +1,91 @@
+import { z } from 'zod'
+
+export const flightSchema = z.object({
+  id: z.string(),
+  airline: z.string(),
+  flightNumber: z.string(),
+  from: z.string(),
+  to: z.string(),
+  /** Local times, "HH:MM". */
+  departure: z.string(),
+  arrival: z.string(),
+  durationMinutes: z.number().int().positive(),
+  price: z.number().positive(),
+})
+export type Flight = z.infer<typeof flightSchema>
+
+export const seatMapSchema = z.object({
+  firstRow: z.number().int().positive(),
+  lastRow: z.number().int().positive(),
+  letters: z.array(z.string().length(1)),
+  /** The aisle runs after these letters. */
+  aisleAfter: z.array(z.string().length(1)),
+  /** Taken seats, e.g. "12C". */
+  taken: z.array(z.string()),
+})
+export type SeatMap = z.infer<typeof seatMapSchema>
+
+const AIRLINES = [
+  { name: 'SkyHigh Airways', code: 'SH' },
+  { name: 'CloudAir', code: 'CA' },
+  { name: 'JetStream', code: 'JS' },
+] as const
+
+/** A stable, route-dependent number, so the same search always shows the same flights. */
+function hash(text: string): number {
+  let value = 2166136261
+  for (const char of text) value = Math.imul(value ^ char.charCodeAt(0), 16777619) >>> 0
+  return value
+}
+
+function clock(minutes: number): string {
+  const wrapped = ((minutes % 1440) + 1440) % 1440
+  return `${String(Math.floor(wrapped / 60)).padStart(2, '0')}:${String(wrapped % 60).padStart(2, '0')}`
+}
+
+/** Search the (simulated) flights between two airports. */
+export function searchFlights(from: string, to: string): Flight[] {
+  const route = `${from.toUpperCase()}-${to.toUpperCase()}`
+  const seed = hash(route)
+  const durationMinutes = 75 + (seed % 300)
+  return AIRLINES.map((airline, index) => {
+    const departure = 6 * 60 + index * 255 + (seed % 45)
+    const number = 100 + ((seed >>> (index * 4)) % 900)
+    return {
+      id: `${airline.code}-${number}`,
+      airline: airline.name,
+      flightNumber: `${airline.code} ${number}`,
+      from: from.toUpperCase(),
+      to: to.toUpperCase(),
+      departure: clock(departure),
+      arrival: clock(departure + durationMinutes + index * 10),
+      durationMinutes: durationMinutes + index * 10,
+      price: 199 + ((seed >>> (index * 3)) % 250) + index * 25,
+    }
+  })
+}
+
+/** The cabin of a flight, with some seats already taken. */
+export function seatMapFor(flight: Flight): SeatMap {
+  const letters = ['A', 'B', 'C', 'D', 'E', 'F']
+  const firstRow = 10
+  const lastRow = 21
+  const seed = hash(flight.id)
+  const taken: string[] = []
+  for (let row = firstRow; row <= lastRow; row++) {
+    for (const [index, letter] of letters.entries()) {
+      if ((seed >>> ((row + index) % 24)) % 3 === 0) taken.push(`${row}${letter}`)
+    }
+  }
+  return { firstRow, lastRow, letters, aisleAfter: ['C'], taken }
+}
+
+export function formatFlight(flight: Flight): string {
+  return `${flight.airline} ${flight.flightNumber} | ${flight.departure}-${flight.arrival} | $${flight.price}`
+}
+
+export function createTicketNumber(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+  const bytes = crypto.getRandomValues(new Uint8Array(6))
+  return `TKT-${Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join('')}`
+}

@@ -1,0 +1,28 @@
+import { makePlugin } from '@/lib/plugins'
+import { FlightList } from './components/FlightList'
+import { SeatPicker } from './components/SeatPicker'
+import { bookFlightTool } from './tool'
+
+export const bookFlightPlugin = makePlugin(bookFlightTool)
+  .onElicit({
+    *pickFlight(request, ctx) {
+      const choice = yield* ctx.render(FlightList, {
+        message: request.message,
+        from: request.from,
+        destination: request.destination,
+        flights: request.flights,
+      })
+      return choice.action === 'accept' ? { action: 'accept', content: { flightId: choice.flightId } } : { action: 'decline' }
+    },
+    *pickSeat(request, ctx) {
+      const choice = yield* ctx.render(SeatPicker, {
+        message: request.message,
+        flight: request.flight,
+        seatMap: request.seatMap,
+      })
+      return choice.action === 'accept'
+        ? { action: 'accept', content: { row: choice.row, seat: choice.seat } }
+        : { action: 'cancel' }
+    },
+  })
+  .build()

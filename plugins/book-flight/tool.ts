@@ -1,0 +1,74 @@
+import type { Operation } from 'effection'
+import { z } from 'zod'
+import { createMcpTool } from '@/lib/tools'
+import { createTicketNumber, flightSchema, formatFlight, searchFlights, seatMapFor, seatMapSchema, type Flight } from './flights'
+
+export type BookFlightResult =
+  | { status: 'confirmed'; ticketNumber: string; flight: Flight; seat: string; price: number; tip: string }
+  | { status: 'cancelled'; step: 'flight' | 'seat'; message: string }
+
+export const bookFlightTool = createMcpTool('book_flight')
+  .description('Book a flight for the user: searches flights, lets them pick one and a seat, and issues a ticket.')
+  .parameters(
+    z.object({
+      from: z.string().trim().min(2).max(64).describe('Departure city or airport code, e.g. NYC'),
+      destination: z.string().trim().min(2).max(64).describe('Arrival city or airport code, e.g. LAX'),
+    }),
+  )
+  .elicits({
+    pickFlight: {
+      response: z.object({ flightId: z.string().min(1) }),
+      context: z.object({ from: z.string(), destination: z.string(), flights: z.array(flightSchema) }),
+    },
+    pickSeat: {
+      response: z.object({ row: z.number().int().positive(), seat: z.string().regex(/^[A-Z]$/) }),
+      context: z.object({ flight: flightSchema, seatMap: seatMapSchema }),
+    },
+  })
+  .execute(function* ({ from, destination }, ctx): Operation<BookFlightResult> {
+    yield* ctx.notify(`Searching flights from ${from} to ${destination}`, 0.1)
+    const flights = searchFlights(from, destination)
+    yield* ctx.log('info', `Found ${flights.length} flights from ${from} to ${destination}`)
+
+    let flight: Flight | undefined
+    let flightPrompt = `Select your flight from ${from} to ${destination}:`
+    while (!flight) {
+      yield* ctx.notify('Waiting for a flight choice', 0.25)
+      const answer = yield* ctx.elicit('pickFlight', {
+        message: `${flightPrompt}\n\n${flights.map((f, i) => `${i + 1}. ${formatFlight(f)}`).join('\n')}`,
+        from,
+        destination,
+        flights,
+      })
+      if (answer.action !== 'accept') {
+        return { status: 'cancelled', step: 'flight', message: 'The user declined to choose a flight; nothing was booked.' }
+      }
+      flight = flights.find((candidate) => candidate.id === answer.content.flightId)
+      flightPrompt = `Flight ${answer.content.flightId} is not one of the offered flights. Select your flight:`
+    }
+
+    const seatMap = seatMapFor(flight)
+    let seat: string | undefined
+    let seatPrompt = `Select your seat on ${flight.flightNumber}:`
+    while (!seat) {
+      yield* ctx.notify('Waiting for a seat choice', 0.5)
+      const answer = yield* ctx.elicit('pickSeat', { message: seatPrompt, flight, seatMap })
+      if (answer.action !== 'accept') {
+        return { status: 'cancelled', step: 'seat', message: `The user cancelled at seat selection; ${flight.flightNumber} was not booked.` }
+      }
+      const { row, seat: letter } = answer.content
+      const chosen = `${row}${letter}`
+      const exists = row >= seatMap.firstRow && row <= seatMap.lastRow && seatMap.letters.includes(letter)
+      if (exists && !seatMap.taken.includes(chosen)) seat = chosen
+      else seatPrompt = `Seat ${chosen} is ${exists ? 'taken' : 'not on this aircraft'}. Select another seat on ${flight.flightNumber}:`
+    }
+
+    yield* ctx.notify('Finding a travel tip', 0.8)
+    const tip = yield* ctx.sample({
+      prompt: `Give one short, practical travel tip for a traveller arriving at ${destination} airport.`,
+      maxTokens: 120,
+    })
+    yield* ctx.log('info', `Issued a ticket for ${flight.flightNumber}, seat ${seat}`)
+    yield* ctx.notify('Booking confirmed', 1)
+    return { status: 'confirmed', ticketNumber: createTicketNumber(), flight, seat, price: flight.price, tip: tip.text.trim() }
+  })

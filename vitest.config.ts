@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config'
+import { fileURLToPath } from 'node:url'
+
+export default defineConfig({
+  resolve: { alias: { '@': fileURLToPath(new URL('./', import.meta.url)) } },
+  esbuild: { jsx: 'automatic' },
+  test: {
+    include: ['{lib,plugins,app,components}/**/*.test.{ts,tsx}'],
+    environment: 'node',
+    typecheck: { enabled: true, include: ['{lib,plugins}/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    testTimeout: 20_000,
+  },
+})
