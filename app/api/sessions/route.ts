@@ -1,0 +1,12 @@
+import { getChatServer } from '@/lib/server/chat-server-instance'
+
+export const dynamic = 'force-dynamic'
+
+/** Live plugin sessions, for inspection while developing; hidden in production. */
+export async function GET(): Promise<Response> {
+  if (process.env.NODE_ENV === 'production' && process.env.EXPOSE_SESSIONS !== '1') {
+    return Response.json({ error: { code: 'not_found', message: 'Not found.' } }, { status: 404 })
+  }
+  const chat = await getChatServer()
+  return Response.json({ sessions: await chat.listActive() })
+}

@@ -1,0 +1,284 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createOfflineModel } from '../models'
+import { bookFlightTool } from '@/plugins/book-flight/tool'
+import type { Flight, SeatMap } from '@/plugins/book-flight/flights'
+import { decodeModelContext, MODEL_CONTEXT_BOUNDARY } from '../tools/model-context'
+import { createChatServer, type ChatServer } from './chat-server'
+import { LOST_SESSION_MESSAGE } from './chat-engine'
+import { createChatTestClient, elicitRequests, eventsOf, textOf, type ChatTestClient } from './testing/chat-test-client'
+import type { PluginElicitRequestEvent } from './events'
+
+let chat: ChatServer
+let client: ChatTestClient
+
+beforeEach(async () => {
+  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool] })
+  client = createChatTestClient({ chat })
+})
+afterEach(() => chat.close())
+
+function contextOf(request: PluginElicitRequestEvent) {
+  return decodeModelContext({ message: request.message, schema: request.schema }).context
+}
+
+function freeSeat(request: PluginElicitRequestEvent) {
+  const seatMap = contextOf(request).seatMap as SeatMap
+  for (let row = seatMap.firstRow; row <= seatMap.lastRow; row++) {
+    for (const seat of seatMap.letters) if (!seatMap.taken.includes(`${row}${seat}`)) return { row, seat }
+  }
+  throw new Error('no free seat')
+}
+
+async function startBooking(text = 'Book a flight from NYC to LAX') {
+  const turn = await client.say(text)
+  const [request] = elicitRequests(turn.events)
+  if (!request) throw new Error(`no elicitation in ${JSON.stringify(turn.events)}`)
+  return { turn, request }
+}
+
+describe('one request: a plain answer', () => {
+  it('streams text in pieces and returns the conversation', async () => {
+    const turn = await client.say('Hello there')
+    expect(turn.status).toBe(200)
+    expect(eventsOf(turn.events, 'text').length).toBeGreaterThan(1)
+    expect(turn.events.at(-2)?.type).toBe('conversation_state')
+    expect(turn.events.at(-1)).toMatchObject({ type: 'complete', text: textOf(turn.events) })
+    expect(client.messages.at(-1)).toEqual({ role: 'assistant', content: textOf(turn.events) })
+  })
+})
+
+describe('three requests: a whole booking', () => {
+  it('asks for a flight, then a seat, then returns a ticket with a sampled tip', async () => {
+    const { turn, request } = await startBooking()
+    expect(eventsOf(turn.events, 'tool_calls')[0]?.calls).toEqual([
+      { id: request.callId, name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } },
+    ])
+    expect(eventsOf(turn.events, 'plugin_progress')[0]).toMatchObject({ sessionId: request.sessionId, progress: 0.1 })
+    expect(eventsOf(turn.events, 'plugin_log')[0]).toMatchObject({ level: 'info', message: expect.stringContaining('Found 3 flights') })
+    expect(request).toMatchObject({ toolName: 'book_flight', key: 'pickFlight', sessionId: request.callId })
+    // notify, log, notify, then the elicitation: the fourth ctx call.
+    expect(request.elicitId).toBe(`book_flight/pickFlight/${request.callId}/4`)
+    expect(request.message).toContain(MODEL_CONTEXT_BOUNDARY)
+    const flights = (request.schema['x-model-context'] as { flights: Flight[] }).flights
+    expect(flights).toHaveLength(3)
+    expect(request.schema).toMatchObject({ type: 'object', properties: { flightId: { type: 'string' } } })
+    expect(client.messages.at(-1)?.tool_calls?.[0]?.id).toBe(request.callId)
+
+    const second = await client.answer([{ request, result: { action: 'accept', content: { flightId: flights[1]!.id } } }])
+    const [seatRequest] = elicitRequests(second.events)
+    expect(seatRequest).toMatchObject({ key: 'pickSeat', sessionId: request.sessionId })
+    expect(eventsOf(second.events, 'text')).toHaveLength(0)
+    expect((contextOf(seatRequest!).flight as Flight).id).toBe(flights[1]!.id)
+
+    const seat = freeSeat(seatRequest!)
+    const third = await client.answer([{ request: seatRequest!, result: { action: 'accept', content: seat } }])
+    const [result] = eventsOf(third.events, 'tool_result')
+    const ticket = JSON.parse(result!.content)
+    expect(ticket).toMatchObject({
+      status: 'confirmed',
+      ticketNumber: expect.stringMatching(/^TKT-/),
+      seat: `${seat.row}${seat.seat}`,
+      price: flights[1]!.price,
+      flight: { id: flights[1]!.id },
+    })
+    expect(ticket.tip).toContain('LAX')
+    expect(textOf(third.events)).toContain(ticket.ticketNumber)
+    expect(third.events.at(-1)?.type).toBe('complete')
+    expect(client.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant'])
+    expect(await chat.listActive()).toEqual([])
+  })
+
+  it('keeps a waiting session listed with its tool, status and age', async () => {
+    const { request } = await startBooking()
+    const [info] = await chat.listActive()
+    expect(info).toMatchObject({ id: request.sessionId, toolName: 'book_flight', status: 'awaiting_elicit' })
+    expect(info!.ageMs).toBeGreaterThanOrEqual(0)
+  })
+})
+
+describe('two requests: the user says no', () => {
+  it('ends the tool cleanly when the flight is declined, and the assistant says so', async () => {
+    const { request } = await startBooking()
+    const turn = await client.answer([{ request, result: { action: 'decline' } }])
+    const result = JSON.parse(eventsOf(turn.events, 'tool_result')[0]!.content)
+    expect(result).toMatchObject({ status: 'cancelled', step: 'flight' })
+    expect(textOf(turn.events)).toMatch(/nothing (was|has been) booked|not booked|no booking/i)
+    expect(await chat.listActive()).toEqual([])
+  })
+
+  it('ends the tool cleanly when the seat step is cancelled', async () => {
+    const { request } = await startBooking()
+    const flights = contextOf(request).flights as Flight[]
+    const second = await client.answer([{ request, result: { action: 'accept', content: { flightId: flights[0]!.id } } }])
+    const turn = await client.answer([{ request: elicitRequests(second.events)[0]!, result: { action: 'cancel' } }])
+    expect(JSON.parse(eventsOf(turn.events, 'tool_result')[0]!.content)).toMatchObject({ status: 'cancelled', step: 'seat' })
+    expect(textOf(turn.events).length).toBeGreaterThan(0)
+  })
+})
+
+describe('several tool calls in one turn', () => {
+  it('sends every elicitation and takes the answers together', async () => {
+    const first = await client.say('Book flights from NYC to LAX and from LAX to SEA')
+    const requests = elicitRequests(first.events)
+    expect(requests).toHaveLength(2)
+    expect(new Set(requests.map((request) => request.sessionId)).size).toBe(2)
+    expect(requests.map((request) => contextOf(request).destination)).toEqual(['LAX', 'SEA'])
+
+    const second = await client.answer(
+      requests.map((request) => ({
+        request,
+        result: { action: 'accept' as const, content: { flightId: (contextOf(request).flights as Flight[])[0]!.id } },
+      })),
+    )
+    const seats = elicitRequests(second.events)
+    expect(seats.map((request) => request.key)).toEqual(['pickSeat', 'pickSeat'])
+
+    const third = await client.answer(seats.map((request) => ({ request, result: { action: 'accept' as const, content: freeSeat(request) } })))
+    const results = eventsOf(third.events, 'tool_result').map((event) => JSON.parse(event.content))
+    expect(results.map((result) => result.flight.to).sort()).toEqual(['LAX', 'SEA'])
+    for (const result of results) expect(textOf(third.events)).toContain(result.ticketNumber)
+  })
+
+  it('re-sends a waiting elicitation that the request did not answer, without calling the model', async () => {
+    const first = await client.say('Book flights from NYC to LAX and from LAX to SEA')
+    const [a, b] = elicitRequests(first.events)
+    const turn = await client.answer([{ request: a!, result: { action: 'accept', content: { flightId: (contextOf(a!).flights as Flight[])[0]!.id } } }])
+    const requests = elicitRequests(turn.events)
+    expect(requests.map((request) => request.elicitId)).toContain(b!.elicitId)
+    expect(requests.find((request) => request.sessionId === a!.sessionId)?.key).toBe('pickSeat')
+    expect(eventsOf(turn.events, 'text')).toHaveLength(0)
+  })
+})
+
+describe('answers that are not right', () => {
+  it('rejects content that fails the key schema; the session keeps waiting and then continues', async () => {
+    const { request } = await startBooking()
+    const turn = await client.answer([{ request, result: { action: 'accept', content: { flightId: 42 } } }])
+    expect(eventsOf(turn.events, 'plugin_elicit_rejected')[0]).toMatchObject({
+      sessionId: request.sessionId,
+      elicitId: request.elicitId,
+      issues: [{ path: 'flightId', message: expect.any(String) }],
+    })
+    expect(elicitRequests(turn.events)[0]?.elicitId).toBe(request.elicitId)
+    const flights = contextOf(request).flights as Flight[]
+    const next = await client.answer([{ request, result: { action: 'accept', content: { flightId: flights[0]!.id } } }])
+    expect(elicitRequests(next.events)[0]?.key).toBe('pickSeat')
+  })
+
+  it('re-asks when the flight id is well formed but not offered', async () => {
+    const { request } = await startBooking()
+    const turn = await client.answer([{ request, result: { action: 'accept', content: { flightId: 'XX-000' } } }])
+    const [again] = elicitRequests(turn.events)
+    expect(again).toMatchObject({ key: 'pickFlight' })
+    expect(again!.message).toContain('XX-000 is not one of the offered flights')
+  })
+
+  it('refuses a wrong elicitId and a second answer to the same elicitation with 409, losing nothing', async () => {
+    const { request } = await startBooking()
+    const flights = contextOf(request).flights as Flight[]
+    const wrong = await client.answer([{ request: { ...request, elicitId: `book_flight/pickSeat/${request.callId}/9` }, result: { action: 'decline' } }])
+    expect(wrong).toMatchObject({ status: 409, error: { code: 'elicit_mismatch' } })
+
+    const before = client.messages
+    const ok = await client.answer([{ request, result: { action: 'accept', content: { flightId: flights[0]!.id } } }])
+    const [seatRequest] = elicitRequests(ok.events)
+    const afterFirst = client.messages
+    client.messages = before
+    const again = await client.answer([{ request, result: { action: 'accept', content: { flightId: flights[1]!.id } } }])
+    expect(again).toMatchObject({ status: 409, error: { code: 'elicit_already_answered' } })
+
+    client.messages = afterFirst
+    const done = await client.answer([{ request: seatRequest!, result: { action: 'accept', content: freeSeat(seatRequest!) } }])
+    expect(JSON.parse(eventsOf(done.events, 'tool_result')[0]!.content).flight.id).toBe(flights[0]!.id)
+  })
+})
+
+describe('sessions that are gone', () => {
+  it('reports a lost session, adds the synthetic tool message, and lets the model carry on', async () => {
+    const { request } = await startBooking()
+    await chat.close()
+    chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool] })
+    const restarted = createChatTestClient({ chat })
+    restarted.cookie = client.cookie
+    restarted.messages = client.messages
+    const turn = await restarted.answer([{ request, result: { action: 'decline' } }])
+    expect(eventsOf(turn.events, 'plugin_session_error')[0]).toMatchObject({
+      sessionId: request.sessionId,
+      callId: request.callId,
+      error: 'SESSION_NOT_FOUND',
+    })
+    expect(restarted.messages).toContainEqual({ role: 'tool', tool_call_id: request.callId, content: LOST_SESSION_MESSAGE })
+    expect(textOf(turn.events)).toMatch(/fail|lost|retry|error/i)
+    expect(turn.events.at(-1)?.type).toBe('complete')
+  })
+
+  it('binds a session to the browser that started it', async () => {
+    const { request } = await startBooking()
+    const stranger = createChatTestClient({ chat })
+    stranger.messages = client.messages
+    const turn = await stranger.answer([{ request, result: { action: 'decline' } }])
+    expect(eventsOf(turn.events, 'plugin_session_error')[0]).toMatchObject({ error: 'SESSION_NOT_FOUND' })
+    const owner = await client.answer([{ request, result: { action: 'decline' } }])
+    expect(JSON.parse(eventsOf(owner.events, 'tool_result')[0]!.content)).toMatchObject({ status: 'cancelled' })
+  })
+
+  it('expires a session nobody answers, with one timer, and says why', async () => {
+    await chat.close()
+    chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool], idleTimeoutMs: 40 })
+    client = createChatTestClient({ chat })
+    const { request } = await startBooking()
+    await expect.poll(() => chat.listActive(), { interval: 20, timeout: 2_000 }).toEqual([])
+    const turn = await client.answer([{ request, result: { action: 'decline' } }])
+    expect(eventsOf(turn.events, 'plugin_session_error')[0]).toMatchObject({
+      error: 'SESSION_ABORTED',
+      message: expect.stringContaining('expired'),
+    })
+  })
+})
+
+describe('stopping', () => {
+  it('aborts a waiting session on request, without calling the model', async () => {
+    const { request } = await startBooking()
+    const turn = await client.abort(request.sessionId, 'Stopped by the user')
+    expect(eventsOf(turn.events, 'tool_error')[0]).toMatchObject({ id: request.callId, message: 'Stopped by the user' })
+    expect(eventsOf(turn.events, 'text')).toHaveLength(0)
+    expect(await chat.listActive()).toEqual([])
+    expect(client.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: request.callId })
+    const next = await client.say('Hello again')
+    expect(next.events.at(-1)?.type).toBe('complete')
+  })
+
+  it('ends the turn and its tools when the request is aborted mid-stream', async () => {
+    const slow = await createChatServer({ model: createOfflineModel({ delayMs: 5 }), tools: [bookFlightTool] })
+    const stopper = createChatTestClient({ chat: slow })
+    const { request } = await (async () => {
+      const turn = await stopper.say('Book a flight from NYC to LAX')
+      return { request: elicitRequests(turn.events)[0]! }
+    })()
+    const flights = contextOf(request).flights as Flight[]
+    const second = await stopper.answer([{ request, result: { action: 'accept', content: { flightId: flights[0]!.id } } }])
+    const seatRequest = elicitRequests(second.events)[0]!
+
+    const controller = new AbortController()
+    const response = await stopper.send(
+      {
+        messages: stopper.messages,
+        pluginElicitResponses: [
+          { sessionId: seatRequest.sessionId, callId: seatRequest.callId, elicitId: seatRequest.elicitId, result: { action: 'accept', content: freeSeat(seatRequest) } },
+        ],
+      },
+      { signal: controller.signal },
+    )
+    const reader = response.body!.getReader()
+    const decoder = new TextDecoder()
+    let seen = ''
+    while (!seen.includes('Finding a travel tip')) seen += decoder.decode((await reader.read()).value)
+    controller.abort()
+    while (!(await reader.read()).done) {
+      // Drain until the server closes the stream.
+    }
+    expect(seen).not.toContain('"tool_result"')
+    expect(await slow.listActive()).toEqual([])
+    await slow.close()
+  })
+})

@@ -1,0 +1,201 @@
+import type { LanguageModel } from 'ai'
+import { all, ensure, type Operation } from 'effection'
+import type { BridgeElicitRequest } from '../runtime/bridge-host'
+import { isTerminal, type PluginSession } from '../sessions/plugin-session'
+import type { PluginSessionManager } from '../sessions/plugin-session-manager'
+import { driveSession, type DriveOutcome } from './drive-session'
+import type { ChatEvent } from './events'
+import type { Message, ToolCall } from './messages'
+import { streamModelStep } from './model-step'
+import type { TurnPlan } from './prepare-turn'
+import type { ToolRegistry } from './tool-registry'
+
+export const LOST_SESSION_MESSAGE = 'Error: Plugin session was lost. Please retry the operation.'
+
+export const DEFAULT_SYSTEM_PROMPT = [
+  'You are a helpful assistant in a chat app.',
+  'Use the available tools when they fit the request. Tools ask the user for their choices through their own interface, so do not ask for those details yourself.',
+  'After a tool returns, summarise its result for the user in a few sentences.',
+].join(' ')
+
+export interface ChatEngineConfig {
+  model: LanguageModel
+  tools: ToolRegistry
+  sessions: PluginSessionManager
+  systemPrompt: string
+  /** Model calls in one turn at most (each may call tools). */
+  maxIterations: number
+}
+
+interface Waiting {
+  call: ToolCall
+  session: PluginSession
+  request: BridgeElicitRequest
+}
+
+/**
+ * One turn of the chat: stop what the client aborted, resume what it answered, then let the
+ * model talk and call tools until it is done or a tool waits for the user.
+ */
+export function* runTurn({
+  plan,
+  config,
+  emit,
+}: {
+  plan: TurnPlan
+  config: ChatEngineConfig
+  emit(event: ChatEvent): void
+}): Operation<void> {
+  const { clientId } = plan
+  const { sessions } = config
+  const conversation = [...plan.messages]
+  const touched: PluginSession[] = plan.answered.map(({ session }) => session)
+  const usage = { inputTokens: 0, outputTokens: 0 }
+  let text = ''
+  let finished = false
+
+  // A turn that does not finish (Stop, a dropped connection, a failure) ends its tools' work.
+  yield* ensure(function* () {
+    if (finished) return
+    for (const session of touched) {
+      if (!isTerminal(session.status())) yield* sessions.abort(clientId, session.id, 'The turn was stopped before it finished.')
+    }
+  })
+
+  const toolMessage = (call: ToolCall, content: string) => conversation.push({ role: 'tool', tool_call_id: call.id, content })
+
+  function settle(call: ToolCall, session: PluginSession, outcome: DriveOutcome): Waiting | undefined {
+    const name = call.function.name
+    switch (outcome.kind) {
+      case 'waiting':
+        return { call, session, request: outcome.request }
+      case 'completed':
+        toolMessage(call, outcome.content)
+        emit({ type: 'tool_result', id: call.id, name, content: outcome.content })
+        return undefined
+      case 'failed':
+      case 'aborted': {
+        const message = outcome.kind === 'failed' ? outcome.message : outcome.reason
+        toolMessage(call, `Error: ${message}`)
+        emit({ type: 'tool_error', id: call.id, name, message })
+        return undefined
+      }
+    }
+  }
+
+  function* drive(started: Array<{ call: ToolCall; session: PluginSession }>): Operation<Waiting[]> {
+    const outcomes = yield* all(
+      started.map(({ session }) => driveSession({ session, sessions, model: config.model, emit })),
+    )
+    return started.flatMap(({ call, session }, index) => settle(call, session, outcomes[index]!) ?? [])
+  }
+
+  function askUser(waiting: Waiting[]) {
+    for (const { session, request } of waiting) {
+      emit({
+        type: 'plugin_elicit_request',
+        sessionId: session.id,
+        callId: session.callId,
+        toolName: session.toolName,
+        elicitId: request.elicitId,
+        key: request.key,
+        message: request.message,
+        schema: request.schema,
+      })
+    }
+  }
+
+  try {
+    for (const call of plan.interruptedCalls) {
+      yield* sessions.abort(clientId, call.id, 'The user moved on before answering.')
+    }
+    if (plan.abort) {
+      const { call, reason } = plan.abort
+      yield* sessions.abort(clientId, call.id, reason)
+      toolMessage(call, `Error: ${reason}`)
+      emit({ type: 'tool_error', id: call.id, name: call.function.name, message: reason })
+    }
+    for (const { call, error, message } of plan.lost) {
+      emit({ type: 'plugin_session_error', sessionId: call.id, callId: call.id, error, message })
+      toolMessage(call, LOST_SESSION_MESSAGE)
+    }
+    for (const { session, elicitId, message, issues } of plan.rejected) {
+      emit({ type: 'plugin_elicit_rejected', sessionId: session.id, elicitId, message, issues })
+    }
+
+    const stillWaiting = [...plan.waiting, ...plan.rejected].map(({ call, session }) => ({
+      call,
+      session,
+      request: session.pendingElicitation()!,
+    }))
+    let waiting = [...(yield* drive(plan.answered)), ...stillWaiting]
+
+    if (waiting.length === 0 && !plan.abort) {
+      for (let iteration = 0; ; iteration++) {
+        if (iteration === config.maxIterations) {
+          emit({ type: 'error', code: 'iteration_limit', message: `Stopped after ${config.maxIterations} model calls in one turn.` })
+          break
+        }
+        const step = yield* streamModelStep({
+          model: config.model,
+          system: config.systemPrompt,
+          messages: conversation,
+          tools: config.tools.forModel,
+          emit,
+        })
+        text += step.text
+        usage.inputTokens += step.usage.inputTokens
+        usage.outputTokens += step.usage.outputTokens
+        if (step.toolCalls.length === 0) {
+          conversation.push({ role: 'assistant', content: step.text })
+          break
+        }
+
+        const calls: ToolCall[] = step.toolCalls.map(({ id, name, input }) => ({
+          id: uniqueCallId(id, conversation),
+          type: 'function',
+          function: { name, arguments: JSON.stringify(input ?? {}) },
+        }))
+        conversation.push({ role: 'assistant', content: step.text || null, tool_calls: calls })
+        emit({
+          type: 'tool_calls',
+          calls: calls.map((call, index) => ({ id: call.id, name: call.function.name, arguments: step.toolCalls[index]!.input })),
+        })
+
+        const started: Array<{ call: ToolCall; session: PluginSession }> = []
+        for (const [index, call] of calls.entries()) {
+          const tool = config.tools.get(call.function.name)
+          if (!tool) {
+            toolMessage(call, `Error: There is no tool named "${call.function.name}".`)
+            emit({ type: 'tool_error', id: call.id, name: call.function.name, message: `There is no tool named "${call.function.name}".` })
+            continue
+          }
+          const session = yield* sessions.create({ tool, params: step.toolCalls[index]!.input, callId: call.id, clientId })
+          touched.push(session)
+          started.push({ call, session })
+        }
+        waiting = yield* drive(started)
+        if (waiting.length > 0) break
+      }
+    }
+
+    askUser(waiting)
+    finished = true
+    emit({ type: 'conversation_state', messages: conversation })
+    emit({ type: 'complete', text, usage })
+  } catch (error) {
+    emit({ type: 'error', code: 'turn_failed', message: describeFailure(error) })
+    emit({ type: 'conversation_state', messages: conversation })
+  }
+}
+
+/** Model servers that number their calls (call_0, call_1, ...) reuse ids across turns. */
+function uniqueCallId(id: string, conversation: Message[]): string {
+  const taken = conversation.some((message) => message.tool_calls?.some((call) => call.id === id))
+  return taken || !id ? `${id || 'call'}_${crypto.randomUUID().slice(0, 8)}` : id
+}
+
+function describeFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return `The assistant could not answer: ${message.slice(0, 500)}`
+}

@@ -1,0 +1,72 @@
+import type { LanguageModel } from 'ai'
+import type { Operation } from 'effection'
+import type { BridgeElicitRequest } from '../runtime/bridge-host'
+import type { PluginSession } from '../sessions/plugin-session'
+import type { PluginSessionManager } from '../sessions/plugin-session-manager'
+import type { ChatEvent } from './events'
+import { sampleWithModel } from './sample-with-model'
+
+export type DriveOutcome =
+  | { kind: 'waiting'; request: BridgeElicitRequest }
+  | { kind: 'completed'; content: string }
+  | { kind: 'failed'; message: string }
+  | { kind: 'aborted'; reason: string }
+
+/**
+ * Run a session's events through this request until the tool waits for the user or ends:
+ * logs and progress go to the client, sampling goes to the chat's model.
+ */
+export function* driveSession({
+  session,
+  sessions,
+  model,
+  emit,
+}: {
+  session: PluginSession
+  sessions: PluginSessionManager
+  model: LanguageModel
+  emit(event: ChatEvent): void
+}): Operation<DriveOutcome> {
+  const ids = { sessionId: session.id, callId: session.callId }
+  while (true) {
+    const event = yield* session.nextEvent()
+    switch (event.type) {
+      case 'log':
+        emit({ type: 'plugin_log', ...ids, level: event.level, message: event.message })
+        break
+      case 'notify':
+        emit({ type: 'plugin_progress', ...ids, message: event.message, progress: clampProgress(event.progress) })
+        break
+      case 'sample':
+        try {
+          event.resolve(yield* sampleWithModel({ model, request: event.request }))
+        } catch (error) {
+          event.reject(error instanceof Error ? error : new Error(String(error)))
+        }
+        break
+      case 'elicit':
+        yield* sessions.touch(session)
+        return { kind: 'waiting', request: event.request }
+      case 'completed':
+        return toContent(event.result)
+      case 'failed':
+        return { kind: 'failed', message: event.error.message }
+      case 'aborted':
+        return { kind: 'aborted', reason: event.reason }
+    }
+  }
+}
+
+function clampProgress(progress: number | undefined): number | undefined {
+  if (progress === undefined || !Number.isFinite(progress)) return undefined
+  return Math.min(1, Math.max(0, progress))
+}
+
+function toContent(result: unknown): DriveOutcome {
+  if (typeof result === 'string') return { kind: 'completed', content: result }
+  try {
+    return { kind: 'completed', content: JSON.stringify(result ?? null) }
+  } catch {
+    return { kind: 'failed', message: 'The tool returned a result that is not JSON-serialisable.' }
+  }
+}

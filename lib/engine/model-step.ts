@@ -1,0 +1,68 @@
+import { streamText, type LanguageModel, type ToolSet } from 'ai'
+import { ensure, scoped, until, useAbortSignal, type Operation } from 'effection'
+import type { ChatEvent } from './events'
+import type { Message } from './messages'
+import { toModelMessages } from './model-messages'
+
+export interface ModelToolCall {
+  id: string
+  name: string
+  input: unknown
+}
+
+export interface ModelStepResult {
+  text: string
+  toolCalls: ModelToolCall[]
+  usage: { inputTokens: number; outputTokens: number }
+}
+
+/** One model call: streams its text as `text` events and collects the tools it calls. */
+export function streamModelStep({
+  model,
+  system,
+  messages,
+  tools,
+  emit,
+}: {
+  model: LanguageModel
+  system: string
+  messages: Message[]
+  tools: ToolSet
+  emit(event: ChatEvent): void
+}): Operation<ModelStepResult> {
+  return scoped(function* () {
+    const abortSignal = yield* useAbortSignal()
+    const result = streamText({ model, system, messages: toModelMessages(messages), tools, abortSignal, maxRetries: 0 })
+    const reader = result.fullStream.getReader()
+    yield* ensure(function* () {
+      try {
+        yield* until(reader.cancel())
+      } catch {
+        // The stream already failed; there is nothing left to release.
+      }
+    })
+
+    const step: ModelStepResult = { text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } }
+    while (true) {
+      const next = yield* until(reader.read())
+      if (next.done) return step
+      const part = next.value
+      switch (part.type) {
+        case 'text-delta':
+          if (part.text) {
+            step.text += part.text
+            emit({ type: 'text', content: part.text })
+          }
+          break
+        case 'tool-call':
+          step.toolCalls.push({ id: part.toolCallId, name: part.toolName, input: part.input })
+          break
+        case 'finish':
+          step.usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 }
+          break
+        case 'error':
+          throw part.error instanceof Error ? part.error : new Error(String(part.error))
+      }
+    }
+  })
+}

@@ -1,0 +1,94 @@
+import type { ChatServer } from '../chat-server'
+import type { ChatEvent, PluginElicitRequestEvent, ValidationIssue } from '../events'
+import { handleChatRequest } from '../handle-chat-request'
+import type { Message } from '../messages'
+import type { PluginElicitResponse } from '../request-schema'
+
+export interface TurnResponse {
+  status: number
+  events: ChatEvent[]
+  error?: { code: string; message: string; issues?: ValidationIssue[] }
+}
+
+export type ElicitAnswer = PluginElicitResponse['result']
+
+/**
+ * A browser stand-in for tests: it keeps the cookie and the conversation like the chat UI
+ * does, and speaks the HTTP contract through the real request handler.
+ */
+export function createChatTestClient({ chat }: { chat: ChatServer }) {
+  let cookie: string | undefined
+  let messages: Message[] = []
+
+  async function post(body: unknown, { signal }: { signal?: AbortSignal } = {}): Promise<TurnResponse> {
+    const response = await send(body, { signal })
+    if (!response.ok) return { status: response.status, events: [], error: (await response.json()).error }
+    const text = await response.text()
+    const events = text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as ChatEvent)
+    const state = events.findLast((event) => event.type === 'conversation_state')
+    if (state) messages = state.messages
+    return { status: response.status, events }
+  }
+
+  async function send(body: unknown, { signal }: { signal?: AbortSignal } = {}): Promise<Response> {
+    const request = new Request('http://localhost/api/chat', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      signal,
+    })
+    const response = await handleChatRequest({ request, chat })
+    const setCookie = response.headers.get('set-cookie')
+    if (setCookie) cookie = setCookie.split(';')[0]
+    return response
+  }
+
+  return {
+    post,
+    /** The raw Response, for reading a stream as it arrives. */
+    send,
+    say: (text: string) => post({ messages: [...messages, { role: 'user', content: text }] }),
+    answer: (answers: Array<{ request: PluginElicitRequestEvent; result: ElicitAnswer }>) =>
+      post({
+        messages,
+        pluginElicitResponses: answers.map(({ request, result }) => ({
+          sessionId: request.sessionId,
+          callId: request.callId,
+          elicitId: request.elicitId,
+          result,
+        })),
+      }),
+    abort: (sessionId: string, reason?: string) => post({ messages, pluginAbort: { sessionId, reason } }),
+    get messages() {
+      return messages
+    },
+    set messages(next: Message[]) {
+      messages = next
+    },
+    get cookie() {
+      return cookie
+    },
+    set cookie(next: string | undefined) {
+      cookie = next
+    },
+  }
+}
+
+export type ChatTestClient = ReturnType<typeof createChatTestClient>
+
+export function elicitRequests(events: ChatEvent[]): PluginElicitRequestEvent[] {
+  return events.filter((event): event is PluginElicitRequestEvent => event.type === 'plugin_elicit_request')
+}
+
+export function eventsOf<T extends ChatEvent['type']>(events: ChatEvent[], type: T): Array<Extract<ChatEvent, { type: T }>> {
+  return events.filter((event): event is Extract<ChatEvent, { type: T }> => event.type === type)
+}
+
+export function textOf(events: ChatEvent[]): string {
+  return eventsOf(events, 'text')
+    .map((event) => event.content)
+    .join('')
+}
