@@ -133,8 +133,7 @@ export function* runTurn({
     if (waiting.length === 0 && !plan.abort) {
       for (let iteration = 0; ; iteration++) {
         if (iteration === config.maxIterations) {
-          emit({ type: 'error', code: 'iteration_limit', message: `Stopped after ${config.maxIterations} model calls in one turn.` })
-          break
+          throw new TurnError('iteration_limit', `Stopped after ${config.maxIterations} model calls in one turn.`)
         }
         const step = yield* streamModelStep({
           model: config.model,
@@ -184,8 +183,18 @@ export function* runTurn({
     emit({ type: 'conversation_state', messages: conversation })
     emit({ type: 'complete', text, usage })
   } catch (error) {
-    emit({ type: 'error', code: 'turn_failed', message: describeFailure(error) })
+    if (error instanceof TurnError) emit({ type: 'error', code: error.code, message: error.message })
+    else emit({ type: 'error', code: 'turn_failed', message: describeFailure(error) })
     emit({ type: 'conversation_state', messages: conversation })
+  }
+}
+
+class TurnError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
   }
 }
 

@@ -32,7 +32,16 @@ export function streamModelStep({
 }): Operation<ModelStepResult> {
   return scoped(function* () {
     const abortSignal = yield* useAbortSignal()
-    const result = streamText({ model, system, messages: toModelMessages(messages), tools, abortSignal, maxRetries: 0 })
+    const result = streamText({
+      model,
+      system,
+      messages: toModelMessages(messages),
+      tools,
+      abortSignal,
+      maxRetries: 0,
+      // Failures arrive as 'error' parts below and become the turn's error event.
+      onError: () => {},
+    })
     const reader = result.fullStream.getReader()
     yield* ensure(function* () {
       try {

@@ -1,0 +1,124 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { bookFlightTool } from '@/plugins/book-flight/tool'
+import type { Flight, SeatMap } from '@/plugins/book-flight/flights'
+import { createOpenAIModel } from '../models'
+import { startOpenAICompatibleServer, type ChatCompletionRequestBody, type OpenAICompatibleServer } from '../models/testing/openai-compatible-server'
+import { createMcpTool } from '../tools'
+import { decodeModelContext } from '../tools/model-context'
+import { createChatServer, type ChatServer } from './chat-server'
+import { createChatTestClient, elicitRequests, eventsOf, textOf } from './testing/chat-test-client'
+
+let server: OpenAICompatibleServer | undefined
+let chat: ChatServer | undefined
+afterEach(async () => {
+  await chat?.close()
+  await server?.close()
+})
+
+async function start(respond: (body: ChatCompletionRequestBody) => { text?: string; toolCalls?: Array<{ id: string; name: string; arguments: object }> }, tools = [bookFlightTool]) {
+  server = await startOpenAICompatibleServer({ respond })
+  chat = await createChatServer({ model: createOpenAIModel({ apiKey: 'test-key', baseURL: server.url, model: 'test-model' }), tools })
+  return createChatTestClient({ chat })
+}
+
+describe('an OpenAI-compatible model drives the booking', () => {
+  it('calls the tool from streamed chunks, samples the tip through the same model, and summarises', async () => {
+    const client = await start((body) => {
+      const last = body.messages.at(-1)!
+      if (!body.tools) return { text: 'At LAX, give yourself two hours for security.' }
+      if (last.role === 'tool') return { text: `Booked: ${JSON.parse(String(last.content)).ticketNumber}` }
+      return { text: 'Searching.', toolCalls: [{ id: 'call_0', name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } }] }
+    })
+
+    const first = await client.say('Book a flight from NYC to LAX')
+    expect(textOf(first.events)).toBe('Searching.')
+    const [flightRequest] = elicitRequests(first.events)
+    expect(flightRequest).toMatchObject({ sessionId: 'call_0', key: 'pickFlight' })
+
+    const flights = decodeModelContext({ message: flightRequest!.message, schema: flightRequest!.schema }).context.flights as Flight[]
+    const second = await client.answer([{ request: flightRequest!, result: { action: 'accept', content: { flightId: flights[0]!.id } } }])
+    const [seatRequest] = elicitRequests(second.events)
+    const seatMap = decodeModelContext({ message: seatRequest!.message, schema: seatRequest!.schema }).context.seatMap as SeatMap
+    const free = seatMap.letters.find((letter) => !seatMap.taken.includes(`${seatMap.lastRow}${letter}`))!
+
+    const third = await client.answer([{ request: seatRequest!, result: { action: 'accept', content: { row: seatMap.lastRow, seat: free } } }])
+    const ticket = JSON.parse(eventsOf(third.events, 'tool_result')[0]!.content)
+    expect(ticket).toMatchObject({ status: 'confirmed', seat: `${seatMap.lastRow}${free}`, tip: 'At LAX, give yourself two hours for security.' })
+    expect(textOf(third.events)).toBe(`Booked: ${ticket.ticketNumber}`)
+
+    const requests = server!.requests
+    expect(requests).toHaveLength(3)
+    expect(requests[0]!.tools?.map((tool) => tool.function.name)).toEqual(['book_flight'])
+    expect(requests[0]!.messages[0]).toMatchObject({ role: 'system' })
+    expect(requests[1]!.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringContaining('travel tip') })
+    // The final call sees real tool-call and tool-result messages, not stringified objects.
+    expect(requests[2]!.messages.slice(-2)).toMatchObject([
+      { role: 'assistant', tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'book_flight', arguments: '{"from":"NYC","destination":"LAX"}' } }] },
+      { role: 'tool', tool_call_id: 'call_0' },
+    ])
+  })
+
+  it('gives a reused tool call id a fresh one, so sessions never collide', async () => {
+    const client = await start((body) => {
+      const last = body.messages.at(-1)!
+      return last.role === 'tool'
+        ? { text: 'Done.' }
+        : { toolCalls: [{ id: 'call_0', name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } }] }
+    })
+    const first = elicitRequests((await client.say('Book a flight')).events)[0]!
+    await client.answer([{ request: first, result: { action: 'decline' } }])
+    const second = elicitRequests((await client.say('Book another')).events)[0]!
+    expect(first.sessionId).toBe('call_0')
+    expect(second.sessionId).toMatch(/^call_0_/)
+  })
+})
+
+describe('turn limits and failures', () => {
+  const ping = createMcpTool('ping')
+    .description('Answers pong')
+    .parameters(z.object({}))
+    .elicits({})
+    .execute(function* () {
+      return 'pong'
+    })
+
+  it('stops a model that keeps calling tools after the iteration bound', async () => {
+    let calls = 0
+    const client = await start(() => ({ toolCalls: [{ id: `call_${calls++}`, name: 'ping', arguments: {} }] }), [ping])
+    const turn = await client.say('ping forever')
+    expect(eventsOf(turn.events, 'tool_result')).toHaveLength(8)
+    expect(eventsOf(turn.events, 'error')[0]).toMatchObject({ code: 'iteration_limit' })
+    expect(turn.events.at(-1)?.type).toBe('conversation_state')
+  })
+
+  it('reports an unknown tool to the model as a tool error and carries on', async () => {
+    const client = await start((body) =>
+      body.messages.at(-1)!.role === 'tool' ? { text: 'That tool does not exist.' } : { toolCalls: [{ id: 'call_x', name: 'launch_rocket', arguments: {} }] },
+    [ping])
+    const turn = await client.say('launch')
+    expect(eventsOf(turn.events, 'tool_error')[0]).toMatchObject({ id: 'call_x', name: 'launch_rocket', message: expect.stringContaining('no tool named') })
+    expect(textOf(turn.events)).toBe('That tool does not exist.')
+  })
+
+  it('turns invalid tool arguments into a tool error the model sees', async () => {
+    const client = await start((body) =>
+      body.messages.at(-1)!.role === 'tool'
+        ? { text: `Saw: ${body.messages.at(-1)!.content}` }
+        : { toolCalls: [{ id: 'call_bad', name: 'book_flight', arguments: { from: 'NYC' } }] },
+    )
+    const turn = await client.say('book')
+    expect(eventsOf(turn.events, 'tool_error')[0]?.message).toContain('Invalid arguments for book_flight: destination')
+    expect(textOf(turn.events)).toContain('Invalid arguments')
+  })
+
+  it('reports a failing model as an error event and keeps the conversation consistent', async () => {
+    const client = await start(() => {
+      throw new Error('model exploded')
+    })
+    const turn = await client.say('hello')
+    expect(turn.status).toBe(200)
+    expect(eventsOf(turn.events, 'error')[0]).toMatchObject({ code: 'turn_failed' })
+    expect(turn.events.at(-1)).toMatchObject({ type: 'conversation_state', messages: [{ role: 'user', content: 'hello' }] })
+  })
+})
