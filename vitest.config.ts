@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url'
 
 export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('./', import.meta.url)) } },
-  esbuild: { jsx: 'automatic' },
   test: {
     include: ['{lib,plugins,app,components}/**/*.test.{ts,tsx}'],
     environment: 'node',
