@@ -4,7 +4,7 @@ import { bookFlightTool } from '@/plugins/book-flight/tool'
 import type { Flight, SeatMap } from '@/plugins/book-flight/flights'
 import { createOpenAIModel } from '../models'
 import { startOpenAICompatibleServer, type ChatCompletionRequestBody, type OpenAICompatibleServer } from '../models/testing/openai-compatible-server'
-import { createMcpTool } from '../tools'
+import { createMcpTool, type AnyMcpTool } from '../tools'
 import { decodeModelContext } from '../tools/model-context'
 import { createChatServer, type ChatServer } from './chat-server'
 import { createChatTestClient, elicitRequests, eventsOf, textOf } from './testing/chat-test-client'
@@ -16,7 +16,10 @@ afterEach(async () => {
   await server?.close()
 })
 
-async function start(respond: (body: ChatCompletionRequestBody) => { text?: string; toolCalls?: Array<{ id: string; name: string; arguments: object }> }, tools = [bookFlightTool]) {
+async function start(
+  respond: (body: ChatCompletionRequestBody) => { text?: string; toolCalls?: Array<{ id: string; name: string; arguments: object }> },
+  tools: AnyMcpTool[] = [bookFlightTool],
+) {
   server = await startOpenAICompatibleServer({ respond })
   chat = await createChatServer({ model: createOpenAIModel({ apiKey: 'test-key', baseURL: server.url, model: 'test-model' }), tools })
   return createChatTestClient({ chat })

@@ -2,20 +2,11 @@ import { withResolvers, type Operation } from 'effection'
 import type { LogLevel } from '../engine/events'
 import { contextSchemaOf, responseSchemaOf, type ElicitsMap } from '../tools/elicits'
 import { formatElicitId, parseElicitId } from '../tools/elicit-id'
-import { encodeModelContext } from '../tools/model-context'
 import type { AnyMcpTool, ElicitId, ElicitResult, McpToolContext, SampleRequest, SampleResult } from '../tools/types'
-import { describeIssues, toIssues, toJsonSchema, type ValidationIssue } from './json-schema'
+import { BridgeElicitRequest } from './bridge-elicit-request'
+import { describeIssues, toIssues, type ValidationIssue } from './json-schema'
 
-/** An elicitation as it leaves the tool: identity, encoded message and schema. */
-export interface BridgeElicitRequest {
-  elicitId: string
-  id: ElicitId
-  key: string
-  /** The message with the x-model-context section appended. */
-  message: string
-  /** The response's JSON Schema with `x-model-context`. */
-  schema: Record<string, unknown>
-}
+export { BridgeElicitRequest }
 
 /** What a running tool asks of whoever drives it. */
 export type BridgeEvent =
@@ -58,63 +49,85 @@ interface Pending {
   resolve(result: ElicitResult<unknown>): void
 }
 
-/**
- * The host one tool call runs in: it gives the tool its `ctx`, turns each ctx call into a
- * numbered event for the driver, and suspends the tool until the answer comes back.
- */
-export function createBridgeHost({
-  tool,
-  params,
-  callId,
-  emit,
-}: {
+export interface CreateBridgeHostOptions {
   tool: AnyMcpTool
   params: unknown
   callId: string
   emit(event: BridgeEvent): void
-}): BridgeHost {
-  let seq = 0
-  let pending: Pending | undefined
+}
 
-  const ctx: McpToolContext<ElicitsMap> = {
-    toolName: tool.name,
-    callId,
-    *elicit(key, options) {
-      const spec = tool.elicits[key]
-      if (!spec) throw new ToolUsageError(`Tool "${tool.name}" called ctx.elicit('${key}'), which its .elicits() does not declare.`)
-      if (pending) {
-        throw new ToolUsageError(
-          `Tool "${tool.name}" called ctx.elicit('${key}') while '${pending.request.key}' is still waiting: one elicitation at a time per tool call.`,
-        )
-      }
-      const id: ElicitId = { toolName: tool.name, key, callId, seq: ++seq }
-      const { message, ...rawContext } = options as { message: string } & Record<string, unknown>
-      const context = parseContext({ tool, key, contextSchema: contextSchemaOf(spec), rawContext })
-      const encoded = encodeModelContext({ message, schema: toJsonSchema(responseSchemaOf(spec)), context })
-      const request: BridgeElicitRequest = { elicitId: formatElicitId(id), id, key, ...encoded }
-      const answer = withResolvers<ElicitResult<unknown>>(`elicit ${request.elicitId}`)
-      pending = { request, resolve: answer.resolve }
-      try {
-        emit({ type: 'elicit', request })
-        return yield* answer.operation
-      } finally {
-        pending = undefined
-      }
-    },
-    *sample(request) {
-      const answer = withResolvers<SampleResult>(`sample ${tool.name}/${callId}`)
-      emit({ type: 'sample', seq: ++seq, request, resolve: answer.resolve, reject: answer.reject })
-      return yield* answer.operation
-    },
-    *log(level, message) {
-      emit({ type: 'log', seq: ++seq, level, message })
-    },
-    *notify(message, progress) {
-      emit({ type: 'notify', seq: ++seq, message, progress })
-    },
+/**
+ * The host one tool call runs in: it gives the tool its `ctx`, turns each ctx call into a
+ * numbered event for the driver, and suspends the tool until the answer comes back.
+ */
+export function createBridgeHost(options: CreateBridgeHostOptions): BridgeHost {
+  return new ToolBridge(options)
+}
+
+// A class rather than closures: a waiting session keeps one of these, and methods on the
+// prototype cost nothing per session (see the heap figures in `npm run bench`).
+class ToolBridge implements BridgeHost {
+  readonly toolName: string
+  readonly callId: string
+  private readonly tool: AnyMcpTool
+  private readonly params: unknown
+  private readonly emit: (event: BridgeEvent) => void
+  private seq = 0
+  private pending: Pending | undefined = undefined
+
+  constructor({ tool, params, callId, emit }: CreateBridgeHostOptions) {
+    this.tool = tool
+    this.toolName = tool.name
+    this.params = params
+    this.callId = callId
+    this.emit = emit
   }
 
-function checkResponse(elicitId: string, result: ElicitResult<unknown>): RespondOutcome {
+  *elicit(key: string, options: { message: string }): Operation<ElicitResult<never>> {
+    const { tool } = this
+    // Own keys only: a key such as "toString" must not find Object.prototype's.
+    const spec = Object.hasOwn(tool.elicits, key) ? tool.elicits[key] : undefined
+    if (!spec) throw new ToolUsageError(`Tool "${tool.name}" called ctx.elicit('${key}'), which its .elicits() does not declare.`)
+    if (this.pending) {
+      throw new ToolUsageError(
+        `Tool "${tool.name}" called ctx.elicit('${key}') while '${this.pending.request.key}' is still waiting: one elicitation at a time per tool call.`,
+      )
+    }
+    const id: ElicitId = { toolName: tool.name, key, callId: this.callId, seq: ++this.seq }
+    const { message, ...context } = options as { message: string } & Record<string, unknown>
+    validateContext({ tool, key, contextSchema: contextSchemaOf(spec), context })
+    const request = new BridgeElicitRequest(formatElicitId(id), id, message, context, responseSchemaOf(spec))
+    const answer = withResolvers<ElicitResult<unknown>>()
+    const waiting: Pending = { request, resolve: answer.resolve }
+    this.pending = waiting
+    try {
+      this.emit({ type: 'elicit', request })
+      return (yield* answer.operation) as ElicitResult<never>
+    } finally {
+      if (this.pending === waiting) this.pending = undefined
+    }
+  }
+
+  *sample(request: SampleRequest): Operation<SampleResult> {
+    const answer = withResolvers<SampleResult>()
+    this.emit({ type: 'sample', seq: ++this.seq, request, resolve: answer.resolve, reject: answer.reject })
+    return yield* answer.operation
+  }
+
+  *log(level: LogLevel, message: string): Operation<void> {
+    this.emit({ type: 'log', seq: ++this.seq, level, message })
+  }
+
+  *notify(message: string, progress?: number): Operation<void> {
+    this.emit({ type: 'notify', seq: ++this.seq, message, progress })
+  }
+
+  pendingElicitation(): BridgeElicitRequest | undefined {
+    return this.pending?.request
+  }
+
+  checkResponse(elicitId: string, result: ElicitResult<unknown>): RespondOutcome {
+    const { pending, callId } = this
     if (!pending) {
       return { ok: false, code: 'session_not_waiting', message: `Tool call ${callId} is not waiting for an answer.` }
     }
@@ -129,58 +142,69 @@ function checkResponse(elicitId: string, result: ElicitResult<unknown>): Respond
             message: `Elicitation ${elicitId} is not the one tool call ${callId} waits for (${pending.request.elicitId}).`,
           }
     }
-    let accepted: ElicitResult<unknown> = result
-    if (result.action === 'accept') {
-      const parsed = responseSchemaOf(tool.elicits[pending.request.key]!).safeParse(result.content)
-      if (!parsed.success) {
-        const issues = toIssues(parsed.error)
-        return {
-          ok: false,
-          code: 'invalid_response',
-          message: `The answer to '${pending.request.key}' is not valid: ${describeIssues(issues)}`,
-          issues,
-        }
+    if (result.action !== 'accept') return { ok: true, result }
+    const parsed = responseSchemaOf(this.tool.elicits[pending.request.key]!).safeParse(result.content)
+    if (!parsed.success) {
+      const issues = toIssues(parsed.error)
+      return {
+        ok: false,
+        code: 'invalid_response',
+        message: `The answer to '${pending.request.key}' is not valid: ${describeIssues(issues)}`,
+        issues,
       }
-      accepted = { action: 'accept', content: parsed.data }
     }
-    return { ok: true, result: accepted }
+    return { ok: true, result: { action: 'accept', content: parsed.data } }
   }
 
-  return {
-    pendingElicitation: () => pending?.request,
-    checkResponse,
-    respondToElicit(elicitId, result) {
-      const outcome = checkResponse(elicitId, result)
-      if (outcome.ok) pending?.resolve(outcome.result)
-      return outcome
-    },
-    *run() {
-      const parsed = tool.parameters.safeParse(params)
-      if (!parsed.success) {
-        throw new ToolUsageError(`Invalid arguments for ${tool.name}: ${describeIssues(toIssues(parsed.error))}`)
-      }
-      return yield* tool.execute(parsed.data, ctx)
-    },
+  respondToElicit(elicitId: string, result: ElicitResult<unknown>): RespondOutcome {
+    const outcome = this.checkResponse(elicitId, result)
+    if (outcome.ok && this.pending) {
+      // Cleared now, not when the tool resumes: a second answer in between must not apply.
+      const { resolve } = this.pending
+      this.pending = undefined
+      resolve(outcome.result)
+    }
+    return outcome
+  }
+
+  *run(): Operation<unknown> {
+    const parsed = this.tool.parameters.safeParse(this.params)
+    if (!parsed.success) {
+      throw new ToolUsageError(`Invalid arguments for ${this.tool.name}: ${describeIssues(toIssues(parsed.error))}`)
+    }
+    return yield* this.tool.execute(parsed.data, this.context())
+  }
+
+  /** The tool's `ctx`, with bound methods so that `function* (params, { elicit })` works. */
+  private context(): McpToolContext<ElicitsMap> {
+    return {
+      toolName: this.toolName,
+      callId: this.callId,
+      elicit: this.elicit.bind(this) as McpToolContext<ElicitsMap>['elicit'],
+      sample: this.sample.bind(this),
+      log: this.log.bind(this),
+      notify: this.notify.bind(this),
+    }
   }
 }
 
-function parseContext({
+/** The declared context schema is a check on the tool; the UI gets the tool's own objects. */
+function validateContext({
   tool,
   key,
   contextSchema,
-  rawContext,
+  context,
 }: {
   tool: AnyMcpTool
   key: string
   contextSchema: ReturnType<typeof contextSchemaOf>
-  rawContext: Record<string, unknown>
-}): Record<string, unknown> {
-  if (!contextSchema) return rawContext
-  const parsed = contextSchema.safeParse(rawContext)
+  context: Record<string, unknown>
+}): void {
+  if (!contextSchema) return
+  const parsed = contextSchema.safeParse(context)
   if (!parsed.success) {
     throw new ToolUsageError(
       `Tool "${tool.name}" passed a context to ctx.elicit('${key}') that does not match its declared schema: ${describeIssues(toIssues(parsed.error))}`,
     )
   }
-  return parsed.data as Record<string, unknown>
 }

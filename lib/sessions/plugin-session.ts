@@ -1,5 +1,5 @@
 import { createQueue, type Operation, type Scope, type Task } from 'effection'
-import { createBridgeHost, type BridgeElicitRequest, type BridgeEvent, type RespondOutcome } from '../runtime/bridge-host'
+import { createBridgeHost, type BridgeElicitRequest, type BridgeEvent, type BridgeHost, type RespondOutcome } from '../runtime/bridge-host'
 import type { AnyMcpTool, ElicitResult } from '../tools/types'
 
 export type PluginSessionStatus = 'running' | 'awaiting_elicit' | 'awaiting_sample' | 'completed' | 'failed' | 'aborted'
@@ -47,85 +47,100 @@ export function isTerminal(status: PluginSessionStatus): boolean {
   return TERMINAL.has(status)
 }
 
-export function startPluginSession({ scope, tool, params, callId, clientId, now, onEnd }: StartPluginSessionOptions): PluginSession {
-  const events = createQueue<PluginSessionEvent, never>()
-  let status: PluginSessionStatus = 'running'
-  let abortReason = 'The tool call was aborted.'
+export function startPluginSession(options: StartPluginSessionOptions): PluginSession {
+  return new RunningPluginSession(options)
+}
 
-  const host = createBridgeHost({
-    tool,
-    params,
-    callId,
-    emit(event) {
-      if (event.type === 'elicit') status = 'awaiting_elicit'
-      if (event.type === 'sample') {
-        status = 'awaiting_sample'
-        const { resolve, reject } = event
-        events.add({
-          ...event,
-          resolve(result) {
-            status = 'running'
-            resolve(result)
-          },
-          reject(error) {
-            status = 'running'
-            reject(error)
-          },
-        })
-        return
+// A class rather than closures: methods on the prototype cost nothing per waiting session.
+class RunningPluginSession implements PluginSession {
+  readonly id: string
+  readonly callId: string
+  readonly toolName: string
+  readonly clientId: string
+  readonly createdAt: number
+  private state: PluginSessionStatus = 'running'
+  private abortReason = 'The tool call was aborted.'
+  private readonly events = createQueue<PluginSessionEvent, never>()
+  private readonly host: BridgeHost
+  private readonly task: Task<void>
+
+  constructor({ scope, tool, params, callId, clientId, now, onEnd }: StartPluginSessionOptions) {
+    this.id = callId
+    this.callId = callId
+    this.toolName = tool.name
+    this.clientId = clientId
+    this.createdAt = now
+    this.host = createBridgeHost({ tool, params, callId, emit: (event) => this.receive(event) })
+    const session = this
+    this.task = scope.run(function* () {
+      let settled = false
+      try {
+        const result = yield* session.host.run()
+        settled = true
+        session.settle({ type: 'completed', result })
+      } catch (error) {
+        settled = true
+        session.settle({ type: 'failed', error: error instanceof Error ? error : new Error(String(error)) })
+      } finally {
+        if (!settled) session.settle({ type: 'aborted', reason: session.abortReason })
+        onEnd(session)
       }
-      events.add(event)
-    },
-  })
-
-  let task: Task<void> | undefined
-  const session: PluginSession = {
-    id: callId,
-    callId,
-    toolName: tool.name,
-    clientId,
-    createdAt: now,
-    status: () => status,
-    pendingElicitation: () => (status === 'awaiting_elicit' ? host.pendingElicitation() : undefined),
-    checkResponse: (elicitId, result) =>
-      status === 'awaiting_elicit'
-        ? host.checkResponse(elicitId, result)
-        : { ok: false, code: 'session_not_waiting', message: `Tool call ${callId} is not waiting for an answer (it is ${status}).` },
-    respondToElicit(elicitId, result) {
-      if (status !== 'awaiting_elicit') return session.checkResponse(elicitId, result)
-      const outcome = host.respondToElicit(elicitId, result)
-      if (outcome.ok) status = 'running'
-      return outcome
-    },
-    nextEvent: function* () {
-      const next = yield* events.next()
-      return next.value
-    },
-    *abort(reason) {
-      if (isTerminal(status) || !task) return
-      if (reason) abortReason = reason
-      yield* task.halt()
-    },
+    })
   }
 
-  task = scope.run(function* () {
-    let settled = false
-    try {
-      const result = yield* host.run()
-      settled = true
-      status = 'completed'
-      events.add({ type: 'completed', result })
-    } catch (error) {
-      settled = true
-      status = 'failed'
-      events.add({ type: 'failed', error: error instanceof Error ? error : new Error(String(error)) })
-    } finally {
-      if (!settled) {
-        status = 'aborted'
-        events.add({ type: 'aborted', reason: abortReason })
-      }
-      onEnd(session)
+  status(): PluginSessionStatus {
+    return this.state
+  }
+
+  pendingElicitation(): BridgeElicitRequest | undefined {
+    return this.state === 'awaiting_elicit' ? this.host.pendingElicitation() : undefined
+  }
+
+  checkResponse(elicitId: string, result: ElicitResult<unknown>): RespondOutcome {
+    if (this.state === 'awaiting_elicit') return this.host.checkResponse(elicitId, result)
+    return { ok: false, code: 'session_not_waiting', message: `Tool call ${this.callId} is not waiting for an answer (it is ${this.state}).` }
+  }
+
+  respondToElicit(elicitId: string, result: ElicitResult<unknown>): RespondOutcome {
+    if (this.state !== 'awaiting_elicit') return this.checkResponse(elicitId, result)
+    const outcome = this.host.respondToElicit(elicitId, result)
+    if (outcome.ok) this.state = 'running'
+    return outcome
+  }
+
+  *nextEvent(): Operation<PluginSessionEvent> {
+    return (yield* this.events.next()).value
+  }
+
+  *abort(reason?: string): Operation<void> {
+    if (isTerminal(this.state)) return
+    if (reason) this.abortReason = reason
+    yield* this.task.halt()
+  }
+
+  private receive(event: BridgeEvent): void {
+    if (event.type === 'elicit') this.state = 'awaiting_elicit'
+    if (event.type === 'sample') {
+      this.state = 'awaiting_sample'
+      const { resolve, reject } = event
+      this.events.add({
+        ...event,
+        resolve: (result) => {
+          this.state = 'running'
+          resolve(result)
+        },
+        reject: (error) => {
+          this.state = 'running'
+          reject(error)
+        },
+      })
+      return
     }
-  })
-  return session
+    this.events.add(event)
+  }
+
+  private settle(event: Extract<PluginSessionEvent, { type: 'completed' | 'failed' | 'aborted' }>): void {
+    this.state = event.type
+    this.events.add(event)
+  }
 }
