@@ -1,5 +1,5 @@
 export { makePlugin } from './make-plugin'
-export type { PluginBuilder } from './make-plugin'
+export type { PluginBuilder, PluginWithHandlers, ToolResultOf } from './make-plugin'
 export { createPluginRegistry } from './plugin-registry'
 export type { PluginRegistry } from './plugin-registry'
 export { createPluginClientContext, executePluginElicitHandler, PluginHandlerError } from './plugin-executor'
@@ -14,4 +14,5 @@ export type {
   PluginClientContext,
   PluginClientRegistration,
   PluginElicitRequest,
+  ResultViewProps,
 } from './types'

@@ -75,7 +75,8 @@ export function* executePluginElicitHandler({
 }): Operation<ElicitResult<unknown>> {
   const plugin = registry.get(request.toolName)
   if (!plugin) throw new PluginHandlerError(`No plugin is registered for tool "${request.toolName}".`)
-  const handler = plugin.handlers[request.key]
+  // Own keys only: a key such as "constructor" must not find Object.prototype's.
+  const handler = Object.hasOwn(plugin.handlers, request.key) ? plugin.handlers[request.key] : undefined
   if (!handler) {
     throw new PluginHandlerError(`Plugin "${request.toolName}" has no handler for elicitation "${request.key}".`)
   }

@@ -52,10 +52,17 @@ export type ElicitHandlers<TElicits extends ElicitsMap> = {
   [K in keyof TElicits & string]: ElicitHandler<K, TElicits[K]>
 }
 
-/** What the browser needs of a plugin: its tool's name and one handler per elicitation key. */
+/** The props of a plugin's view of its tool's result (the JSON value the tool returned). */
+export interface ResultViewProps<TResult> {
+  result: TResult
+}
+
+/** What the browser needs of a plugin: its tool's name, one handler per elicitation key, and optionally a result view. */
 export interface PluginClientRegistration {
   toolName: string
   handlers: Record<string, (request: ElicitHandlerRequest<string, Record<string, unknown>>, ctx: PluginClientContext) => Operation<ElicitResult<unknown>>>
+  /** Shows the tool's result in its card instead of the generic key/value view. */
+  resultView?: ComponentType<ResultViewProps<unknown>>
 }
 
 export interface Plugin<TTool extends AnyMcpTool = AnyMcpTool> {

@@ -1,4 +1,5 @@
 import { makePlugin } from '@/lib/plugins'
+import { BookingConfirmation } from './components/BookingConfirmation'
 import { FlightList } from './components/FlightList'
 import { SeatPicker } from './components/SeatPicker'
 import { bookFlightTool } from './tool'
@@ -25,4 +26,5 @@ export const bookFlightPlugin = makePlugin(bookFlightTool)
         : { action: 'cancel' }
     },
   })
+  .resultView(BookingConfirmation)
   .build()

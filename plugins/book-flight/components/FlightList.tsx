@@ -1,5 +1,8 @@
+'use client'
+
 import type { ElicitComponentProps } from '@/lib/plugins'
 import type { Flight } from '../flights'
+import { AirplaneIcon, formatDuration, formatPrice, promptOf } from './format'
 
 export type FlightChoice = { action: 'accept'; flightId: string } | { action: 'decline' }
 
@@ -10,7 +13,117 @@ export interface FlightListProps extends ElicitComponentProps<FlightChoice> {
   flights: Flight[]
 }
 
-// Placeholder so the tree type-checks; the UI work replaces it.
-export function FlightList(props: FlightListProps) {
-  return null
+/** The accessible name of a flight's button, e.g. "SkyHigh Airways SH 142, 08:00 to 11:30, 3h 30m, $299". */
+export function flightLabel(flight: Flight): string {
+  return `${flight.airline} ${flight.flightNumber}, ${flight.departure} to ${flight.arrival}, ${formatDuration(flight.durationMinutes)}, ${formatPrice(flight.price)}`
+}
+
+const AIRLINE_COLOURS = [
+  'bg-sky-100 text-sky-800 dark:bg-sky-500/15 dark:text-sky-300',
+  'bg-violet-100 text-violet-800 dark:bg-violet-500/15 dark:text-violet-300',
+  'bg-emerald-100 text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300',
+  'bg-amber-100 text-amber-800 dark:bg-amber-500/15 dark:text-amber-300',
+]
+
+/** A steady colour per airline code, so an airline looks the same in every search. */
+function airlineColour(flightNumber: string): string {
+  const code = flightNumber.split(' ')[0] ?? ''
+  let sum = 0
+  for (const [index, char] of [...code].entries()) sum += char.charCodeAt(0) * (index + 1)
+  return AIRLINE_COLOURS[sum % AIRLINE_COLOURS.length]
+}
+
+/** Pick one of the flights found, or decline. */
+export function FlightList({ message, from, destination, flights, onRespond, disabled, response }: FlightListProps) {
+  const chosenId = response?.action === 'accept' ? response.flightId : undefined
+  const declined = response?.action === 'decline'
+  const prompt = promptOf(message)
+
+  return (
+    <section
+      aria-label={`Flights from ${from} to ${destination}`}
+      className="rounded-xl border border-zinc-200 bg-white p-3 dark:border-zinc-700/70 dark:bg-zinc-900 sm:p-4"
+    >
+      <header className="flex items-center gap-3">
+        <span className="grid h-9 w-9 shrink-0 place-items-center rounded-full bg-sky-600 text-white dark:bg-sky-500">
+          <AirplaneIcon data-testid="airplane-icon" aria-hidden="true" className="h-5 w-5" />
+        </span>
+        <div className="min-w-0">
+          <h3 className="text-sm font-semibold text-zinc-900 dark:text-zinc-50">
+            {from} <span aria-hidden="true">→</span>
+            <span className="sr-only">to</span> {destination}
+          </h3>
+          {prompt ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{prompt}</p> : null}
+        </div>
+      </header>
+
+      <ul className="mt-3 space-y-2">
+        {flights.map((flight) => {
+          const chosen = flight.id === chosenId
+          return (
+            <li key={flight.id}>
+              <button
+                type="button"
+                aria-label={flightLabel(flight)}
+                aria-pressed={chosen}
+                disabled={disabled}
+                onClick={() => onRespond({ action: 'accept', flightId: flight.id })}
+                className={[
+                  'group grid w-full grid-cols-[auto_1fr_auto] items-center gap-3 rounded-lg border px-3 py-2.5 text-left transition',
+                  'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-zinc-900',
+                  chosen
+                    ? 'border-sky-500 bg-sky-50 ring-1 ring-sky-500 dark:border-sky-400 dark:bg-sky-500/10 dark:ring-sky-400'
+                    : 'border-zinc-200 bg-white enabled:hover:border-sky-400 enabled:hover:bg-sky-50/60 dark:border-zinc-700 dark:bg-zinc-900 dark:enabled:hover:border-sky-500 dark:enabled:hover:bg-sky-500/5',
+                  disabled && !chosen ? 'opacity-50' : '',
+                  disabled ? 'cursor-default' : 'cursor-pointer',
+                ].join(' ')}
+              >
+                <span
+                  aria-hidden="true"
+                  className={`grid h-9 w-9 place-items-center rounded-md text-xs font-bold ${airlineColour(flight.flightNumber)}`}
+                >
+                  {flight.flightNumber.split(' ')[0]}
+                </span>
+                <span className="min-w-0">
+                  <span className="block truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">
+                    {flight.airline} <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{flight.flightNumber}</span>
+                  </span>
+                  <span className="block text-sm tabular-nums text-zinc-700 dark:text-zinc-300">
+                    {flight.departure} <span aria-hidden="true">→</span> {flight.arrival}
+                    <span className="ml-2 text-xs text-zinc-500 dark:text-zinc-400">{formatDuration(flight.durationMinutes)}</span>
+                  </span>
+                </span>
+                <span className="flex flex-col items-end gap-1">
+                  <span className="text-base font-semibold tabular-nums text-zinc-900 dark:text-zinc-50">{formatPrice(flight.price)}</span>
+                  {chosen ? (
+                    <span className="rounded-full bg-sky-600 px-2 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-white dark:bg-sky-500">
+                      Selected
+                    </span>
+                  ) : null}
+                </span>
+              </button>
+            </li>
+          )
+        })}
+      </ul>
+
+      <div className="mt-3 flex min-h-9 items-center justify-between gap-3">
+        {declined ? (
+          <p className="text-sm font-medium text-zinc-600 dark:text-zinc-400">Declined</p>
+        ) : chosenId ? (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">Flight chosen</p>
+        ) : (
+          <span />
+        )}
+        <button
+          type="button"
+          disabled={disabled}
+          onClick={() => onRespond({ action: 'decline' })}
+          className="rounded-lg px-3 py-1.5 text-sm font-medium text-zinc-700 transition enabled:hover:bg-zinc-100 disabled:opacity-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:text-zinc-300 dark:enabled:hover:bg-zinc-800"
+        >
+          Decline
+        </button>
+      </div>
+    </section>
+  )
 }

@@ -1,0 +1,5 @@
+import { Chat } from '@/components/Chat'
+
+export default function Page() {
+  return <Chat />
+}

@@ -1,0 +1,49 @@
+'use client'
+
+import { useChat } from '@/lib/client/use-chat'
+import { createPluginRegistry } from '@/lib/plugins'
+import { plugins } from '@/plugins'
+import { ChatHeader } from './ChatHeader'
+import { Composer } from './Composer'
+import { EmptyState } from './EmptyState'
+import { AlertIcon } from './icons'
+import { MessageList } from './MessageList'
+
+/** Tool UIs are found through this registry by tool name, never by branching on it. */
+const registry = createPluginRegistry(plugins.map((plugin) => plugin.client))
+
+export function Chat() {
+  const { state, renders, ready, send, stop, newChat } = useChat({ registry })
+  const empty = state.entries.length === 0
+
+  return (
+    <div
+      data-testid="chat"
+      data-chat-status={state.status}
+      data-ready={ready}
+      className="flex h-dvh flex-col bg-zinc-50 text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100"
+    >
+      <ChatHeader onNewChat={() => void newChat()} />
+      <main data-scroll-container className="flex flex-1 flex-col overflow-y-auto">
+        <div className="mx-auto flex w-full max-w-3xl flex-1 flex-col px-3 py-6 sm:px-4">
+          {ready && empty ? <EmptyState onSuggestion={(text) => void send(text)} disabled={state.status === 'streaming'} /> : null}
+          <MessageList state={state} renders={renders} registry={registry} />
+        </div>
+      </main>
+      <footer className="shrink-0 bg-gradient-to-t from-zinc-50 via-zinc-50 to-zinc-50/0 dark:from-zinc-950 dark:via-zinc-950 dark:to-zinc-950/0">
+        {state.error ? (
+          <div className="mx-auto w-full max-w-3xl px-3 sm:px-4">
+            <p
+              role="alert"
+              className="flex items-start gap-2 rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-200"
+            >
+              <AlertIcon className="mt-0.5 h-4 w-4 shrink-0" />
+              <span>{state.error}</span>
+            </p>
+          </div>
+        ) : null}
+        <Composer status={state.status} ready={ready} onSend={(text) => void send(text)} onStop={() => void stop()} />
+      </footer>
+    </div>
+  )
+}

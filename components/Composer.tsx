@@ -1,0 +1,79 @@
+import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
+import type { ChatStatus } from '@/lib/client/chat-state'
+import { ArrowUpIcon, StopIcon } from './icons'
+
+/** The message box: Enter sends, Shift+Enter starts a new line; Stop while a turn runs or a tool waits. */
+export function Composer({
+  status,
+  ready,
+  onSend,
+  onStop,
+}: {
+  status: ChatStatus
+  ready: boolean
+  onSend: (text: string) => void
+  onStop: () => void
+}) {
+  const [text, setText] = useState('')
+  const input = useRef<HTMLTextAreaElement>(null)
+  const busy = status === 'streaming' || status === 'awaiting_input'
+  const canSend = ready && !busy && text.trim() !== ''
+
+  function submit(event?: FormEvent) {
+    event?.preventDefault()
+    if (!canSend) return
+    onSend(text)
+    setText('')
+    input.current?.focus()
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault()
+      submit()
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="mx-auto w-full max-w-3xl px-3 pb-3 pt-2 sm:px-4 sm:pb-4">
+      <div className="flex items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm transition focus-within:border-sky-500 focus-within:ring-2 focus-within:ring-sky-500/20 dark:border-zinc-700 dark:bg-zinc-900 dark:focus-within:border-sky-500">
+        <label htmlFor="composer-message" className="sr-only">
+          Message
+        </label>
+        <textarea
+          id="composer-message"
+          ref={input}
+          rows={1}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder={status === 'awaiting_input' ? 'Waiting for your answer…' : 'Message the assistant…'}
+          className="max-h-48 min-h-[2.5rem] flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-zinc-900 placeholder:text-zinc-400 focus:outline-none dark:text-zinc-100 dark:placeholder:text-zinc-500 [field-sizing:content]"
+        />
+        {busy ? (
+          <button
+            type="button"
+            onClick={onStop}
+            aria-label="Stop"
+            title="Stop"
+            className="grid h-10 w-10 shrink-0 place-items-center rounded-xl bg-zinc-900 text-white transition hover:bg-zinc-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-2 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-white dark:focus-visible:ring-offset-zinc-900"
+          >
+            <StopIcon className="h-4 w-4" />
+          </button>
+        ) : null}
+        <button
+          type="submit"
+          disabled={!canSend}
+          aria-label="Send"
+          title="Send"
+          className="grid h-10 w-10 shrink-0 place-items-center rounded-xl bg-sky-600 text-white transition enabled:hover:bg-sky-700 disabled:cursor-not-allowed disabled:bg-zinc-200 disabled:text-zinc-400 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-2 dark:bg-sky-500 dark:enabled:hover:bg-sky-400 dark:disabled:bg-zinc-800 dark:disabled:text-zinc-600 dark:focus-visible:ring-offset-zinc-900"
+        >
+          <ArrowUpIcon className="h-5 w-5" />
+        </button>
+      </div>
+      <p className="mt-1.5 hidden text-center text-xs text-zinc-500 dark:text-zinc-500 sm:block">
+        Enter to send · Shift+Enter for a new line
+      </p>
+    </form>
+  )
+}

@@ -1,0 +1,35 @@
+import type { ComponentType } from 'react'
+import type { ResultViewProps } from '@/lib/plugins'
+import { ErrorBoundary } from './ErrorBoundary'
+import { JsonView } from './JsonView'
+
+/** A tool's result: its plugin's view when it has one, readable key/values otherwise. */
+export function ToolResult({
+  result,
+  ResultView,
+}: {
+  result: { text: string; value?: unknown }
+  ResultView?: ComponentType<ResultViewProps<unknown>>
+}) {
+  const generic =
+    result.value === undefined ? (
+      <pre className="overflow-x-auto whitespace-pre-wrap break-words rounded-lg bg-zinc-50 p-3 font-mono text-xs text-zinc-800 dark:bg-zinc-950 dark:text-zinc-200">
+        {result.text}
+      </pre>
+    ) : (
+      <div className="rounded-lg bg-zinc-50 p-3 text-sm dark:bg-zinc-950/60">
+        <JsonView value={result.value} />
+      </div>
+    )
+  return (
+    <div className="px-3 pb-3 sm:px-4" data-testid="tool-result">
+      {ResultView && result.value !== undefined ? (
+        <ErrorBoundary fallback={generic}>
+          <ResultView result={result.value} />
+        </ErrorBoundary>
+      ) : (
+        generic
+      )}
+    </div>
+  )
+}

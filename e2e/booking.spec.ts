@@ -1,0 +1,156 @@
+import { expect, test } from '@playwright/test'
+import { ChatPage } from './pages/chat-page'
+
+test.describe('booking a flight in the chat', () => {
+  test('from a message to a ticket: FlightList, SeatPicker, confirmation and the summary', async ({ page }) => {
+    const chat = new ChatPage(page)
+    await chat.goto()
+    await chat.say('Book a flight from NYC to LAX')
+
+    const booking = chat.booking()
+    await expect(booking.flightList).toBeVisible()
+    await expect(booking.flightList.getByTestId('airplane-icon')).toBeVisible()
+    await expect(booking.flights).toHaveCount(3)
+    for (const flight of await booking.flights.all()) {
+      await expect(flight).toHaveAccessibleName(/[A-Z]{2} \d{3}.*\$\d+/)
+      await expect(flight).toContainText(/\d{2}:\d{2}/)
+    }
+    await expect(booking.progress).toBeVisible()
+
+    const flightName = await booking.pickFlight(1)
+    const flightNumber = flightName.match(/[A-Z]{2} \d{3}/)![0]
+    await expect(booking.seatMap).toBeVisible()
+    // The FlightList stays, disabled, showing the choice.
+    await expect(booking.flights.nth(1)).toBeDisabled()
+    await expect(booking.flights.nth(1)).toHaveAttribute('aria-pressed', 'true')
+
+    await expect(booking.seatMap.getByRole('columnheader', { name: 'A' })).toBeVisible()
+    await expect(booking.seatMap.getByRole('rowheader').first()).toHaveText(/\d+/)
+    await expect(booking.seatMap.locator('button[aria-label^="Seat "]:disabled').first()).toBeVisible()
+    await expect(booking.confirm).toBeDisabled()
+
+    const seat = await booking.pickFreeSeat()
+    const ticket = await booking.expectConfirmed({ seat })
+    await expect(booking.confirmation).toContainText(flightNumber)
+    await expect(booking.confirmation).toContainText('LAX')
+    await expect(booking.seats.first()).toBeDisabled()
+
+    await expect(chat.lastAssistantMessage()).toContainText(ticket)
+    await expect(chat.lastAssistantMessage()).toContainText(seat)
+    await chat.waitUntilIdle()
+  })
+
+  test('declining the flight ends the tool and the assistant says nothing was booked', async ({ page }) => {
+    const chat = new ChatPage(page)
+    await chat.goto()
+    await chat.say('Book a flight from NYC to LAX')
+    const booking = chat.booking()
+    await booking.decline.click()
+    await expect(booking.notBooked).toContainText('No flight was chosen')
+    await expect(booking.flights.first()).toBeDisabled()
+    await expect(chat.lastAssistantMessage()).toContainText(/nothing was booked/i)
+  })
+
+  test('cancelling at the seat step ends the tool cleanly', async ({ page }) => {
+    const chat = new ChatPage(page)
+    await chat.goto()
+    await chat.say('Book a flight from NYC to LAX')
+    const booking = chat.booking()
+    await booking.pickFlight(0)
+    await booking.cancel.click()
+    await expect(booking.notBooked).toContainText('Seat selection was cancelled')
+    await expect(chat.lastAssistantMessage()).toContainText(/nothing was booked/i)
+    await expect(chat.lastAssistantMessage()).toContainText(/seat/i)
+  })
+
+  test('Stop while the FlightList waits ends the server session', async ({ page, request }) => {
+    const chat = new ChatPage(page)
+    await chat.goto()
+    await chat.say('Book a flight from NYC to LAX')
+    const booking = chat.booking()
+    await expect(booking.flights.first()).toBeEnabled()
+    const callId = await booking.root.getAttribute('data-call-id')
+    expect(callId).toBeTruthy()
+    expect((await (await request.get('/api/sessions')).json()).sessions.map((s: { id: string }) => s.id)).toContain(callId)
+
+    await chat.stop.click()
+    await expect(booking.status).toHaveText(/stopped/i)
+    await expect(booking.flights.first()).toBeDisabled()
+    await chat.waitUntilIdle()
+    await expect
+      .poll(async () => (await (await request.get('/api/sessions')).json()).sessions.map((s: { id: string }) => s.id))
+      .not.toContain(callId)
+
+    // The chat goes on.
+    await chat.say('Hello')
+    await expect(chat.lastAssistantMessage()).toContainText(/book flights/i)
+  })
+
+  test('a reload while the FlightList or the SeatPicker waits loses nothing', async ({ page }) => {
+    const chat = new ChatPage(page)
+    await chat.goto()
+    await chat.say('Book a flight from NYC to LAX')
+    await expect(chat.booking().flights.first()).toBeEnabled()
+
+    await page.reload()
+    await expect(chat.userMessages.first()).toContainText('Book a flight from NYC to LAX')
+    const booking = chat.booking()
+    await expect(booking.flights.first()).toBeEnabled()
+    await booking.pickFlight(2)
+    await expect(booking.seatMap).toBeVisible()
+
+    await page.reload()
+    await expect(chat.booking().flights.nth(2)).toHaveAttribute('aria-pressed', 'true')
+    const seat = await chat.booking().pickFreeSeat()
+    const ticket = await chat.booking().expectConfirmed({ seat })
+    await expect(chat.lastAssistantMessage()).toContainText(ticket)
+  })
+
+  test('two bookings in one chat, one after the other', async ({ page }) => {
+    const chat = new ChatPage(page)
+    await chat.goto()
+    await chat.say('Book a flight from NYC to LAX')
+    await chat.booking(0).pickFlight(0)
+    const firstSeat = await chat.booking(0).pickFreeSeat()
+    const firstTicket = await chat.booking(0).expectConfirmed({ seat: firstSeat })
+    await chat.waitUntilIdle()
+
+    await chat.say('Book a flight from LAX to SEA')
+    await expect(chat.bookings()).toHaveCount(2)
+    await chat.booking(1).pickFlight(0)
+    const secondSeat = await chat.booking(1).pickFreeSeat()
+    const secondTicket = await chat.booking(1).expectConfirmed({ seat: secondSeat })
+    expect(secondTicket).not.toBe(firstTicket)
+    await expect(chat.booking(1).confirmation).toContainText('SEA')
+    await expect(chat.booking(0).confirmation).toContainText(firstTicket)
+  })
+
+  test('two trips in one message: both cards are answered together', async ({ page }) => {
+    const chat = new ChatPage(page)
+    await chat.goto()
+    await chat.say('Book flights from NYC to LAX and from LAX to SEA')
+    await expect(chat.bookings()).toHaveCount(2)
+    await chat.booking(0).pickFlight(0)
+    await chat.booking(1).pickFlight(1)
+    await expect(chat.booking(0).seatMap).toBeVisible()
+    await expect(chat.booking(1).seatMap).toBeVisible()
+    const seats = [await chat.booking(0).pickFreeSeat(), await chat.booking(1).pickFreeSeat()]
+    const tickets = [
+      await chat.booking(0).expectConfirmed({ seat: seats[0]! }),
+      await chat.booking(1).expectConfirmed({ seat: seats[1]! }),
+    ]
+    for (const ticket of tickets) await expect(chat.lastAssistantMessage()).toContainText(ticket)
+  })
+
+  test('New chat starts over and clears the saved conversation', async ({ page }) => {
+    const chat = new ChatPage(page)
+    await chat.goto()
+    await chat.say('Hello')
+    await expect(chat.lastAssistantMessage()).toContainText(/book flights/i)
+    await chat.waitUntilIdle()
+    await chat.newChat.click()
+    await expect(chat.userMessages).toHaveCount(0)
+    await page.reload()
+    await expect(chat.userMessages).toHaveCount(0)
+  })
+})

@@ -1,0 +1,52 @@
+import { expect, test } from '@playwright/test'
+import { ChatPage } from './pages/chat-page'
+
+test('the seat picker works by keyboard alone', async ({ page }) => {
+  const chat = new ChatPage(page)
+  await chat.goto()
+  await chat.composer.fill('Book a flight from NYC to LAX')
+  await page.keyboard.press('Enter')
+  const booking = chat.booking()
+  await expect(booking.flights.first()).toBeEnabled()
+  await booking.flights.first().focus()
+  await page.keyboard.press('Enter')
+  await expect(booking.seatMap).toBeVisible()
+
+  const seat = booking.freeSeats.first()
+  await seat.focus()
+  await page.keyboard.press('Space')
+  await expect(seat).toHaveAttribute('aria-pressed', 'true')
+  await booking.confirm.focus()
+  await page.keyboard.press('Enter')
+  await expect(booking.confirmation).toBeVisible()
+})
+
+test('Shift+Enter makes a new line; Enter sends', async ({ page }) => {
+  const chat = new ChatPage(page)
+  await chat.goto()
+  await chat.composer.fill('first line')
+  await chat.composer.press('Shift+Enter')
+  await chat.composer.pressSequentially('second line')
+  await expect(chat.composer).toHaveValue('first line\nsecond line')
+  await chat.composer.press('Enter')
+  await expect(chat.userMessages.first()).toContainText('second line')
+  await expect(chat.composer).toHaveValue('')
+})
+
+test.describe('at phone width, in dark mode', () => {
+  test.use({ viewport: { width: 375, height: 740 }, colorScheme: 'dark' })
+
+  test('the booking fits the screen and the page is dark', async ({ page }) => {
+    const chat = new ChatPage(page)
+    await chat.goto()
+    await chat.say('Book a flight from NYC to LAX')
+    await chat.booking().pickFlight(0)
+    await expect(chat.booking().seatMap).toBeVisible()
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+    const [r, g, b] = background.match(/\d+/g)!.map(Number)
+    expect(r! + g! + b!).toBeLessThan(150)
+    await page.screenshot({ path: 'test-results/phone-dark-seat-picker.png', fullPage: true })
+  })
+})

@@ -1,0 +1,59 @@
+import { expect, type Locator } from '@playwright/test'
+
+/** One book_flight tool call: its FlightList, SeatPicker and confirmation. */
+export class BookingCard {
+  readonly flightList: Locator
+  readonly flights: Locator
+  readonly decline: Locator
+  readonly seatMap: Locator
+  readonly seats: Locator
+  readonly freeSeats: Locator
+  readonly confirm: Locator
+  readonly cancel: Locator
+  readonly confirmation: Locator
+  readonly notBooked: Locator
+  readonly status: Locator
+  readonly progress: Locator
+
+  constructor(readonly root: Locator) {
+    this.flightList = root.getByRole('region', { name: /^Flights from / })
+    this.flights = this.flightList.getByRole('button', { name: /\$\d/ })
+    this.decline = root.getByRole('button', { name: 'Decline' })
+    this.seatMap = root.getByRole('grid', { name: /^Seat map for / })
+    this.seats = this.seatMap.getByRole('button', { name: /^Seat \d+[A-Z]$/ })
+    this.freeSeats = this.seatMap.locator('button[aria-label^="Seat "]:enabled')
+    this.confirm = root.getByRole('button', { name: 'Confirm' })
+    this.cancel = root.getByRole('button', { name: 'Cancel' })
+    this.confirmation = root.getByRole('region', { name: 'Booking confirmation' })
+    this.notBooked = root.getByRole('region', { name: 'Booking not made' })
+    this.status = root.getByTestId('tool-status')
+    this.progress = root.getByRole('progressbar', { name: 'Tool progress' })
+  }
+
+  /** Pick the nth flight; returns its accessible name (flight number, times, price). */
+  async pickFlight(index = 0): Promise<string> {
+    const flight = this.flights.nth(index)
+    await expect(flight).toBeEnabled()
+    const name = (await flight.getAttribute('aria-label')) ?? ''
+    await flight.click()
+    return name
+  }
+
+  /** Select the first free seat and confirm; returns the seat, e.g. "12C". */
+  async pickFreeSeat(): Promise<string> {
+    const seat = this.freeSeats.first()
+    const label = (await seat.getAttribute('aria-label')) ?? ''
+    await seat.click()
+    await expect(seat).toHaveAttribute('aria-pressed', 'true')
+    await this.confirm.click()
+    return label.replace('Seat ', '')
+  }
+
+  async expectConfirmed({ seat }: { seat: string }) {
+    await expect(this.confirmation).toBeVisible()
+    await expect(this.confirmation).toContainText(/TKT-[A-Z0-9]{6}/)
+    await expect(this.confirmation).toContainText(seat)
+    await expect(this.confirmation).toContainText(/\$\d+/)
+    return (await this.confirmation.textContent())?.match(/TKT-[A-Z0-9]{6}/)?.[0] ?? ''
+  }
+}

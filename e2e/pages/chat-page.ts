@@ -1,0 +1,52 @@
+import { expect, type Locator, type Page } from '@playwright/test'
+import { BookingCard } from './booking-card'
+
+/** The chat as a person sees it: found by role and accessible name. */
+export class ChatPage {
+  readonly composer: Locator
+  readonly send: Locator
+  readonly stop: Locator
+  readonly newChat: Locator
+  readonly conversation: Locator
+  readonly assistantMessages: Locator
+  readonly userMessages: Locator
+
+  constructor(readonly page: Page) {
+    this.composer = page.getByRole('textbox', { name: 'Message' })
+    this.send = page.getByRole('button', { name: 'Send' })
+    this.stop = page.getByRole('button', { name: 'Stop' })
+    this.newChat = page.getByRole('button', { name: 'New chat' })
+    this.conversation = page.getByRole('log', { name: 'Conversation' })
+    this.assistantMessages = page.getByTestId('assistant-message')
+    this.userMessages = page.getByTestId('user-message')
+  }
+
+  async goto() {
+    await this.page.goto('/')
+    await expect(this.composer).toBeEditable()
+  }
+
+  /** Type a message and press Enter. */
+  async say(text: string) {
+    await this.composer.fill(text)
+    await this.composer.press('Enter')
+  }
+
+  /** The nth book_flight card in the conversation (0-based, in order of appearance). */
+  booking(index = 0): BookingCard {
+    return new BookingCard(this.page.getByRole('group', { name: 'Tool call book_flight' }).nth(index))
+  }
+
+  bookings(): Locator {
+    return this.page.getByRole('group', { name: 'Tool call book_flight' })
+  }
+
+  lastAssistantMessage(): Locator {
+    return this.assistantMessages.last()
+  }
+
+  /** Wait until no turn is running: the Send button is back. */
+  async waitUntilIdle() {
+    await expect(this.stop).toBeHidden()
+  }
+}

@@ -1,0 +1,435 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
+import { bookFlightPlugin } from '@/plugins/book-flight/plugin'
+import { searchFlights, seatMapFor } from '@/plugins/book-flight/flights'
+import type { ChatEvent } from '../engine/events'
+import type { Message } from '../engine/messages'
+import type { ChatRequest } from '../engine/request-schema'
+import { createPluginRegistry, makePlugin, type ElicitComponentProps } from '../plugins'
+import { createMcpTool, encodeModelContext, formatElicitId } from '../tools'
+import { createChatController, renderKey, type ChatController } from './chat-controller'
+import type { ToolCallEntry } from './chat-state'
+import { createLocalPersistence } from './persistence'
+
+/** A scripted `/api/chat`: each request gets the next answer, given the parsed body. */
+function createServer() {
+  const requests: ChatRequest[] = []
+  const signals: AbortSignal[] = []
+  const answers: Array<(body: ChatRequest) => Response> = []
+  const fetch = vi.fn(async (_url: string | URL | Request, init?: RequestInit) => {
+    const body = JSON.parse(String(init?.body)) as ChatRequest
+    requests.push(body)
+    if (init?.signal) signals.push(init.signal)
+    const answer = answers.shift()
+    if (!answer) throw new Error(`unexpected request #${requests.length}: ${JSON.stringify(body)}`)
+    return answer(body)
+  })
+  return {
+    requests,
+    signals,
+    fetch: fetch as unknown as typeof globalThis.fetch,
+    next(answer: (body: ChatRequest) => Response) {
+      answers.push(answer)
+    },
+    /** Answer with these events; `hold` keeps the stream open until the request is aborted. */
+    stream(events: ChatEvent[], { hold = false }: { hold?: boolean } = {}) {
+      answers.push(() => ndjson(events, { hold, signal: signals.at(-1) }))
+    },
+  }
+}
+
+function ndjson(events: ChatEvent[], { hold, signal }: { hold: boolean; signal?: AbortSignal }): Response {
+  const encoder = new TextEncoder()
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const event of events) controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`))
+      if (!hold) return controller.close()
+      signal?.addEventListener('abort', () => controller.error(new DOMException('The operation was aborted.', 'AbortError')))
+    },
+  })
+  return new Response(body, { status: 200, headers: { 'content-type': 'application/x-ndjson' } })
+}
+
+function memoryStorage() {
+  const items = new Map<string, string>()
+  return {
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => void items.set(key, value),
+    removeItem: (key: string) => void items.delete(key),
+  }
+}
+
+const controllers: ChatController[] = []
+afterEach(() => {
+  for (const controller of controllers.splice(0)) controller.detach()
+})
+
+function start(options: Parameters<typeof createChatController>[0]) {
+  const controller = createChatController({ saveDelayMs: 0, ...options })
+  controllers.push(controller)
+  controller.attach()
+  return controller
+}
+
+function card(controller: ChatController, callId: string): ToolCallEntry {
+  const entry = controller.getSnapshot().state.entries.find((candidate) => candidate.kind === 'tool' && candidate.callId === callId)
+  if (!entry || entry.kind !== 'tool') throw new Error(`no card for ${callId}`)
+  return entry
+}
+
+/** The components shown for the latest attempt of a call's last elicitation. */
+function rendersOf(controller: ChatController, callId: string) {
+  const elicitation = card(controller, callId).elicitations.at(-1)
+  if (!elicitation) throw new Error(`no elicitation for ${callId}`)
+  return controller.getSnapshot().renders[renderKey(elicitation)] ?? []
+}
+
+function elicitEvent({
+  callId,
+  toolName,
+  key,
+  seq,
+  message,
+  context,
+}: {
+  callId: string
+  toolName: string
+  key: string
+  seq: number
+  message: string
+  context: Record<string, unknown>
+}): ChatEvent {
+  const encoded = encodeModelContext({ message, schema: { type: 'object' }, context })
+  return {
+    type: 'plugin_elicit_request',
+    sessionId: callId,
+    callId,
+    toolName,
+    key,
+    elicitId: formatElicitId({ toolName, key, callId, seq }),
+    ...encoded,
+  }
+}
+
+const flights = searchFlights('NYC', 'LAX')
+const bookingCall: Message = {
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'book_flight', arguments: '{"from":"NYC","destination":"LAX"}' } }],
+}
+const firstTurn: ChatEvent[] = [
+  { type: 'text', content: 'Searching flights.' },
+  { type: 'tool_calls', calls: [{ id: 'call-1', name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } }] },
+  { type: 'plugin_progress', sessionId: 'call-1', callId: 'call-1', message: 'Waiting for a flight choice', progress: 0.25 },
+  elicitEvent({
+    callId: 'call-1',
+    toolName: 'book_flight',
+    key: 'pickFlight',
+    seq: 3,
+    message: 'Select your flight from NYC to LAX:',
+    context: { from: 'NYC', destination: 'LAX', flights },
+  }),
+  { type: 'conversation_state', messages: [{ role: 'user', content: 'Book a flight from NYC to LAX' }, bookingCall] },
+]
+const seatTurn: ChatEvent[] = [
+  elicitEvent({
+    callId: 'call-1',
+    toolName: 'book_flight',
+    key: 'pickSeat',
+    seq: 5,
+    message: 'Select your seat:',
+    context: { flight: flights[0], seatMap: seatMapFor(flights[0]) },
+  }),
+  { type: 'conversation_state', messages: [{ role: 'user', content: 'Book a flight from NYC to LAX' }, bookingCall] },
+]
+
+const registry = createPluginRegistry([bookFlightPlugin.client])
+
+describe('createChatController', () => {
+  it('sends a message and streams the answer', async () => {
+    const server = createServer()
+    const finalMessages: Message[] = [
+      { role: 'user', content: 'Hello' },
+      { role: 'assistant', content: 'Hi there' },
+    ]
+    server.stream([
+      { type: 'text', content: 'Hi ' },
+      { type: 'text', content: 'there' },
+      { type: 'complete', text: 'Hi there' },
+      { type: 'conversation_state', messages: finalMessages },
+    ])
+    const chat = start({ registry, fetch: server.fetch })
+    await chat.send('  Hello ')
+    expect(server.requests).toEqual([{ messages: [{ role: 'user', content: 'Hello' }] }])
+    const { state } = chat.getSnapshot()
+    expect(state.status).toBe('idle')
+    expect(state.messages).toEqual(finalMessages)
+    expect(state.entries).toEqual([
+      { kind: 'user', id: 'user-0', text: 'Hello' },
+      { kind: 'assistant', id: 'assistant-1', text: 'Hi there', streaming: false },
+    ])
+  })
+
+  it('runs the plugin handlers in the browser and sends each answer with the last conversation', async () => {
+    const server = createServer()
+    server.stream(firstTurn)
+    const chat = start({ registry, fetch: server.fetch })
+    await chat.send('Book a flight from NYC to LAX')
+
+    expect(chat.getSnapshot().state.status).toBe('awaiting_input')
+    const [flightList] = rendersOf(chat, 'call-1')
+    expect(flightList.Component).toBe((await import('@/plugins/book-flight/components/FlightList')).FlightList)
+    expect(flightList.props).toMatchObject({ from: 'NYC', destination: 'LAX', message: 'Select your flight from NYC to LAX:' })
+    expect(flightList.response).toBeUndefined()
+
+    server.stream(seatTurn)
+    flightList.respond({ action: 'accept', flightId: flights[0].id })
+    await vi.waitFor(() => expect(rendersOf(chat, 'call-1')[0]?.Component.name).toBe('SeatPicker'))
+    expect(server.requests[1]).toEqual({
+      messages: [{ role: 'user', content: 'Book a flight from NYC to LAX' }, bookingCall],
+      pluginElicitResponses: [
+        {
+          sessionId: 'call-1',
+          callId: 'call-1',
+          elicitId: 'book_flight/pickFlight/call-1/3',
+          result: { action: 'accept', content: { flightId: flights[0].id } },
+        },
+      ],
+    })
+    // The answered flight list stays, disabled, with the choice.
+    const flightElicitation = card(chat, 'call-1').elicitations[0]
+    expect(flightElicitation).toMatchObject({ status: 'submitted', answers: [{ action: 'accept', flightId: flights[0].id }] })
+    expect(chat.getSnapshot().renders[renderKey(flightElicitation)][0].response).toEqual({
+      value: { action: 'accept', flightId: flights[0].id },
+    })
+
+    const confirmation = { status: 'confirmed', ticketNumber: 'TKT-ABC234', seat: '12A' }
+    server.stream([
+      { type: 'tool_result', id: 'call-1', name: 'book_flight', content: JSON.stringify(confirmation) },
+      { type: 'text', content: 'Booked.' },
+      { type: 'complete', text: 'Booked.' },
+      { type: 'conversation_state', messages: [] },
+    ])
+    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', row: 12, seat: 'A' })
+    await vi.waitFor(() => expect(chat.getSnapshot().state.status).toBe('idle'))
+    expect(server.requests[2].pluginElicitResponses).toEqual([
+      { sessionId: 'call-1', callId: 'call-1', elicitId: 'book_flight/pickSeat/call-1/5', result: { action: 'accept', content: { row: 12, seat: 'A' } } },
+    ])
+    expect(card(chat, 'call-1')).toMatchObject({ status: 'completed', result: { value: confirmation } })
+  })
+
+  it('answers several tool calls of one turn in one request', async () => {
+    const server = createServer()
+    const call = (id: string) =>
+      elicitEvent({ callId: id, toolName: 'book_flight', key: 'pickFlight', seq: 3, message: 'Pick', context: { from: 'NYC', destination: 'LAX', flights } })
+    server.stream([
+      {
+        type: 'tool_calls',
+        calls: [
+          { id: 'call-a', name: 'book_flight', arguments: {} },
+          { id: 'call-b', name: 'book_flight', arguments: {} },
+        ],
+      },
+      call('call-a'),
+      call('call-b'),
+      { type: 'conversation_state', messages: [] },
+    ])
+    const chat = start({ registry, fetch: server.fetch })
+    await chat.send('Book two')
+    rendersOf(chat, 'call-b')[0].respond({ action: 'decline' })
+    await Promise.resolve()
+    expect(server.requests).toHaveLength(1)
+    expect(chat.getSnapshot().state.status).toBe('awaiting_input')
+
+    server.stream([{ type: 'conversation_state', messages: [] }])
+    rendersOf(chat, 'call-a')[0].respond({ action: 'accept', flightId: flights[1].id })
+    await vi.waitFor(() => expect(server.requests).toHaveLength(2))
+    expect(server.requests[1].pluginElicitResponses?.map((response) => [response.callId, response.result.action])).toEqual([
+      ['call-a', 'accept'],
+      ['call-b', 'decline'],
+    ])
+  })
+
+  it('brings a waiting elicitation back after a reload, with earlier answers replayed', async () => {
+    const storage = memoryStorage()
+    const tool = createMcpTool('two_step')
+      .elicits({ confirm: z.object({ first: z.string(), second: z.string() }) })
+      .execute(function* () {
+        return 'unused'
+      })
+    function Ask(_props: ElicitComponentProps<string> & { question: string }) {
+      return null
+    }
+    const twoStep = makePlugin(tool)
+      .onElicit({
+        *confirm(_request, ctx) {
+          const first = yield* ctx.render(Ask, { question: 'first?' })
+          const second = yield* ctx.render(Ask, { question: 'second?' })
+          return { action: 'accept', content: { first, second } }
+        },
+      })
+      .build()
+    const twoStepRegistry = createPluginRegistry([twoStep.client])
+    const server = createServer()
+    server.stream([
+      { type: 'tool_calls', calls: [{ id: 'call-1', name: 'two_step', arguments: {} }] },
+      elicitEvent({ callId: 'call-1', toolName: 'two_step', key: 'confirm', seq: 1, message: 'Confirm twice', context: {} }),
+      { type: 'conversation_state', messages: [{ role: 'user', content: 'go' }] },
+    ])
+    const before = start({ registry: twoStepRegistry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
+    await before.send('go')
+    rendersOf(before, 'call-1')[0].respond('yes')
+    expect(rendersOf(before, 'call-1')).toHaveLength(2)
+    before.detach() // the tab goes away
+
+    const after = start({ registry: twoStepRegistry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
+    const { state } = after.getSnapshot()
+    expect(state.status).toBe('awaiting_input')
+    expect(state.messages).toEqual([{ role: 'user', content: 'go' }])
+    const [first, second] = rendersOf(after, 'call-1')
+    expect(first.response).toEqual({ value: 'yes' })
+    expect(second.props).toEqual({ question: 'second?' })
+    expect(second.response).toBeUndefined()
+
+    server.stream([{ type: 'conversation_state', messages: [] }])
+    second.respond('sure')
+    await vi.waitFor(() => expect(server.requests).toHaveLength(2))
+    expect(server.requests[1]).toMatchObject({
+      messages: [{ role: 'user', content: 'go' }],
+      pluginElicitResponses: [{ result: { action: 'accept', content: { first: 'yes', second: 'sure' } } }],
+    })
+  })
+
+  it('stops waiting sessions one request at a time and halts their handlers', async () => {
+    const server = createServer()
+    server.stream([
+      {
+        type: 'tool_calls',
+        calls: [
+          { id: 'call-a', name: 'book_flight', arguments: {} },
+          { id: 'call-b', name: 'book_flight', arguments: {} },
+        ],
+      },
+      elicitEvent({ callId: 'call-a', toolName: 'book_flight', key: 'pickFlight', seq: 3, message: 'Pick', context: { flights } }),
+      elicitEvent({ callId: 'call-b', toolName: 'book_flight', key: 'pickFlight', seq: 3, message: 'Pick', context: { flights } }),
+      { type: 'conversation_state', messages: [{ role: 'user', content: 'two' }] },
+    ])
+    const chat = start({ registry, fetch: server.fetch })
+    await chat.send('two')
+    const [flightList] = rendersOf(chat, 'call-a')
+
+    const afterFirst: Message[] = [{ role: 'user', content: 'two' }, { role: 'tool', tool_call_id: 'call-a', content: 'Error: stopped' }]
+    server.stream([
+      { type: 'tool_error', id: 'call-a', name: 'book_flight', message: 'Stopped by the user' },
+      { type: 'conversation_state', messages: afterFirst },
+    ])
+    server.stream([{ type: 'conversation_state', messages: [] }])
+    await chat.stop()
+
+    expect(server.requests.slice(1)).toEqual([
+      { messages: [{ role: 'user', content: 'two' }], pluginAbort: { sessionId: 'call-a', reason: 'Stopped by the user' } },
+      { messages: afterFirst, pluginAbort: { sessionId: 'call-b', reason: 'Stopped by the user' } },
+    ])
+    expect(card(chat, 'call-a').status).toBe('stopped')
+    expect(card(chat, 'call-b').status).toBe('stopped')
+    expect(chat.getSnapshot().state.status).toBe('idle')
+    // The halted handler no longer takes answers.
+    flightList.respond({ action: 'decline' })
+    expect(card(chat, 'call-a').elicitations[0].answers).toEqual([])
+  })
+
+  it('aborts the request in flight on stop and keeps the partial answer', async () => {
+    const server = createServer()
+    server.stream([{ type: 'text', content: 'Once upon a' }], { hold: true })
+    const chat = start({ registry, fetch: server.fetch })
+    const sending = chat.send('Tell me a story')
+    await vi.waitFor(() => expect(chat.getSnapshot().state.entries).toHaveLength(2))
+    await chat.stop()
+    await sending
+    expect(server.signals[0].aborted).toBe(true)
+    const { state } = chat.getSnapshot()
+    expect(state.status).toBe('idle')
+    expect(state.messages).toEqual([
+      { role: 'user', content: 'Tell me a story' },
+      { role: 'assistant', content: 'Once upon a' },
+    ])
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('shows the message of a refused request', async () => {
+    const server = createServer()
+    server.next(() => Response.json({ error: { code: 'INVALID_REQUEST', message: 'The conversation is too long.' } }, { status: 400 }))
+    const chat = start({ registry, fetch: server.fetch })
+    await chat.send('hi')
+    expect(chat.getSnapshot().state).toMatchObject({ status: 'error', error: 'The conversation is too long.', messages: [] })
+  })
+
+  it('answers "cancel" and says why when no plugin handles the tool', async () => {
+    const server = createServer()
+    server.stream([
+      elicitEvent({ callId: 'call-x', toolName: 'unknown_tool', key: 'ask', seq: 1, message: 'Ask', context: {} }),
+      { type: 'conversation_state', messages: [] },
+    ])
+    server.stream([{ type: 'conversation_state', messages: [] }])
+    const chat = start({ registry, fetch: server.fetch })
+    await chat.send('x')
+    await vi.waitFor(() => expect(server.requests).toHaveLength(2))
+    expect(server.requests[1].pluginElicitResponses?.[0].result).toEqual({ action: 'cancel' })
+    expect(card(chat, 'call-x').elicitations[0].error).toBe('No plugin is registered for tool "unknown_tool".')
+  })
+
+  it('runs the handler again when the server rejects an answer', async () => {
+    const server = createServer()
+    server.stream(firstTurn)
+    const chat = start({ registry, fetch: server.fetch })
+    await chat.send('Book a flight from NYC to LAX')
+    server.stream([
+      { type: 'plugin_elicit_rejected', sessionId: 'call-1', elicitId: 'book_flight/pickFlight/call-1/3', message: 'flightId: Too small' },
+      firstTurn[3],
+      firstTurn[4],
+    ])
+    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', flightId: '' })
+    await vi.waitFor(() => expect(card(chat, 'call-1').elicitations[0].attempt).toBe(2))
+    const retry = rendersOf(chat, 'call-1')
+    expect(retry).toHaveLength(1)
+    expect(retry[0].response).toBeUndefined()
+    expect(card(chat, 'call-1').elicitations[0].rejection).toEqual({ message: 'flightId: Too small' })
+  })
+
+  it('starts a new chat: clears the state and the storage, and frees waiting sessions', async () => {
+    const storage = memoryStorage()
+    const server = createServer()
+    server.stream(firstTurn)
+    const chat = start({ registry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
+    await chat.send('Book a flight from NYC to LAX')
+    server.stream([{ type: 'conversation_state', messages: [] }])
+    await chat.newChat()
+    expect(chat.getSnapshot().state).toEqual({ messages: [], entries: [], status: 'idle' })
+    expect(chat.getSnapshot().renders).toEqual({})
+    expect(createLocalPersistence({ storage }).load()).toBeUndefined()
+    expect(server.requests[1].pluginAbort).toEqual({ sessionId: 'call-1', reason: 'Stopped by the user' })
+  })
+
+  it('treats a reload during a stream as an interruption', () => {
+    const storage = memoryStorage()
+    const persistence = createLocalPersistence({ storage })
+    persistence.save({
+      messages: [{ role: 'user', content: 'Hi' }],
+      entries: [
+        { kind: 'user', id: 'user-0', text: 'Hi' },
+        { kind: 'assistant', id: 'assistant-1', text: 'Hel', streaming: true },
+      ],
+      status: 'streaming',
+      turn: { kind: 'message', text: 'Hel', textReceived: true, receivedState: false, elicitIds: [] },
+    })
+    const chat = start({ registry, persistence })
+    expect(chat.getSnapshot().state).toMatchObject({
+      status: 'idle',
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hel' },
+      ],
+    })
+    expect(chat.getSnapshot().ready).toBe(true)
+  })
+})

@@ -1,0 +1,379 @@
+import { createScope, useAbortSignal, type Operation, type Scope, type Task } from 'effection'
+import type { ChatRequest } from '../engine/request-schema'
+import { createPluginClientContext, executePluginElicitHandler, toPluginElicitRequest } from '../plugins'
+import type { PluginRegistry, RenderedComponent } from '../plugins'
+import type { ElicitResult } from '../tools/types'
+import { ChatRequestError, postChat } from './chat-request'
+import {
+  allElicitations,
+  initialChatState,
+  openElicitations,
+  reduceChat,
+  type ChatAction,
+  type ChatState,
+  type ElicitationEntry,
+} from './chat-state'
+import type { ChatPersistence } from './persistence'
+import { readNdjson } from './read-ndjson'
+
+export const STOP_REASON = 'Stopped by the user'
+
+/** The components each elicitation's handler rendered, by `renderKey`, in render order. */
+export type RenderMap = Readonly<Record<string, readonly RenderedComponent[]>>
+
+export interface ChatSnapshot {
+  state: ChatState
+  renders: RenderMap
+  /** False until the stored chat has been restored (after mount, in the browser). */
+  ready: boolean
+}
+
+export interface ChatController {
+  getSnapshot(): ChatSnapshot
+  subscribe(listener: () => void): () => void
+  /** Start: restore the stored chat once, start the handlers of its elicitations. */
+  attach(): void
+  /** Halt every handler and abort the request in flight; `attach` starts again. */
+  detach(): void
+  send(text: string): Promise<void>
+  stop(): Promise<void>
+  newChat(): Promise<void>
+}
+
+export interface CreateChatControllerOptions {
+  registry: PluginRegistry
+  persistence?: ChatPersistence
+  endpoint?: string
+  fetch?: typeof globalThis.fetch
+  /** How long streamed text may wait before it is saved; every other change is saved at once. */
+  saveDelayMs?: number
+}
+
+/** Where a render of an elicitation attempt is kept: a rejected answer starts a new attempt. */
+export function renderKey({ elicitId, attempt }: Pick<ElicitationEntry, 'elicitId' | 'attempt'>): string {
+  return `${elicitId}#${attempt}`
+}
+
+interface HandlerTask {
+  task: Task<void>
+  done: boolean
+}
+
+interface InFlight {
+  abort: AbortController
+  done: Promise<void>
+}
+
+/**
+ * The browser side of the chat contract, without React: holds the state, talks to
+ * `/api/chat`, and runs each waiting elicitation's plugin handler as a task in one Effection
+ * scope. Once every open elicitation of a turn has its result, they go out in one request.
+ */
+export function createChatController({
+  registry,
+  persistence,
+  endpoint = '/api/chat',
+  fetch = (...args) => globalThis.fetch(...args),
+  saveDelayMs = 200,
+}: CreateChatControllerOptions): ChatController {
+  let snapshot: ChatSnapshot = { state: initialChatState, renders: {}, ready: false }
+  const listeners = new Set<() => void>()
+  const handlers = new Map<string, HandlerTask>()
+  let scope: { scope: Scope; destroy: () => void } | undefined
+  let inFlight: InFlight | undefined
+  let stopping: Promise<void> | undefined
+  let restored = false
+  let reconciling = false
+  let reconcileAgain = false
+  let saveTimer: ReturnType<typeof setTimeout> | undefined
+  /** Bumped by New chat: a request of an earlier chat no longer touches the state. */
+  let chatGeneration = 0
+
+  function publish(next: ChatSnapshot) {
+    snapshot = next
+    for (const listener of [...listeners]) listener()
+  }
+
+  function dispatch(action: ChatAction) {
+    const state = reduceChat(snapshot.state, action)
+    if (state === snapshot.state) return
+    publish({ ...snapshot, state })
+    if (action.type === 'text') saveSoon()
+    else saveNow()
+    reconcile()
+  }
+
+  function saveSoon() {
+    if (!persistence || saveTimer !== undefined) return
+    saveTimer = setTimeout(saveNow, saveDelayMs)
+  }
+
+  function saveNow() {
+    if (saveTimer !== undefined) clearTimeout(saveTimer)
+    saveTimer = undefined
+    if (restored) persistence?.save(snapshot.state)
+  }
+
+  /** Start a handler for every elicitation without one; halt those whose elicitation no longer waits. */
+  function reconcile() {
+    if (!scope) return
+    if (reconciling) {
+      reconcileAgain = true
+      return
+    }
+    reconciling = true
+    try {
+      do {
+        reconcileAgain = false
+        const elicitations = allElicitations(snapshot.state)
+        const keys = new Set(elicitations.map(renderKey))
+        for (const elicitation of elicitations) {
+          const key = renderKey(elicitation)
+          if (!handlers.has(key)) startHandler(elicitation)
+          const handler = handlers.get(key)
+          if (handler && !handler.done && elicitation.status !== 'waiting') halt(handler)
+        }
+        for (const [key, handler] of handlers) {
+          if (!keys.has(key) && !handler.done) halt(handler)
+        }
+        const staleRenders = Object.keys(snapshot.renders).filter((key) => !keys.has(key))
+        if (staleRenders.length > 0) {
+          const renders = { ...snapshot.renders }
+          for (const key of staleRenders) delete renders[key]
+          publish({ ...snapshot, renders })
+        }
+      } while (reconcileAgain)
+    } finally {
+      reconciling = false
+    }
+    submitWhenAnswered()
+  }
+
+  function halt(handler: HandlerTask) {
+    handler.done = true
+    // A task's halt runs only once its future is observed.
+    handler.task.halt().then(undefined, () => {})
+  }
+
+  function startHandler(elicitation: ElicitationEntry) {
+    if (!scope) return
+    const key = renderKey(elicitation)
+    const record: Partial<HandlerTask> & { done: boolean } = { done: false }
+    handlers.set(key, record as HandlerTask)
+    record.task = scope.scope.run(() => runHandler(elicitation, record))
+  }
+
+  function* runHandler(elicitation: ElicitationEntry, record: { done: boolean }): Operation<void> {
+    const signal = yield* useAbortSignal()
+    const request = toPluginElicitRequest({ type: 'plugin_elicit_request', ...elicitation })
+    const ctx = createPluginClientContext({
+      request,
+      signal,
+      recorded: elicitation.answers,
+      show: (rendered) => showRender(elicitation, rendered),
+    })
+    let result: ElicitResult<unknown>
+    let error: string | undefined
+    try {
+      result = yield* executePluginElicitHandler({ registry, request, ctx })
+    } catch (failure) {
+      // Without a working UI the tool would wait forever: answer "cancel" and say why.
+      result = { action: 'cancel' }
+      error = failure instanceof Error ? failure.message : String(failure)
+    }
+    record.done = true
+    dispatch({ type: 'local/elicit_result', elicitId: elicitation.elicitId, attempt: elicitation.attempt, result, error })
+  }
+
+  function showRender(elicitation: ElicitationEntry, rendered: RenderedComponent) {
+    const key = renderKey(elicitation)
+    const list = [...(snapshot.renders[key] ?? [])]
+    list[rendered.index] = rendered
+    publish({ ...snapshot, renders: { ...snapshot.renders, [key]: list } })
+    if (rendered.response && rendered.index >= elicitation.answers.length) {
+      dispatch({
+        type: 'local/answer',
+        elicitId: elicitation.elicitId,
+        attempt: elicitation.attempt,
+        index: rendered.index,
+        value: rendered.response.value,
+      })
+    }
+  }
+
+  /**
+   * Once no open elicitation waits for the user, send all their results in one request.
+   * Deferred to a microtask so that a detach right after attach (React's development
+   * double mount) does not cut the request it would start.
+   */
+  function submitWhenAnswered() {
+    queueMicrotask(submitNow)
+  }
+
+  function submitNow() {
+    if (!scope || inFlight || stopping) return
+    const state = snapshot.state
+    if (state.status !== 'awaiting_input') return
+    const open = openElicitations(state)
+    if (open.length === 0 || open.some((elicitation) => elicitation.status !== 'answered')) return
+    dispatch({ type: 'local/submit', elicitIds: open.map((elicitation) => elicitation.elicitId) })
+    void request({
+      messages: snapshot.state.messages,
+      pluginElicitResponses: open.map(({ sessionId, callId, elicitId, result }) => ({
+        sessionId,
+        callId,
+        elicitId,
+        result: result ?? { action: 'cancel' as const },
+      })),
+    })
+  }
+
+  async function request(body: ChatRequest): Promise<void> {
+    const abort = new AbortController()
+    const generation = chatGeneration
+    const apply = (action: ChatAction) => {
+      if (generation === chatGeneration) dispatch(action)
+    }
+    const done = (async () => {
+      let streamed = false
+      try {
+        const response = await postChat({ body, signal: abort.signal, endpoint, fetch })
+        for await (const event of readNdjson(response.body)) {
+          if (abort.signal.aborted) break
+          streamed = true
+          apply(event)
+        }
+        if (abort.signal.aborted) apply({ type: 'local/interrupted', reason: `${STOP_REASON}.` })
+        else apply({ type: 'local/stream_end' })
+      } catch (failure) {
+        if (abort.signal.aborted) apply({ type: 'local/interrupted', reason: `${STOP_REASON}.` })
+        else if (failure instanceof ChatRequestError) apply({ type: 'local/request_failed', message: failure.message })
+        else if (!streamed) apply({ type: 'local/request_failed', message: 'Could not reach the server. Check your connection and try again.' })
+        else {
+          apply({
+            type: 'local/interrupted',
+            reason: 'The connection was lost.',
+            error: failure instanceof Error && failure.name === 'NdjsonParseError' ? failure.message : 'The connection was lost before the answer finished.',
+          })
+        }
+      }
+    })()
+    const current: InFlight = { abort, done }
+    inFlight = current
+    try {
+      await done
+    } finally {
+      if (inFlight === current) inFlight = undefined
+      saveNow()
+      reconcile()
+    }
+  }
+
+  async function abortInFlight() {
+    const current = inFlight
+    if (!current) return
+    current.abort.abort()
+    await current.done
+  }
+
+  async function stopWaitingSessions() {
+    const sessionIds = [...new Set(openElicitations(snapshot.state).map((elicitation) => elicitation.sessionId))]
+    if (sessionIds.length === 0) return
+    const generation = chatGeneration
+    dispatch({ type: 'local/stop_sessions', sessionIds })
+    for (const sessionId of sessionIds) {
+      if (generation !== chatGeneration) return
+      dispatch({ type: 'local/abort_start', sessionId })
+      await request({ messages: snapshot.state.messages, pluginAbort: { sessionId, reason: STOP_REASON } })
+    }
+  }
+
+  /** Tell the server about sessions a discarded chat left waiting; their events go nowhere. */
+  async function abortQuietly(sessionIds: string[], messages: ChatState['messages']) {
+    let conversation = messages
+    for (const sessionId of sessionIds) {
+      try {
+        const response = await postChat({ body: { messages: conversation, pluginAbort: { sessionId, reason: STOP_REASON } }, endpoint, fetch })
+        for await (const event of readNdjson(response.body)) {
+          if (event.type === 'conversation_state') conversation = event.messages
+        }
+      } catch {
+        // The session expires on the server anyway.
+      }
+    }
+  }
+
+  function startScope() {
+    const [created, destroy] = createScope()
+    scope = { scope: created, destroy: () => void destroy().then(undefined, () => {}) }
+  }
+
+  function stopScope() {
+    scope?.destroy()
+    scope = undefined
+    handlers.clear()
+  }
+
+  const onPageHide = () => saveNow()
+
+  return {
+    getSnapshot: () => snapshot,
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    attach() {
+      if (scope) return
+      startScope()
+      if (!restored) {
+        restored = true
+        let state = persistence?.load() ?? initialChatState
+        // A request cut by the reload is gone: keep what streamed, as after Stop.
+        if (state.turn) state = reduceChat(state, { type: 'local/interrupted', reason: 'The page was reloaded before the answer finished.' })
+        publish({ ...snapshot, state, ready: true })
+        saveNow()
+      }
+      globalThis.addEventListener?.('pagehide', onPageHide)
+      reconcile()
+    },
+    detach() {
+      globalThis.removeEventListener?.('pagehide', onPageHide)
+      inFlight?.abort.abort()
+      stopScope()
+      if (Object.keys(snapshot.renders).length > 0) publish({ ...snapshot, renders: {} })
+      saveNow()
+    },
+    async send(text) {
+      const content = text.trim()
+      const { status } = snapshot.state
+      if (!content || !scope || inFlight || stopping || status === 'streaming' || status === 'awaiting_input') return
+      dispatch({ type: 'local/send', text: content })
+      await request({ messages: snapshot.state.messages })
+    },
+    stop() {
+      if (stopping) return stopping
+      stopping = (async () => {
+        try {
+          await abortInFlight()
+          await stopWaitingSessions()
+        } finally {
+          stopping = undefined
+        }
+      })()
+      return stopping
+    },
+    async newChat() {
+      const sessionIds = [...new Set(openElicitations(snapshot.state).map((elicitation) => elicitation.sessionId))]
+      const messages = snapshot.state.messages
+      chatGeneration++
+      inFlight?.abort.abort()
+      inFlight = undefined
+      const attached = scope !== undefined
+      stopScope()
+      publish({ state: initialChatState, renders: {}, ready: snapshot.ready })
+      persistence?.clear()
+      if (attached) startScope()
+      await abortQuietly(sessionIds, messages)
+    },
+  }
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it, vi } from 'vitest'
+import { ChatRequestError, postChat } from './chat-request'
+
+describe('postChat', () => {
+  it('posts the body as JSON, same-origin, with the signal', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>(async () => new Response('{"type":"complete","text":""}\n', { status: 200 }))
+    const signal = new AbortController().signal
+    const response = await postChat({ body: { messages: [] }, signal, fetch })
+    expect(response.ok).toBe(true)
+    const [url, init] = fetch.mock.calls[0]
+    expect(url).toBe('/api/chat')
+    expect(init).toMatchObject({ method: 'POST', credentials: 'same-origin', signal, body: '{"messages":[]}' })
+    expect(new Headers(init?.headers).get('content-type')).toBe('application/json')
+  })
+
+  it('turns { error: { code, message } } into a ChatRequestError', async () => {
+    const fetch = async () =>
+      Response.json({ error: { code: 'INVALID_REQUEST', message: 'messages: expected an array' } }, { status: 400 })
+    const failure = postChat({ body: { messages: [] }, fetch })
+    await expect(failure).rejects.toBeInstanceOf(ChatRequestError)
+    await expect(failure).rejects.toMatchObject({ message: 'messages: expected an array', status: 400, code: 'INVALID_REQUEST' })
+  })
+
+  it('says what failed when the error body is not the contract', async () => {
+    const fetch = async () => new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway' })
+    await expect(postChat({ body: { messages: [] }, fetch })).rejects.toThrow('The request failed (502 Bad Gateway).')
+  })
+})

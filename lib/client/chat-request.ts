@@ -1,0 +1,63 @@
+import type { ChatRequest } from '../engine/request-schema'
+
+/** A request to `/api/chat` that was refused before any event: the user-safe message to show. */
+export class ChatRequestError extends Error {
+  override name = 'ChatRequestError'
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code?: string,
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * POST one request of the chat contract and return the response once it is a 200 with a body.
+ * Same-origin, so the identity cookie goes along by itself.
+ *
+ * @example
+ * const response = await postChat({ body: { messages }, signal })
+ * for await (const event of readNdjson(response.body)) ...
+ */
+export async function postChat({
+  body,
+  signal,
+  endpoint = '/api/chat',
+  fetch = globalThis.fetch,
+}: {
+  body: ChatRequest
+  signal?: AbortSignal
+  endpoint?: string
+  fetch?: typeof globalThis.fetch
+}): Promise<Response & { body: ReadableStream<Uint8Array> }> {
+  const response = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
+    body: JSON.stringify(body),
+    credentials: 'same-origin',
+    signal,
+  })
+  if (!response.ok) throw await toRequestError(response)
+  if (!response.body) throw new ChatRequestError('The server sent an empty answer.', response.status)
+  return response as Response & { body: ReadableStream<Uint8Array> }
+}
+
+/** Read `{ error: { code, message } }` from a refused request, whatever else it holds. */
+export async function toRequestError(response: Response): Promise<ChatRequestError> {
+  const fallback = `The request failed (${response.status}${response.statusText ? ` ${response.statusText}` : ''}).`
+  let payload: unknown
+  try {
+    payload = await response.json()
+  } catch {
+    return new ChatRequestError(fallback, response.status)
+  }
+  const error = typeof payload === 'object' && payload !== null ? (payload as { error?: unknown }).error : undefined
+  if (typeof error === 'object' && error !== null) {
+    const { message, code } = error as { message?: unknown; code?: unknown }
+    if (typeof message === 'string' && message.trim() !== '') {
+      return new ChatRequestError(message, response.status, typeof code === 'string' ? code : undefined)
+    }
+  }
+  return new ChatRequestError(fallback, response.status)
+}

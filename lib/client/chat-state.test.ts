@@ -1,0 +1,329 @@
+import { describe, expect, it } from 'vitest'
+import type { ChatEvent } from '../engine/events'
+import type { Message } from '../engine/messages'
+import {
+  initialChatState,
+  openElicitations,
+  reduceChat,
+  type ChatAction,
+  type ChatState,
+  type ToolCallEntry,
+} from './chat-state'
+
+function run(actions: ChatAction[], state: ChatState = initialChatState): ChatState {
+  return actions.reduce(reduceChat, state)
+}
+
+function tool(state: ChatState, callId = 'call-1'): ToolCallEntry {
+  const entry = state.entries.find((candidate) => candidate.kind === 'tool' && candidate.callId === callId)
+  if (!entry || entry.kind !== 'tool') throw new Error(`no card for ${callId}`)
+  return entry
+}
+
+const toolCallMessage: Message = {
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'book_flight', arguments: '{"from":"NYC","destination":"LAX"}' } }],
+}
+
+const elicitRequest = (overrides: Partial<Extract<ChatEvent, { type: 'plugin_elicit_request' }>> = {}): ChatEvent => ({
+  type: 'plugin_elicit_request',
+  sessionId: 'call-1',
+  callId: 'call-1',
+  toolName: 'book_flight',
+  elicitId: 'book_flight/pickFlight/call-1/3',
+  key: 'pickFlight',
+  message: 'Select your flight',
+  schema: { type: 'object' },
+  ...overrides,
+})
+
+/** A turn that ends waiting for the user to pick a flight. */
+const bookingTurn: ChatAction[] = [
+  { type: 'local/send', text: 'Book a flight from NYC to LAX' },
+  { type: 'text', content: 'Let me ' },
+  { type: 'text', content: 'search.' },
+  { type: 'tool_calls', calls: [{ id: 'call-1', name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } }] },
+  { type: 'plugin_progress', sessionId: 'call-1', callId: 'call-1', message: 'Searching', progress: 0.1 },
+  { type: 'plugin_log', sessionId: 'call-1', callId: 'call-1', level: 'info', message: 'Found 3 flights' },
+  elicitRequest(),
+  { type: 'conversation_state', messages: [{ role: 'user', content: 'Book a flight from NYC to LAX' }, toolCallMessage] },
+  { type: 'local/stream_end' },
+]
+
+describe('reduceChat', () => {
+  it('adds the user message and streams assistant text into one entry', () => {
+    const state = run([
+      { type: 'local/send', text: 'Hi' },
+      { type: 'text', content: 'Hel' },
+      { type: 'text', content: 'lo' },
+    ])
+    expect(state.status).toBe('streaming')
+    expect(state.messages).toEqual([{ role: 'user', content: 'Hi' }])
+    expect(state.entries).toEqual([
+      { kind: 'user', id: 'user-0', text: 'Hi' },
+      { kind: 'assistant', id: 'assistant-1', text: 'Hello', streaming: true },
+    ])
+  })
+
+  it('replaces the conversation with conversation_state and goes idle at the end', () => {
+    const messages: Message[] = [
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello' },
+    ]
+    const state = run([
+      { type: 'local/send', text: 'Hi' },
+      { type: 'text', content: 'Hello' },
+      { type: 'complete', text: 'Hello' },
+      { type: 'conversation_state', messages },
+      { type: 'local/stream_end' },
+    ])
+    expect(state.messages).toEqual(messages)
+    expect(state.status).toBe('idle')
+    expect(state.turn).toBeUndefined()
+    expect(state.entries[1]).toMatchObject({ kind: 'assistant', text: 'Hello', streaming: false })
+  })
+
+  it('shows the complete text when no text event came', () => {
+    const state = run([{ type: 'local/send', text: 'Hi' }, { type: 'complete', text: 'All done.' }])
+    expect(state.entries[1]).toMatchObject({ kind: 'assistant', text: 'All done.', streaming: false })
+  })
+
+  it('opens a tool card with progress, logs and a waiting elicitation', () => {
+    const state = run(bookingTurn)
+    const card = tool(state)
+    expect(state.status).toBe('awaiting_input')
+    expect(state.entries.map((entry) => entry.kind)).toEqual(['user', 'assistant', 'tool'])
+    expect(state.entries[1]).toMatchObject({ text: 'Let me search.', streaming: false })
+    expect(card).toMatchObject({
+      name: 'book_flight',
+      arguments: { from: 'NYC', destination: 'LAX' },
+      status: 'awaiting_input',
+      progress: { message: 'Searching', value: 0.1 },
+      logs: [{ level: 'info', message: 'Found 3 flights' }],
+    })
+    expect(card.elicitations).toEqual([
+      expect.objectContaining({ elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, status: 'waiting', answers: [] }),
+    ])
+    expect(openElicitations(state)).toHaveLength(1)
+  })
+
+  it('parses tool call arguments given as a JSON string', () => {
+    const state = run([
+      { type: 'local/send', text: 'x' },
+      { type: 'tool_calls', calls: [{ id: 'call-1', name: 'book_flight', arguments: '{"from":"NYC"}' }] },
+    ])
+    expect(tool(state).arguments).toEqual({ from: 'NYC' })
+  })
+
+  it('records answers by render index, then the result, then submits', () => {
+    const answered = run(
+      [
+        { type: 'local/answer', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, index: 0, value: { action: 'accept', flightId: 'SH-1' } },
+        { type: 'local/answer', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 2, index: 1, value: 'stale attempt' },
+        {
+          type: 'local/elicit_result',
+          elicitId: 'book_flight/pickFlight/call-1/3',
+          attempt: 1,
+          result: { action: 'accept', content: { flightId: 'SH-1' } },
+        },
+      ],
+      run(bookingTurn),
+    )
+    const elicitation = tool(answered).elicitations[0]
+    expect(elicitation.answers).toEqual([{ action: 'accept', flightId: 'SH-1' }])
+    expect(elicitation.status).toBe('answered')
+    expect(elicitation.result).toEqual({ action: 'accept', content: { flightId: 'SH-1' } })
+    expect(answered.status).toBe('awaiting_input')
+
+    const submitted = reduceChat(answered, { type: 'local/submit', elicitIds: [elicitation.elicitId] })
+    expect(submitted.status).toBe('streaming')
+    expect(tool(submitted).elicitations[0].status).toBe('submitted')
+    expect(submitted.turn).toMatchObject({ kind: 'responses', elicitIds: [elicitation.elicitId] })
+  })
+
+  it('asks again after a rejection, keeping the rejection to show', () => {
+    const submitted = run(
+      [
+        { type: 'local/elicit_result', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, result: { action: 'accept', content: {} } },
+        { type: 'local/submit', elicitIds: ['book_flight/pickFlight/call-1/3'] },
+        { type: 'plugin_elicit_rejected', sessionId: 'call-1', elicitId: 'book_flight/pickFlight/call-1/3', message: 'flightId is required' },
+        elicitRequest({ message: 'Select your flight (again)' }),
+        { type: 'conversation_state', messages: [] },
+        { type: 'local/stream_end' },
+      ],
+      run(bookingTurn),
+    )
+    const elicitation = tool(submitted).elicitations[0]
+    expect(tool(submitted).elicitations).toHaveLength(1)
+    expect(elicitation).toMatchObject({
+      attempt: 2,
+      status: 'waiting',
+      answers: [],
+      message: 'Select your flight (again)',
+      rejection: { message: 'flightId is required' },
+    })
+    expect(elicitation.result).toBeUndefined()
+    expect(submitted.status).toBe('awaiting_input')
+  })
+
+  it('completes a card with its parsed result', () => {
+    const state = run([
+      ...bookingTurn,
+      { type: 'local/elicit_result', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, result: { action: 'decline' } },
+      { type: 'local/submit', elicitIds: ['book_flight/pickFlight/call-1/3'] },
+      { type: 'plugin_progress', sessionId: 'call-1', callId: 'call-1', message: 'Done', progress: 7 },
+      { type: 'tool_result', id: 'call-1', name: 'book_flight', content: '{"status":"cancelled"}' },
+      { type: 'text', content: 'Nothing was booked.' },
+      { type: 'conversation_state', messages: [] },
+      { type: 'local/stream_end' },
+    ])
+    expect(tool(state)).toMatchObject({
+      status: 'completed',
+      progress: { message: 'Done', value: 1 },
+      result: { text: '{"status":"cancelled"}', value: { status: 'cancelled' } },
+    })
+    expect(state.entries.at(-1)).toMatchObject({ kind: 'assistant', text: 'Nothing was booked.' })
+    expect(state.status).toBe('idle')
+  })
+
+  it('keeps a result that is not JSON as text', () => {
+    const state = run([{ type: 'tool_result', id: 'call-9', name: 'echo', content: 'plain text' }])
+    expect(tool(state, 'call-9')).toMatchObject({ name: 'echo', status: 'completed', result: { text: 'plain text', value: undefined } })
+  })
+
+  it('fails a card on tool_error and on plugin_session_error', () => {
+    const errored = run([...bookingTurn, { type: 'tool_error', id: 'call-1', name: 'book_flight', message: 'No flights' }])
+    expect(tool(errored)).toMatchObject({ status: 'failed', error: 'No flights' })
+    expect(tool(errored).elicitations[0].status).toBe('closed')
+    expect(errored.status).toBe('awaiting_input') // settles only when the stream ends
+
+    const lost = run([
+      ...bookingTurn,
+      { type: 'local/elicit_result', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, result: { action: 'decline' } },
+      { type: 'local/submit', elicitIds: ['book_flight/pickFlight/call-1/3'] },
+      { type: 'plugin_session_error', sessionId: 'call-1', callId: 'call-1', error: 'SESSION_NOT_FOUND', message: 'Please retry.' },
+      { type: 'conversation_state', messages: [] },
+      { type: 'local/stream_end' },
+    ])
+    expect(tool(lost)).toMatchObject({ status: 'failed', error: 'The plugin session was lost: Please retry.' })
+    expect(lost.status).toBe('idle')
+  })
+
+  it('shows a turn error and fails the cards still running', () => {
+    const state = run([
+      { type: 'local/send', text: 'x' },
+      { type: 'tool_calls', calls: [{ id: 'call-1', name: 'book_flight', arguments: {} }] },
+      { type: 'error', message: 'Model unavailable', code: 'MODEL_ERROR' },
+      { type: 'conversation_state', messages: [{ role: 'user', content: 'x' }] },
+      { type: 'local/stream_end' },
+    ])
+    expect(state.status).toBe('error')
+    expect(state.error).toBe('Model unavailable')
+    expect(tool(state)).toMatchObject({ status: 'failed', error: 'Model unavailable' })
+  })
+
+  it('stops waiting sessions', () => {
+    const state = run([...bookingTurn, { type: 'local/stop_sessions', sessionIds: ['call-1'] }])
+    expect(tool(state).status).toBe('stopped')
+    expect(tool(state).elicitations[0].status).toBe('stopped')
+    expect(state.status).toBe('idle')
+
+    const afterAbort = run(
+      [
+        { type: 'local/abort_start', sessionId: 'call-1' },
+        { type: 'tool_error', id: 'call-1', name: 'book_flight', message: 'Stopped by the user' },
+        { type: 'conversation_state', messages: [] },
+        { type: 'local/stream_end' },
+      ],
+      state,
+    )
+    expect(tool(afterAbort).status).toBe('stopped')
+    expect(tool(afterAbort).error).toBeUndefined()
+    expect(afterAbort.status).toBe('idle')
+  })
+
+  it('keeps the conversation valid when a turn is interrupted', () => {
+    const state = run([
+      { type: 'local/send', text: 'Tell me' },
+      { type: 'text', content: 'Once upon' },
+      { type: 'local/interrupted', reason: 'Stopped by the user.' },
+    ])
+    expect(state.messages).toEqual([
+      { role: 'user', content: 'Tell me' },
+      { role: 'assistant', content: 'Once upon' },
+    ])
+    expect(state.status).toBe('idle')
+    expect(state.entries[1]).toMatchObject({ streaming: false })
+  })
+
+  it('closes dangling tool calls and cancels cards when an answer request is interrupted', () => {
+    const state = run([
+      ...bookingTurn,
+      { type: 'local/elicit_result', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, result: { action: 'decline' } },
+      { type: 'local/submit', elicitIds: ['book_flight/pickFlight/call-1/3'] },
+      { type: 'local/interrupted', reason: 'Stopped by the user.' },
+    ])
+    expect(state.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call-1', content: 'Error: Stopped by the user.' })
+    expect(tool(state).status).toBe('cancelled')
+    expect(state.status).toBe('idle')
+  })
+
+  it('treats a stream that ends without conversation_state as failed', () => {
+    const state = run([
+      { type: 'local/send', text: 'x' },
+      { type: 'text', content: 'Part' },
+      { type: 'local/stream_end' },
+    ])
+    expect(state.status).toBe('error')
+    expect(state.error).toBe('The answer ended early.')
+    expect(state.messages).toEqual([
+      { role: 'user', content: 'x' },
+      { role: 'assistant', content: 'Part' },
+    ])
+  })
+
+  it('answers tool calls left without a result before a new message', () => {
+    const state = run([
+      { type: 'conversation_state', messages: [{ role: 'user', content: 'Book' }, toolCallMessage] },
+      { type: 'local/send', text: 'Never mind' },
+    ])
+    expect(state.messages).toEqual([
+      { role: 'user', content: 'Book' },
+      toolCallMessage,
+      { role: 'tool', tool_call_id: 'call-1', content: 'Error: The tool did not finish.' },
+      { role: 'user', content: 'Never mind' },
+    ])
+  })
+
+  it('drops the unsent user message when the request fails', () => {
+    const previous: Message[] = [{ role: 'user', content: 'earlier' }]
+    const state = run([
+      { type: 'conversation_state', messages: previous },
+      { type: 'local/send', text: 'new' },
+      { type: 'local/request_failed', message: 'Invalid request' },
+    ])
+    expect(state.messages).toEqual(previous)
+    expect(state.status).toBe('error')
+    expect(state.error).toBe('Invalid request')
+    expect(state.entries.at(-1)).toMatchObject({ kind: 'user', text: 'new' })
+  })
+
+  it('asks again when the request carrying answers fails', () => {
+    const state = run([
+      ...bookingTurn,
+      { type: 'local/elicit_result', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, result: { action: 'decline' } },
+      { type: 'local/submit', elicitIds: ['book_flight/pickFlight/call-1/3'] },
+      { type: 'local/request_failed', message: 'Server unavailable' },
+    ])
+    expect(tool(state).elicitations[0]).toMatchObject({ status: 'waiting', attempt: 2, answers: [] })
+    expect(state.status).toBe('awaiting_input')
+    expect(state.error).toBe('Server unavailable')
+  })
+
+  it('ignores events it does not know and plugin events for unknown calls', () => {
+    const state = run(bookingTurn)
+    expect(reduceChat(state, { type: 'future_event' } as unknown as ChatAction)).toBe(state)
+    expect(reduceChat(state, { type: 'plugin_log', sessionId: 'x', callId: 'x', level: 'info', message: 'm' })).toBe(state)
+  })
+})

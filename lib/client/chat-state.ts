@@ -1,0 +1,372 @@
+import type { ChatEvent, LogLevel, SessionErrorCode, ValidationIssue } from '../engine/events'
+import type { Message } from '../engine/messages'
+import type { ElicitResult } from '../tools/types'
+import {
+  appendText,
+  closeElicitations,
+  endAssistantText,
+  mapElicitations,
+  OPEN,
+  updateElicitation,
+  updateExistingTool,
+  updateTool,
+} from './chat-entries'
+import { closeConversation, closeDanglingToolCalls } from './conversation'
+
+export type ChatStatus = 'idle' | 'streaming' | 'awaiting_input' | 'error'
+export type ToolCallStatus = 'running' | 'awaiting_input' | 'completed' | 'failed' | 'cancelled' | 'stopped'
+
+/**
+ * - `waiting`: the plugin's handler runs in the browser, the user has not finished.
+ * - `answered`: the handler returned its result; it goes out with the turn's other answers.
+ * - `submitted`: sent to the server.
+ * - `stopped`: the user stopped it (Stop, or the turn was interrupted).
+ * - `closed`: the server no longer waits for it (the tool ended, or its session was lost).
+ */
+export type ElicitationStatus = 'waiting' | 'answered' | 'submitted' | 'stopped' | 'closed'
+
+export interface ElicitationEntry {
+  sessionId: string
+  callId: string
+  elicitId: string
+  toolName: string
+  key: string
+  /** As received: with the encoded x-model-context section. */
+  message: string
+  schema: Record<string, unknown>
+  /** Counts the requests for this elicitId from 1; a rejected answer brings a new attempt. */
+  attempt: number
+  status: ElicitationStatus
+  /** What the user answered to each `ctx.render`, by render index. */
+  answers: unknown[]
+  result?: ElicitResult<unknown>
+  /** The server refused the last answer; shown until the user answers again. */
+  rejection?: { message: string; issues?: ValidationIssue[] }
+  /** The plugin's handler failed in the browser. */
+  error?: string
+}
+
+export interface LogLine {
+  level: LogLevel
+  message: string
+}
+
+export interface UserEntry {
+  kind: 'user'
+  id: string
+  text: string
+}
+
+export interface AssistantEntry {
+  kind: 'assistant'
+  id: string
+  text: string
+  streaming: boolean
+}
+
+export interface ToolCallEntry {
+  kind: 'tool'
+  id: string
+  callId: string
+  name: string
+  arguments: unknown
+  status: ToolCallStatus
+  progress?: { message: string; value?: number }
+  logs: LogLine[]
+  elicitations: ElicitationEntry[]
+  /** The tool's result: the text as received, and its JSON value when it parses. */
+  result?: { text: string; value?: unknown }
+  error?: string
+}
+
+export type DisplayEntry = UserEntry | AssistantEntry | ToolCallEntry
+
+/** The request in flight. */
+export interface TurnState {
+  kind: 'message' | 'responses' | 'abort'
+  /** Assistant text streamed since the last conversation_state. */
+  text: string
+  textReceived: boolean
+  receivedState: boolean
+  /** The elicitations a `responses` request answers. */
+  elicitIds: string[]
+}
+
+export interface ChatState {
+  /** The conversation: the last conversation_state, plus the user's new message while a turn runs. */
+  messages: Message[]
+  /** What the user sees. */
+  entries: DisplayEntry[]
+  status: ChatStatus
+  error?: string
+  turn?: TurnState
+}
+
+export type LocalAction =
+  | { type: 'local/send'; text: string }
+  | { type: 'local/answer'; elicitId: string; attempt: number; index: number; value: unknown }
+  | { type: 'local/elicit_result'; elicitId: string; attempt: number; result: ElicitResult<unknown>; error?: string }
+  | { type: 'local/submit'; elicitIds: string[] }
+  | { type: 'local/stop_sessions'; sessionIds: string[] }
+  | { type: 'local/abort_start'; sessionId: string }
+  /** The stream ended. */
+  | { type: 'local/stream_end' }
+  /** The stream was cut: the user stopped it, the network failed, or the page reloaded. */
+  | { type: 'local/interrupted'; reason: string; error?: string }
+  /** The request failed before any event (a non-200 answer, or no connection). */
+  | { type: 'local/request_failed'; message: string }
+
+export type ChatAction = ChatEvent | LocalAction
+
+export const initialChatState: ChatState = { messages: [], entries: [], status: 'idle' }
+
+const MAX_LOG_LINES = 200
+const STICKY: readonly ToolCallStatus[] = ['stopped', 'cancelled']
+
+/** Every elicitation in the chat, in order. */
+export function allElicitations(state: ChatState): ElicitationEntry[] {
+  return state.entries.flatMap((entry) => (entry.kind === 'tool' ? entry.elicitations : []))
+}
+
+/** Elicitations the server still waits for and the browser has not sent. */
+export function openElicitations(state: ChatState): ElicitationEntry[] {
+  return allElicitations(state).filter((elicitation) => OPEN.includes(elicitation.status))
+}
+
+/** The client state after one event of the stream or one thing the user did. */
+export function reduceChat(state: ChatState, action: ChatAction): ChatState {
+  switch (action.type) {
+    case 'text':
+      return appendText(state, action.content)
+    case 'tool_calls': {
+      let next = endAssistantText(state)
+      for (const call of action.calls) {
+        next = updateTool(next, call.id, call.name, (tool) => ({ ...tool, name: call.name, arguments: parseMaybeJson(call.arguments) }))
+      }
+      return next
+    }
+    case 'tool_result':
+      return updateTool(endAssistantText(state), action.id, action.name, (tool) => ({
+        ...closeElicitations(tool),
+        status: keepSticky(tool.status, 'completed'),
+        result: { text: action.content, value: parseJson(action.content) },
+      }))
+    case 'tool_error':
+      return updateTool(endAssistantText(state), action.id, action.name, (tool) => ({
+        ...closeElicitations(tool),
+        status: keepSticky(tool.status, 'failed'),
+        // A tool the user stopped ends with an error that only says so; the card already does.
+        error: STICKY.includes(tool.status) ? tool.error : action.message,
+      }))
+    case 'plugin_elicit_request':
+      return updateTool(endAssistantText(state), action.callId, action.toolName, (tool) => {
+        const fields = {
+          sessionId: action.sessionId,
+          callId: action.callId,
+          elicitId: action.elicitId,
+          toolName: action.toolName,
+          key: action.key,
+          message: action.message,
+          schema: action.schema,
+          status: 'waiting' as const,
+          answers: [],
+          result: undefined,
+          error: undefined,
+        }
+        const existing = tool.elicitations.find((elicitation) => elicitation.elicitId === action.elicitId)
+        const elicitations = existing
+          ? tool.elicitations.map((elicitation) =>
+              elicitation === existing ? { ...existing, ...fields, attempt: existing.attempt + 1 } : elicitation,
+            )
+          : [...tool.elicitations, { ...fields, attempt: 1 }]
+        return { ...tool, status: keepSticky(tool.status, 'awaiting_input'), elicitations }
+      })
+    case 'plugin_elicit_rejected':
+      return updateElicitation(state, action.elicitId, (elicitation) =>
+        elicitation.sessionId === action.sessionId
+          ? { ...elicitation, rejection: { message: action.message, ...(action.issues ? { issues: action.issues } : {}) } }
+          : elicitation,
+      )
+    case 'plugin_progress':
+      return updateExistingTool(state, action.callId, (tool) => ({
+        ...tool,
+        progress: { message: action.message, ...(typeof action.progress === 'number' ? { value: clamp(action.progress) } : {}) },
+      }))
+    case 'plugin_log':
+      return updateExistingTool(state, action.callId, (tool) => ({
+        ...tool,
+        logs: [...tool.logs, { level: action.level, message: action.message }].slice(-MAX_LOG_LINES),
+      }))
+    case 'plugin_session_error':
+      return updateExistingTool(state, action.callId, (tool) => ({
+        ...closeElicitations(tool),
+        status: keepSticky(tool.status, 'failed'),
+        error: sessionErrorText(action.error, action.message),
+      }))
+    case 'conversation_state':
+      return { ...state, messages: action.messages, turn: state.turn && { ...state.turn, receivedState: true, text: '' } }
+    case 'complete': {
+      const next = endAssistantText(state)
+      if (!next.turn || next.turn.textReceived || action.text.trim() === '') return next
+      return {
+        ...next,
+        entries: [...next.entries, { kind: 'assistant', id: `assistant-${next.entries.length}`, text: action.text, streaming: false }],
+        turn: next.turn.receivedState ? next.turn : { ...next.turn, text: next.turn.text + action.text, textReceived: true },
+      }
+    }
+    case 'error':
+      return { ...state, error: action.message }
+
+    case 'local/send':
+      return {
+        ...state,
+        // Nothing waits any more when the user can send, so a tool call still without an answer
+        // (its stop request failed, say) is over: answer it, or the model would refuse the conversation.
+        messages: [
+          ...closeDanglingToolCalls({ messages: state.messages, reason: 'The tool did not finish.' }),
+          { role: 'user', content: action.text },
+        ],
+        entries: [...state.entries, { kind: 'user', id: `user-${state.entries.length}`, text: action.text }],
+        status: 'streaming',
+        error: undefined,
+        turn: newTurn('message'),
+      }
+    case 'local/answer':
+      return updateElicitation(state, action.elicitId, (elicitation) => {
+        if (elicitation.attempt !== action.attempt || elicitation.status !== 'waiting') return elicitation
+        const answers = [...elicitation.answers]
+        answers[action.index] = action.value
+        return { ...elicitation, answers: Array.from(answers, (answer) => answer ?? null) }
+      })
+    case 'local/elicit_result':
+      return updateElicitation(state, action.elicitId, (elicitation) =>
+        elicitation.attempt === action.attempt && elicitation.status === 'waiting'
+          ? { ...elicitation, status: 'answered', result: action.result, ...(action.error ? { error: action.error } : {}) }
+          : elicitation,
+      )
+    case 'local/submit': {
+      const ids = new Set(action.elicitIds)
+      const next = mapElicitations(state, (elicitation) =>
+        ids.has(elicitation.elicitId) && elicitation.status === 'answered' ? { ...elicitation, status: 'submitted' } : elicitation,
+      )
+      return { ...next, status: 'streaming', error: undefined, turn: { ...newTurn('responses'), elicitIds: action.elicitIds } }
+    }
+    case 'local/stop_sessions': {
+      const sessions = new Set(action.sessionIds)
+      const stopped = (elicitation: ElicitationEntry) => sessions.has(elicitation.sessionId) && OPEN.includes(elicitation.status)
+      const entries = state.entries.map((entry) => {
+        if (entry.kind !== 'tool' || !entry.elicitations.some(stopped)) return entry
+        return {
+          ...entry,
+          status: 'stopped' as const,
+          elicitations: entry.elicitations.map((elicitation) => (stopped(elicitation) ? { ...elicitation, status: 'stopped' as const } : elicitation)),
+        }
+      })
+      return settle({ ...state, entries })
+    }
+    case 'local/abort_start':
+      return { ...state, status: 'streaming', turn: newTurn('abort') }
+    case 'local/stream_end': {
+      const turn = state.turn
+      if (!turn) return state
+      if (!turn.receivedState) {
+        return interrupt(state, { reason: 'The answer ended before the turn finished.', error: state.error ?? 'The answer ended early.', toolStatus: 'failed' })
+      }
+      const next = endAssistantText(state)
+      const entries = state.error
+        ? next.entries.map((entry) =>
+            entry.kind === 'tool' && entry.status === 'running' ? { ...entry, status: 'failed' as const, error: entry.error ?? state.error } : entry,
+          )
+        : next.entries
+      return settle({ ...next, entries, turn: undefined })
+    }
+    case 'local/interrupted':
+      return state.turn ? interrupt(state, { reason: action.reason, error: action.error, toolStatus: 'cancelled' }) : state
+    case 'local/request_failed': {
+      const turn = state.turn
+      let next: ChatState = { ...state, error: action.message, turn: undefined }
+      if (turn?.kind === 'message') {
+        const last = next.messages.at(-1)
+        if (last?.role === 'user') next = { ...next, messages: next.messages.slice(0, -1) }
+      }
+      if (turn?.kind === 'responses') {
+        // The server did not take the answers, so its sessions still wait: ask again.
+        const ids = new Set(turn.elicitIds)
+        next = mapElicitations(next, (elicitation) =>
+          ids.has(elicitation.elicitId) && elicitation.status === 'submitted'
+            ? { ...elicitation, status: 'waiting', attempt: elicitation.attempt + 1, answers: [], result: undefined }
+            : elicitation,
+        )
+      }
+      return settle(next)
+    }
+    default:
+      return state
+  }
+}
+
+function newTurn(kind: TurnState['kind']): TurnState {
+  return { kind, text: '', textReceived: false, receivedState: false, elicitIds: [] }
+}
+
+/** The status once nothing is in flight. */
+function settle(state: ChatState): ChatState {
+  if (state.turn) return state
+  const status: ChatStatus = openElicitations(state).length > 0 ? 'awaiting_input' : state.error ? 'error' : 'idle'
+  return { ...state, status }
+}
+
+function interrupt(
+  state: ChatState,
+  { reason, error, toolStatus }: { reason: string; error?: string; toolStatus: 'cancelled' | 'failed' },
+): ChatState {
+  const turn = state.turn
+  const messages =
+    turn && !turn.receivedState ? closeConversation({ messages: state.messages, partialText: turn.text, reason }) : state.messages
+  const entries = endAssistantText(state).entries.map((entry) => {
+    if (entry.kind !== 'tool') return entry
+    const unfinished = entry.status === 'running' || entry.status === 'awaiting_input'
+    return {
+      ...entry,
+      status: unfinished ? toolStatus : entry.status,
+      ...(unfinished && toolStatus === 'failed' ? { error: entry.error ?? reason } : {}),
+      elicitations: entry.elicitations.map((elicitation) =>
+        OPEN.includes(elicitation.status) ? { ...elicitation, status: 'stopped' as const } : elicitation,
+      ),
+    }
+  })
+  return settle({ ...state, messages, entries, turn: undefined, error })
+}
+
+function keepSticky(current: ToolCallStatus, next: ToolCallStatus): ToolCallStatus {
+  return STICKY.includes(current) ? current : next
+}
+
+function clamp(value: number): number {
+  return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+function parseMaybeJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value
+  const parsed = parseJson(value)
+  return parsed === undefined ? value : parsed
+}
+
+const SESSION_ERROR_LABELS: Record<SessionErrorCode, string> = {
+  SESSION_NOT_FOUND: 'The plugin session was lost',
+  SESSION_ABORTED: 'The plugin session was stopped',
+  INTERNAL_ERROR: 'The plugin session failed',
+}
+
+function sessionErrorText(code: SessionErrorCode, message: string): string {
+  const label = SESSION_ERROR_LABELS[code] ?? 'The plugin session failed'
+  return message ? `${label}: ${message}` : `${label}.`
+}

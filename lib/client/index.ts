@@ -1,0 +1,24 @@
+export { useChat } from './use-chat'
+export type { UseChatResult } from './use-chat'
+export { createChatController, renderKey, STOP_REASON } from './chat-controller'
+export type { ChatController, ChatSnapshot, CreateChatControllerOptions, RenderMap } from './chat-controller'
+export { initialChatState, reduceChat, openElicitations } from './chat-state'
+export type {
+  AssistantEntry,
+  ChatAction,
+  ChatState,
+  ChatStatus,
+  DisplayEntry,
+  ElicitationEntry,
+  ElicitationStatus,
+  LogLine,
+  ToolCallEntry,
+  ToolCallStatus,
+  UserEntry,
+} from './chat-state'
+export { readNdjson, NdjsonParseError } from './read-ndjson'
+export { postChat, ChatRequestError } from './chat-request'
+export { createLocalPersistence, createBrowserPersistence, CHAT_STORAGE_KEY } from './persistence'
+export type { ChatPersistence } from './persistence'
+export { parseMarkdown, parseInline, safeHref } from './markdown'
+export type { BlockNode, InlineNode } from './markdown'

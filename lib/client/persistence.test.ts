@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest'
+import { initialChatState, reduceChat, type ChatAction, type ChatState } from './chat-state'
+import { CHAT_STORAGE_KEY, createLocalPersistence } from './persistence'
+
+function memoryStorage() {
+  const items = new Map<string, string>()
+  return {
+    items,
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => void items.set(key, value),
+    removeItem: (key: string) => void items.delete(key),
+  }
+}
+
+const waitingState: ChatState = (
+  [
+    { type: 'local/send', text: 'Book a flight from NYC to LAX' },
+    { type: 'tool_calls', calls: [{ id: 'call-1', name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } }] },
+    { type: 'plugin_progress', sessionId: 'call-1', callId: 'call-1', message: 'Waiting', progress: 0.25 },
+    {
+      type: 'plugin_elicit_request',
+      sessionId: 'call-1',
+      callId: 'call-1',
+      toolName: 'book_flight',
+      elicitId: 'book_flight/pickFlight/call-1/3',
+      key: 'pickFlight',
+      message: 'Select\n\n--x-model-context: application/json\n{"flights":[]}',
+      schema: { type: 'object', 'x-model-context': { flights: [] } },
+    },
+    { type: 'local/answer', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, index: 0, value: { action: 'accept', flightId: 'SH-1' } },
+    { type: 'conversation_state', messages: [{ role: 'user', content: 'Book a flight from NYC to LAX' }] },
+    { type: 'local/stream_end' },
+  ] satisfies ChatAction[]
+).reduce(reduceChat, initialChatState)
+
+describe('createLocalPersistence', () => {
+  it('restores a waiting elicitation exactly', () => {
+    const storage = memoryStorage()
+    const persistence = createLocalPersistence({ storage })
+    persistence.save(waitingState)
+    expect(storage.items.has(CHAT_STORAGE_KEY)).toBe(true)
+    expect(persistence.load()).toEqual(JSON.parse(JSON.stringify(waitingState)))
+    expect(persistence.load()?.status).toBe('awaiting_input')
+  })
+
+  it('returns nothing when nothing was saved', () => {
+    expect(createLocalPersistence({ storage: memoryStorage() }).load()).toBeUndefined()
+  })
+
+  it.each([
+    ['not JSON', '{oops'],
+    ['the wrong shape', '{"messages":"no","entries":[],"status":"idle"}'],
+    ['an unknown status', JSON.stringify({ ...initialChatState, status: 'dancing' })],
+    ['a bad message', JSON.stringify({ ...initialChatState, messages: [{ role: 'robot', content: 'x' }] })],
+  ])('drops %s and starts fresh', (_label, stored) => {
+    const storage = memoryStorage()
+    storage.setItem(CHAT_STORAGE_KEY, stored)
+    expect(createLocalPersistence({ storage }).load()).toBeUndefined()
+    expect(storage.items.has(CHAT_STORAGE_KEY)).toBe(false)
+  })
+
+  it('survives a storage that throws', () => {
+    const broken = {
+      getItem: () => {
+        throw new Error('SecurityError')
+      },
+      setItem: () => {
+        throw new Error('QuotaExceededError')
+      },
+      removeItem: () => {
+        throw new Error('SecurityError')
+      },
+    }
+    const persistence = createLocalPersistence({ storage: broken })
+    expect(() => persistence.save(waitingState)).not.toThrow()
+    expect(persistence.load()).toBeUndefined()
+    expect(() => persistence.clear()).not.toThrow()
+  })
+
+  it('clears', () => {
+    const storage = memoryStorage()
+    const persistence = createLocalPersistence({ storage })
+    persistence.save(waitingState)
+    persistence.clear()
+    expect(persistence.load()).toBeUndefined()
+  })
+})

@@ -1,0 +1,39 @@
+import { useEffect, useState, useSyncExternalStore } from 'react'
+import type { PluginRegistry } from '../plugins'
+import { createChatController, type ChatSnapshot, type RenderMap } from './chat-controller'
+import { initialChatState, type ChatState } from './chat-state'
+import { createBrowserPersistence } from './persistence'
+
+export interface UseChatResult {
+  state: ChatState
+  /** What each elicitation's handler rendered, by `renderKey(elicitation)`. */
+  renders: RenderMap
+  /** False until the chat stored in this browser is back (it is read after mount). */
+  ready: boolean
+  send(text: string): Promise<void>
+  stop(): Promise<void>
+  newChat(): Promise<void>
+}
+
+const serverSnapshot: ChatSnapshot = { state: initialChatState, renders: {}, ready: false }
+
+/**
+ * The chat in a React component: the conversation, the tool cards, and the components that
+ * plugins render to ask the user. The chat survives a reload, a waiting question included.
+ *
+ * @example
+ * const registry = createPluginRegistry(plugins.map((plugin) => plugin.client))
+ * function Chat() {
+ *   const { state, renders, send, stop, newChat } = useChat({ registry })
+ *   ...
+ * }
+ */
+export function useChat({ registry, endpoint }: { registry: PluginRegistry; endpoint?: string }): UseChatResult {
+  const [controller] = useState(() => createChatController({ registry, endpoint, persistence: createBrowserPersistence() }))
+  useEffect(() => {
+    controller.attach()
+    return () => controller.detach()
+  }, [controller])
+  const { state, renders, ready } = useSyncExternalStore(controller.subscribe, controller.getSnapshot, () => serverSnapshot)
+  return { state, renders, ready, send: controller.send, stop: controller.stop, newChat: controller.newChat }
+}

@@ -1,0 +1,83 @@
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { searchFlights, seatMapFor } from '../flights'
+import { BookingConfirmation } from './BookingConfirmation'
+import { FlightList, flightLabel } from './FlightList'
+import { SeatPicker } from './SeatPicker'
+
+const flights = searchFlights('NYC', 'LAX')
+const flight = flights[0]
+const seatMap = { ...seatMapFor(flight), taken: ['10A', '12C'] }
+const noop = () => {}
+
+describe('FlightList', () => {
+  it('names each flight by airline, number, times, duration and price', () => {
+    expect(flightLabel({ ...flight, airline: 'SkyHigh Airways', flightNumber: 'SH 142', departure: '08:00', arrival: '11:30', durationMinutes: 210, price: 299 })).toBe(
+      'SkyHigh Airways SH 142, 08:00 to 11:30, 3h 30m, $299',
+    )
+    const html = renderToStaticMarkup(
+      <FlightList message={'Select your flight:\n\n1. ...'} from="NYC" destination="LAX" flights={flights} onRespond={noop} disabled={false} />,
+    )
+    expect(html).toContain('data-testid="airplane-icon"')
+    expect(html).toContain(`aria-label="${flightLabel(flight)}"`)
+    expect(html).toContain('Select your flight:')
+    expect(html).not.toContain('1. ...')
+    expect(html).not.toContain('disabled=""')
+  })
+
+  it('marks the chosen flight and disables every button once answered', () => {
+    const html = renderToStaticMarkup(
+      <FlightList
+        message="Pick"
+        from="NYC"
+        destination="LAX"
+        flights={flights}
+        onRespond={noop}
+        disabled
+        response={{ action: 'accept', flightId: flight.id }}
+      />,
+    )
+    expect(html.match(/aria-pressed="true"/g)).toHaveLength(1)
+    expect(html.match(/disabled=""/g)).toHaveLength(flights.length + 1)
+    expect(html).toContain('Selected')
+  })
+
+  it('says Declined after declining', () => {
+    const html = renderToStaticMarkup(
+      <FlightList message="Pick" from="NYC" destination="LAX" flights={flights} onRespond={noop} disabled response={{ action: 'decline' }} />,
+    )
+    expect(html).toContain('Declined')
+    expect(html).not.toContain('aria-pressed="true"')
+  })
+})
+
+describe('SeatPicker', () => {
+  it('lays out a grid with row and column headers, an aisle, and disabled taken seats', () => {
+    const html = renderToStaticMarkup(<SeatPicker message="Seat 14C is taken. Select another seat:" flight={flight} seatMap={seatMap} onRespond={noop} disabled={false} />)
+    expect(html).toContain('role="grid"')
+    expect(html.match(/role="columnheader"/g)).toHaveLength(seatMap.letters.length + 1)
+    expect(html.match(/role="rowheader"/g)).toHaveLength(seatMap.lastRow - seatMap.firstRow + 1)
+    expect(html).toContain('Seat 14C is taken. Select another seat:')
+    expect(html).toMatch(/aria-label="Seat 10A" aria-pressed="false" disabled=""/)
+    expect(html).toMatch(/aria-label="Seat 10B" aria-pressed="false" tabindex/)
+    // Confirm waits for a seat.
+    expect(html).toMatch(/disabled="" class="[^"]*">Confirm</)
+  })
+
+  it('shows the confirmed seat once answered', () => {
+    const html = renderToStaticMarkup(
+      <SeatPicker message="Pick" flight={flight} seatMap={seatMap} onRespond={noop} disabled response={{ action: 'accept', row: 11, seat: 'B' }} />,
+    )
+    expect(html).toMatch(/aria-label="Seat 11B" aria-pressed="true" disabled=""/)
+    expect(html).toContain('confirmed')
+  })
+})
+
+describe('BookingConfirmation', () => {
+  it('shows ticket, flight, seat, price and tip', () => {
+    const html = renderToStaticMarkup(
+      <BookingConfirmation result={{ status: 'confirmed', ticketNumber: 'TKT-ABC234', flight, seat: '12A', price: flight.price, tip: 'Take the train.' }} />,
+    )
+    for (const text of ['TKT-ABC234', flight.flightNumber, '12A', `$${flight.price}`, 'Take the train.']) expect(html).toContain(text)
+  })
+})
