@@ -15,6 +15,16 @@ function heapAfterGc(): number {
   return process.memoryUsage().heapUsed
 }
 
+/** CPU this process uses while doing nothing for `ms` (after a collection, so GC is not counted). */
+async function idleCpuMs(ms: number): Promise<number> {
+  heapAfterGc()
+  await sleep(200)
+  const before = process.cpuUsage()
+  await sleep(ms)
+  const used = process.cpuUsage(before)
+  return (used.user + used.system) / 1000
+}
+
 async function createServer() {
   return createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: plugins.flatMap((plugin) => plugin.server.tools) })
 }
@@ -23,23 +33,17 @@ async function createServer() {
 export async function measureWaitingSessions(count: number) {
   const chat = await createServer()
   await createChatTestClient({ chat }).say('warm up')
+  const idleMs = 3_000
+  const baselineCpuMs = await idleCpuMs(idleMs)
   const before = heapAfterGc()
   for (let index = 0; index < count; index++) {
     await createChatTestClient({ chat }).say('Book a flight from NYC to LAX')
   }
   const active = (await chat.listActive()).length
   const after = heapAfterGc()
-  const cpuBefore = process.cpuUsage()
-  const idleMs = 3_000
-  await sleep(idleMs)
-  const cpu = process.cpuUsage(cpuBefore)
+  const waitingCpuMs = await idleCpuMs(idleMs)
   await chat.close()
-  return {
-    sessions: active,
-    heapPerSessionKB: (after - before) / count / 1024,
-    idleCpuMs: (cpu.user + cpu.system) / 1000,
-    idleMs,
-  }
+  return { sessions: active, heapPerSessionKB: (after - before) / count / 1024, baselineCpuMs, waitingCpuMs, idleMs }
 }
 
 /** Heap kept after many finished bookings: what each request leaves behind. */

@@ -90,7 +90,9 @@ if (http.concurrent.firstFailure) console.log(`  first failure: ${http.concurren
 const waiting = await measureWaitingSessions(WAITING)
 console.log(`\n${waiting.sessions} waiting sessions:`)
 console.log(`  heap per waiting session: ${waiting.heapPerSessionKB.toFixed(2)} KB (target <= 20 KB): ${verdict(waiting.heapPerSessionKB <= 20)}`)
-console.log(`  CPU while idle: ${waiting.idleCpuMs.toFixed(1)} ms over ${waiting.idleMs / 1000} s`)
+console.log(
+  `  CPU while idle over ${waiting.idleMs / 1000} s: ${waiting.waitingCpuMs.toFixed(1)} ms with them waiting, ${waiting.baselineCpuMs.toFixed(1)} ms with none`,
+)
 
 const leak = await measureRetainedHeap(LEAK_BOOKINGS)
 console.log(`\n${leak.bookings} bookings in-process (${leak.seconds.toFixed(1)} s), ${leak.activeAfter} sessions left:`)

@@ -13,11 +13,11 @@ test.describe('POST /api/chat', () => {
   })
 
   test('refuses broken JSON, the wrong media type and a bad body with clear codes', async ({ request }) => {
-    const broken = await request.post('/api/chat', { headers: { 'content-type': 'application/json' }, data: '{"messages":' })
+    const broken = await request.post('/api/chat', { headers: { 'content-type': 'application/json' }, data: Buffer.from('{"messages":') })
     expect(broken.status()).toBe(400)
     expect((await broken.json()).error.code).toBe('invalid_json')
 
-    const form = await request.post('/api/chat', { headers: { 'content-type': 'text/plain' }, data: 'hello' })
+    const form = await request.post('/api/chat', { headers: { 'content-type': 'text/plain' }, data: Buffer.from('hello') })
     expect(form.status()).toBe(415)
 
     const bad = await request.post('/api/chat', { data: { messages: [{ role: 'robot', content: 1 }] } })
