@@ -3,7 +3,7 @@ import type { ChatRequest } from '../engine/request-schema'
 import { createPluginClientContext, executePluginElicitHandler, toPluginElicitRequest } from '../plugins'
 import type { PluginRegistry, RenderedComponent } from '../plugins'
 import type { ElicitResult } from '../tools/types'
-import { ChatRequestError, postChat } from './chat-request'
+import { ChatHttpError, postChat } from './chat-request'
 import {
   allElicitations,
   initialChatState,
@@ -247,7 +247,7 @@ export function createChatController({
         else apply({ type: 'local/stream_end' })
       } catch (failure) {
         if (abort.signal.aborted) apply({ type: 'local/interrupted', reason: `${STOP_REASON}.` })
-        else if (failure instanceof ChatRequestError) apply({ type: 'local/request_failed', message: failure.message })
+        else if (failure instanceof ChatHttpError) apply({ type: 'local/request_failed', message: failure.message })
         else if (!streamed) apply({ type: 'local/request_failed', message: 'Could not reach the server. Check your connection and try again.' })
         else {
           apply({

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { ChatRequestError, postChat } from './chat-request'
+import { ChatHttpError, postChat } from './chat-request'
 
 describe('postChat', () => {
   it('posts the body as JSON, same-origin, with the signal', async () => {
@@ -13,11 +13,11 @@ describe('postChat', () => {
     expect(new Headers(init?.headers).get('content-type')).toBe('application/json')
   })
 
-  it('turns { error: { code, message } } into a ChatRequestError', async () => {
+  it('turns { error: { code, message } } into a ChatHttpError', async () => {
     const fetch = async () =>
       Response.json({ error: { code: 'INVALID_REQUEST', message: 'messages: expected an array' } }, { status: 400 })
     const failure = postChat({ body: { messages: [] }, fetch })
-    await expect(failure).rejects.toBeInstanceOf(ChatRequestError)
+    await expect(failure).rejects.toBeInstanceOf(ChatHttpError)
     await expect(failure).rejects.toMatchObject({ message: 'messages: expected an array', status: 400, code: 'INVALID_REQUEST' })
   })
 

@@ -1,8 +1,8 @@
 import type { ChatRequest } from '../engine/request-schema'
 
 /** A request to `/api/chat` that was refused before any event: the user-safe message to show. */
-export class ChatRequestError extends Error {
-  override name = 'ChatRequestError'
+export class ChatHttpError extends Error {
+  override name = 'ChatHttpError'
   constructor(
     message: string,
     readonly status: number,
@@ -39,25 +39,25 @@ export async function postChat({
     signal,
   })
   if (!response.ok) throw await toRequestError(response)
-  if (!response.body) throw new ChatRequestError('The server sent an empty answer.', response.status)
+  if (!response.body) throw new ChatHttpError('The server sent an empty answer.', response.status)
   return response as Response & { body: ReadableStream<Uint8Array> }
 }
 
 /** Read `{ error: { code, message } }` from a refused request, whatever else it holds. */
-export async function toRequestError(response: Response): Promise<ChatRequestError> {
+export async function toRequestError(response: Response): Promise<ChatHttpError> {
   const fallback = `The request failed (${response.status}${response.statusText ? ` ${response.statusText}` : ''}).`
   let payload: unknown
   try {
     payload = await response.json()
   } catch {
-    return new ChatRequestError(fallback, response.status)
+    return new ChatHttpError(fallback, response.status)
   }
   const error = typeof payload === 'object' && payload !== null ? (payload as { error?: unknown }).error : undefined
   if (typeof error === 'object' && error !== null) {
     const { message, code } = error as { message?: unknown; code?: unknown }
     if (typeof message === 'string' && message.trim() !== '') {
-      return new ChatRequestError(message, response.status, typeof code === 'string' ? code : undefined)
+      return new ChatHttpError(message, response.status, typeof code === 'string' ? code : undefined)
     }
   }
-  return new ChatRequestError(fallback, response.status)
+  return new ChatHttpError(fallback, response.status)
 }

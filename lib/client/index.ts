@@ -17,7 +17,7 @@ export type {
   UserEntry,
 } from './chat-state'
 export { readNdjson, NdjsonParseError } from './read-ndjson'
-export { postChat, ChatRequestError } from './chat-request'
+export { postChat, ChatHttpError } from './chat-request'
 export { createLocalPersistence, createBrowserPersistence, CHAT_STORAGE_KEY } from './persistence'
 export type { ChatPersistence } from './persistence'
 export { parseMarkdown, parseInline, safeHref } from './markdown'
