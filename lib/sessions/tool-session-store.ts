@@ -1,5 +1,5 @@
 import type { Operation } from 'effection'
-import type { PluginSession, PluginSessionStatus } from './plugin-session'
+import type { PluginSession } from './plugin-session'
 
 export interface ToolSessionEntry {
   session: PluginSession
@@ -18,7 +18,6 @@ export interface ToolSessionStore {
   touch(key: string, at: number): Operation<void>
   oldest(): Operation<ToolSessionEntry | undefined>
   list(): Operation<ToolSessionEntry[]>
-  updateStatus?(key: string, status: PluginSessionStatus): Operation<void>
 }
 
 /** An in-process store: a Map whose insertion order is kept equal to activity order. */
