@@ -2,7 +2,7 @@ import { createScope, useAbortSignal, type Operation, type Scope, type Task } fr
 import type { ChatRequest } from '../engine/request-schema'
 import { createPluginClientContext, executePluginElicitHandler, toPluginElicitRequest } from '../plugins'
 import type { PluginRegistry, RenderedComponent } from '../plugins'
-import type { ElicitResult } from '../tools/types'
+import type { ElicitAnswer } from '../tools/types'
 import { ChatHttpError, postChat } from './chat-request'
 import {
   allElicitations,
@@ -172,7 +172,7 @@ export function createChatController({
       recorded: elicitation.answers,
       show: (rendered) => showRender(elicitation, rendered),
     })
-    let result: ElicitResult<unknown>
+    let result: ElicitAnswer<unknown>
     let error: string | undefined
     try {
       result = yield* executePluginElicitHandler({ registry, request, ctx })

@@ -1,6 +1,6 @@
 import type { ChatEvent, LogLevel, SessionErrorCode, ValidationIssue } from '../engine/events'
 import type { Message } from '../engine/messages'
-import type { ElicitResult } from '../tools/types'
+import type { ElicitAnswer } from '../tools/types'
 import {
   appendText,
   closeElicitations,
@@ -39,7 +39,7 @@ export interface ElicitationEntry {
   status: ElicitationStatus
   /** What the user answered to each `ctx.render`, by render index. */
   answers: unknown[]
-  result?: ElicitResult<unknown>
+  result?: ElicitAnswer<unknown>
   /** The server refused the last answer; shown until the user answers again. */
   rejection?: { message: string; issues?: ValidationIssue[] }
   /** The plugin's handler failed in the browser. */
@@ -105,7 +105,7 @@ export interface ChatState {
 export type LocalAction =
   | { type: 'local/send'; text: string }
   | { type: 'local/answer'; elicitId: string; attempt: number; index: number; value: unknown }
-  | { type: 'local/elicit_result'; elicitId: string; attempt: number; result: ElicitResult<unknown>; error?: string }
+  | { type: 'local/elicit_result'; elicitId: string; attempt: number; result: ElicitAnswer<unknown>; error?: string }
   | { type: 'local/submit'; elicitIds: string[] }
   | { type: 'local/stop_sessions'; sessionIds: string[] }
   | { type: 'local/abort_start'; sessionId: string }

@@ -1,12 +1,16 @@
 import type { LanguageModel } from 'ai'
 import { all, ensure, type Operation } from 'effection'
 import type { BridgeElicitRequest } from '../runtime/bridge-host'
+import type { ToolSampleRequest } from '../runtime/tool-client'
 import { isTerminal, type PluginSession } from '../sessions/plugin-session'
 import type { PluginSessionManager } from '../sessions/plugin-session-manager'
 import { driveSession, type DriveOutcome } from './drive-session'
+import type { BranchLimits } from '../tools/limits'
 import type { ChatEvent } from './events'
 import type { Message, ToolCall } from './messages'
+import { toExtendedMessages } from './model-messages'
 import { streamModelStep } from './model-step'
+import { sampleWithModel } from './sample-with-model'
 import type { TurnPlan } from './prepare-turn'
 import type { ToolRegistry } from './tool-registry'
 
@@ -25,6 +29,8 @@ export interface ChatEngineConfig {
   systemPrompt: string
   /** Model calls in one turn at most (each may call tools). */
   maxIterations: number
+  /** The runtime's limits on tools' branches (the tool's and each branch site's win). */
+  branchLimits?: BranchLimits
 }
 
 interface Waiting {
@@ -85,7 +91,7 @@ export function* runTurn({
 
   function* drive(started: Array<{ call: ToolCall; session: PluginSession }>): Operation<Waiting[]> {
     const outcomes = yield* all(
-      started.map(({ session }) => driveSession({ session, sessions, model: config.model, emit })),
+      started.map(({ session }) => driveSession({ session, sessions, emit })),
     )
     return started.flatMap(({ call, session }, index) => settle(call, session, outcomes[index]!) ?? [])
   }
@@ -162,6 +168,12 @@ export function* runTurn({
         })
 
         const started: Array<{ call: ToolCall; session: PluginSession }> = []
+        const runtime = {
+          sample: (request: ToolSampleRequest) => sampleWithModel({ model: config.model, request }),
+          limits: config.branchLimits,
+          parentMessages: toExtendedMessages(conversation),
+          parentSystemPrompt: config.systemPrompt,
+        }
         for (const [index, call] of calls.entries()) {
           const tool = config.tools.get(call.function.name)
           if (!tool) {
@@ -169,7 +181,7 @@ export function* runTurn({
             emit({ type: 'tool_error', id: call.id, name: call.function.name, message: `There is no tool named "${call.function.name}".` })
             continue
           }
-          const session = yield* sessions.create({ tool, params: step.toolCalls[index]!.input, callId: call.id, clientId })
+          const session = yield* sessions.create({ tool, params: step.toolCalls[index]!.input, callId: call.id, clientId, runtime })
           touched.push(session)
           started.push({ call, session })
         }

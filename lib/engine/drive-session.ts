@@ -1,10 +1,8 @@
-import type { LanguageModel } from 'ai'
 import type { Operation } from 'effection'
 import type { BridgeElicitRequest } from '../runtime/bridge-host'
 import type { PluginSession } from '../sessions/plugin-session'
 import type { PluginSessionManager } from '../sessions/plugin-session-manager'
 import type { ChatEvent } from './events'
-import { sampleWithModel } from './sample-with-model'
 
 export type DriveOutcome =
   | { kind: 'waiting'; request: BridgeElicitRequest }
@@ -14,17 +12,15 @@ export type DriveOutcome =
 
 /**
  * Run a session's events through this request until the tool waits for the user or ends:
- * logs and progress go to the client, sampling goes to the chat's model.
+ * logs and progress go to the client. (Sampling runs inside the tool, through its bridge host.)
  */
 export function* driveSession({
   session,
   sessions,
-  model,
   emit,
 }: {
   session: PluginSession
   sessions: PluginSessionManager
-  model: LanguageModel
   emit(event: ChatEvent): void
 }): Operation<DriveOutcome> {
   const ids = { sessionId: session.id, callId: session.callId }
@@ -36,13 +32,6 @@ export function* driveSession({
         break
       case 'notify':
         emit({ type: 'plugin_progress', ...ids, message: event.message, progress: clampProgress(event.progress) })
-        break
-      case 'sample':
-        try {
-          event.resolve(yield* sampleWithModel({ model, request: event.request }))
-        } catch (error) {
-          event.reject(error instanceof Error ? error : new Error(String(error)))
-        }
         break
       case 'elicit':
         yield* sessions.touch(session)

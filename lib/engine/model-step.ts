@@ -2,7 +2,7 @@ import { streamText, type LanguageModel, type ToolSet } from 'ai'
 import { ensure, scoped, until, useAbortSignal, type Operation } from 'effection'
 import type { ChatEvent } from './events'
 import type { Message } from './messages'
-import { toModelMessages } from './model-messages'
+import { toExtendedMessages, toModelMessages } from './model-messages'
 
 export interface ModelToolCall {
   id: string
@@ -35,7 +35,7 @@ export function streamModelStep({
     const result = streamText({
       model,
       system,
-      messages: toModelMessages(messages),
+      messages: toModelMessages(toExtendedMessages(messages)),
       tools,
       abortSignal,
       maxRetries: 0,

@@ -1,7 +1,7 @@
 import type { Operation } from 'effection'
 import type { PluginSession } from '../sessions/plugin-session'
 import type { PluginSessionManager } from '../sessions/plugin-session-manager'
-import type { ElicitResult } from '../tools/types'
+import type { ElicitAnswer } from '../tools/types'
 import { analyzeConversation } from './conversation'
 import { ChatRequestError } from './errors'
 import type { SessionErrorCode, ValidationIssue } from './events'
@@ -15,7 +15,7 @@ export interface TurnPlan {
   interruptedCalls: ToolCall[]
   abort?: { call: ToolCall; reason: string }
   /** Sessions whose answers are valid; `resume()` hands the answers over. */
-  answered: Array<{ call: ToolCall; session: PluginSession; result: ElicitResult<unknown> }>
+  answered: Array<{ call: ToolCall; session: PluginSession; result: ElicitAnswer<unknown> }>
   rejected: Array<{ call: ToolCall; session: PluginSession; elicitId: string; message: string; issues: ValidationIssue[] }>
   /** Pending calls nobody answered this time whose sessions still wait. */
   waiting: Array<{ call: ToolCall; session: PluginSession }>

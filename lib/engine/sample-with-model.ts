@@ -1,19 +1,24 @@
-import { generateText, type LanguageModel, type ModelMessage } from 'ai'
+import { generateText, type LanguageModel, type OutputInterface } from 'ai'
 import { scoped, until, useAbortSignal, type Operation } from 'effection'
-import type { SampleRequest, SampleResult } from '../tools/types'
+import type { ToolSampleRequest } from '../runtime/tool-client'
+import type { SampleResult } from '../tools/types'
+import { toModelMessages } from './model-messages'
 
-/** `ctx.sample` on the server: one call to the chat's own model, cancelled with its scope. */
-export function sampleWithModel({ model, request }: { model: LanguageModel; request: SampleRequest }): Operation<SampleResult> {
+/**
+ * `ctx.sample` in the chat: one call to the chat's own model, cancelled with the scope that
+ * asked (a halted branch aborts its request). With a schema, the model is asked for JSON
+ * (`responseFormat`); the runtime parses and validates the text.
+ */
+export function sampleWithModel({ model, request }: { model: LanguageModel; request: ToolSampleRequest }): Operation<SampleResult> {
   return scoped(function* () {
     const abortSignal = yield* useAbortSignal()
-    const prompt: ModelMessage[] =
-      request.messages ?? [{ role: 'user', content: request.prompt ?? '' }]
     const result = yield* until(
       generateText({
         model,
         system: request.system,
-        messages: prompt,
+        messages: toModelMessages(request.messages),
         maxOutputTokens: request.maxTokens,
+        output: request.schema ? jsonText(request.schema) : undefined,
         abortSignal,
         maxRetries: 0,
       }),
@@ -23,4 +28,15 @@ export function sampleWithModel({ model, request }: { model: LanguageModel; requ
       usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
     }
   })
+}
+
+/** Asks for JSON following the schema and leaves the text as it is, for the runtime to parse. */
+function jsonText(schema: Record<string, unknown>): OutputInterface<string, undefined, undefined> {
+  return {
+    name: 'json',
+    responseFormat: Promise.resolve({ type: 'json', schema: schema as never }),
+    parseCompleteOutput: async ({ text }) => text,
+    parsePartialOutput: async () => undefined,
+    createElementStreamTransform: () => undefined,
+  }
 }

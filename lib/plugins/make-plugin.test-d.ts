@@ -6,7 +6,7 @@ import { SeatPicker, type SeatChoice } from '@/plugins/book-flight/components/Se
 import type { Flight, SeatMap } from '@/plugins/book-flight/flights'
 import { bookFlightTool } from '@/plugins/book-flight/tool'
 import { createMcpTool } from '../tools/create-mcp-tool'
-import type { ElicitResult } from '../tools/types'
+import type { ElicitAnswer } from '../tools/types'
 import { makePlugin } from './make-plugin'
 import type { ElicitComponentProps, Plugin, PluginClientContext } from './types'
 
@@ -101,7 +101,7 @@ describe('makePlugin(tool).onElicit', () => {
 
   it('types each handler’s result by the key’s response schema', () => {
     makePlugin(bookFlightTool).onElicit({
-      *pickFlight(): Operation<ElicitResult<{ flightId: string }>> {
+      *pickFlight(): Operation<ElicitAnswer<{ flightId: string }>> {
         return { action: 'decline' }
       },
       *pickSeat() {

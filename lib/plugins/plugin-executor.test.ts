@@ -2,7 +2,7 @@ import { createQueue, run, spawn, useAbortSignal, type Operation } from 'effecti
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool } from '../tools/create-mcp-tool'
-import type { ElicitResult } from '../tools/types'
+import type { ElicitAnswer } from '../tools/types'
 import { makePlugin } from './make-plugin'
 import { createPluginClientContext, executePluginElicitHandler, PluginHandlerError, type RenderedComponent } from './plugin-executor'
 import { createPluginRegistry } from './plugin-registry'
@@ -72,7 +72,7 @@ function* startHandler(request: PluginElicitRequest, recorded?: unknown[]) {
   const shown: RenderedComponent[] = []
   const shows = createQueue<RenderedComponent, never>()
   let signal: AbortSignal | undefined
-  const task = yield* spawn(function* (): Operation<ElicitResult<unknown>> {
+  const task = yield* spawn(function* (): Operation<ElicitAnswer<unknown>> {
     signal = yield* useAbortSignal()
     const ctx = createPluginClientContext({
       request,

@@ -1,6 +1,6 @@
 import { withResolvers, type Operation } from 'effection'
 import type { ComponentType } from 'react'
-import type { ElicitResult } from '../tools/types'
+import type { ElicitAnswer } from '../tools/types'
 import type { PluginRegistry } from './plugin-registry'
 import type { PluginClientContext, PluginElicitRequest } from './types'
 
@@ -72,7 +72,7 @@ export function* executePluginElicitHandler({
   registry: PluginRegistry
   request: PluginElicitRequest
   ctx: PluginClientContext
-}): Operation<ElicitResult<unknown>> {
+}): Operation<ElicitAnswer<unknown>> {
   const plugin = registry.get(request.toolName)
   if (!plugin) throw new PluginHandlerError(`No plugin is registered for tool "${request.toolName}".`)
   // Own keys only: a key such as "constructor" must not find Object.prototype's.

@@ -1,7 +1,7 @@
 import type { Operation } from 'effection'
 import type { ComponentType } from 'react'
 import type { ContextOf, ElicitSpec, ElicitsMap, ResponseOf } from '../tools/elicits'
-import type { AnyMcpTool, ElicitId, ElicitResult } from '../tools/types'
+import type { AnyMcpTool, ElicitId, ElicitAnswer } from '../tools/types'
 
 /** The props the chat gives every component a plugin renders. */
 export interface ElicitComponentProps<TResponse> {
@@ -46,7 +46,7 @@ export interface PluginClientContext {
 export type ElicitHandler<TKey extends string, S extends ElicitSpec> = (
   request: ElicitHandlerRequest<TKey, ContextOf<S>>,
   ctx: PluginClientContext,
-) => Operation<ElicitResult<ResponseOf<S>>>
+) => Operation<ElicitAnswer<ResponseOf<S>>>
 
 export type ElicitHandlers<TElicits extends ElicitsMap> = {
   [K in keyof TElicits & string]: ElicitHandler<K, TElicits[K]>
@@ -60,7 +60,7 @@ export interface ResultViewProps<TResult> {
 /** What the browser needs of a plugin: its tool's name, one handler per elicitation key, and optionally a result view. */
 export interface PluginClientRegistration {
   toolName: string
-  handlers: Record<string, (request: ElicitHandlerRequest<string, Record<string, unknown>>, ctx: PluginClientContext) => Operation<ElicitResult<unknown>>>
+  handlers: Record<string, (request: ElicitHandlerRequest<string, Record<string, unknown>>, ctx: PluginClientContext) => Operation<ElicitAnswer<unknown>>>
   /** Shows the tool's result in its card instead of the generic key/value view. */
   resultView?: ComponentType<ResultViewProps<unknown>>
 }

@@ -1,12 +1,14 @@
-import { all, createQueue, run, spawn, type Operation } from 'effection'
+import { all, createQueue, run, spawn, withResolvers, type Operation } from 'effection'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { seatMapFor, type Flight, type SeatMap } from '@/plugins/book-flight/flights'
 import { bookFlightTool } from '@/plugins/book-flight/tool'
 import { createMcpTool } from '../tools/create-mcp-tool'
 import { decodeModelContext, MODEL_CONTEXT_BOUNDARY } from '../tools/model-context'
-import type { AnyMcpTool } from '../tools/types'
-import { createBridgeHost, ToolUsageError, type BridgeEvent } from './bridge-host'
+import type { AnyMcpTool, SampleResult } from '../tools/types'
+import { createBridgeHost, type BridgeEvent } from './bridge-host'
+import { ToolUsageError } from './errors'
+import type { ToolSampleRequest } from './tool-client'
 
 const rateSchema = z.object({ stars: z.number().int().min(1).max(5) })
 const commentSchema = z.object({ text: z.string().min(1) })
@@ -36,20 +38,30 @@ const surveyTool = createMcpTool('survey')
     }
   })
 
-type EventOf<T extends BridgeEvent['type']> = Extract<BridgeEvent, { type: T }>
+/** The host's events, plus each call to its `sample`, which the test answers by hand. */
+type HostEvent =
+  | BridgeEvent
+  | { type: 'sample'; seq: number; request: ToolSampleRequest; resolve(result: SampleResult): void; reject(error: Error): void }
+type EventOf<T extends HostEvent['type']> = Extract<HostEvent, { type: T }>
 type Ending = { result: unknown } | { error: unknown }
 
 /** Start a tool in a bridge host, collecting the events it emits in order. */
 function* startTool({ tool, params, callId = 'call-1' }: { tool: AnyMcpTool; params: unknown; callId?: string }) {
-  const events: BridgeEvent[] = []
-  const queue = createQueue<BridgeEvent, Ending>()
+  const events: HostEvent[] = []
+  const queue = createQueue<HostEvent, Ending>()
+  const record = (event: HostEvent) => {
+    events.push(event)
+    queue.add(event)
+  }
   const host = createBridgeHost({
     tool,
     params,
     callId,
-    emit(event) {
-      events.push(event)
-      queue.add(event)
+    emit: record,
+    *sample(request) {
+      const answer = withResolvers<SampleResult>()
+      record({ type: 'sample', seq: request.seq, request, resolve: answer.resolve, reject: answer.reject })
+      return yield* answer.operation
     },
   })
   const task = yield* spawn(function* () {
@@ -64,7 +76,7 @@ function* startTool({ tool, params, callId = 'call-1' }: { tool: AnyMcpTool; par
   })
 
   /** The next event of this type; log and notify events on the way are passed over (they stay in `events`). */
-  function* next<T extends BridgeEvent['type']>(type: T): Operation<EventOf<T>> {
+  function* next<T extends HostEvent['type']>(type: T): Operation<EventOf<T>> {
     for (;;) {
       const item = yield* queue.next()
       if (item.done) throw new Error(`Expected a ${type} event, but the tool ended: ${String(JSON.stringify(item.value))}`)
@@ -76,6 +88,11 @@ function* startTool({ tool, params, callId = 'call-1' }: { tool: AnyMcpTool; par
   }
 
   return { host, events, task, next }
+}
+
+// eslint-disable-next-line require-yield
+function* unreachableSample(): Operation<SampleResult> {
+  throw new Error('This test does not sample.')
 }
 
 describe('createBridgeHost', () => {
@@ -101,7 +118,7 @@ describe('createBridgeHost', () => {
     ])
     expect(events[0]).toEqual({ type: 'log', seq: 1, level: 'info', message: 'Survey about tea' })
     expect(events[1]).toEqual({ type: 'notify', seq: 2, message: 'Asking for a rating', progress: 0.5 })
-    expect(events[3]).toMatchObject({ type: 'sample', seq: 4, request: { prompt: 'Summarise a 4-star rating of tea' } })
+    expect(events[3]).toMatchObject({ type: 'sample', seq: 4, request: { messages: [{ role: 'user', content: 'Summarise a 4-star rating of tea' }] } })
     expect(result).toEqual({ status: 'done', stars: 4, summary: 'Mostly happy', comment: 'Lovely' })
   })
 
@@ -219,7 +236,9 @@ describe('createBridgeHost', () => {
       yield* tool.task.halt()
       return tool.events.filter((event) => event.type === 'sample').map((event) => event.request)
     })
-    expect(result).toEqual([{ prompt: 'Summarise a 2-star rating of tea' }])
+    expect(result).toEqual([
+      { seq: 4, depth: 0, messages: [{ role: 'user', content: 'Summarise a 2-star rating of tea' }] },
+    ])
   })
 
   it('lets checkResponse validate an answer without resuming the tool', async () => {
@@ -276,7 +295,7 @@ describe('createBridgeHost', () => {
       })
       first.resolve({ text: 'Hello!', usage: { inputTokens: 3, outputTokens: 2 } })
       const second = yield* tool.next('sample')
-      expect(second).toMatchObject({ seq: 2, request: { prompt: 'Again' } })
+      expect(second).toMatchObject({ seq: 2, request: { messages: [{ role: 'user', content: 'Again' }] } })
       second.reject(new Error('The model is unavailable'))
       return yield* tool.task
     })
@@ -330,7 +349,7 @@ describe('createBridgeHost', () => {
       const sloppy = createMcpTool('sloppy')
         .elicits({ comment: { response: commentSchema, context: commentContext } })
         .execute(function* (_params, ctx) {
-          const options = { message: 'Anything?', stars: 'five', suggestions: [] } as unknown as Parameters<typeof ctx.elicit<'comment'>>[1]
+          const options = { message: 'Anything?', stars: 'five', suggestions: [] } as unknown as { message: string; stars: number; suggestions: string[] }
           const error = yield* catchIn(() => ctx.elicit('comment', options))
           yield* ctx.log('info', 'still running')
           return error
@@ -367,7 +386,7 @@ describe('createBridgeHost', () => {
       })
       expect(error).toBeInstanceOf(ToolUsageError)
       expect(error).toMatchObject({
-        message: `Tool "greedy" called ctx.elicit('comment') while 'rate' is still waiting: one elicitation at a time per tool call.`,
+        message: `Tool "greedy" called ctx.elicit('comment') while 'rate' is still waiting: one elicitation at a time per tool call. Wait for the first answer (yield* it) before asking again.`,
       })
       expect(events.map((event) => event.type === 'elicit' && event.request.elicitId)).toEqual(['greedy/rate/call-1/1'])
       expect(pending).toBeUndefined()
@@ -376,12 +395,12 @@ describe('createBridgeHost', () => {
   })
 
   it('throws "Invalid arguments for …" from run() when the params do not match', async () => {
-    const host = createBridgeHost({ tool: surveyTool, params: { topic: '' }, callId: 'call-1', emit: () => {} })
+    const host = createBridgeHost({ tool: surveyTool, params: { topic: '' }, callId: 'call-1', emit: () => {}, sample: unreachableSample })
     const failure = await run(() => host.run()).catch((error: unknown) => error)
     expect(failure).toBeInstanceOf(ToolUsageError)
     expect((failure as Error).message).toMatch(/^Invalid arguments for survey: topic: /)
 
-    const missing = createBridgeHost({ tool: surveyTool, params: undefined, callId: 'call-1', emit: () => {} })
+    const missing = createBridgeHost({ tool: surveyTool, params: undefined, callId: 'call-1', emit: () => {}, sample: unreachableSample })
     await expect(run(() => missing.run())).rejects.toThrow('Invalid arguments for survey: (root): ')
   })
 
@@ -463,7 +482,10 @@ describe('book_flight through the bridge host', () => {
       tool.host.respondToElicit(notOnBoard.request.elicitId, { action: 'accept', content: seatAnswer(free) })
       expect(yield* tool.next('notify')).toMatchObject({ message: 'Finding a travel tip', progress: 0.8 })
       const sample = yield* tool.next('sample')
-      expect(sample.request).toMatchObject({ prompt: expect.stringContaining('LAX'), maxTokens: 120 })
+      expect(sample.request).toMatchObject({
+        messages: [{ role: 'user', content: expect.stringContaining('LAX') }],
+        maxTokens: 120,
+      })
       sample.resolve({ text: '  Take the FlyAway bus to Union Station.  ' })
       const result = yield* tool.task
       return { result, events: tool.events, chosen: { flight, free } }
@@ -501,7 +523,7 @@ describe('book_flight through the bridge host', () => {
   })
 
   it('refuses arguments that are too short', async () => {
-    const host = createBridgeHost({ tool: bookFlightTool, params: { from: 'N', destination: 'LAX' }, callId: 'c', emit: () => {} })
+    const host = createBridgeHost({ tool: bookFlightTool, params: { from: 'N', destination: 'LAX' }, callId: 'c', emit: () => {}, sample: unreachableSample })
     await expect(run(() => host.run())).rejects.toThrow(/^Invalid arguments for book_flight: from: /)
   })
 })

@@ -1,52 +1,47 @@
 import { withResolvers, type Operation } from 'effection'
 import type { LogLevel } from '../engine/events'
-import { contextSchemaOf, responseSchemaOf, type ElicitsMap } from '../tools/elicits'
-import { formatElicitId, parseElicitId } from '../tools/elicit-id'
-import type { AnyMcpTool, ElicitId, ElicitResult, McpToolContext, SampleRequest, SampleResult } from '../tools/types'
+import { responseSchemaOf } from '../tools/elicits'
+import { parseElicitId } from '../tools/elicit-id'
+import type { BranchLimits } from '../tools/limits'
+import type { ExtendedMessage } from '../tools/messages'
+import type { AnyMcpTool, ElicitAnswer, SampleResult } from '../tools/types'
 import { BridgeElicitRequest } from './bridge-elicit-request'
 import { describeIssues, toIssues, type ValidationIssue } from './json-schema'
+import { runTool } from './run-tool'
+import type { ToolClient, ToolClientCapabilities, ToolLogEntry, ToolProgress, ToolSampleRequest } from './tool-client'
 
 export { BridgeElicitRequest }
 
-/** What a running tool asks of whoever drives it. */
+/** What a running tool reports to whoever drives it across requests. */
 export type BridgeEvent =
   | { type: 'elicit'; request: BridgeElicitRequest }
-  | {
-      type: 'sample'
-      seq: number
-      request: SampleRequest
-      resolve(result: SampleResult): void
-      reject(error: Error): void
-    }
   | { type: 'log'; seq: number; level: LogLevel; message: string }
   | { type: 'notify'; seq: number; message: string; progress?: number }
 
 export type RespondOutcome =
-  | { ok: true; result: ElicitResult<unknown> }
+  | { ok: true; result: ElicitAnswer<unknown> }
   | { ok: false; code: 'invalid_response'; message: string; issues: ValidationIssue[] }
   | { ok: false; code: 'elicit_already_answered' | 'elicit_mismatch' | 'session_not_waiting'; message: string }
 
 export interface BridgeHost {
   /** The elicitation the tool is waiting on, if any. */
   pendingElicitation(): BridgeElicitRequest | undefined
+  /** Whether a model call for the tool is in flight. */
+  isSampling(): boolean
   /**
    * Answer the pending elicitation. The content of an accept is validated against the key's
    * schema first: an invalid answer never reaches the tool, which keeps waiting.
    */
-  respondToElicit(elicitId: string, result: ElicitResult<unknown>): RespondOutcome
+  respondToElicit(elicitId: string, result: ElicitAnswer<unknown>): RespondOutcome
   /** What `respondToElicit` would do, without doing it. */
-  checkResponse(elicitId: string, result: ElicitResult<unknown>): RespondOutcome
+  checkResponse(elicitId: string, result: ElicitAnswer<unknown>): RespondOutcome
   /** Run the tool to its end. */
   run(): Operation<unknown>
 }
 
-export class ToolUsageError extends Error {
-  override name = 'ToolUsageError'
-}
-
 interface Pending {
   request: BridgeElicitRequest
-  resolve(result: ElicitResult<unknown>): void
+  resolve(result: ElicitAnswer<unknown>): void
 }
 
 export interface CreateBridgeHostOptions {
@@ -54,11 +49,19 @@ export interface CreateBridgeHostOptions {
   params: unknown
   callId: string
   emit(event: BridgeEvent): void
+  /** `ctx.sample`: the chat's own model. */
+  sample(request: ToolSampleRequest): Operation<SampleResult>
+  limits?: BranchLimits
+  parentMessages?: readonly ExtendedMessage[]
+  parentSystemPrompt?: string
 }
 
+const CAPABILITIES: ToolClientCapabilities = { elicitation: true, sampling: true }
+
 /**
- * The host one tool call runs in: it gives the tool its `ctx`, turns each ctx call into a
- * numbered event for the driver, and suspends the tool until the answer comes back.
+ * The client a tool call has in the chat: elicitations wait for an answer from the browser
+ * (which may come in a later request), logs and progress become events, sampling runs the
+ * chat's model in the tool's own scope, so halting a branch halts its model call.
  */
 export function createBridgeHost(options: CreateBridgeHostOptions): BridgeHost {
   return new ToolBridge(options)
@@ -66,68 +69,56 @@ export function createBridgeHost(options: CreateBridgeHostOptions): BridgeHost {
 
 // A class rather than closures: a waiting session keeps one of these, and methods on the
 // prototype cost nothing per session (see the heap figures in `npm run bench`).
-class ToolBridge implements BridgeHost {
-  readonly toolName: string
-  readonly callId: string
-  private readonly tool: AnyMcpTool
-  private readonly params: unknown
-  private readonly emit: (event: BridgeEvent) => void
-  private seq = 0
+class ToolBridge implements BridgeHost, ToolClient {
+  readonly capabilities = CAPABILITIES
+  private readonly options: CreateBridgeHostOptions
   private pending: Pending | undefined = undefined
+  private samples = 0
 
-  constructor({ tool, params, callId, emit }: CreateBridgeHostOptions) {
-    this.tool = tool
-    this.toolName = tool.name
-    this.params = params
-    this.callId = callId
-    this.emit = emit
+  constructor(options: CreateBridgeHostOptions) {
+    this.options = options
   }
 
-  *elicit(key: string, options: { message: string }): Operation<ElicitResult<never>> {
-    const { tool } = this
-    // Own keys only: a key such as "toString" must not find Object.prototype's.
-    const spec = Object.hasOwn(tool.elicits, key) ? tool.elicits[key] : undefined
-    if (!spec) throw new ToolUsageError(`Tool "${tool.name}" called ctx.elicit('${key}'), which its .elicits() does not declare.`)
-    if (this.pending) {
-      throw new ToolUsageError(
-        `Tool "${tool.name}" called ctx.elicit('${key}') while '${this.pending.request.key}' is still waiting: one elicitation at a time per tool call.`,
-      )
-    }
-    const id: ElicitId = { toolName: tool.name, key, callId: this.callId, seq: ++this.seq }
-    const { message, ...context } = options as { message: string } & Record<string, unknown>
-    validateContext({ tool, key, contextSchema: contextSchemaOf(spec), context })
-    const request = new BridgeElicitRequest(formatElicitId(id), id, message, context, responseSchemaOf(spec))
-    const answer = withResolvers<ElicitResult<unknown>>()
+  *elicit(request: BridgeElicitRequest): Operation<ElicitAnswer<unknown>> {
+    const answer = withResolvers<ElicitAnswer<unknown>>()
     const waiting: Pending = { request, resolve: answer.resolve }
     this.pending = waiting
     try {
-      this.emit({ type: 'elicit', request })
-      return (yield* answer.operation) as ElicitResult<never>
+      this.options.emit({ type: 'elicit', request })
+      return yield* answer.operation
     } finally {
       if (this.pending === waiting) this.pending = undefined
     }
   }
 
-  *sample(request: SampleRequest): Operation<SampleResult> {
-    const answer = withResolvers<SampleResult>()
-    this.emit({ type: 'sample', seq: ++this.seq, request, resolve: answer.resolve, reject: answer.reject })
-    return yield* answer.operation
+  *sample(request: ToolSampleRequest): Operation<SampleResult> {
+    this.samples++
+    try {
+      return yield* this.options.sample(request)
+    } finally {
+      this.samples--
+    }
   }
 
-  *log(level: LogLevel, message: string): Operation<void> {
-    this.emit({ type: 'log', seq: ++this.seq, level, message })
+  *log({ seq, level, message }: ToolLogEntry): Operation<void> {
+    this.options.emit({ type: 'log', seq, level, message })
   }
 
-  *notify(message: string, progress?: number): Operation<void> {
-    this.emit({ type: 'notify', seq: ++this.seq, message, progress })
+  *notify({ seq, message, progress }: ToolProgress): Operation<void> {
+    this.options.emit({ type: 'notify', seq, message, progress })
   }
 
   pendingElicitation(): BridgeElicitRequest | undefined {
     return this.pending?.request
   }
 
-  checkResponse(elicitId: string, result: ElicitResult<unknown>): RespondOutcome {
-    const { pending, callId } = this
+  isSampling(): boolean {
+    return this.samples > 0
+  }
+
+  checkResponse(elicitId: string, result: ElicitAnswer<unknown>): RespondOutcome {
+    const { pending } = this
+    const { callId, tool } = this.options
     if (!pending) {
       return { ok: false, code: 'session_not_waiting', message: `Tool call ${callId} is not waiting for an answer.` }
     }
@@ -143,7 +134,7 @@ class ToolBridge implements BridgeHost {
           }
     }
     if (result.action !== 'accept') return { ok: true, result }
-    const parsed = responseSchemaOf(this.tool.elicits[pending.request.key]!).safeParse(result.content)
+    const parsed = responseSchemaOf(tool.elicits[pending.request.key]!).safeParse(result.content)
     if (!parsed.success) {
       const issues = toIssues(parsed.error)
       return {
@@ -156,55 +147,20 @@ class ToolBridge implements BridgeHost {
     return { ok: true, result: { action: 'accept', content: parsed.data } }
   }
 
-  respondToElicit(elicitId: string, result: ElicitResult<unknown>): RespondOutcome {
+  respondToElicit(elicitId: string, result: ElicitAnswer<unknown>): RespondOutcome {
     const outcome = this.checkResponse(elicitId, result)
     if (outcome.ok && this.pending) {
       // Cleared now, not when the tool resumes: a second answer in between must not apply.
+      // The raw answer goes on: the runtime parses it (once) into what the tool receives.
       const { resolve } = this.pending
       this.pending = undefined
-      resolve(outcome.result)
+      resolve(result)
     }
     return outcome
   }
 
-  *run(): Operation<unknown> {
-    const parsed = this.tool.parameters.safeParse(this.params)
-    if (!parsed.success) {
-      throw new ToolUsageError(`Invalid arguments for ${this.tool.name}: ${describeIssues(toIssues(parsed.error))}`)
-    }
-    return yield* this.tool.execute(parsed.data, this.context())
-  }
-
-  /** The tool's `ctx`, with bound methods so that `function* (params, { elicit })` works. */
-  private context(): McpToolContext<ElicitsMap> {
-    return {
-      toolName: this.toolName,
-      callId: this.callId,
-      elicit: this.elicit.bind(this) as McpToolContext<ElicitsMap>['elicit'],
-      sample: this.sample.bind(this),
-      log: this.log.bind(this),
-      notify: this.notify.bind(this),
-    }
-  }
-}
-
-/** The declared context schema is a check on the tool; the UI gets the tool's own objects. */
-function validateContext({
-  tool,
-  key,
-  contextSchema,
-  context,
-}: {
-  tool: AnyMcpTool
-  key: string
-  contextSchema: ReturnType<typeof contextSchemaOf>
-  context: Record<string, unknown>
-}): void {
-  if (!contextSchema) return
-  const parsed = contextSchema.safeParse(context)
-  if (!parsed.success) {
-    throw new ToolUsageError(
-      `Tool "${tool.name}" passed a context to ctx.elicit('${key}') that does not match its declared schema: ${describeIssues(toIssues(parsed.error))}`,
-    )
+  run(): Operation<unknown> {
+    const { tool, params, callId, limits, parentMessages, parentSystemPrompt } = this.options
+    return runTool({ tool, params, client: this, callId, limits, parentMessages, parentSystemPrompt })
   }
 }

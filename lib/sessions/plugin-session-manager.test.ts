@@ -19,6 +19,13 @@ const askTool = createMcpTool('ask')
     }
   })
 
+const runtime = {
+  // eslint-disable-next-line require-yield
+  *sample(): Operation<never> {
+    throw new Error('These tools do not sample.')
+  },
+}
+
 let scope: Scope
 let destroy: () => Promise<void>
 let manager: PluginSessionManager
@@ -40,7 +47,7 @@ beforeEach(() => {
 afterEach(() => destroy())
 
 function* startAsking(question: string, clientId = 'client-a') {
-  const session = yield* manager.create({ tool: askTool, params: { question }, callId: `call-${question}`, clientId })
+  const session = yield* manager.create({ tool: askTool, params: { question }, callId: `call-${question}`, clientId, runtime })
   const first = yield* session.nextEvent()
   if (first.type !== 'elicit') throw new Error(`expected an elicitation, got ${first.type}`)
   return { session, request: first.request }

@@ -1,6 +1,12 @@
 import { resource, sleep, spawn, useScope, withResolvers, type Operation } from 'effection'
 import type { AnyMcpTool } from '../tools/types'
-import { isTerminal, startPluginSession, type PluginSession, type PluginSessionStatus } from './plugin-session'
+import {
+  isTerminal,
+  startPluginSession,
+  type PluginSession,
+  type PluginSessionRuntime,
+  type PluginSessionStatus,
+} from './plugin-session'
 import { createInMemorySessionStore, type ToolSessionStore } from './tool-session-store'
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000
@@ -18,6 +24,7 @@ export interface CreatePluginSessionConfig {
   params: unknown
   callId: string
   clientId: string
+  runtime: PluginSessionRuntime
 }
 
 /** Why a session that is no longer here ended, when it was ended on purpose. */
@@ -99,7 +106,7 @@ export function usePluginSessionManager({
     })
 
     const manager: PluginSessionManager = {
-      *create({ tool, params, callId, clientId }) {
+      *create({ tool, params, callId, clientId, runtime }) {
         const key = keyOf(clientId, callId)
         if (yield* store.get(key)) throw new Error(`A session for tool call ${callId} already exists.`)
         const session = startPluginSession({
@@ -108,6 +115,7 @@ export function usePluginSessionManager({
           params,
           callId,
           clientId,
+          runtime,
           now: now(),
           onEnd: (ended) => {
             // The store is in-process here; a remote store would clean up on its own expiry.

@@ -1,6 +1,13 @@
 import { createQueue, type Operation, type Scope, type Task } from 'effection'
-import { createBridgeHost, type BridgeElicitRequest, type BridgeEvent, type BridgeHost, type RespondOutcome } from '../runtime/bridge-host'
-import type { AnyMcpTool, ElicitResult } from '../tools/types'
+import {
+  createBridgeHost,
+  type BridgeElicitRequest,
+  type BridgeEvent,
+  type BridgeHost,
+  type CreateBridgeHostOptions,
+  type RespondOutcome,
+} from '../runtime/bridge-host'
+import type { AnyMcpTool, ElicitAnswer } from '../tools/types'
 
 export type PluginSessionStatus = 'running' | 'awaiting_elicit' | 'awaiting_sample' | 'completed' | 'failed' | 'aborted'
 
@@ -22,12 +29,15 @@ export interface PluginSession {
   readonly createdAt: number
   status(): PluginSessionStatus
   pendingElicitation(): BridgeElicitRequest | undefined
-  respondToElicit(elicitId: string, result: ElicitResult<unknown>): RespondOutcome
-  checkResponse(elicitId: string, result: ElicitResult<unknown>): RespondOutcome
+  respondToElicit(elicitId: string, result: ElicitAnswer<unknown>): RespondOutcome
+  checkResponse(elicitId: string, result: ElicitAnswer<unknown>): RespondOutcome
   /** The next event; the driver calls this until a terminal event or an `elicit`. */
   nextEvent(): Operation<PluginSessionEvent>
   abort(reason?: string): Operation<void>
 }
+
+/** How a tool call is run: the chat's model for sampling, limits, and where it was called from. */
+export type PluginSessionRuntime = Pick<CreateBridgeHostOptions, 'sample' | 'limits' | 'parentMessages' | 'parentSystemPrompt'>
 
 export interface StartPluginSessionOptions {
   /** The long-lived scope the tool runs in, so it outlives the request that started it. */
@@ -36,6 +46,7 @@ export interface StartPluginSessionOptions {
   params: unknown
   callId: string
   clientId: string
+  runtime: PluginSessionRuntime
   now: number
   /** Called once when the tool has ended, however it ended. */
   onEnd(session: PluginSession): void
@@ -58,19 +69,19 @@ class RunningPluginSession implements PluginSession {
   readonly toolName: string
   readonly clientId: string
   readonly createdAt: number
-  private state: PluginSessionStatus = 'running'
+  private state: Exclude<PluginSessionStatus, 'awaiting_sample'> = 'running'
   private abortReason = 'The tool call was aborted.'
   private readonly events = createQueue<PluginSessionEvent, never>()
   private readonly host: BridgeHost
   private readonly task: Task<void>
 
-  constructor({ scope, tool, params, callId, clientId, now, onEnd }: StartPluginSessionOptions) {
+  constructor({ scope, tool, params, callId, clientId, runtime, now, onEnd }: StartPluginSessionOptions) {
     this.id = callId
     this.callId = callId
     this.toolName = tool.name
     this.clientId = clientId
     this.createdAt = now
-    this.host = createBridgeHost({ tool, params, callId, emit: (event) => this.receive(event) })
+    this.host = createBridgeHost({ ...runtime, tool, params, callId, emit: (event) => this.receive(event) })
     const session = this
     this.task = scope.run(function* () {
       let settled = false
@@ -89,19 +100,19 @@ class RunningPluginSession implements PluginSession {
   }
 
   status(): PluginSessionStatus {
-    return this.state
+    return this.state === 'running' && this.host.isSampling() ? 'awaiting_sample' : this.state
   }
 
   pendingElicitation(): BridgeElicitRequest | undefined {
     return this.state === 'awaiting_elicit' ? this.host.pendingElicitation() : undefined
   }
 
-  checkResponse(elicitId: string, result: ElicitResult<unknown>): RespondOutcome {
+  checkResponse(elicitId: string, result: ElicitAnswer<unknown>): RespondOutcome {
     if (this.state === 'awaiting_elicit') return this.host.checkResponse(elicitId, result)
-    return { ok: false, code: 'session_not_waiting', message: `Tool call ${this.callId} is not waiting for an answer (it is ${this.state}).` }
+    return { ok: false, code: 'session_not_waiting', message: `Tool call ${this.callId} is not waiting for an answer (it is ${this.status()}).` }
   }
 
-  respondToElicit(elicitId: string, result: ElicitResult<unknown>): RespondOutcome {
+  respondToElicit(elicitId: string, result: ElicitAnswer<unknown>): RespondOutcome {
     if (this.state !== 'awaiting_elicit') return this.checkResponse(elicitId, result)
     const outcome = this.host.respondToElicit(elicitId, result)
     if (outcome.ok) this.state = 'running'
@@ -120,22 +131,6 @@ class RunningPluginSession implements PluginSession {
 
   private receive(event: BridgeEvent): void {
     if (event.type === 'elicit') this.state = 'awaiting_elicit'
-    if (event.type === 'sample') {
-      this.state = 'awaiting_sample'
-      const { resolve, reject } = event
-      this.events.add({
-        ...event,
-        resolve: (result) => {
-          this.state = 'running'
-          resolve(result)
-        },
-        reject: (error) => {
-          this.state = 'running'
-          reject(error)
-        },
-      })
-      return
-    }
     this.events.add(event)
   }
 

@@ -46,7 +46,7 @@ describe('ctx.elicit', () => {
       .elicits({ pickName, confirmTrip })
       .execute(function* (_params, ctx) {
         const name = yield* ctx.elicit('pickName', { message: 'Name?' })
-        expectTypeOf(name).toEqualTypeOf<ElicitResult<{ name: string; age?: number | undefined }>>()
+        expectTypeOf(name).toEqualTypeOf<ElicitResult<{}, { name: string; age?: number | undefined }>>()
         if (name.action === 'accept') {
           expectTypeOf(name.content.name).toEqualTypeOf<string>()
           // @ts-expect-error the response schema has no such field
@@ -56,7 +56,7 @@ describe('ctx.elicit', () => {
           void name.content
         }
         const confirmed = yield* ctx.elicit('confirmTrip', { message: 'Go?', destination: 'LAX', nights: 3 })
-        expectTypeOf(confirmed).toEqualTypeOf<ElicitResult<{ ok: boolean }>>()
+        expectTypeOf(confirmed).toEqualTypeOf<ElicitResult<{ destination: string; nights: number }, { ok: boolean }>>()
       })
   })
 

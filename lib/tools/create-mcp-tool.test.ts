@@ -1,28 +1,11 @@
 import { run, type Operation } from 'effection'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { createMockBranchClient } from '../runtime/mock-branch-client'
+import { runBranchTool } from '../runtime/run-branch-tool'
 import { createMcpTool } from './create-mcp-tool'
-import type { ElicitResult, McpToolContext } from './types'
 
 const pickName = z.object({ name: z.string() })
-
-function fakeContext(answer: ElicitResult<unknown>): McpToolContext<{ pickName: typeof pickName }> & { asked: unknown[] } {
-  const asked: unknown[] = []
-  return {
-    toolName: 'greet',
-    callId: 'call-1',
-    asked,
-    *elicit(key, options): Operation<never> {
-      asked.push({ key, options })
-      return answer as never
-    },
-    *sample() {
-      return { text: 'unused' }
-    },
-    *log() {},
-    *notify() {},
-  }
-}
 
 describe('createMcpTool', () => {
   it('builds a tool from its description, parameters, elicitations and execute', async () => {
@@ -41,9 +24,9 @@ describe('createMcpTool', () => {
     expect(tool.parameters).toBe(parameters)
     expect(tool.elicits).toBe(elicits)
 
-    const ctx = fakeContext({ action: 'accept', content: { name: 'Ada' } })
-    await expect(run(() => tool.execute({ greeting: 'Hello' }, ctx))).resolves.toBe('Hello, Ada')
-    expect(ctx.asked).toEqual([{ key: 'pickName', options: { message: 'Your name?' } }])
+    const client = createMockBranchClient({ elicitResponses: [{ action: 'accept', content: { name: 'Ada' } }] })
+    await expect(run(() => runBranchTool(tool, { greeting: 'Hello' }, client))).resolves.toBe('Hello, Ada')
+    expect(client.elicitCalls).toMatchObject([{ key: 'pickName', message: 'Your name?', context: {} }])
   })
 
   it('accepts the builder steps in any order before execute', () => {
@@ -78,7 +61,9 @@ describe('createMcpTool', () => {
         return a + b
       })
     expect(tool.elicits).toEqual({})
-    await expect(run(() => tool.execute({ a: 2, b: 3 }, fakeContext({ action: 'cancel' }) as never))).resolves.toBe(5)
+    const client = createMockBranchClient()
+    await expect(run(() => runBranchTool(tool, { a: 2, b: 3 }, client))).resolves.toBe(5)
+    expect(client.elicitCalls).toEqual([])
   })
 
   it('does not let one builder step change a tool built earlier from the same builder', () => {

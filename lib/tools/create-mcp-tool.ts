@@ -1,6 +1,8 @@
 import type { Operation } from 'effection'
 import { z } from 'zod'
 import type { ElicitsMap } from './elicits'
+import { executeHandoff, type Handoff } from './handoff'
+import type { BranchLimits, ToolRequirements } from './limits'
 import type { McpTool, McpToolContext } from './types'
 
 type Execute<TParams extends z.ZodType, TElicits extends ElicitsMap, TResult> = (
@@ -12,13 +14,24 @@ type Execute<TParams extends z.ZodType, TElicits extends ElicitsMap, TResult> = 
 export interface McpToolBuilder<TName extends string, TParams extends z.ZodType> {
   description(text: string): McpToolBuilder<TName, TParams>
   parameters<P extends z.ZodType>(schema: P): McpToolBuilder<TName, P>
+  requires(requirements: Partial<ToolRequirements>): McpToolBuilder<TName, TParams>
+  limits(limits: BranchLimits): McpToolBuilder<TName, TParams>
   elicits<E extends ElicitsMap>(elicits: E): McpToolBuilderWithElicits<TName, TParams, E>
 }
 
 export interface McpToolBuilderWithElicits<TName extends string, TParams extends z.ZodType, TElicits extends ElicitsMap> {
   description(text: string): McpToolBuilderWithElicits<TName, TParams, TElicits>
   parameters<P extends z.ZodType>(schema: P): McpToolBuilderWithElicits<TName, P, TElicits>
+  /** What the client must offer (both default to true); `runBranchTool` refuses a client without it. */
+  requires(requirements: Partial<ToolRequirements>): McpToolBuilderWithElicits<TName, TParams, TElicits>
+  /** The tool's limits on its branches: between the runtime's and each `ctx.branch` site's. */
+  limits(limits: BranchLimits): McpToolBuilderWithElicits<TName, TParams, TElicits>
+  elicits<E extends ElicitsMap>(elicits: E): McpToolBuilderWithElicits<TName, TParams, E>
   execute<TResult>(fn: Execute<TParams, TElicits, TResult>): McpTool<TName, TParams, TElicits, TResult>
+  /** `before` on the server, `client` with the ctx, `after` on the server again. */
+  handoff<THandoff, TClient, TResult>(
+    phases: Handoff<TParams, TElicits, THandoff, TClient, TResult>,
+  ): McpTool<TName, TParams, TElicits, TResult>
 }
 
 interface BuilderState {
@@ -26,11 +39,14 @@ interface BuilderState {
   description: string
   parameters: z.ZodType
   elicits: ElicitsMap | undefined
+  requires: ToolRequirements
+  limits: BranchLimits
 }
 
 /**
  * Describe a tool that runs on the server and may stop to ask the user (`ctx.elicit`),
- * ask the model (`ctx.sample`) or report progress (`ctx.log`, `ctx.notify`).
+ * ask the model (`ctx.sample`), think in sub-branches (`ctx.branch`) or report progress
+ * (`ctx.log`, `ctx.notify`).
  *
  * @example
  * const greet = createMcpTool('greet')
@@ -43,31 +59,62 @@ interface BuilderState {
  *   })
  */
 export function createMcpTool<TName extends string>(name: TName): McpToolBuilder<TName, z.ZodObject<{}>> {
+  return builder(initialState(name, undefined)) as never
+}
+
+/**
+ * `createMcpTool` for tools that think before they ask: the same tool, with no elicitations
+ * declared until `.elicits()` names some. Typically finished with `.handoff({...})`.
+ */
+export function createBranchTool<TName extends string>(name: TName): McpToolBuilderWithElicits<TName, z.ZodObject<{}>, {}> {
+  return builder(initialState(name, {})) as never
+}
+
+function initialState(name: string, elicits: ElicitsMap | undefined): BuilderState {
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(name)) {
     throw new Error(`Tool name "${name}" must be 1-64 letters, digits, "_" or "-" (model APIs require it).`)
   }
-  return builder({ name, description: '', parameters: z.object({}), elicits: undefined }) as never
+  return { name, description: '', parameters: z.object({}), elicits, requires: { elicitation: true, sampling: true }, limits: {} }
 }
 
 function builder(state: BuilderState) {
+  const build = (execute: Execute<z.ZodType, ElicitsMap, unknown>, method: string): McpTool => {
+    if (!state.elicits) {
+      throw new Error(
+        `Tool "${state.name}" must declare its elicitations with .elicits({...}) before .${method}() (use .elicits({}) for none).`,
+      )
+    }
+    return {
+      kind: 'mcp-tool',
+      name: state.name,
+      description: state.description,
+      parameters: state.parameters,
+      elicits: state.elicits,
+      requires: state.requires,
+      limits: state.limits,
+      execute,
+    }
+  }
   return {
     description: (text: string) => builder({ ...state, description: text }),
     parameters: (schema: z.ZodType) => builder({ ...state, parameters: schema }),
+    requires: (requirements: Partial<ToolRequirements>) => builder({ ...state, requires: { ...state.requires, ...requirements } }),
+    limits: (limits: BranchLimits) => builder({ ...state, limits: { ...state.limits, ...checkLimits(state.name, limits) } }),
     elicits: (elicits: ElicitsMap) => builder({ ...state, elicits }),
-    execute(fn: Execute<z.ZodType, ElicitsMap, unknown>): McpTool {
-      if (!state.elicits) {
-        throw new Error(
-          `Tool "${state.name}" must declare its elicitations with .elicits({...}) before .execute() (use .elicits({}) for none).`,
-        )
-      }
-      return {
-        kind: 'mcp-tool',
-        name: state.name,
-        description: state.description,
-        parameters: state.parameters,
-        elicits: state.elicits,
-        execute: fn,
-      }
-    },
+    execute: (fn: Execute<z.ZodType, ElicitsMap, unknown>) => build(fn, 'execute'),
+    handoff: (phases: Handoff<z.ZodType, ElicitsMap, unknown, unknown, unknown>) =>
+      build(executeHandoff(state.name, phases), 'handoff'),
   }
+}
+
+/** Limits must be positive whole numbers (timeouts in milliseconds); anything else is a bug worth hearing about now. */
+export function checkLimits(where: string, limits: BranchLimits): BranchLimits {
+  for (const [name, value] of Object.entries(limits)) {
+    if (value === undefined) continue
+    const minimum = name === 'maxDepth' ? 0 : 1
+    if (!Number.isInteger(value) || value < minimum) {
+      throw new RangeError(`${where}: limit ${name} must be a whole number of at least ${minimum}, not ${String(value)}.`)
+    }
+  }
+  return limits
 }

@@ -1,15 +1,25 @@
-export { createMcpTool } from './create-mcp-tool'
+export { createBranchTool, createMcpTool } from './create-mcp-tool'
 export type { McpToolBuilder, McpToolBuilderWithElicits } from './create-mcp-tool'
 export type { ElicitSpec, ElicitsMap, ResponseOf, ContextOf, ElicitOptions } from './elicits'
+export { createElicitExchange, exchangeCallId } from './exchange'
+export { HandoffError, toJsonData } from './handoff'
+export type { Handoff } from './handoff'
+export { DEFAULT_BRANCH_LIMITS } from './limits'
+export type { BranchLimits, ToolRequirements } from './limits'
+export type { AssistantToolCallMessage, ExtendedMessage, SampleMessage, ToolCall, ToolResultMessage } from './messages'
 export type {
   AnyMcpTool,
+  BranchContext,
+  BranchOptions,
+  ElicitAnswer,
+  ElicitExchange,
   ElicitId,
   ElicitResult,
   McpTool,
   McpToolContext,
-  SampleMessage,
   SampleRequest,
   SampleResult,
+  StructuredSampleResult,
 } from './types'
 export { decodeModelContext, encodeModelContext, MODEL_CONTEXT_BOUNDARY, MODEL_CONTEXT_KEY } from './model-context'
 export type { ModelContext } from './model-context'

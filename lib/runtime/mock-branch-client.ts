@@ -1,0 +1,110 @@
+import type { Operation } from 'effection'
+import type { ElicitAnswer, SampleResult } from '../tools/types'
+import type { BridgeElicitRequest } from './bridge-elicit-request'
+import type { ToolClient, ToolClientCapabilities, ToolLogEntry, ToolProgress, ToolSampleRequest } from './tool-client'
+
+/** A scripted model answer: text, a full result, or an operation (to be slow, or to look at the request). */
+export type MockSampleResponse = string | SampleResult | ((request: ToolSampleRequest) => Operation<string | SampleResult>)
+
+/** A scripted human answer, or an operation that decides from the request. */
+export type MockElicitResponse = ElicitAnswer<unknown> | ((request: MockElicitCall) => Operation<ElicitAnswer<unknown>>)
+
+/** An elicitation as the mock client saw it. */
+export interface MockElicitCall {
+  elicitId: string
+  key: string
+  seq: number
+  /** The message for people, without the encoded context section. */
+  message: string
+  context: Record<string, unknown>
+  /** The response's JSON Schema, with `x-model-context`. */
+  schema: Record<string, unknown>
+}
+
+export interface MockBranchClient extends ToolClient {
+  readonly sampleCalls: ToolSampleRequest[]
+  readonly elicitCalls: MockElicitCall[]
+  readonly logs: ToolLogEntry[]
+  readonly notifications: ToolProgress[]
+}
+
+export interface MockBranchClientOptions {
+  /** Answers for `ctx.sample`, used in order. */
+  sampleResponses?: MockSampleResponse[]
+  /** Answers for `ctx.elicit`, used in order. */
+  elicitResponses?: MockElicitResponse[]
+  capabilities?: Partial<ToolClientCapabilities>
+}
+
+/**
+ * A client that scripts both the model and the human, and records what the tool asked: run a
+ * tool with `runBranchTool` and assert on `sampleCalls` and `elicitCalls`. Running out of
+ * scripted answers is an error that says which call had none.
+ */
+export function createMockBranchClient({
+  sampleResponses = [],
+  elicitResponses = [],
+  capabilities = {},
+}: MockBranchClientOptions = {}): MockBranchClient {
+  const sampleCalls: ToolSampleRequest[] = []
+  const elicitCalls: MockElicitCall[] = []
+  const logs: ToolLogEntry[] = []
+  const notifications: ToolProgress[] = []
+
+  return {
+    capabilities: { elicitation: true, sampling: true, ...capabilities },
+    sampleCalls,
+    elicitCalls,
+    logs,
+    notifications,
+
+    *sample(request) {
+      sampleCalls.push(request)
+      const response = sampleResponses[sampleCalls.length - 1]
+      if (response === undefined) {
+        throw new Error(`The mock client has no sample response for call ${sampleCalls.length} (${describeSample(request)}).`)
+      }
+      const answer = typeof response === 'function' ? yield* response(request) : response
+      return typeof answer === 'string' ? { text: answer, usage: estimateUsage(request, answer) } : answer
+    },
+
+    *elicit(request: BridgeElicitRequest) {
+      const call: MockElicitCall = {
+        elicitId: request.elicitId,
+        key: request.key,
+        seq: request.id.seq,
+        message: request.text,
+        context: request.context,
+        schema: request.schema,
+      }
+      elicitCalls.push(call)
+      const response = elicitResponses[elicitCalls.length - 1]
+      if (response === undefined) {
+        throw new Error(`The mock client has no elicit response for call ${elicitCalls.length} ('${call.key}': ${JSON.stringify(call.message)}).`)
+      }
+      return typeof response === 'function' ? yield* response(call) : response
+    },
+
+    *log(entry) {
+      logs.push(entry)
+    },
+
+    *notify(progress) {
+      notifications.push(progress)
+    },
+  }
+}
+
+function describeSample(request: ToolSampleRequest): string {
+  const last = request.messages.at(-1)
+  const text = last && typeof last.content === 'string' ? last.content : JSON.stringify(last ?? null)
+  return `last message: ${JSON.stringify(text.slice(0, 80))}`
+}
+
+/** About four characters to a token, like the offline model. */
+function estimateUsage(request: ToolSampleRequest, text: string): SampleResult['usage'] {
+  return {
+    inputTokens: Math.ceil((JSON.stringify(request.messages).length + (request.system?.length ?? 0)) / 4),
+    outputTokens: Math.ceil(text.length / 4),
+  }
+}

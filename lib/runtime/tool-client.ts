@@ -1,0 +1,51 @@
+import type { Operation } from 'effection'
+import type { LogLevel } from '../engine/events'
+import type { ExtendedMessage } from '../tools/messages'
+import type { ElicitAnswer, SampleResult } from '../tools/types'
+import type { BridgeElicitRequest } from './bridge-elicit-request'
+
+/** What a client offers a tool; a tool's `.requires()` is checked against it. */
+export interface ToolClientCapabilities {
+  elicitation: boolean
+  sampling: boolean
+}
+
+/** One call to the model, as the runtime hands it to the client. */
+export interface ToolSampleRequest {
+  /** The tool's ctx-call number (shared with elicit, log and notify). */
+  seq: number
+  /** The branch that asked: 0 for the tool itself. */
+  depth: number
+  messages: ExtendedMessage[]
+  system?: string
+  maxTokens?: number
+  /** JSON Schema the answer must follow, when the tool asked for structured output. */
+  schema?: Record<string, unknown>
+}
+
+export interface ToolLogEntry {
+  seq: number
+  level: LogLevel
+  message: string
+}
+
+export interface ToolProgress {
+  seq: number
+  message: string
+  progress?: number
+}
+
+/**
+ * Whoever runs a tool: in the chat, the bridge to the browser and the chat's model; in tests,
+ * a scripted client. The runtime numbers the calls, enforces limits, validates answers and
+ * builds results; a client only carries requests out and answers back.
+ */
+export interface ToolClient {
+  readonly capabilities: ToolClientCapabilities
+  /** The model's answer; cancelled (its work halted) when the branch that asked is. */
+  sample(request: ToolSampleRequest): Operation<SampleResult>
+  /** The user's answer, raw: the runtime validates it against the key's schema. */
+  elicit(request: BridgeElicitRequest): Operation<ElicitAnswer<unknown>>
+  log(entry: ToolLogEntry): Operation<void>
+  notify(progress: ToolProgress): Operation<void>
+}
