@@ -1,5 +1,6 @@
 import type { Operation } from 'effection'
 import type { ElicitsMap } from '../tools/elicits'
+import { checkLimits } from '../tools/create-mcp-tool'
 import { DEFAULT_BRANCH_LIMITS, type BranchLimits } from '../tools/limits'
 import type { ExtendedMessage } from '../tools/messages'
 import type { AnyMcpTool, McpToolContext } from '../tools/types'
@@ -48,7 +49,7 @@ export function* runTool({
     client,
     callId,
     parentSystemPrompt,
-    limits: { ...DEFAULT_BRANCH_LIMITS, ...defined(limits), ...defined(tool.limits) },
+    limits: { ...DEFAULT_BRANCH_LIMITS, ...defined(checkLimits('runtime limits', limits)), ...defined(tool.limits) },
     seq: 0,
     pendingKey: undefined,
   }

@@ -46,6 +46,7 @@ function copy(value: unknown, what: string, path: string, seen: Set<object>): un
     if (Number.isFinite(value)) return value
     throw new HandoffError(`${what} is not JSON-serialisable: ${path} is ${value}.`)
   }
+  if (value === undefined) throw new HandoffError(`${what} is not JSON-serialisable: ${path} is undefined.`)
   if (typeof value !== 'object') {
     throw new HandoffError(`${what} is not JSON-serialisable: ${path} is a ${typeof value}.`)
   }
