@@ -39,6 +39,8 @@ export interface OpenAICompatibleServer {
   url: string
   /** Every valid request body received, in order. */
   requests: ChatCompletionRequestBody[]
+  /** The requests whose client hung up before the answer was complete (e.g. an aborted call). */
+  hungUp: ChatCompletionRequestBody[]
   /** Stop listening and drop open connections. */
   close(): Promise<void>
 }
@@ -63,6 +65,7 @@ export async function startOpenAICompatibleServer({
   respond(body: ChatCompletionRequestBody): ScriptedReply | PromiseLike<ScriptedReply>
 }): Promise<OpenAICompatibleServer> {
   const requests: ChatCompletionRequestBody[] = []
+  const hungUp: ChatCompletionRequestBody[] = []
   let completions = 0
 
   const server = createServer((request, response) => {
@@ -84,7 +87,11 @@ export async function startOpenAICompatibleServer({
       return
     }
     requests.push(body)
+    response.once('close', () => {
+      if (!response.writableFinished) hungUp.push(body)
+    })
     const reply = await respond(body)
+    if (response.destroyed) return
     const completion = { id: `chatcmpl-${++completions}`, created: Math.floor(Date.now() / 1000), model: body.model }
     if (body.stream) sendChunks({ response, completion, reply, body })
     else sendCompletion({ response, completion, reply, body })
@@ -99,6 +106,7 @@ export async function startOpenAICompatibleServer({
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    hungUp,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()))

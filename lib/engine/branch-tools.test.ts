@@ -1,0 +1,124 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
+import { createOpenAIModel } from '../models'
+import { startOpenAICompatibleServer, type ChatCompletionRequestBody, type OpenAICompatibleServer, type ScriptedReply } from '../models/testing/openai-compatible-server'
+import { createBranchTool, createMcpTool, type AnyMcpTool, type ExtendedMessage } from '../tools'
+import { createChatServer, type ChatServer } from './chat-server'
+import { createChatTestClient, elicitRequests, eventsOf } from './testing/chat-test-client'
+
+let server: OpenAICompatibleServer | undefined
+let chat: ChatServer | undefined
+afterEach(async () => {
+  await chat?.close()
+  await server?.close()
+})
+
+/** The chat on a local OpenAI-compatible server: `respond` answers the chat's turns and the tool's samples. */
+async function start(tool: AnyMcpTool, respond: (body: ChatCompletionRequestBody) => ScriptedReply | Promise<ScriptedReply>) {
+  server = await startOpenAICompatibleServer({ respond })
+  chat = await createChatServer({ model: createOpenAIModel({ apiKey: 'test-key', baseURL: server.url, model: 'test-model' }), tools: [tool] })
+  return createChatTestClient({ chat })
+}
+
+/** Chat turns carry tools; a tool's samples do not. The first turn calls the tool, the last summarises. */
+function chatTurn(body: ChatCompletionRequestBody, toolName: string): ScriptedReply | undefined {
+  if (!body.tools) return undefined
+  return body.messages.at(-1)!.role === 'tool'
+    ? { text: `Result: ${String(body.messages.at(-1)!.content)}` }
+    : { toolCalls: [{ id: 'call_1', name: toolName, arguments: {} }] }
+}
+
+describe('sampling from a tool in the chat', () => {
+  const guess = createMcpTool('guess')
+    .elicits({ pickNumber: z.object({ n: z.number().int() }) })
+    .execute(function* (_params, ctx) {
+      const history: ExtendedMessage[] = []
+      const answer = yield* ctx.elicit('pickNumber', { message: 'Pick a number', range: [1, 10], secret: 7 })
+      if (answer.action !== 'accept') return 'no number'
+      history.push(...answer.exchange.withArguments((context) => ({ range: context.range })))
+      const verdict = yield* ctx.sample({
+        system: 'You judge guesses.',
+        messages: [...history, { role: 'user', content: 'Was that a good guess?' }],
+        schema: z.object({ good: z.boolean(), why: z.string() }),
+      })
+      return verdict.value
+    })
+
+  it('sends the exchange as real tool-call and tool-result messages, and asks for JSON by schema', async () => {
+    const client = await start(guess, (body) => chatTurn(body, 'guess') ?? { text: '{"good": true, "why": "Seven is lucky"}' })
+    const [request] = elicitRequests((await client.say('Let me guess')).events)
+    const done = await client.answer([{ request: request!, result: { action: 'accept', content: { n: 7 } } }])
+    expect(eventsOf(done.events, 'tool_result')[0]).toMatchObject({ content: '{"good":true,"why":"Seven is lucky"}' })
+
+    const sampling = server!.requests.find((body) => !body.tools)!
+    expect(sampling.messages).toEqual([
+      { role: 'system', content: 'You judge guesses.' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'elicit_call_1_1', type: 'function', function: { name: 'pickNumber', arguments: '{"range":[1,10]}' } }],
+      },
+      { role: 'tool', tool_call_id: 'elicit_call_1_1', content: '{"n":7}' },
+      { role: 'user', content: 'Was that a good guess?' },
+    ])
+    expect(JSON.stringify(sampling)).not.toContain('secret')
+    expect(sampling.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { schema: { type: 'object', properties: { good: { type: 'boolean' }, why: { type: 'string' } } } },
+    })
+  })
+
+  it('fails the tool call with a clear error when the model’s JSON does not fit the schema', async () => {
+    const client = await start(guess, (body) => chatTurn(body, 'guess') ?? { text: 'Yes, a fine guess.' })
+    const [request] = elicitRequests((await client.say('Let me guess')).events)
+    const done = await client.answer([{ request: request!, result: { action: 'accept', content: { n: 3 } } }])
+    expect(eventsOf(done.events, 'tool_error')[0]).toMatchObject({
+      name: 'guess',
+      message: `The model's answer is not JSON: "Yes, a fine guess."`,
+    })
+  })
+})
+
+describe('branches in the chat', () => {
+  it('shows a tool the conversation and system prompt it was called from', async () => {
+    const witness = createBranchTool('witness').execute(function* (_params, ctx) {
+      return { depth: ctx.depth, system: ctx.parentSystemPrompt?.slice(0, 30), parent: ctx.parentMessages }
+    })
+    const client = await start(witness, (body) => chatTurn(body, 'witness')!)
+    const turn = await client.say('What do you see?')
+    const seen = JSON.parse(eventsOf(turn.events, 'tool_result')[0]!.content)
+    expect(seen).toEqual({
+      depth: 0,
+      system: 'You are a helpful assistant in',
+      parent: [
+        { role: 'user', content: 'What do you see?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'witness', arguments: {} } }] },
+      ],
+    })
+  })
+
+  it('halts a branch at its timeout, aborting the model request in flight', async () => {
+    const ponder = createBranchTool('ponder').execute(function* (_params, ctx) {
+      return yield* ctx.branch((sub) => sub.sample({ prompt: 'Think for a very long time' }), { timeout: 100 })
+    })
+    const client = await start(ponder, (body) => chatTurn(body, 'ponder') ?? new Promise<never>(() => {}))
+    const turn = await client.say('Ponder this')
+    expect(eventsOf(turn.events, 'tool_error')[0]).toMatchObject({
+      name: 'ponder',
+      message: 'The branch at depth 1 did not finish within its timeout of 100 ms and was halted.',
+    })
+    await vi.waitFor(() => expect(server!.hungUp.map((body) => body.messages.at(-1)?.content)).toEqual(['Think for a very long time']))
+  })
+
+  it('reports elicit in a branch as the tool’s error, with the reason', async () => {
+    const eager = createBranchTool('eager')
+      .elicits({ ok: z.object({ ok: z.boolean() }) })
+      .execute(function* (_params, ctx) {
+        return yield* ctx.branch((sub) => sub.elicit('ok', { message: 'OK?' }))
+      })
+    const client = await start(eager, (body) => chatTurn(body, 'eager')!)
+    const turn = await client.say('Go')
+    expect(elicitRequests(turn.events)).toEqual([])
+    expect(eventsOf(turn.events, 'tool_error')[0]?.message).toContain('only the tool itself (depth 0) may ask')
+  })
+})
