@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createOpenAIModel } from '../models'
 import { startOpenAICompatibleServer, type ChatCompletionRequestBody, type OpenAICompatibleServer, type ScriptedReply } from '../models/testing/openai-compatible-server'
-import { createBranchTool, createMcpTool, type AnyMcpTool, type ExtendedMessage } from '../tools'
+import { createBranchTool, createMcpTool, type AnyMcpTool, type BranchLimits, type ExtendedMessage } from '../tools'
 import { createChatServer, type ChatServer } from './chat-server'
 import { createChatTestClient, elicitRequests, eventsOf } from './testing/chat-test-client'
 
@@ -14,9 +14,14 @@ afterEach(async () => {
 })
 
 /** The chat on a local OpenAI-compatible server: `respond` answers the chat's turns and the tool's samples. */
-async function start(tool: AnyMcpTool, respond: (body: ChatCompletionRequestBody) => ScriptedReply | Promise<ScriptedReply>) {
+async function start(
+  tool: AnyMcpTool,
+  respond: (body: ChatCompletionRequestBody) => ScriptedReply | Promise<ScriptedReply>,
+  branchLimits?: BranchLimits,
+) {
   server = await startOpenAICompatibleServer({ respond })
-  chat = await createChatServer({ model: createOpenAIModel({ apiKey: 'test-key', baseURL: server.url, model: 'test-model' }), tools: [tool] })
+  const model = createOpenAIModel({ apiKey: 'test-key', baseURL: server.url, model: 'test-model' })
+  chat = await createChatServer({ model, tools: [tool], branchLimits })
   return createChatTestClient({ chat })
 }
 
@@ -108,6 +113,17 @@ describe('branches in the chat', () => {
       message: 'The branch at depth 1 did not finish within its timeout of 100 ms and was halted.',
     })
     await vi.waitFor(() => expect(server!.hungUp.map((body) => body.messages.at(-1)?.content)).toEqual(['Think for a very long time']))
+  })
+
+  it('applies the chat server’s limits to every tool', async () => {
+    const nested = createBranchTool('nested').execute(function* (_params, ctx) {
+      return yield* ctx.branch((sub) => sub.branch(function* (deeper) {
+        return deeper.depth
+      }))
+    })
+    const client = await start(nested, (body) => chatTurn(body, 'nested')!, { maxDepth: 1 })
+    const turn = await client.say('Go deep')
+    expect(eventsOf(turn.events, 'tool_error')[0]?.message).toBe('A branch at depth 2 exceeds the limit of maxDepth 1.')
   })
 
   it('reports elicit in a branch as the tool’s error, with the reason', async () => {

@@ -1,6 +1,7 @@
 import type { LanguageModel } from 'ai'
 import { createScope, suspend, type Operation } from 'effection'
 import { usePluginSessionManager, type PluginSessionInfo, type PluginSessionManager } from '../sessions/plugin-session-manager'
+import type { BranchLimits } from '../tools/limits'
 import type { AnyMcpTool } from '../tools/types'
 import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './chat-engine'
 import { ChatRequestError } from './errors'
@@ -16,6 +17,8 @@ export interface ChatServerOptions {
   systemPrompt?: string
   maxIterations?: number
   idleTimeoutMs?: number
+  /** The runtime's limits on tools' branches; a tool's `.limits()` and each branch site win over them. */
+  branchLimits?: BranchLimits
 }
 
 /** The chat engine with its long-lived scope: plugin sessions live here between requests. */
@@ -35,6 +38,7 @@ export async function createChatServer({
   systemPrompt = DEFAULT_SYSTEM_PROMPT,
   maxIterations = 8,
   idleTimeoutMs,
+  branchLimits,
 }: ChatServerOptions): Promise<ChatServer> {
   const [scope, destroy] = createScope()
   const sessions = await new Promise<PluginSessionManager>((resolve, reject) => {
@@ -45,7 +49,7 @@ export async function createChatServer({
       })
       .catch(reject)
   })
-  const config: ChatEngineConfig = { model, tools: createToolRegistry(tools), sessions, systemPrompt, maxIterations }
+  const config: ChatEngineConfig = { model, tools: createToolRegistry(tools), sessions, systemPrompt, maxIterations, branchLimits }
   const run = <T>(operation: () => Operation<T>) => scope.run(operation)
 
   return {
