@@ -6,6 +6,7 @@ import { decodeModelContext } from '../lib/tools/model-context'
 import { plugins } from '../plugins'
 import type { Flight, SeatMap } from '../plugins/book-flight/flights'
 import { freeSeat } from './booking-client'
+import type { AnyMcpTool } from '../lib/tools'
 
 const gc = (globalThis as { gc?: () => void }).gc
 
@@ -26,7 +27,7 @@ async function idleCpuMs(ms: number): Promise<number> {
 }
 
 async function createServer() {
-  return createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: plugins.flatMap((plugin) => plugin.server.tools) })
+  return createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: plugins.flatMap<AnyMcpTool>((plugin) => plugin.server.tools) })
 }
 
 /** Heap per waiting session and the CPU they cost while nobody answers. */

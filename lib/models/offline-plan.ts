@@ -9,6 +9,9 @@ import {
   travelTip,
 } from './offline-replies'
 import { summariseToolResult, type ToolResultInput } from './offline-tool-summaries'
+import { planTicTacToeReply } from './offline-tictactoe'
+import { planPickCardReply } from './offline-pick-card'
+import { createStructuredValue } from './offline-structured'
 
 /** The name of the tool the offline model calls on a booking request. */
 export const BOOK_FLIGHT_TOOL = 'book_flight'
@@ -23,13 +26,29 @@ export interface OfflineReply {
  * Decide the offline model's answer to a call. Pure and deterministic: the same prompt
  * and tools always give the same reply (tool-call ids are added later, by the model).
  */
-export function planOfflineReply({ prompt, tools, toolChoice }: Pick<LanguageModelV3CallOptions, 'prompt' | 'tools' | 'toolChoice'>): OfflineReply {
+export function planOfflineReply({
+  prompt,
+  tools,
+  toolChoice,
+  responseFormat,
+}: Pick<LanguageModelV3CallOptions, 'prompt' | 'tools' | 'toolChoice' | 'responseFormat'>): OfflineReply {
+  // Asked for JSON (a structured `ctx.sample`): answer with a value of the requested shape.
+  if (responseFormat?.type === 'json') {
+    return textOnly(JSON.stringify(createStructuredValue({ schema: responseFormat.schema, prompt: lastUserText(prompt) })))
+  }
+
   const results = trailingToolResults(prompt)
   if (results.length > 0) return { text: results.map(summariseToolResult).join('\n\n'), toolCalls: [] }
 
   const last = prompt.at(-1)
   const question = last?.role === 'user' ? userText(last) : lastUserText(prompt)
   const toolNames = new Set((tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.name] : [])))
+
+  const game = planTicTacToeReply({ prompt, toolNames, canCallTools: toolChoice?.type !== 'none' })
+  if (game) return game
+
+  const cards = planPickCardReply({ prompt, toolNames, canCallTools: toolChoice?.type !== 'none' })
+  if (cards) return cards
 
   const trips = last?.role === 'user' ? parseFlightTrips(question) : []
   const canBook = toolNames.has(BOOK_FLIGHT_TOOL) && toolChoice?.type !== 'none'

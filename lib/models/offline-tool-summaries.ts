@@ -1,4 +1,6 @@
 import type { JSONValue, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider'
+import { commentOnGame, isGameResult } from './offline-tictactoe'
+import { commentOnPickCard, isPickCardResult } from './offline-pick-card'
 
 /** A tool's result as the offline model sees it at the end of the prompt. */
 export interface ToolResultInput {
@@ -40,8 +42,10 @@ function failure(toolName: string, message: string): string {
 }
 
 function summariseValue(toolName: string, value: JSONValue): string {
+  if (isPickCardResult(toolName, value)) return commentOnPickCard(value)
   if (isRecord(value) && value.status === 'confirmed' && isRecord(value.flight)) return confirmedBooking(value, value.flight)
   if (isRecord(value) && value.status === 'cancelled') return cancelledBooking(value)
+  if (isGameResult(value)) return commentOnGame(value)
   const shown = typeof value === 'string' ? value : JSON.stringify(value)
   return `The ${toolName} tool returned: ${shown.length > 300 ? `${shown.slice(0, 297)}…` : shown}`
 }

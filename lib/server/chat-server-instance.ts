@@ -1,6 +1,7 @@
 import { createChatServer, type ChatServer } from '../engine/chat-server'
 import { selectChatModel } from '../models'
 import { plugins } from '@/plugins'
+import type { AnyMcpTool } from '../tools/types'
 
 const globalForChat = globalThis as typeof globalThis & { chatServer?: Promise<ChatServer> }
 
@@ -11,7 +12,7 @@ const globalForChat = globalThis as typeof globalThis & { chatServer?: Promise<C
 export function getChatServer(): Promise<ChatServer> {
   globalForChat.chatServer ??= createChatServer({
     model: selectChatModel().model,
-    tools: plugins.flatMap((plugin) => plugin.server.tools),
+    tools: plugins.flatMap<AnyMcpTool>((plugin) => plugin.server.tools),
     idleTimeoutMs: positiveNumber(process.env.PLUGIN_SESSION_IDLE_TIMEOUT_MS),
   })
   return globalForChat.chatServer

@@ -1,0 +1,51 @@
+import { expect, type Locator, type Page } from '@playwright/test'
+
+/** One pick_card tool call: the CardPicker, its analysis, and the reveal. */
+export class PickCardCard {
+  readonly picker: Locator
+  readonly cards: Locator
+  readonly analysis: Locator
+  readonly decline: Locator
+  readonly result: Locator
+  readonly outcome: Locator
+  readonly pickedCard: Locator
+  readonly secretCard: Locator
+  readonly noPick: Locator
+  readonly status: Locator
+
+  /** The nth pick_card card in the conversation (0-based, in order of appearance). */
+  static nth(page: Page, index = 0): PickCardCard {
+    return new PickCardCard(PickCardCard.all(page).nth(index))
+  }
+
+  static all(page: Page): Locator {
+    return page.getByRole('group', { name: 'Tool call pick_card' })
+  }
+
+  constructor(readonly root: Locator) {
+    this.picker = root.getByRole('region', { name: 'Pick a card' })
+    this.cards = this.picker.getByRole('button', { name: /^Card \d+: / })
+    this.analysis = this.picker.getByRole('complementary', { name: 'Card analysis' })
+    this.decline = this.picker.getByRole('button', { name: 'Decline' })
+    this.result = root.getByRole('region', { name: 'Card result' })
+    this.outcome = this.result.getByRole('heading')
+    this.pickedCard = this.result.getByTestId('picked-card')
+    this.secretCard = this.result.getByTestId('secret-card')
+    this.noPick = root.getByRole('region', { name: 'No card picked' })
+    this.status = root.getByTestId('tool-status')
+  }
+
+  /** The card button numbered `number` (from 1). */
+  card(number: number): Locator {
+    return this.picker.getByRole('button', { name: new RegExp(`^Card ${number}: `) })
+  }
+
+  /** Pick card `number`; returns its name, e.g. "Queen of Hearts". */
+  async pick(number: number): Promise<string> {
+    const card = this.card(number)
+    await expect(card).toBeEnabled()
+    const name = ((await card.getAttribute('aria-label')) ?? '').replace(/^Card \d+: /, '')
+    await card.click()
+    return name
+  }
+}

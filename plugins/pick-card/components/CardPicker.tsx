@@ -1,0 +1,137 @@
+'use client'
+
+import type { KeyboardEvent } from 'react'
+import type { ElicitComponentProps } from '@/lib/plugins'
+import { cardName, type Card } from '../cards'
+import type { CardAnalysis } from '../tool'
+import { CardsIcon, PlayingCard } from './PlayingCard'
+
+export type CardChoice = { action: 'accept'; cardNumber: number } | { action: 'decline' }
+
+export interface CardPickerProps extends ElicitComponentProps<CardChoice> {
+  message: string
+  cards: Card[]
+  analysis?: CardAnalysis
+}
+
+/** The accessible name of a card's button: "Card 3: Queen of Hearts". */
+export function cardLabel(card: Card, number: number): string {
+  return `Card ${number}: ${cardName(card)}`
+}
+
+/** The first paragraph of the tool's message: what it asks, without the list it spells out for text-only clients. */
+function promptOf(message: string): string {
+  return message.split(/\n\s*\n/)[0]?.trim() ?? ''
+}
+
+/** Arrow keys, Home and End move between the cards; Tab still walks through them. */
+function moveFocus(event: KeyboardEvent<HTMLUListElement>) {
+  const buttons = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('button:not(:disabled)')]
+  const current = buttons.findIndex((button) => button === document.activeElement)
+  if (current === -1) return
+  const next: Record<string, number> = {
+    ArrowRight: (current + 1) % buttons.length,
+    ArrowDown: (current + 1) % buttons.length,
+    ArrowLeft: (current - 1 + buttons.length) % buttons.length,
+    ArrowUp: (current - 1 + buttons.length) % buttons.length,
+    Home: 0,
+    End: buttons.length - 1,
+  }
+  if (!(event.key in next)) return
+  event.preventDefault()
+  buttons[next[event.key]!]?.focus()
+}
+
+/** Pick one of the drawn cards (one of them is the secret card), or decline. */
+export function CardPicker({ message, cards, analysis, onRespond, disabled, response }: CardPickerProps) {
+  const chosen = response?.action === 'accept' ? response.cardNumber : undefined
+  const declined = response?.action === 'decline'
+  const suggested = analysis ? cards[analysis.favourite - 1] : undefined
+  const prompt = promptOf(message)
+
+  return (
+    <section aria-label="Pick a card" className="rounded-xl border border-zinc-200 bg-white p-3 dark:border-zinc-700/70 dark:bg-zinc-900 sm:p-4">
+      <header className="flex items-center gap-3">
+        <span className="grid h-9 w-9 shrink-0 place-items-center rounded-full bg-violet-600 text-white dark:bg-violet-500">
+          <CardsIcon data-testid="cards-icon" aria-hidden="true" className="h-5 w-5" />
+        </span>
+        <div className="min-w-0">
+          <h3 className="text-sm font-semibold text-zinc-900 dark:text-zinc-50">
+            {cards.length} cards, one secret winner
+          </h3>
+          {prompt ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{prompt}</p> : null}
+        </div>
+      </header>
+
+      {analysis ? (
+        <aside
+          aria-label="Card analysis"
+          className="mt-3 rounded-lg border border-violet-200 bg-violet-50 px-3 py-2 text-sm text-violet-950 dark:border-violet-500/30 dark:bg-violet-500/10 dark:text-violet-100"
+        >
+          <p className="text-[11px] font-semibold uppercase tracking-wide text-violet-700 dark:text-violet-300">Analysis</p>
+          <p className="mt-0.5">{analysis.summary}</p>
+          {suggested ? (
+            <p className="mt-1.5">
+              <span className="font-semibold">Suggested: {cardLabel(suggested, analysis.favourite)}</span>
+              <span className="block text-violet-900/80 dark:text-violet-100/80">{analysis.reason}</span>
+            </p>
+          ) : null}
+        </aside>
+      ) : null}
+
+      <ul onKeyDown={moveFocus} className="mt-3 flex flex-wrap justify-center gap-1.5 sm:justify-start sm:gap-2">
+        {cards.map((card, index) => {
+          const number = index + 1
+          const isChosen = number === chosen
+          const isSuggested = analysis?.favourite === number
+          return (
+            <li key={`${card.rank}${card.suit}`}>
+              <button
+                type="button"
+                aria-label={cardLabel(card, number)}
+                aria-pressed={isChosen}
+                disabled={disabled}
+                onClick={() => onRespond({ action: 'accept', cardNumber: number })}
+                className={[
+                  'group flex flex-col items-center gap-1 rounded-xl p-0.5 transition sm:p-1',
+                  'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-violet-500 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-zinc-900',
+                  isChosen ? 'bg-violet-100 ring-2 ring-violet-500 dark:bg-violet-500/20 dark:ring-violet-400' : 'enabled:hover:-translate-y-0.5',
+                  disabled && !isChosen ? 'opacity-50' : '',
+                  disabled ? 'cursor-default' : 'cursor-pointer',
+                ].join(' ')}
+              >
+                <PlayingCard
+                  card={card}
+                  className={isSuggested ? 'ring-2 ring-violet-400 ring-offset-1 dark:ring-offset-zinc-900' : 'group-enabled:group-hover:border-violet-400'}
+                />
+                <span aria-hidden="true" className="text-[11px] font-medium tabular-nums text-zinc-500 dark:text-zinc-400">
+                  {isSuggested ? `#${number} ★` : `#${number}`}
+                </span>
+              </button>
+            </li>
+          )
+        })}
+      </ul>
+
+      <div className="mt-3 flex min-h-9 items-center justify-between gap-3">
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite">
+          {declined ? (
+            <span className="font-medium">Declined</span>
+          ) : chosen !== undefined && cards[chosen - 1] ? (
+            <>
+              Picked <strong className="font-semibold text-zinc-900 dark:text-zinc-100">{cardLabel(cards[chosen - 1]!, chosen)}</strong>
+            </>
+          ) : null}
+        </p>
+        <button
+          type="button"
+          disabled={disabled}
+          onClick={() => onRespond({ action: 'decline' })}
+          className="rounded-lg px-3 py-1.5 text-sm font-medium text-zinc-700 transition enabled:hover:bg-zinc-100 disabled:opacity-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-violet-500 dark:text-zinc-300 dark:enabled:hover:bg-zinc-800"
+        >
+          Decline
+        </button>
+      </div>
+    </section>
+  )
+}
