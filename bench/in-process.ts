@@ -3,10 +3,9 @@ import { createChatServer } from '../lib/engine/chat-server'
 import { createChatTestClient, elicitRequests } from '../lib/engine/testing/chat-test-client'
 import { createOfflineModel } from '../lib/models'
 import { decodeModelContext } from '../lib/tools/model-context'
-import { plugins } from '../plugins'
+import { pluginTools } from '../plugins'
 import type { Flight, SeatMap } from '../plugins/book-flight/flights'
 import { freeSeat } from './booking-client'
-import type { AnyMcpTool } from '../lib/tools'
 
 const gc = (globalThis as { gc?: () => void }).gc
 
@@ -27,7 +26,7 @@ async function idleCpuMs(ms: number): Promise<number> {
 }
 
 async function createServer() {
-  return createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: plugins.flatMap<AnyMcpTool>((plugin) => plugin.server.tools) })
+  return createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: pluginTools })
 }
 
 /** Heap per waiting session and the CPU they cost while nobody answers. */

@@ -1,6 +1,6 @@
 import { SparkIcon } from './icons'
 
-const SUGGESTIONS = ['Book a flight from NYC to LAX', 'What can you do?']
+const SUGGESTIONS = ['Book a flight from NYC to LAX', 'Let’s play tic-tac-toe', 'Pick a card and help me choose', 'What can you do?']
 
 export function EmptyState({ onSuggestion, disabled }: { onSuggestion: (text: string) => void; disabled: boolean }) {
   return (
@@ -10,9 +10,9 @@ export function EmptyState({ onSuggestion, disabled }: { onSuggestion: (text: st
       </span>
       <h2 className="mt-4 text-xl font-semibold tracking-tight text-zinc-900 dark:text-zinc-50">What can I help with?</h2>
       <p className="mt-2 max-w-sm text-sm text-zinc-600 dark:text-zinc-400">
-        Tools here can stop half-way to ask you something — pick a flight, choose a seat — and then carry on.
+        Tools here can stop half-way to ask you something — pick a flight, make a move, choose a card — and then carry on.
       </p>
-      <div className="mt-6 flex w-full max-w-sm flex-col gap-2 sm:max-w-none sm:flex-row sm:justify-center">
+      <div className="mt-6 grid w-full max-w-sm gap-2 sm:max-w-lg sm:grid-cols-2">
         {SUGGESTIONS.map((suggestion) => (
           <button
             key={suggestion}

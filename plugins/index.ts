@@ -1,8 +1,12 @@
+import type { AnyMcpTool } from '@/lib/tools'
 import { bookFlightPlugin } from './book-flight/plugin'
 import { pickCardPlugin } from './pick-card/plugin'
 import { ticTacToePlugin } from './tictactoe/plugin'
 
 /** The one list of plugins: the server takes their tools, the browser their handlers. */
 export const plugins = [bookFlightPlugin, ticTacToePlugin, pickCardPlugin] as const
+
+/** Every plugin's tools, as the chat server offers them to the model. */
+export const pluginTools: readonly AnyMcpTool[] = plugins.flatMap<AnyMcpTool>((plugin) => plugin.server.tools)
 
 export type PluginName = (typeof plugins)[number]['name']

@@ -195,6 +195,7 @@ describe('offline model through the AI SDK', () => {
     const { text, toolCalls, finishReason } = await generateText({ model: createOfflineModel({ delayMs: 0 }), tools, prompt: 'What is the weather like?' })
     expect(text).toContain("I'm the offline assistant — no API key needed.")
     expect(text).toContain('Book a flight from NYC to LAX')
+    expect(text).not.toContain('tic-tac-toe')
     expect(toolCalls).toEqual([])
     expect(finishReason).toBe('stop')
   })

@@ -14,6 +14,20 @@ function ask(text: string, options: Omit<Partial<LanguageModelV3CallOptions>, 'p
 }
 
 describe('planOfflineReply', () => {
+  it('says what it can do with exactly the tools on offer', () => {
+    const all = ['book_flight', 'tictactoe', 'pick_card'].map((name) => ({ ...bookFlight, name }))
+    const everything = ask('What can you do?', { tools: all }).text
+    expect(everything).toContain('book flights')
+    expect(everything).toContain('play tic-tac-toe with you (“Let’s play tic-tac-toe”)')
+    expect(everything).toContain('deal you cards to pick from (“Pick a card”')
+    expect(ask('What can you do?', { tools: [all[1]!] }).text).toBe(
+      "I'm the offline assistant — no API key needed. I can play tic-tac-toe with you (“Let’s play tic-tac-toe”).",
+    )
+    expect(ask('Hi', { tools: [otherTool] }).text).toBe(
+      "Hello! I'm the offline assistant — no API key needed. No tools are on offer right now, so I can only talk.",
+    )
+  })
+
   it('calls book_flight with JSON-string inputs', () => {
     expect(ask('Book a flight from NYC to LAX', { tools: [bookFlight] })).toEqual({
       text: 'Let me find flights from NYC to LAX.',

@@ -65,7 +65,7 @@ export function planOfflineReply({
   if (last?.role === 'user' && isFlightRequest(question)) {
     return textOnly(trips.length > 0 ? bookingUnavailable() : askForRoute())
   }
-  return textOnly(describeCapabilities({ greeting: isGreeting(question) }))
+  return textOnly(describeCapabilities({ greeting: isGreeting(question), tools: toolNames }))
 }
 
 function textOnly(text: string): OfflineReply {

@@ -2,14 +2,18 @@ import type { FlightTrip } from './offline-intents'
 
 const EXAMPLE = '“Book a flight from NYC to LAX”'
 
-/** What the offline assistant can do, optionally after returning a greeting. */
-export function describeCapabilities({ greeting = false }: { greeting?: boolean } = {}): string {
-  const opening = greeting ? 'Hello! ' : ''
-  return (
-    `${opening}I'm the offline assistant — no API key needed. ` +
-    `I can book flights: try ${EXAMPLE}, or ask for several trips at once, ` +
-    `like “Book flights from NYC to LAX and from LAX to SEA”.`
-  )
+/** What the offline assistant can do with the tools on offer, optionally after returning a greeting. */
+export function describeCapabilities({ greeting = false, tools }: { greeting?: boolean; tools: ReadonlySet<string> }): string {
+  const opening = `${greeting ? 'Hello! ' : ''}I'm the offline assistant — no API key needed.`
+  const skills = [
+    tools.has('book_flight') &&
+      `book flights (try ${EXAMPLE}, or several trips at once, like “Book flights from NYC to LAX and from LAX to SEA”)`,
+    tools.has('tictactoe') && 'play tic-tac-toe with you (“Let’s play tic-tac-toe”)',
+    tools.has('pick_card') && 'deal you cards to pick from (“Pick a card”, or “Draw 7 cards and help me choose”)',
+  ].filter((skill): skill is string => Boolean(skill))
+  if (skills.length === 0) return `${opening} No tools are on offer right now, so I can only talk.`
+  const list = skills.length === 1 ? skills[0] : `${skills.slice(0, -1).join(', ')} and ${skills.at(-1)}`
+  return `${opening} I can ${list}.`
 }
 
 /** The reply to a flight request that lacks where from or where to. */

@@ -1,7 +1,6 @@
 import { createChatServer, type ChatServer } from '../engine/chat-server'
 import { selectChatModel } from '../models'
-import { plugins } from '@/plugins'
-import type { AnyMcpTool } from '../tools/types'
+import { pluginTools } from '@/plugins'
 
 const globalForChat = globalThis as typeof globalThis & { chatServer?: Promise<ChatServer> }
 
@@ -12,7 +11,7 @@ const globalForChat = globalThis as typeof globalThis & { chatServer?: Promise<C
 export function getChatServer(): Promise<ChatServer> {
   globalForChat.chatServer ??= createChatServer({
     model: selectChatModel().model,
-    tools: plugins.flatMap<AnyMcpTool>((plugin) => plugin.server.tools),
+    tools: pluginTools,
     idleTimeoutMs: positiveNumber(process.env.PLUGIN_SESSION_IDLE_TIMEOUT_MS),
   })
   return globalForChat.chatServer
