@@ -6,11 +6,11 @@ import { isTerminal, type PluginSession } from '../sessions/plugin-session'
 import type { PluginSessionManager } from '../sessions/plugin-session-manager'
 import { driveSession, type DriveOutcome } from './drive-session'
 import type { BranchLimits } from '../tools/limits'
+import type { SampleResult } from '../tools/types'
 import type { ChatEvent } from './events'
 import type { Message, ToolCall } from './messages'
 import { toExtendedMessages } from './model-messages'
 import { streamModelStep } from './model-step'
-import { sampleWithModel } from './sample-with-model'
 import type { TurnPlan } from './prepare-turn'
 import type { ToolRegistry } from './tool-registry'
 
@@ -31,6 +31,8 @@ export interface ChatEngineConfig {
   maxIterations: number
   /** The runtime's limits on tools' branches (the tool's and each branch site's win). */
   branchLimits?: BranchLimits
+  /** `ctx.sample` for every tool: the chat's model (see `createModelSampler`). */
+  sample(request: ToolSampleRequest): Operation<SampleResult>
 }
 
 interface Waiting {
@@ -168,8 +170,9 @@ export function* runTurn({
         })
 
         const started: Array<{ call: ToolCall; session: PluginSession }> = []
+        // No closure here: a waiting session keeps this object, and a closure would keep the turn.
         const runtime = {
-          sample: (request: ToolSampleRequest) => sampleWithModel({ model: config.model, request }),
+          sample: config.sample,
           limits: config.branchLimits,
           parentMessages: toExtendedMessages(conversation),
           parentSystemPrompt: config.systemPrompt,

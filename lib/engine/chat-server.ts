@@ -8,6 +8,7 @@ import { ChatRequestError } from './errors'
 import { createNdjsonStream } from './ndjson-stream'
 import { prepareTurn, type TurnPlan } from './prepare-turn'
 import { chatRequestSchema } from './request-schema'
+import { createModelSampler } from './sample-with-model'
 import { createToolRegistry } from './tool-registry'
 import { toIssues } from '../runtime/json-schema'
 
@@ -49,7 +50,7 @@ export async function createChatServer({
       })
       .catch(reject)
   })
-  const config: ChatEngineConfig = { model, tools: createToolRegistry(tools), sessions, systemPrompt, maxIterations, branchLimits }
+  const config: ChatEngineConfig = { model, tools: createToolRegistry(tools), sessions, systemPrompt, maxIterations, branchLimits, sample: createModelSampler(model) }
   const run = <T>(operation: () => Operation<T>) => scope.run(operation)
 
   return {

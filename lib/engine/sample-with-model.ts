@@ -30,6 +30,14 @@ export function sampleWithModel({ model, request }: { model: LanguageModel; requ
   })
 }
 
+/**
+ * `sampleWithModel` bound to one model. Made once per server, not per turn: a closure made
+ * inside a turn would keep the whole turn alive for as long as a session waits.
+ */
+export function createModelSampler(model: LanguageModel): (request: ToolSampleRequest) => Operation<SampleResult> {
+  return (request) => sampleWithModel({ model, request })
+}
+
 /** Asks for JSON following the schema and leaves the text as it is, for the runtime to parse. */
 function jsonText(schema: Record<string, unknown>): OutputInterface<string, undefined, undefined> {
   return {
