@@ -42,7 +42,8 @@ interface BranchState {
   maxDepth: number
   parentMessages: readonly ExtendedMessage[]
   messages: ExtendedMessage[]
-  budget: TokenBudget
+  /** The innermost token budget over this branch, if any branch around it has one. */
+  budget: TokenBudget | undefined
 }
 
 /**
@@ -57,7 +58,7 @@ export class Branch {
   readonly depth: number
   private readonly maxDepth: number
   private readonly own: ExtendedMessage[]
-  private readonly budget: TokenBudget
+  private readonly budget: TokenBudget | undefined
 
   constructor(
     private readonly run: ToolRun,
@@ -87,7 +88,7 @@ export class Branch {
       maxDepth: limits.maxDepth ?? Number.POSITIVE_INFINITY,
       parentMessages,
       messages: [],
-      budget: new TokenBudget(limits.maxTokens, 0, undefined),
+      budget: limits.maxTokens === undefined ? undefined : new TokenBudget(limits.maxTokens, 0, undefined),
     })
   }
 
@@ -151,17 +152,17 @@ export class Branch {
     if (!prompt && !Array.isArray(request?.messages)) {
       throw new ToolUsageError(`Tool "${tool.name}" called ctx.sample without a prompt: pass { prompt } or { messages }.`)
     }
-    this.budget.ensureAvailable()
+    this.budget?.ensureAvailable()
     const schema: z.ZodType | undefined = request.schema
     const result = yield* run.client.sample({
       seq: ++run.seq,
       depth: this.depth,
       messages: prompt ? [...this.own, prompt] : [...request.messages!],
       system: request.system,
-      maxTokens: fewest(request.maxTokens, this.budget.remaining()),
+      maxTokens: fewest(request.maxTokens, this.budget?.remaining()),
       schema: schema ? toJsonSchema(schema) : undefined,
     })
-    this.budget.charge((result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0))
+    this.budget?.charge((result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0))
     if (prompt) this.own.push(prompt, { role: 'assistant', content: result.text })
     if (!schema) return result
     return { ...result, value: parseStructuredOutput(schema, result.text) }
@@ -179,7 +180,8 @@ export class Branch {
       maxDepth,
       parentMessages: [...this.own],
       messages: inheritMessages ? [...this.own] : [],
-      budget: new TokenBudget(limits.maxTokens, depth, this.budget),
+      // Without a budget of its own, a branch spends from the one around it.
+      budget: limits.maxTokens === undefined ? this.budget : new TokenBudget(limits.maxTokens, depth, this.budget),
     })
     const timeout = limits.timeout ?? run.limits.timeout
     const work: Operation<T> = { [Symbol.iterator]: () => fn(child.context())[Symbol.iterator]() }

@@ -71,12 +71,21 @@ export function createBridgeHost(options: CreateBridgeHostOptions): BridgeHost {
 // prototype cost nothing per session (see the heap figures in `npm run bench`).
 class ToolBridge implements BridgeHost, ToolClient {
   readonly capabilities = CAPABILITIES
-  private readonly options: CreateBridgeHostOptions
+  private readonly tool: AnyMcpTool
+  private readonly callId: string
+  private readonly emit: (event: BridgeEvent) => void
+  private readonly sampler: (request: ToolSampleRequest) => Operation<SampleResult>
+  /** What only the start needs; let go of once the tool runs. */
+  private starting: CreateBridgeHostOptions | undefined
   private pending: Pending | undefined = undefined
   private samples = 0
 
   constructor(options: CreateBridgeHostOptions) {
-    this.options = options
+    this.tool = options.tool
+    this.callId = options.callId
+    this.emit = options.emit
+    this.sampler = options.sample
+    this.starting = options
   }
 
   *elicit(request: BridgeElicitRequest): Operation<ElicitAnswer<unknown>> {
@@ -84,7 +93,7 @@ class ToolBridge implements BridgeHost, ToolClient {
     const waiting: Pending = { request, resolve: answer.resolve }
     this.pending = waiting
     try {
-      this.options.emit({ type: 'elicit', request })
+      this.emit({ type: 'elicit', request })
       return yield* answer.operation
     } finally {
       if (this.pending === waiting) this.pending = undefined
@@ -94,18 +103,18 @@ class ToolBridge implements BridgeHost, ToolClient {
   *sample(request: ToolSampleRequest): Operation<SampleResult> {
     this.samples++
     try {
-      return yield* this.options.sample(request)
+      return yield* this.sampler(request)
     } finally {
       this.samples--
     }
   }
 
   *log({ seq, level, message }: ToolLogEntry): Operation<void> {
-    this.options.emit({ type: 'log', seq, level, message })
+    this.emit({ type: 'log', seq, level, message })
   }
 
   *notify({ seq, message, progress }: ToolProgress): Operation<void> {
-    this.options.emit({ type: 'notify', seq, message, progress })
+    this.emit({ type: 'notify', seq, message, progress })
   }
 
   pendingElicitation(): BridgeElicitRequest | undefined {
@@ -117,8 +126,7 @@ class ToolBridge implements BridgeHost, ToolClient {
   }
 
   checkResponse(elicitId: string, result: ElicitAnswer<unknown>): RespondOutcome {
-    const { pending } = this
-    const { callId, tool } = this.options
+    const { pending, callId, tool } = this
     if (!pending) {
       return { ok: false, code: 'session_not_waiting', message: `Tool call ${callId} is not waiting for an answer.` }
     }
@@ -160,7 +168,9 @@ class ToolBridge implements BridgeHost, ToolClient {
   }
 
   run(): Operation<unknown> {
-    const { tool, params, callId, limits, parentMessages, parentSystemPrompt } = this.options
+    if (!this.starting) throw new Error(`Tool call ${this.callId} was already started.`)
+    const { tool, params, callId, limits, parentMessages, parentSystemPrompt } = this.starting
+    this.starting = undefined
     return runTool({ tool, params, client: this, callId, limits, parentMessages, parentSystemPrompt })
   }
 }

@@ -24,9 +24,10 @@ export interface RunToolOptions {
 
 /**
  * Run one tool call to its end against a client: check what the tool requires, validate its
- * parameters, and give it a root `ctx` whose every call goes through the client.
+ * parameters, and give it a root `ctx` whose every call goes through the client. A refusal is
+ * thrown when the operation runs, like any failure of the tool.
  */
-export function* runTool({
+export function runTool({
   tool,
   params,
   client,
@@ -35,26 +36,41 @@ export function* runTool({
   parentMessages = [],
   parentSystemPrompt,
 }: RunToolOptions): Operation<unknown> {
+  try {
+    checkLimits('runtime limits', limits)
+  } catch (error) {
+    return failure(error as Error)
+  }
   for (const capability of ['elicitation', 'sampling'] as const) {
     if (tool.requires[capability] && !client.capabilities[capability]) {
-      throw new ToolUsageError(`Tool "${tool.name}" requires ${capability}, which this client does not offer.`)
+      return failure(new ToolUsageError(`Tool "${tool.name}" requires ${capability}, which this client does not offer.`))
     }
   }
   const parsed = tool.parameters.safeParse(params)
   if (!parsed.success) {
-    throw new ToolUsageError(`Invalid arguments for ${tool.name}: ${describeIssues(toIssues(parsed.error))}`)
+    return failure(new ToolUsageError(`Invalid arguments for ${tool.name}: ${describeIssues(toIssues(parsed.error))}`))
   }
   const run: ToolRun = {
     tool,
     client,
     callId,
     parentSystemPrompt,
-    limits: { ...DEFAULT_BRANCH_LIMITS, ...defined(checkLimits('runtime limits', limits)), ...defined(tool.limits) },
+    limits: { ...DEFAULT_BRANCH_LIMITS, ...defined(limits), ...defined(tool.limits) },
     seq: 0,
     pendingKey: undefined,
   }
   const root = Branch.root(run, parentMessages)
-  return yield* tool.execute(parsed.data, root.context<McpToolContext<ElicitsMap>>())
+  // The tool's own operation, not wrapped in another: a waiting session keeps every frame.
+  return tool.execute(parsed.data, root.context<McpToolContext<ElicitsMap>>())
+}
+
+function failure(error: Error): Operation<never> {
+  return {
+    // eslint-disable-next-line require-yield
+    *[Symbol.iterator]() {
+      throw error
+    },
+  }
 }
 
 function defined(limits: BranchLimits): BranchLimits {

@@ -1,4 +1,4 @@
-import { createQueue, type Operation, type Scope, type Task } from 'effection'
+import { action, type Operation, type Scope, type Task } from 'effection'
 import {
   createBridgeHost,
   type BridgeElicitRequest,
@@ -71,7 +71,10 @@ class RunningPluginSession implements PluginSession {
   readonly createdAt: number
   private state: Exclude<PluginSessionStatus, 'awaiting_sample'> = 'running'
   private abortReason = 'The tool call was aborted.'
-  private readonly events = createQueue<PluginSessionEvent, never>()
+  // The events not yet taken by a driver, and the driver waiting for one. Not an Effection
+  // queue: a waiting session keeps this, and a queue's closures would cost more than the array.
+  private readonly events: PluginSessionEvent[] = []
+  private waiter: ((event: PluginSessionEvent) => void) | undefined = undefined
   private readonly host: BridgeHost
   private readonly task: Task<void>
 
@@ -120,7 +123,14 @@ class RunningPluginSession implements PluginSession {
   }
 
   *nextEvent(): Operation<PluginSessionEvent> {
-    return (yield* this.events.next()).value
+    const ready = this.events.shift()
+    if (ready) return ready
+    return yield* action<PluginSessionEvent>((resolve) => {
+      this.waiter = resolve
+      return () => {
+        if (this.waiter === resolve) this.waiter = undefined
+      }
+    })
   }
 
   *abort(reason?: string): Operation<void> {
@@ -131,11 +141,21 @@ class RunningPluginSession implements PluginSession {
 
   private receive(event: BridgeEvent): void {
     if (event.type === 'elicit') this.state = 'awaiting_elicit'
-    this.events.add(event)
+    this.deliver(event)
+  }
+
+  private deliver(event: PluginSessionEvent): void {
+    const waiter = this.waiter
+    if (waiter) {
+      this.waiter = undefined
+      waiter(event)
+    } else {
+      this.events.push(event)
+    }
   }
 
   private settle(event: Extract<PluginSessionEvent, { type: 'completed' | 'failed' | 'aborted' }>): void {
     this.state = event.type
-    this.events.add(event)
+    this.deliver(event)
   }
 }
