@@ -3,6 +3,7 @@
 import type { ElicitComponentProps } from '@/lib/plugins'
 import type { Flight } from '../flights'
 import { AirplaneIcon, formatDuration, formatPrice, promptOf } from './format'
+import { QuietButton } from '@/components/QuietButton'
 
 export type FlightChoice = { action: 'accept'; flightId: string } | { action: 'decline' }
 
@@ -115,14 +116,9 @@ export function FlightList({ message, from, destination, flights, onRespond, dis
         ) : (
           <span />
         )}
-        <button
-          type="button"
-          disabled={disabled}
-          onClick={() => onRespond({ action: 'decline' })}
-          className="rounded-lg px-3 py-1.5 text-sm font-medium text-zinc-700 transition enabled:hover:bg-zinc-100 disabled:opacity-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:text-zinc-300 dark:enabled:hover:bg-zinc-800"
-        >
+        <QuietButton disabled={disabled} onClick={() => onRespond({ action: 'decline' })}>
           Decline
-        </button>
+        </QuietButton>
       </div>
     </section>
   )

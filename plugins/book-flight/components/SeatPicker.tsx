@@ -3,6 +3,7 @@
 import { useRef, useState, type KeyboardEvent } from 'react'
 import type { ElicitComponentProps } from '@/lib/plugins'
 import type { Flight, SeatMap } from '../flights'
+import { QuietButton } from '@/components/QuietButton'
 
 export type SeatChoice = { action: 'accept'; row: number; seat: string } | { action: 'cancel' }
 
@@ -168,14 +169,9 @@ export function SeatPicker({ message, flight, seatMap, onRespond, disabled, resp
           )}
         </p>
         <div className="flex gap-2">
-          <button
-            type="button"
-            disabled={disabled}
-            onClick={() => onRespond({ action: 'cancel' })}
-            className="rounded-lg px-3 py-1.5 text-sm font-medium text-zinc-700 transition enabled:hover:bg-zinc-100 disabled:opacity-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:text-zinc-300 dark:enabled:hover:bg-zinc-800"
-          >
+          <QuietButton disabled={disabled} onClick={() => onRespond({ action: 'cancel' })}>
             Cancel
-          </button>
+          </QuietButton>
           <button
             type="button"
             disabled={disabled || !selected}

@@ -5,6 +5,7 @@ import type { ElicitComponentProps } from '@/lib/plugins'
 import { cardName, type Card } from '../cards'
 import type { CardAnalysis } from '../tool'
 import { CardsIcon, PlayingCard } from './PlayingCard'
+import { QuietButton } from '@/components/QuietButton'
 
 export type CardChoice = { action: 'accept'; cardNumber: number } | { action: 'decline' }
 
@@ -123,14 +124,9 @@ export function CardPicker({ message, cards, analysis, onRespond, disabled, resp
             </>
           ) : null}
         </p>
-        <button
-          type="button"
-          disabled={disabled}
-          onClick={() => onRespond({ action: 'decline' })}
-          className="rounded-lg px-3 py-1.5 text-sm font-medium text-zinc-700 transition enabled:hover:bg-zinc-100 disabled:opacity-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-violet-500 dark:text-zinc-300 dark:enabled:hover:bg-zinc-800"
-        >
+        <QuietButton disabled={disabled} onClick={() => onRespond({ action: 'decline' })}>
           Decline
-        </button>
+        </QuietButton>
       </div>
     </section>
   )

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import type { ElicitComponentProps } from '@/lib/plugins'
 import { isLegalMove, placeMark, USER_MARK, type Board, type GameMove } from '../game'
 import { cellLabel, leadOf, MARK_COLOUR, MarkGlyph, MiniBoard } from './marks'
+import { QuietButton } from '@/components/QuietButton'
 
 export type MoveChoice = { action: 'accept'; cell: number } | { action: 'decline' }
 
@@ -154,14 +155,9 @@ function ActiveBoard({ message, board, moveHistory, onRespond, disabled }: Omit<
         <p className="text-xs text-zinc-500 dark:text-zinc-400">
           Move {moveHistory.length + 1} · {free.length} {free.length === 1 ? 'cell' : 'cells'} left
         </p>
-        <button
-          type="button"
-          disabled={disabled}
-          onClick={() => onRespond({ action: 'decline' })}
-          className="rounded-lg px-3 py-1.5 text-sm font-medium text-zinc-700 transition enabled:hover:bg-zinc-100 disabled:opacity-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:text-zinc-300 dark:enabled:hover:bg-zinc-800"
-        >
+        <QuietButton disabled={disabled} onClick={() => onRespond({ action: 'decline' })}>
           Resign
-        </button>
+        </QuietButton>
       </div>
     </section>
   )

@@ -96,7 +96,7 @@ describe('TicTacToeBoard', () => {
   it('disables every cell and Resign when stopped before an answer', () => {
     const html = renderToStaticMarkup(<TicTacToeBoard message={message} board={board} moveHistory={moves} onRespond={noop} disabled />)
     expect(cellButtons(html).every((button) => button.includes('disabled=""'))).toBe(true)
-    expect(html).toMatch(/disabled="" class="[^"]*">Resign</)
+    expect(html).toMatch(/<button disabled=""[^>]*>Resign</)
     expect(html).toContain('aria-readonly="true"')
   })
 })
