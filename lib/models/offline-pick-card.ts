@@ -1,5 +1,6 @@
 import type { JSONValue, LanguageModelV3Message } from '@ai-sdk/provider'
 import type { OfflineReply } from './offline-plan'
+import { userText, type OfflineCall } from './offline-prompt'
 
 /**
  * The offline model's "pick a card": it calls the `pick_card` tool when the user asks to
@@ -46,14 +47,10 @@ export function planPickCardReply({
   prompt,
   toolNames,
   canCallTools,
-}: {
-  prompt: LanguageModelV3Message[]
-  toolNames: ReadonlySet<string>
-  canCallTools: boolean
-}): OfflineReply | undefined {
+}: OfflineCall): OfflineReply | undefined {
   const last = prompt.at(-1)
   if (last?.role !== 'user') return undefined
-  const request = parsePickCardRequest(last.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n'))
+  const request = parsePickCardRequest(userText(last))
   if (!request) return undefined
   if (!toolNames.has(PICK_CARD_TOOL) || !canCallTools) {
     return { text: "I'd love to play, but the card game isn't available in this conversation right now.", toolCalls: [] }

@@ -8,6 +8,7 @@ import {
   describeCapabilities,
   travelTip,
 } from './offline-replies'
+import { lastUserText, type OfflineCall } from './offline-prompt'
 import { summariseToolResult, type ToolResultInput } from './offline-tool-summaries'
 import { planTicTacToeReply } from './offline-tictactoe'
 import { planPickCardReply } from './offline-pick-card'
@@ -41,17 +42,15 @@ export function planOfflineReply({
   if (results.length > 0) return { text: results.map(summariseToolResult).join('\n\n'), toolCalls: [] }
 
   const last = prompt.at(-1)
-  const question = last?.role === 'user' ? userText(last) : lastUserText(prompt)
+  const question = lastUserText(prompt)
   const toolNames = new Set((tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.name] : [])))
 
-  const game = planTicTacToeReply({ prompt, toolNames, canCallTools: toolChoice?.type !== 'none' })
-  if (game) return game
-
-  const cards = planPickCardReply({ prompt, toolNames, canCallTools: toolChoice?.type !== 'none' })
-  if (cards) return cards
+  const call: OfflineCall = { prompt, toolNames, canCallTools: toolChoice?.type !== 'none' }
+  const played = planTicTacToeReply(call) ?? planPickCardReply(call)
+  if (played) return played
 
   const trips = last?.role === 'user' ? parseFlightTrips(question) : []
-  const canBook = toolNames.has(BOOK_FLIGHT_TOOL) && toolChoice?.type !== 'none'
+  const canBook = toolNames.has(BOOK_FLIGHT_TOOL) && call.canCallTools
   if (trips.length > 0 && canBook) {
     return {
       text: announceTrips(trips),
@@ -83,12 +82,3 @@ function trailingToolResults(prompt: LanguageModelV3Message[]): ToolResultInput[
   )
 }
 
-function lastUserText(prompt: LanguageModelV3Message[]): string {
-  const message = prompt.findLast((candidate) => candidate.role === 'user')
-  return message ? userText(message) : ''
-}
-
-function userText(message: LanguageModelV3Message): string {
-  if (message.role !== 'user') return ''
-  return message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
-}

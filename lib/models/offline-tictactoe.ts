@@ -1,5 +1,6 @@
 import type { JSONValue, LanguageModelV3Message } from '@ai-sdk/provider'
 import type { OfflineReply } from './offline-plan'
+import { userText, type OfflineCall } from './offline-prompt'
 
 /**
  * The offline model's tic-tac-toe: it starts a game when asked, plays its moves when the
@@ -42,17 +43,13 @@ export function planTicTacToeReply({
   prompt,
   toolNames,
   canCallTools,
-}: {
-  prompt: LanguageModelV3Message[]
-  toolNames: ReadonlySet<string>
-  canCallTools: boolean
-}): OfflineReply | undefined {
+}: OfflineCall): OfflineReply | undefined {
   if (toolNames.size === 0) {
     const move = planTicTacToeMove(prompt)
     if (move) return { text: move, toolCalls: [] }
   }
   const last = prompt.at(-1)
-  if (last?.role !== 'user' || !asksToPlayTicTacToe(textOf(last), { gamePlayed: hasPlayedTicTacToe(prompt) })) return undefined
+  if (last?.role !== 'user' || !asksToPlayTicTacToe(userText(last), { gamePlayed: hasPlayedTicTacToe(prompt) })) return undefined
   if (toolNames.has(TICTACTOE_TOOL) && canCallTools) {
     return { text: announceGame(), toolCalls: [{ toolName: TICTACTOE_TOOL, input: '{}' }] }
   }
@@ -95,7 +92,7 @@ export function planTicTacToeMove(prompt: LanguageModelV3Message[]): string | un
   const system = prompt.flatMap((message) => (message.role === 'system' ? [message.content] : [])).join('\n')
   if (!TICTACTOE.test(system)) return undefined
   const last = prompt.findLast((message) => message.role === 'user')
-  const text = last ? textOf(last) : ''
+  const text = last ? userText(last) : ''
   const board = readBoard(text)
   if (!board || freeCells(board).length === 0) return undefined
   const named = (MODEL_MARK.exec(system) ?? MODEL_MARK.exec(text))?.[1].toUpperCase()
@@ -148,11 +145,6 @@ function completingCell(board: Cell[], mark: Mark): number | undefined {
 function markToMove(board: Cell[]): Mark {
   const count = (mark: Mark) => board.filter((cell) => cell === mark).length
   return count('X') > count('O') ? 'O' : 'X'
-}
-
-function textOf(message: LanguageModelV3Message): string {
-  if (message.role !== 'user') return ''
-  return message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
 }
 
 function freeCells(board: Cell[]): number[] {
