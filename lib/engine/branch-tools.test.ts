@@ -126,6 +126,12 @@ describe('branches in the chat', () => {
     expect(eventsOf(turn.events, 'tool_error')[0]?.message).toBe('A branch at depth 2 exceeds the limit of maxDepth 1.')
   })
 
+  it('refuses limits that make no sense when the chat server starts', async () => {
+    await expect(createChatServer({ model: createOpenAIModel({ apiKey: 'k', model: 'm' }), tools: [], branchLimits: { timeout: 0 } })).rejects.toThrow(
+      'createChatServer branchLimits: limit timeout must be a whole number of at least 1, not 0.',
+    )
+  })
+
   it('reports elicit in a branch as the tool’s error, with the reason', async () => {
     const eager = createBranchTool('eager')
       .elicits({ ok: z.object({ ok: z.boolean() }) })

@@ -1,7 +1,7 @@
 import type { LanguageModel } from 'ai'
 import { createScope, suspend, type Operation } from 'effection'
 import { usePluginSessionManager, type PluginSessionInfo, type PluginSessionManager } from '../sessions/plugin-session-manager'
-import type { BranchLimits } from '../tools/limits'
+import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { AnyMcpTool } from '../tools/types'
 import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './chat-engine'
 import { ChatRequestError } from './errors'
@@ -41,6 +41,7 @@ export async function createChatServer({
   idleTimeoutMs,
   branchLimits,
 }: ChatServerOptions): Promise<ChatServer> {
+  if (branchLimits) checkLimits('createChatServer branchLimits', branchLimits)
   const [scope, destroy] = createScope()
   const sessions = await new Promise<PluginSessionManager>((resolve, reject) => {
     scope

@@ -396,5 +396,7 @@ describe('branch limits', () => {
     expect(() => createMcpTool('t').limits(limits)).toThrow(`t: ${message}`)
     const error = await failureOf(() => runBranchTool(toolDoing((ctx) => ctx.branch(function* () {}, limits)), {}, createMockBranchClient()))
     expect((error as Error).message).toBe(`ctx.branch in tool "probe": ${message}`)
+    const runtime = await failureOf(() => runBranchTool(toolDoing(function* () {}), {}, createMockBranchClient(), { limits }))
+    expect((runtime as Error).message).toBe(`runBranchTool: ${message}`)
   })
 })

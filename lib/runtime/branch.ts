@@ -1,10 +1,9 @@
 import { race, sleep, type Operation } from 'effection'
 import type { z } from 'zod'
-import { checkLimits } from '../tools/create-mcp-tool'
 import { contextSchemaOf, responseSchemaOf } from '../tools/elicits'
 import { formatElicitId } from '../tools/elicit-id'
 import { createElicitExchange } from '../tools/exchange'
-import type { BranchLimits } from '../tools/limits'
+import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { ExtendedMessage } from '../tools/messages'
 import type {
   AnyMcpTool,

@@ -1,6 +1,6 @@
 import type { Operation } from 'effection'
 import type { z } from 'zod'
-import type { BranchLimits } from '../tools/limits'
+import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { ExtendedMessage } from '../tools/messages'
 import type { McpTool } from '../tools/types'
 import { runTool } from './run-tool'
@@ -23,12 +23,13 @@ export interface RunBranchToolOptions {
  * const client = createMockBranchClient({ elicitResponses: [{ action: 'accept', content: { cardNumber: 3 } }] })
  * const result = yield* runBranchTool(pickCardTool, { count: 5 }, client)
  */
-export function runBranchTool<TParams extends z.ZodType, TResult>(
+export function* runBranchTool<TParams extends z.ZodType, TResult>(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   tool: McpTool<string, TParams, any, TResult>,
   params: z.input<TParams>,
   client: ToolClient,
   { limits, callId = `branch_${crypto.randomUUID()}`, parentMessages, parentSystemPrompt }: RunBranchToolOptions = {},
 ): Operation<TResult> {
-  return runTool({ tool, params, client, callId, limits, parentMessages, parentSystemPrompt }) as Operation<TResult>
+  if (limits) checkLimits('runBranchTool', limits)
+  return (yield* runTool({ tool, params, client, callId, limits, parentMessages, parentSystemPrompt })) as TResult
 }

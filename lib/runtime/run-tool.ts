@@ -1,6 +1,5 @@
 import type { Operation } from 'effection'
 import type { ElicitsMap } from '../tools/elicits'
-import { checkLimits } from '../tools/create-mcp-tool'
 import { DEFAULT_BRANCH_LIMITS, type BranchLimits } from '../tools/limits'
 import type { ExtendedMessage } from '../tools/messages'
 import type { AnyMcpTool, McpToolContext } from '../tools/types'
@@ -15,7 +14,7 @@ export interface RunToolOptions {
   client: ToolClient
   /** The tool call's id: numbered elicitations and exchange ids derive from it. */
   callId: string
-  /** The runtime's limits; the tool's `.limits()` and each branch site override them. */
+  /** The runtime's limits, already checked; the tool's `.limits()` and each branch site override them. */
   limits?: BranchLimits
   /** The conversation the tool was called from (`ctx.parentMessages`). */
   parentMessages?: readonly ExtendedMessage[]
@@ -36,11 +35,6 @@ export function runTool({
   parentMessages = [],
   parentSystemPrompt,
 }: RunToolOptions): Operation<unknown> {
-  try {
-    checkLimits('runtime limits', limits)
-  } catch (error) {
-    return failure(error as Error)
-  }
   for (const capability of ['elicitation', 'sampling'] as const) {
     if (tool.requires[capability] && !client.capabilities[capability]) {
       return failure(new ToolUsageError(`Tool "${tool.name}" requires ${capability}, which this client does not offer.`))

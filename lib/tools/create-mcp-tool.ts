@@ -2,7 +2,7 @@ import type { Operation } from 'effection'
 import { z } from 'zod'
 import type { ElicitsMap } from './elicits'
 import { executeHandoff, type Handoff } from './handoff'
-import type { BranchLimits, ToolRequirements } from './limits'
+import { checkLimits, type BranchLimits, type ToolRequirements } from './limits'
 import type { McpTool, McpToolContext } from './types'
 
 type Execute<TParams extends z.ZodType, TElicits extends ElicitsMap, TResult> = (
@@ -105,16 +105,4 @@ function builder(state: BuilderState) {
     handoff: (phases: Handoff<z.ZodType, ElicitsMap, unknown, unknown, unknown>) =>
       build(executeHandoff(state.name, phases), 'handoff'),
   }
-}
-
-/** Limits must be positive whole numbers (timeouts in milliseconds); anything else is a bug worth hearing about now. */
-export function checkLimits(where: string, limits: BranchLimits): BranchLimits {
-  for (const [name, value] of Object.entries(limits)) {
-    if (value === undefined) continue
-    const minimum = name === 'maxDepth' ? 0 : 1
-    if (!Number.isInteger(value) || value < minimum) {
-      throw new RangeError(`${where}: limit ${name} must be a whole number of at least ${minimum}, not ${String(value)}.`)
-    }
-  }
-  return limits
 }

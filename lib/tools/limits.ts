@@ -20,3 +20,15 @@ export interface ToolRequirements {
 
 /** The runtime's own bounds, used where neither the tool nor the branch site says otherwise. */
 export const DEFAULT_BRANCH_LIMITS = { maxDepth: 4, timeout: 120_000 } as const satisfies BranchLimits
+
+/** Limits must be positive whole numbers (timeouts in milliseconds); anything else is a bug worth hearing about now. */
+export function checkLimits(where: string, limits: BranchLimits): BranchLimits {
+  for (const [name, value] of Object.entries(limits)) {
+    if (value === undefined) continue
+    const minimum = name === 'maxDepth' ? 0 : 1
+    if (!Number.isInteger(value) || value < minimum) {
+      throw new RangeError(`${where}: limit ${name} must be a whole number of at least ${minimum}, not ${String(value)}.`)
+    }
+  }
+  return limits
+}
