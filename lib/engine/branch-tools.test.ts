@@ -11,6 +11,8 @@ let chat: ChatServer | undefined
 afterEach(async () => {
   await chat?.close()
   await server?.close()
+  chat = undefined
+  server = undefined
 })
 
 /** The chat on a local OpenAI-compatible server: `respond` answers the chat's turns and the tool's samples. */
