@@ -1,18 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createOpenAIModel } from '../models'
-import { startOpenAICompatibleServer, type ChatCompletionRequestBody, type OpenAICompatibleServer, type ScriptedReply } from '../models/testing/openai-compatible-server'
+import type { ChatCompletionRequestBody, ScriptedReply } from '../models/testing/openai-compatible-server'
 import { createBranchTool, createMcpTool, type AnyMcpTool, type BranchLimits, type ExtendedMessage } from '../tools'
-import { createChatServer, type ChatServer } from './chat-server'
-import { createChatTestClient, elicitRequests, eventsOf } from './testing/chat-test-client'
+import { createChatServer } from './chat-server'
+import { elicitRequests, eventsOf } from './testing/chat-test-client'
+import { startScriptedChat, type ScriptedChat } from './testing/scripted-chat'
 
-let server: OpenAICompatibleServer | undefined
-let chat: ChatServer | undefined
+let scripted: ScriptedChat | undefined
 afterEach(async () => {
-  await chat?.close()
-  await server?.close()
-  chat = undefined
-  server = undefined
+  await scripted?.close()
+  scripted = undefined
 })
 
 /** The chat on a local OpenAI-compatible server: `respond` answers the chat's turns and the tool's samples. */
@@ -21,10 +19,8 @@ async function start(
   respond: (body: ChatCompletionRequestBody) => ScriptedReply | Promise<ScriptedReply>,
   branchLimits?: BranchLimits,
 ) {
-  server = await startOpenAICompatibleServer({ respond })
-  const model = createOpenAIModel({ apiKey: 'test-key', baseURL: server.url, model: 'test-model' })
-  chat = await createChatServer({ model, tools: [tool], branchLimits })
-  return createChatTestClient({ chat })
+  scripted = await startScriptedChat({ respond, tools: [tool], branchLimits })
+  return scripted.client
 }
 
 /** Chat turns carry tools; a tool's samples do not. The first turn calls the tool, the last summarises. */
@@ -57,7 +53,7 @@ describe('sampling from a tool in the chat', () => {
     const done = await client.answer([{ request: request!, result: { action: 'accept', content: { n: 7 } } }])
     expect(eventsOf(done.events, 'tool_result')[0]).toMatchObject({ content: '{"good":true,"why":"Seven is lucky"}' })
 
-    const sampling = server!.requests.find((body) => !body.tools)!
+    const sampling = scripted!.server.requests.find((body) => !body.tools)!
     expect(sampling.messages).toEqual([
       { role: 'system', content: 'You judge guesses.' },
       {
@@ -114,7 +110,7 @@ describe('branches in the chat', () => {
       name: 'ponder',
       message: 'The branch at depth 1 did not finish within its timeout of 100 ms and was halted.',
     })
-    await vi.waitFor(() => expect(server!.hungUp.map((body) => body.messages.at(-1)?.content)).toEqual(['Think for a very long time']))
+    await vi.waitFor(() => expect(scripted!.server.hungUp.map((body) => body.messages.at(-1)?.content)).toEqual(['Think for a very long time']))
   })
 
   it('applies the chat server’s limits to every tool', async () => {

@@ -2,27 +2,21 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { bookFlightTool } from '@/plugins/book-flight/tool'
 import type { Flight, SeatMap } from '@/plugins/book-flight/flights'
-import { createOpenAIModel } from '../models'
-import { startOpenAICompatibleServer, type ChatCompletionRequestBody, type OpenAICompatibleServer } from '../models/testing/openai-compatible-server'
+import type { ChatCompletionRequestBody, ScriptedReply } from '../models/testing/openai-compatible-server'
 import { createMcpTool, type AnyMcpTool } from '../tools'
 import { decodeModelContext } from '../tools/model-context'
-import { createChatServer, type ChatServer } from './chat-server'
-import { createChatTestClient, elicitRequests, eventsOf, textOf } from './testing/chat-test-client'
+import { elicitRequests, eventsOf, textOf } from './testing/chat-test-client'
+import { startScriptedChat, type ScriptedChat } from './testing/scripted-chat'
 
-let server: OpenAICompatibleServer | undefined
-let chat: ChatServer | undefined
+let scripted: ScriptedChat | undefined
 afterEach(async () => {
-  await chat?.close()
-  await server?.close()
+  await scripted?.close()
+  scripted = undefined
 })
 
-async function start(
-  respond: (body: ChatCompletionRequestBody) => { text?: string; toolCalls?: Array<{ id: string; name: string; arguments: object }> },
-  tools: AnyMcpTool[] = [bookFlightTool],
-) {
-  server = await startOpenAICompatibleServer({ respond })
-  chat = await createChatServer({ model: createOpenAIModel({ apiKey: 'test-key', baseURL: server.url, model: 'test-model' }), tools })
-  return createChatTestClient({ chat })
+async function start(respond: (body: ChatCompletionRequestBody) => ScriptedReply, tools: AnyMcpTool[] = [bookFlightTool]) {
+  scripted = await startScriptedChat({ respond, tools })
+  return scripted.client
 }
 
 describe('an OpenAI-compatible model drives the booking', () => {
@@ -50,7 +44,7 @@ describe('an OpenAI-compatible model drives the booking', () => {
     expect(ticket).toMatchObject({ status: 'confirmed', seat: `${seatMap.lastRow}${free}`, tip: 'At LAX, give yourself two hours for security.' })
     expect(textOf(third.events)).toBe(`Booked: ${ticket.ticketNumber}`)
 
-    const requests = server!.requests
+    const requests = scripted!.server.requests
     expect(requests).toHaveLength(3)
     expect(requests[0]!.tools?.map((tool) => tool.function.name)).toEqual(['book_flight'])
     expect(requests[0]!.messages[0]).toMatchObject({ role: 'system' })
