@@ -1,4 +1,4 @@
-import type { ChatEvent, Message, PluginElicitRequestEvent } from '../lib/engine'
+import type { ChatEvent, Message, PluginElicitRequestEvent } from '../lib/protocol'
 import { decodeModelContext } from '../lib/tools/model-context'
 import type { Flight, SeatMap } from '../plugins/book-flight/flights'
 

@@ -1,6 +1,6 @@
 'use client'
 
-import { useChat } from '@/lib/client/use-chat'
+import { useChat } from '@/lib/client'
 import { createPluginRegistry } from '@/lib/plugins'
 import { plugins } from '@/plugins'
 import { ChatHeader } from './ChatHeader'

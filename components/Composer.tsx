@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
-import type { ChatStatus } from '@/lib/client/chat-state'
+import type { ChatStatus } from '@/lib/client'
 import { ArrowUpIcon, StopIcon } from './icons'
 
 /** The message box: Enter sends, Shift+Enter starts a new line; Stop while a turn runs or a tool waits. */

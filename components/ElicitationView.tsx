@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react'
-import type { ElicitationEntry } from '@/lib/client/chat-state'
+import type { ElicitationEntry } from '@/lib/client'
 import type { RenderedComponent } from '@/lib/plugins'
 import { decodeModelContext } from '@/lib/tools/model-context'
 import { ErrorBoundary } from './ErrorBoundary'

@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode } from 'react'
-import { parseMarkdown, type BlockNode, type InlineNode } from '@/lib/client/markdown'
+import { parseMarkdown, type BlockNode, type InlineNode } from '@/lib/client'
 
 /**
  * Assistant text as Markdown, built from React elements only (no HTML from the text is

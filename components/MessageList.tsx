@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'react'
-import type { RenderMap } from '@/lib/client/chat-controller'
-import type { ChatState } from '@/lib/client/chat-state'
+import type { ChatState, RenderMap } from '@/lib/client'
 import type { PluginRegistry } from '@/lib/plugins'
 import { AssistantMessage, ThinkingIndicator } from './AssistantMessage'
 import { ToolCallCard } from './ToolCallCard'

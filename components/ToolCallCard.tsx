@@ -1,5 +1,4 @@
-import { renderKey, type RenderMap } from '@/lib/client/chat-controller'
-import type { ToolCallEntry } from '@/lib/client/chat-state'
+import { renderKey, type RenderMap, type ToolCallEntry } from '@/lib/client'
 import type { PluginRegistry } from '@/lib/plugins'
 import { ElicitationView } from './ElicitationView'
 import { AlertIcon, ToolIcon } from './icons'

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react'
-import type { LogLine } from '@/lib/client/chat-state'
+import type { LogLine } from '@/lib/client'
 import { ChevronIcon } from './icons'
 
 const LEVEL_CLASS: Record<LogLine['level'], string> = {

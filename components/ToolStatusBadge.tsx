@@ -1,4 +1,4 @@
-import type { ToolCallStatus } from '@/lib/client/chat-state'
+import type { ToolCallStatus } from '@/lib/client'
 
 const LOOK: Record<ToolCallStatus, { label: string; className: string; dot: string }> = {
   running: {

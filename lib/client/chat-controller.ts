@@ -1,5 +1,5 @@
 import { createScope, useAbortSignal, type Operation, type Scope, type Task } from 'effection'
-import type { ChatRequest } from '../engine/request-schema'
+import type { ChatRequest } from '../protocol/request-schema'
 import { createPluginClientContext, executePluginElicitHandler, toPluginElicitRequest } from '../plugins'
 import type { PluginRegistry, RenderedComponent } from '../plugins'
 import type { ElicitAnswer } from '../tools/types'

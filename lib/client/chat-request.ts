@@ -1,4 +1,4 @@
-import type { ChatRequest } from '../engine/request-schema'
+import type { ChatRequest } from '../protocol/request-schema'
 
 /** A request to `/api/chat` that was refused before any event: the user-safe message to show. */
 export class ChatHttpError extends Error {

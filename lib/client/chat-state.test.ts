@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ChatEvent } from '../engine/events'
-import type { Message } from '../engine/messages'
+import type { ChatEvent } from '../protocol/events'
+import type { Message } from '../protocol/messages'
 import {
   initialChatState,
   openElicitations,

@@ -1,5 +1,5 @@
-import type { ChatEvent, LogLevel, SessionErrorCode, ValidationIssue } from '../engine/events'
-import type { Message } from '../engine/messages'
+import type { ChatEvent, LogLevel, SessionErrorCode, ValidationIssue } from '../protocol/events'
+import type { Message } from '../protocol/messages'
 import type { ElicitAnswer } from '../tools/types'
 import {
   appendText,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Message } from '../engine/messages'
+import type { Message } from '../protocol/messages'
 import { closeConversation, closeDanglingToolCalls } from './conversation'
 
 const call = (id: string) => ({ id, type: 'function' as const, function: { name: 'book_flight', arguments: '{}' } })

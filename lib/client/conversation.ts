@@ -1,4 +1,4 @@
-import type { Message } from '../engine/messages'
+import type { Message } from '../protocol/messages'
 
 /**
  * Make a conversation that a turn left half-way valid to send again: every assistant

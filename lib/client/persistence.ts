@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { messageSchema } from '../engine/messages'
-import { elicitResultSchema } from '../engine/request-schema'
+import { messageSchema } from '../protocol/messages'
+import { elicitResultSchema } from '../protocol/request-schema'
 import type { ChatState } from './chat-state'
 
 /** Bump when the stored shape changes; older data is then ignored, never misread. */

@@ -1,4 +1,4 @@
-import type { ChatEvent } from '../engine/events'
+import type { ChatEvent } from '../protocol/events'
 
 /** A line of the stream that is not a JSON object with a string `type`. */
 export class NdjsonParseError extends Error {

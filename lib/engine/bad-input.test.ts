@@ -5,7 +5,7 @@ import { createOfflineModel } from '../models'
 import { decodeModelContext } from '../tools/model-context'
 import { createChatServer, type ChatServer } from './chat-server'
 import { handleChatRequest } from './handle-chat-request'
-import type { PluginElicitRequestEvent } from './events'
+import type { PluginElicitRequestEvent } from '../protocol/events'
 import { createChatTestClient, elicitRequests, type ChatTestClient } from './testing/chat-test-client'
 
 let chat: ChatServer

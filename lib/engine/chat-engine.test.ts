@@ -6,7 +6,7 @@ import { decodeModelContext, MODEL_CONTEXT_BOUNDARY } from '../tools/model-conte
 import { createChatServer, type ChatServer } from './chat-server'
 import { LOST_SESSION_MESSAGE } from './chat-engine'
 import { createChatTestClient, elicitRequests, eventsOf, textOf, type ChatTestClient } from './testing/chat-test-client'
-import type { PluginElicitRequestEvent } from './events'
+import type { PluginElicitRequestEvent } from '../protocol/events'
 
 let chat: ChatServer
 let client: ChatTestClient

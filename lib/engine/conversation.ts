@@ -1,6 +1,6 @@
 import { ChatRequestError } from './errors'
-import type { ValidationIssue } from './events'
-import type { Message, ToolCall } from './messages'
+import type { ValidationIssue } from '../protocol/events'
+import type { Message, ToolCall } from '../protocol/messages'
 
 export const INTERRUPTED_MESSAGE = 'Error: The user moved on before this tool finished; it was stopped.'
 

@@ -1,8 +1,7 @@
 import type { Operation } from 'effection'
 import type { BridgeElicitRequest } from '../runtime/bridge-host'
-import type { PluginSession } from '../sessions/plugin-session'
-import type { PluginSessionManager } from '../sessions/plugin-session-manager'
-import type { ChatEvent } from './events'
+import type { PluginSession, PluginSessionManager } from '../sessions'
+import type { ChatEvent } from '../protocol/events'
 
 export type DriveOutcome =
   | { kind: 'waiting'; request: BridgeElicitRequest }

@@ -1,19 +1,5 @@
-import type { ValidationIssue } from './events'
-
-const STATUS = {
-  unsupported_media_type: 415,
-  body_too_large: 413,
-  invalid_json: 400,
-  invalid_request: 400,
-  invalid_conversation: 400,
-  unknown_tool_call: 400,
-  duplicate_response: 400,
-  elicit_already_answered: 409,
-  elicit_mismatch: 409,
-  session_not_waiting: 409,
-} as const
-
-export type ChatErrorCode = keyof typeof STATUS
+import { CHAT_ERROR_STATUS, type ChatErrorCode } from '../protocol/error-codes'
+import type { ValidationIssue } from '../protocol/events'
 
 /** A request the chat refuses before streaming; it knows its HTTP status. */
 export class ChatRequestError extends Error {
@@ -25,7 +11,7 @@ export class ChatRequestError extends Error {
     readonly issues?: ValidationIssue[],
   ) {
     super(message)
-    this.status = STATUS[code]
+    this.status = CHAT_ERROR_STATUS[code]
   }
 
   toResponse(headers?: HeadersInit): Response {

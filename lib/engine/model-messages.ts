@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai'
 import type { ExtendedMessage } from '../tools/messages'
-import type { Message } from './messages'
+import type { Message } from '../protocol/messages'
 
 /** The wire conversation as tools see it (`ctx.parentMessages`): arguments as objects. */
 export function toExtendedMessages(messages: readonly Message[]): ExtendedMessage[] {

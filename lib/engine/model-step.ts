@@ -1,7 +1,7 @@
 import { streamText, type LanguageModel, type ToolSet } from 'ai'
 import { ensure, scoped, until, useAbortSignal, type Operation } from 'effection'
-import type { ChatEvent } from './events'
-import type { Message } from './messages'
+import type { ChatEvent } from '../protocol/events'
+import type { Message } from '../protocol/messages'
 import { toExtendedMessages, toModelMessages } from './model-messages'
 
 export interface ModelToolCall {

@@ -1,5 +1,5 @@
 import { scoped, type Operation, type Scope } from 'effection'
-import type { ChatEvent } from './events'
+import type { ChatEvent } from '../protocol/events'
 
 /**
  * Run an operation in `scope` and stream the events it emits as NDJSON. Cancelling the

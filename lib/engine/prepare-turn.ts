@@ -1,12 +1,11 @@
 import type { Operation } from 'effection'
-import type { PluginSession } from '../sessions/plugin-session'
-import type { PluginSessionManager } from '../sessions/plugin-session-manager'
+import type { PluginSession, PluginSessionManager } from '../sessions'
 import type { ElicitAnswer } from '../tools/types'
 import { analyzeConversation } from './conversation'
 import { ChatRequestError } from './errors'
-import type { SessionErrorCode, ValidationIssue } from './events'
-import type { Message, ToolCall } from './messages'
-import type { ChatRequest, PluginElicitResponse } from './request-schema'
+import type { SessionErrorCode, ValidationIssue } from '../protocol/events'
+import type { Message, ToolCall } from '../protocol/messages'
+import type { ChatRequest, PluginElicitResponse } from '../protocol/request-schema'
 
 /** What a turn will do, decided (and every refusal made) before the first byte streams. */
 export interface TurnPlan {

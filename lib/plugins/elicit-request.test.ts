@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { PluginElicitRequestEvent } from '../engine/events'
+import type { PluginElicitRequestEvent } from '../protocol/events'
 import { encodeModelContext, MODEL_CONTEXT_KEY } from '../tools/model-context'
 import { toPluginElicitRequest } from './elicit-request'
 

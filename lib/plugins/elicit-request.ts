@@ -1,4 +1,4 @@
-import type { PluginElicitRequestEvent } from '../engine/events'
+import type { PluginElicitRequestEvent } from '../protocol/events'
 import { parseElicitId } from '../tools/elicit-id'
 import { decodeModelContext } from '../tools/model-context'
 import type { PluginElicitRequest } from './types'

@@ -15,7 +15,7 @@ import type {
   SampleResult,
   StructuredSampleResult,
 } from '../tools/types'
-import type { LogLevel } from '../engine/events'
+import type { LogLevel } from '../protocol/events'
 import { BridgeElicitRequest } from './bridge-elicit-request'
 import { BranchDepthError, BranchTimeoutError, ElicitResponseError, ToolUsageError } from './errors'
 import { describeIssues, toIssues, toJsonSchema } from './json-schema'

@@ -1,5 +1,5 @@
 import { withResolvers, type Operation } from 'effection'
-import type { LogLevel } from '../engine/events'
+import type { LogLevel } from '../protocol/events'
 import { responseSchemaOf } from '../tools/elicits'
 import { parseElicitId } from '../tools/elicit-id'
 import type { BranchLimits } from '../tools/limits'

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../engine/events'
+import type { ValidationIssue } from '../protocol/events'
 
 /** A branch would be nested deeper than its `maxDepth` allows. */
 export class BranchDepthError extends Error {

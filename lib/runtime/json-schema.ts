@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { ValidationIssue } from '../engine/events'
+import type { ValidationIssue } from '../protocol/events'
 
 export type { ValidationIssue }
 

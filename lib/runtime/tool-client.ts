@@ -1,5 +1,5 @@
 import type { Operation } from 'effection'
-import type { LogLevel } from '../engine/events'
+import type { LogLevel } from '../protocol/events'
 import type { ExtendedMessage } from '../tools/messages'
 import type { ElicitAnswer, SampleResult } from '../tools/types'
 import type { BridgeElicitRequest } from './bridge-elicit-request'

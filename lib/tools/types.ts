@@ -1,15 +1,12 @@
 import type { Operation } from 'effection'
 import type { z } from 'zod'
-import type { LogLevel } from '../engine/events'
+import type { ElicitAnswer } from '../protocol/elicit-answer'
+import type { LogLevel } from '../protocol/events'
 import type { ElicitOptions, ElicitsMap, ResponseOf } from './elicits'
 import type { BranchLimits, ToolRequirements } from './limits'
 import type { AssistantToolCallMessage, ExtendedMessage, ToolResultMessage } from './messages'
 
-/** How the user answered an elicitation, as it crosses the wire (no exchange yet). */
-export type ElicitAnswer<TResponse> =
-  | { action: 'accept'; content: TResponse }
-  | { action: 'decline' }
-  | { action: 'cancel' }
+export type { ElicitAnswer }
 
 /**
  * An accepted elicitation as a request/response message pair, for tools that keep a

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createChatServer, type ChatServer } from '@/lib/engine/chat-server'
-import type { ChatEvent, PluginElicitRequestEvent } from '@/lib/engine/events'
+import type { ChatEvent, PluginElicitRequestEvent } from '@/lib/protocol'
 import { createChatTestClient, elicitRequests, eventsOf, textOf, type ChatTestClient } from '@/lib/engine/testing/chat-test-client'
 import { createOfflineModel } from '@/lib/models'
 import { decodeModelContext } from '@/lib/tools'

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createChatServer, type ChatServer, type PluginElicitRequestEvent } from '@/lib/engine'
+import { createChatServer, type ChatServer } from '@/lib/engine'
+import type { PluginElicitRequestEvent } from '@/lib/protocol'
 import { createChatTestClient, elicitRequests, eventsOf } from '@/lib/engine/testing/chat-test-client'
 import { createOfflineModel } from '@/lib/models'
 import { decodeModelContext, MODEL_CONTEXT_BOUNDARY, MODEL_CONTEXT_KEY } from '@/lib/tools'

@@ -1,6 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Message } from '@ai-sdk/provider'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createChatServer, type ChatServer, type PluginElicitRequestEvent } from '@/lib/engine'
+import { createChatServer, type ChatServer } from '@/lib/engine'
+import type { PluginElicitRequestEvent } from '@/lib/protocol'
 import { createChatTestClient, elicitRequests, eventsOf, textOf, type ChatTestClient, type TurnResponse } from '@/lib/engine/testing/chat-test-client'
 import { createOfflineModel } from '@/lib/models'
 import { decodeModelContext } from '@/lib/tools'

@@ -1,8 +1,8 @@
 import type { ChatServer } from '../chat-server'
-import type { ChatEvent, PluginElicitRequestEvent, ValidationIssue } from '../events'
+import type { ChatEvent, PluginElicitRequestEvent, ValidationIssue } from '../../protocol/events'
 import { handleChatRequest } from '../handle-chat-request'
-import type { Message } from '../messages'
-import type { PluginElicitResponse } from '../request-schema'
+import type { Message } from '../../protocol/messages'
+import type { PluginElicitResponse } from '../../protocol/request-schema'
 
 export interface TurnResponse {
   status: number

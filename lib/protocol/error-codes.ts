@@ -1,0 +1,15 @@
+/** The error codes `POST /api/chat` refuses a request with, before streaming, and the HTTP status of each. */
+export const CHAT_ERROR_STATUS = {
+  unsupported_media_type: 415,
+  body_too_large: 413,
+  invalid_json: 400,
+  invalid_request: 400,
+  invalid_conversation: 400,
+  unknown_tool_call: 400,
+  duplicate_response: 400,
+  elicit_already_answered: 409,
+  elicit_mismatch: 409,
+  session_not_waiting: 409,
+} as const
+
+export type ChatErrorCode = keyof typeof CHAT_ERROR_STATUS

@@ -1,0 +1,8 @@
+export type { ChatEvent, ChatEventType, LogLevel, PluginElicitRequestEvent, SessionErrorCode, ValidationIssue } from './events'
+export { messageSchema, toolCallSchema } from './messages'
+export type { Message, ToolCall } from './messages'
+export { chatRequestSchema, elicitResultSchema, pluginAbortSchema, pluginElicitResponseSchema } from './request-schema'
+export type { ChatRequest, PluginAbort, PluginElicitResponse } from './request-schema'
+export { CHAT_ERROR_STATUS } from './error-codes'
+export type { ChatErrorCode } from './error-codes'
+export type { ElicitAnswer } from './elicit-answer'
