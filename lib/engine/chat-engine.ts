@@ -1,11 +1,8 @@
 import type { LanguageModel } from 'ai'
 import { all, ensure, type Operation } from 'effection'
-import type { BridgeElicitRequest } from '../runtime/bridge-host'
-import type { ToolSampleRequest } from '../runtime/tool-client'
-import { isTerminal, type PluginSession, type PluginSessionManager } from '../sessions'
+import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
+import { SessionStoreUnavailableError, type LiveSession, type PluginSessionManager } from '../sessions'
 import { driveSession, type DriveOutcome } from './drive-session'
-import type { BranchLimits } from '../tools/limits'
-import type { SampleResult } from '../tools/types'
 import type { ChatEvent } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
 import { toExtendedMessages } from './model-messages'
@@ -28,15 +25,10 @@ export interface ChatEngineConfig {
   systemPrompt: string
   /** Model calls in one turn at most (each may call tools). */
   maxIterations: number
-  /** The runtime's limits on tools' branches (the tool's and each branch site's win). */
-  branchLimits?: BranchLimits
-  /** `ctx.sample` for every tool: the chat's model (see `createModelSampler`). */
-  sample(request: ToolSampleRequest): Operation<SampleResult>
 }
 
 interface Waiting {
   call: ToolCall
-  session: PluginSession
   request: BridgeElicitRequest
 }
 
@@ -56,7 +48,8 @@ export function* runTurn({
   const { clientId } = plan
   const { sessions } = config
   const conversation = [...plan.messages]
-  const touched: PluginSession[] = plan.answered.map(({ session }) => session)
+  /** Sessions this turn runs, until each waits or ends: a turn that does not finish stops them. */
+  const running = new Set<string>(plan.taken.map(({ call }) => call.id))
   const usage = { inputTokens: 0, outputTokens: 0 }
   let text = ''
   let finished = false
@@ -64,18 +57,16 @@ export function* runTurn({
   // A turn that does not finish (Stop, a dropped connection, a failure) ends its tools' work.
   yield* ensure(function* () {
     if (finished) return
-    for (const session of touched) {
-      if (!isTerminal(session.status())) yield* sessions.abort(clientId, session.id, 'The turn was stopped before it finished.')
-    }
+    for (const id of running) yield* sessions.abort(clientId, id, 'The turn was stopped before it finished.')
   })
 
   const toolMessage = (call: ToolCall, content: string) => conversation.push({ role: 'tool', tool_call_id: call.id, content })
 
-  function settle(call: ToolCall, session: PluginSession, outcome: DriveOutcome): Waiting | undefined {
+  function settle(call: ToolCall, outcome: DriveOutcome): Waiting | undefined {
     const name = call.function.name
     switch (outcome.kind) {
       case 'waiting':
-        return { call, session, request: outcome.request }
+        return { call, request: outcome.request }
       case 'completed':
         toolMessage(call, outcome.content)
         emit({ type: 'tool_result', id: call.id, name, content: outcome.content })
@@ -90,20 +81,21 @@ export function* runTurn({
     }
   }
 
-  function* drive(started: Array<{ call: ToolCall; session: PluginSession }>): Operation<Waiting[]> {
-    const outcomes = yield* all(
-      started.map(({ session }) => driveSession({ session, sessions, emit })),
-    )
-    return started.flatMap(({ call, session }, index) => settle(call, session, outcomes[index]!) ?? [])
+  function* drive(started: Array<{ call: ToolCall; session: LiveSession }>): Operation<Waiting[]> {
+    const outcomes = yield* all(started.map(({ session }) => driveSession({ session, sessions, emit })))
+    return started.flatMap(({ call }, index) => {
+      running.delete(call.id)
+      return settle(call, outcomes[index]!) ?? []
+    })
   }
 
   function askUser(waiting: Waiting[]) {
-    for (const { session, request } of waiting) {
+    for (const { call, request } of waiting) {
       emit({
         type: 'plugin_elicit_request',
-        sessionId: session.id,
-        callId: session.callId,
-        toolName: session.toolName,
+        sessionId: call.id,
+        callId: call.id,
+        toolName: call.function.name,
         elicitId: request.elicitId,
         key: request.key,
         message: request.message,
@@ -126,16 +118,17 @@ export function* runTurn({
       emit({ type: 'plugin_session_error', sessionId: call.id, callId: call.id, error, message })
       toolMessage(call, LOST_SESSION_MESSAGE)
     }
-    for (const { session, elicitId, message, issues } of plan.rejected) {
-      emit({ type: 'plugin_elicit_rejected', sessionId: session.id, elicitId, message, issues })
+    for (const { call, outcome } of plan.finished) settle(call, outcome)
+    for (const { call, elicitId, message, issues } of plan.rejected) {
+      emit({ type: 'plugin_elicit_rejected', sessionId: call.id, elicitId, message, issues })
     }
 
-    const stillWaiting = [...plan.waiting, ...plan.rejected].map(({ call, session }) => ({
-      call,
-      session,
-      request: session.pendingElicitation()!,
-    }))
-    let waiting = [...(yield* drive(plan.answered)), ...stillWaiting]
+    const stillWaiting = [...plan.waiting, ...plan.rejected].map(({ call, request }) => ({ call, request }))
+    const continued: Array<{ call: ToolCall; session: LiveSession }> = []
+    for (const { call, session } of plan.taken) {
+      continued.push({ call, session: yield* sessions.continue({ taken: session, parentMessages: parentMessagesOf(conversation, call.id) }) })
+    }
+    let waiting = [...(yield* drive(continued)), ...stillWaiting]
 
     if (waiting.length === 0 && !plan.abort) {
       for (let iteration = 0; ; iteration++) {
@@ -168,14 +161,8 @@ export function* runTurn({
           calls: calls.map((call, index) => ({ id: call.id, name: call.function.name, arguments: step.toolCalls[index]!.input })),
         })
 
-        const started: Array<{ call: ToolCall; session: PluginSession }> = []
-        // No closure here: a waiting session keeps this object, and a closure would keep the turn.
-        const runtime = {
-          sample: config.sample,
-          limits: config.branchLimits,
-          parentMessages: toExtendedMessages(conversation),
-          parentSystemPrompt: config.systemPrompt,
-        }
+        const started: Array<{ call: ToolCall; session: LiveSession }> = []
+        const parentMessages = toExtendedMessages(conversation)
         for (const [index, call] of calls.entries()) {
           const tool = config.tools.get(call.function.name)
           if (!tool) {
@@ -183,8 +170,8 @@ export function* runTurn({
             emit({ type: 'tool_error', id: call.id, name: call.function.name, message: `There is no tool named "${call.function.name}".` })
             continue
           }
-          const session = yield* sessions.create({ tool, params: step.toolCalls[index]!.input, callId: call.id, clientId, runtime })
-          touched.push(session)
+          running.add(call.id)
+          const session = yield* sessions.start({ tool, params: step.toolCalls[index]!.input, callId: call.id, clientId, parentMessages })
           started.push({ call, session })
         }
         waiting = yield* drive(started)
@@ -198,9 +185,20 @@ export function* runTurn({
     emit({ type: 'complete', text, usage })
   } catch (error) {
     if (error instanceof TurnError) emit({ type: 'error', code: error.code, message: error.message })
-    else emit({ type: 'error', code: 'turn_failed', message: describeFailure(error) })
+    else if (error instanceof SessionStoreUnavailableError) {
+      emit({ type: 'error', code: 'store_unavailable', message: `Sessions cannot be reached right now (${error.message}). Try again in a moment.` })
+    } else emit({ type: 'error', code: 'turn_failed', message: describeFailure(error) })
     emit({ type: 'conversation_state', messages: conversation })
   }
+}
+
+/**
+ * The conversation a tool call was made from (`ctx.parentMessages`): everything up to and
+ * including the assistant message that called it, as on its first run.
+ */
+function parentMessagesOf(conversation: readonly Message[], callId: string) {
+  const index = conversation.findIndex((message) => message.tool_calls?.some((call) => call.id === callId))
+  return toExtendedMessages(index === -1 ? conversation : conversation.slice(0, index + 1))
 }
 
 class TurnError extends Error {

@@ -1,6 +1,6 @@
 import type { LanguageModel } from 'ai'
 import { createScope, suspend, type Operation } from 'effection'
-import { usePluginSessionManager, type PluginSessionInfo, type PluginSessionManager } from '../sessions'
+import { usePluginSessionManager, type PluginSessionInfo, type PluginSessionManager, type SessionStore } from '../sessions'
 import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { AnyMcpTool } from '../tools/types'
 import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './chat-engine'
@@ -18,6 +18,15 @@ export interface ChatServerOptions {
   systemPrompt?: string
   maxIterations?: number
   idleTimeoutMs?: number
+  /** How long a waiting tool stays in memory before an answer must replay it. */
+  hotMs?: number
+  /** How long a running session's process may go without writing before another may take it over. */
+  leaseMs?: number
+  /**
+   * Where sessions are kept, opened in the server's scope and closed with it (default: in
+   * memory, for tests). The app passes the embedded store, or Redis.
+   */
+  useStore?: () => Operation<SessionStore>
   /** The runtime's limits on tools' branches; a tool's `.limits()` and each branch site win over them. */
   branchLimits?: BranchLimits
 }
@@ -39,19 +48,34 @@ export async function createChatServer({
   systemPrompt = DEFAULT_SYSTEM_PROMPT,
   maxIterations = 8,
   idleTimeoutMs,
+  hotMs,
+  leaseMs,
+  useStore,
   branchLimits,
 }: ChatServerOptions): Promise<ChatServer> {
   if (branchLimits) checkLimits('createChatServer branchLimits', branchLimits)
+  const registry = createToolRegistry(tools)
   const [scope, destroy] = createScope()
   const sessions = await new Promise<PluginSessionManager>((resolve, reject) => {
     scope
       .run(function* () {
-        resolve(yield* usePluginSessionManager({ idleTimeoutMs }))
+        const store = useStore ? yield* useStore() : undefined
+        resolve(
+          yield* usePluginSessionManager({
+            tools: registry.get,
+            // Made once per server: a closure made in a turn would keep the turn alive while a session waits.
+            runtime: { sample: createModelSampler(model), limits: branchLimits, parentSystemPrompt: systemPrompt },
+            store,
+            idleTimeoutMs,
+            hotMs,
+            leaseMs,
+          }),
+        )
         yield* suspend()
       })
       .catch(reject)
   })
-  const config: ChatEngineConfig = { model, tools: createToolRegistry(tools), sessions, systemPrompt, maxIterations, branchLimits, sample: createModelSampler(model) }
+  const config: ChatEngineConfig = { model, tools: registry, sessions, systemPrompt, maxIterations }
   const run = <T>(operation: () => Operation<T>) => scope.run(operation)
 
   return {

@@ -1,6 +1,6 @@
 import type { Operation } from 'effection'
-import type { BridgeElicitRequest } from '../runtime/bridge-host'
-import type { PluginSession, PluginSessionManager } from '../sessions'
+import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
+import type { LiveSession, PluginSessionManager } from '../sessions'
 import type { ChatEvent } from '../protocol/events'
 
 export type DriveOutcome =
@@ -11,18 +11,18 @@ export type DriveOutcome =
 
 /**
  * Run a session's events through this request until the tool waits for the user or ends:
- * logs and progress go to the client. (Sampling runs inside the tool, through its bridge host.)
+ * logs and progress go to the client. (Sampling runs inside the tool, through its client.)
  */
 export function* driveSession({
   session,
   sessions,
   emit,
 }: {
-  session: PluginSession
+  session: LiveSession
   sessions: PluginSessionManager
   emit(event: ChatEvent): void
 }): Operation<DriveOutcome> {
-  const ids = { sessionId: session.id, callId: session.callId }
+  const ids = { sessionId: session.id, callId: session.id }
   while (true) {
     const event = yield* session.nextEvent()
     switch (event.type) {
@@ -33,10 +33,10 @@ export function* driveSession({
         emit({ type: 'plugin_progress', ...ids, message: event.message, progress: clampProgress(event.progress) })
         break
       case 'elicit':
-        yield* sessions.touch(session)
+        sessions.touch(session)
         return { kind: 'waiting', request: event.request }
       case 'completed':
-        return toContent(event.result)
+        return { kind: 'completed', content: event.content }
       case 'failed':
         return { kind: 'failed', message: event.error.message }
       case 'aborted':
@@ -48,13 +48,4 @@ export function* driveSession({
 function clampProgress(progress: number | undefined): number | undefined {
   if (progress === undefined || !Number.isFinite(progress)) return undefined
   return Math.min(1, Math.max(0, progress))
-}
-
-function toContent(result: unknown): DriveOutcome {
-  if (typeof result === 'string') return { kind: 'completed', content: result }
-  try {
-    return { kind: 'completed', content: JSON.stringify(result ?? null) }
-  } catch {
-    return { kind: 'failed', message: 'The tool returned a result that is not JSON-serialisable.' }
-  }
 }

@@ -1,6 +1,7 @@
 import type { Operation } from 'effection'
-import type { PluginSession, PluginSessionManager } from '../sessions'
-import type { ElicitAnswer } from '../tools/types'
+import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
+import { parseElicitId } from '../tools/elicit-id'
+import { SessionStoreUnavailableError, type LoadedSession, type PluginSessionManager, type TakenSession } from '../sessions'
 import { analyzeConversation } from './conversation'
 import { ChatRequestError } from './errors'
 import type { SessionErrorCode, ValidationIssue } from '../protocol/events'
@@ -13,14 +14,23 @@ export interface TurnPlan {
   messages: Message[]
   interruptedCalls: ToolCall[]
   abort?: { call: ToolCall; reason: string }
-  /** Sessions whose answers are valid; `resume()` hands the answers over. */
-  answered: Array<{ call: ToolCall; session: PluginSession; result: ElicitAnswer<unknown> }>
-  rejected: Array<{ call: ToolCall; session: PluginSession; elicitId: string; message: string; issues: ValidationIssue[] }>
+  /** Sessions this request took: answered now, or taken over from a process that stopped. */
+  taken: Array<{ call: ToolCall; session: TakenSession }>
+  rejected: Array<{ call: ToolCall; request: BridgeElicitRequest; elicitId: string; message: string; issues: ValidationIssue[] }>
   /** Pending calls nobody answered this time whose sessions still wait. */
-  waiting: Array<{ call: ToolCall; session: PluginSession }>
+  waiting: Array<{ call: ToolCall; request: BridgeElicitRequest }>
+  /** Pending calls whose sessions ended without this client hearing of it: their results now. */
+  finished: Array<{ call: ToolCall; outcome: { kind: 'completed'; content: string } | { kind: 'failed'; message: string } }>
   lost: Array<{ call: ToolCall; error: SessionErrorCode; message: string }>
 }
 
+type Waiting = Extract<LoadedSession, { kind: 'waiting' }>
+
+/**
+ * Check a request against the contract and the sessions it names, and take the sessions it
+ * answers: each answer is recorded with a compare-and-set, so of two deliveries of the same
+ * answer (to two instances, at the same moment) one is refused here, before streaming.
+ */
 export function* prepareTurn({
   request,
   clientId,
@@ -30,6 +40,17 @@ export function* prepareTurn({
   clientId: string
   sessions: PluginSessionManager
 }): Operation<TurnPlan> {
+  try {
+    return yield* plan({ request, clientId, sessions })
+  } catch (error) {
+    if (error instanceof SessionStoreUnavailableError) {
+      throw new ChatRequestError('store_unavailable', `Sessions cannot be reached right now (${error.message}). Try again in a moment.`)
+    }
+    throw error
+  }
+}
+
+function* plan({ request, clientId, sessions }: { request: ChatRequest; clientId: string; sessions: PluginSessionManager }): Operation<TurnPlan> {
   if (request.messages.length === 0) {
     throw new ChatRequestError('invalid_conversation', 'messages must contain at least one message.')
   }
@@ -49,10 +70,10 @@ export function* prepareTurn({
     return call
   }
 
-  const plan: TurnPlan = { clientId, messages, interruptedCalls, answered: [], rejected: [], waiting: [], lost: [] }
+  const turn: TurnPlan = { clientId, messages, interruptedCalls, taken: [], rejected: [], waiting: [], finished: [], lost: [] }
   if (request.pluginAbort) {
     const call = pendingCall(request.pluginAbort.sessionId, 'pluginAbort')
-    plan.abort = { call, reason: request.pluginAbort.reason ?? 'Stopped by the user.' }
+    turn.abort = { call, reason: request.pluginAbort.reason ?? 'Stopped by the user.' }
   }
 
   const responses = new Map<string, PluginElicitResponse>()
@@ -62,46 +83,76 @@ export function* prepareTurn({
     if (response.callId !== response.sessionId) {
       throw new ChatRequestError('unknown_tool_call', `${field}: callId must equal sessionId (both are the tool call id).`)
     }
-    if (responses.has(response.sessionId) || plan.abort?.call.id === response.sessionId) {
+    if (responses.has(response.sessionId) || turn.abort?.call.id === response.sessionId) {
       throw new ChatRequestError('duplicate_response', `${field}: session "${response.sessionId}" is answered or aborted twice.`)
     }
     responses.set(response.sessionId, response)
   }
 
-  const checked: Array<{ call: ToolCall; session: PluginSession; response: PluginElicitResponse }> = []
+  const answered: Array<{ call: ToolCall; loaded: Waiting; response: PluginElicitResponse; checked: PluginElicitResponse['result'] }> = []
+  const abandoned: Array<{ call: ToolCall; loaded: Extract<LoadedSession, { kind: 'running' }> }> = []
   for (const call of pendingCalls) {
-    if (call.id === plan.abort?.call.id) continue
-    const session = yield* sessions.get(clientId, call.id)
+    if (call.id === turn.abort?.call.id) continue
+    const loaded = yield* sessions.load(clientId, call.id)
     const response = responses.get(call.id)
-    if (!session) {
-      const ended = sessions.ended(clientId, call.id)
-      plan.lost.push({
-        call,
-        error: ended ? 'SESSION_ABORTED' : 'SESSION_NOT_FOUND',
-        message: ended?.reason ?? `No session for tool call ${call.id}: it ended, or the server restarted.`,
-      })
-      continue
-    }
-    if (!response) {
-      if (session.status() !== 'awaiting_elicit') {
-        throw new ChatRequestError('session_not_waiting', `Tool call ${call.id} is still working in another request.`)
+    switch (loaded.kind) {
+      case 'missing':
+        turn.lost.push({ call, error: 'SESSION_NOT_FOUND', message: `No session for tool call ${call.id}: it ended, or expired.` })
+        continue
+      case 'broken':
+        turn.lost.push({ call, error: 'INTERNAL_ERROR', message: loaded.message })
+        continue
+      case 'ended': {
+        if (response && wasAnswered(loaded.stored.record.journal, response.elicitId)) {
+          throw new ChatRequestError('elicit_already_answered', `Elicitation ${response.elicitId} was already answered.`)
+        }
+        const { ending } = loaded
+        if (ending.kind === 'aborted') turn.lost.push({ call, error: 'SESSION_ABORTED', message: ending.reason })
+        else turn.finished.push({ call, outcome: ending })
+        continue
       }
-      plan.waiting.push({ call, session })
-      continue
+      case 'running':
+        if (response) {
+          throw wasAnswered(loaded.stored.record.journal, response.elicitId)
+            ? new ChatRequestError('elicit_already_answered', `Elicitation ${response.elicitId} was already answered.`)
+            : new ChatRequestError('session_not_waiting', `Tool call ${call.id} is not waiting for an answer: it is working in another request.`)
+        }
+        if (!loaded.abandoned) {
+          throw new ChatRequestError('session_not_waiting', `Tool call ${call.id} is still working in another request.`)
+        }
+        abandoned.push({ call, loaded })
+        continue
+      case 'waiting': {
+        if (!response) {
+          turn.waiting.push({ call, request: loaded.request })
+          continue
+        }
+        const outcome = loaded.request.check(response.elicitId, response.result)
+        if (outcome.ok) answered.push({ call, loaded, response, checked: outcome.answer })
+        else if (outcome.code === 'invalid_response') {
+          turn.rejected.push({ call, request: loaded.request, elicitId: response.elicitId, message: outcome.message, issues: outcome.issues })
+        } else throw new ChatRequestError(outcome.code, outcome.message)
+      }
     }
-    const outcome = session.checkResponse(response.elicitId, response.result)
-    if (!outcome.ok && outcome.code !== 'invalid_response') throw new ChatRequestError(outcome.code, outcome.message)
-    checked.push({ call, session, response })
   }
 
-  // Every refusal is made; now hand over the answers (an invalid one leaves its session waiting).
-  for (const { call, session, response } of checked) {
-    const outcome = session.respondToElicit(response.elicitId, response.result)
-    if (outcome.ok) plan.answered.push({ call, session, result: outcome.result })
-    else if (outcome.code === 'invalid_response') {
-      plan.rejected.push({ call, session, elicitId: response.elicitId, message: outcome.message, issues: outcome.issues })
+  // Every refusal is made; now take the sessions (an invalid answer leaves its session waiting).
+  for (const { call, loaded, response, checked } of answered) {
+    const session = yield* sessions.take(loaded, { raw: response.result, checked })
+    if (!session) {
+      throw new ChatRequestError('elicit_already_answered', `Elicitation ${response.elicitId} was answered by another request at the same moment.`)
     }
+    turn.taken.push({ call, session })
   }
+  for (const { call, loaded } of abandoned) {
+    const session = yield* sessions.takeOver(loaded)
+    if (!session) throw new ChatRequestError('session_not_waiting', `Tool call ${call.id} was just continued by another request.`)
+    turn.taken.push({ call, session })
+  }
+  return turn
+}
 
-  return plan
+function wasAnswered(journal: ReadonlyArray<{ kind: string; seq: number }>, elicitId: string): boolean {
+  const id = parseElicitId(elicitId)
+  return id !== undefined && journal.some((entry) => entry.kind === 'elicit' && entry.seq === id.seq)
 }

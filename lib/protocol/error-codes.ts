@@ -10,6 +10,7 @@ export const CHAT_ERROR_STATUS = {
   elicit_already_answered: 409,
   elicit_mismatch: 409,
   session_not_waiting: 409,
+  store_unavailable: 503,
 } as const
 
 export type ChatErrorCode = keyof typeof CHAT_ERROR_STATUS

@@ -1,6 +1,7 @@
 import { race, sleep, type Operation } from 'effection'
 import type { z } from 'zod'
 import { contextSchemaOf, responseSchemaOf } from '../tools/elicits'
+import { toJsonData } from '../tools/handoff'
 import { formatElicitId } from '../tools/elicit-id'
 import { createElicitExchange } from '../tools/exchange'
 import { checkLimits, type BranchLimits } from '../tools/limits'
@@ -17,7 +18,7 @@ import type {
 } from '../tools/types'
 import type { LogLevel } from '../protocol/events'
 import { BridgeElicitRequest } from './bridge-elicit-request'
-import { BranchDepthError, BranchTimeoutError, ElicitResponseError, ToolUsageError } from './errors'
+import { BranchDepthError, BranchTimeoutError, ToolUsageError } from './errors'
 import { describeIssues, toIssues, toJsonSchema } from './json-schema'
 import { parseStructuredOutput } from './structured-output'
 import type { ToolClient } from './tool-client'
@@ -77,6 +78,7 @@ export class Branch {
     this.branch = this.branch.bind(this)
     this.log = this.log.bind(this)
     this.notify = this.notify.bind(this)
+    this.step = this.step.bind(this)
   }
 
   /** The tool's own branch, depth 0. */
@@ -131,13 +133,9 @@ export class Branch {
     } finally {
       run.pendingKey = undefined
     }
+    // The client hands back only what `request.validate` accepted.
     if (answer.action !== 'accept') return { action: answer.action === 'decline' ? 'decline' : 'cancel' }
-    const parsed = responseSchema.safeParse(answer.content)
-    if (!parsed.success) {
-      const issues = toIssues(parsed.error)
-      throw new ElicitResponseError(`The answer to '${key}' is not valid: ${describeIssues(issues)}`, issues)
-    }
-    const content: unknown = parsed.data
+    const content: unknown = answer.content
     return { action: 'accept', content, exchange: createElicitExchange({ callId: run.callId, seq: id.seq, key, context, content }) }
   }
 
@@ -193,6 +191,22 @@ export class Branch {
     }
     // The loser is halted: a branch past its deadline stops, model calls in flight included.
     return yield* race([work, deadline])
+  }
+
+  *step<T>(name: string, work: () => Operation<T>): Operation<T> {
+    const { run } = this
+    if (typeof name !== 'string' || name.length === 0) {
+      throw new ToolUsageError(`Tool "${run.tool.name}" called ctx.step without a name: pass a short name that says what the step does.`)
+    }
+    if (typeof work !== 'function') {
+      throw new ToolUsageError(`Tool "${run.tool.name}" called ctx.step('${name}') without a function to run.`)
+    }
+    const what = `The result of ctx.step('${name}') in tool "${run.tool.name}"`
+    const value = yield* run.client.step({ seq: ++run.seq, name, depth: this.depth }, function* () {
+      return toJsonData(yield* work(), what) as T
+    })
+    // The same frozen JSON on a first run and on a replay.
+    return toJsonData(value, what) as T
   }
 
   *log(level: LogLevel, message: string): Operation<void> {

@@ -60,3 +60,15 @@ export class ElicitResponseError extends Error {
     super(message)
   }
 }
+
+/** A tool being replayed from its journal did something other than what the journal recorded. */
+export class ReplayDivergenceError extends Error {
+  override name = 'ReplayDivergenceError'
+  constructor(
+    message: string,
+    /** The ctx call where the replay went another way. */
+    readonly seq: number,
+  ) {
+    super(message)
+  }
+}

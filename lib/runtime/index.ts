@@ -1,17 +1,22 @@
-export { createBridgeHost, BridgeElicitRequest } from './bridge-host'
-export type { BridgeEvent, BridgeHost, CreateBridgeHostOptions, RespondOutcome } from './bridge-host'
+export { BridgeElicitRequest } from './bridge-elicit-request'
+export type { AnswerCheck } from './bridge-elicit-request'
+export { createJournalingClient } from './journaling-client'
+export type { JournalingClientOptions, ToolEvent } from './journaling-client'
+export { ToolJournal } from './journal'
+export type { JournalEntry } from './journal'
 export { runTool } from './run-tool'
 export type { RunToolOptions } from './run-tool'
 export { runBranchTool } from './run-branch-tool'
 export type { RunBranchToolOptions } from './run-branch-tool'
 export { createMockBranchClient } from './mock-branch-client'
 export type { MockBranchClient, MockBranchClientOptions, MockElicitCall, MockElicitResponse, MockSampleResponse } from './mock-branch-client'
-export type { ToolClient, ToolClientCapabilities, ToolLogEntry, ToolProgress, ToolSampleRequest } from './tool-client'
+export type { ToolClient, ToolClientCapabilities, ToolLogEntry, ToolProgress, ToolSampleRequest, ToolStepRequest } from './tool-client'
 export {
   BranchDepthError,
   BranchTimeoutError,
   BranchTokenError,
   ElicitResponseError,
+  ReplayDivergenceError,
   SampleOutputError,
   ToolUsageError,
 } from './errors'

@@ -1,7 +1,8 @@
 import type { Operation } from 'effection'
 import type { ElicitAnswer, SampleResult } from '../tools/types'
 import type { BridgeElicitRequest } from './bridge-elicit-request'
-import type { ToolClient, ToolClientCapabilities, ToolLogEntry, ToolProgress, ToolSampleRequest } from './tool-client'
+import { ElicitResponseError } from './errors'
+import type { ToolClient, ToolClientCapabilities, ToolLogEntry, ToolProgress, ToolSampleRequest, ToolStepRequest } from './tool-client'
 
 /** A scripted model answer: text, a full result, or an operation (to be slow, or to look at the request). */
 export type MockSampleResponse = string | SampleResult | ((request: ToolSampleRequest) => Operation<string | SampleResult>)
@@ -26,6 +27,8 @@ export interface MockBranchClient extends ToolClient {
   readonly elicitCalls: MockElicitCall[]
   readonly logs: ToolLogEntry[]
   readonly notifications: ToolProgress[]
+  /** Every `ctx.step`, in order; the mock runs each one. */
+  readonly steps: ToolStepRequest[]
 }
 
 export interface MockBranchClientOptions {
@@ -50,6 +53,7 @@ export function createMockBranchClient({
   const elicitCalls: MockElicitCall[] = []
   const logs: ToolLogEntry[] = []
   const notifications: ToolProgress[] = []
+  const steps: ToolStepRequest[] = []
 
   return {
     capabilities: { elicitation: true, sampling: true, ...capabilities },
@@ -57,6 +61,7 @@ export function createMockBranchClient({
     elicitCalls,
     logs,
     notifications,
+    steps,
 
     *sample(request) {
       sampleCalls.push(request)
@@ -82,7 +87,15 @@ export function createMockBranchClient({
       if (response === undefined) {
         throw new Error(`The mock client has no elicit response for call ${elicitCalls.length} ('${call.key}': ${JSON.stringify(call.message)}).`)
       }
-      return typeof response === 'function' ? yield* response(call) : response
+      const answer = typeof response === 'function' ? yield* response(call) : response
+      const checked = request.validate(answer)
+      if (!checked.ok) throw new ElicitResponseError(`The ${checked.message}`, checked.issues)
+      return checked.answer
+    },
+
+    *step(request, work) {
+      steps.push(request)
+      return yield* work()
     },
 
     *log(entry) {

@@ -23,6 +23,14 @@ export interface ToolSampleRequest {
   schema?: Record<string, unknown>
 }
 
+/** A journaled step: work whose result must be the same on every run of the tool. */
+export interface ToolStepRequest {
+  /** The tool's ctx-call number. */
+  seq: number
+  name: string
+  depth: number
+}
+
 export interface ToolLogEntry {
   seq: number
   level: LogLevel
@@ -44,8 +52,16 @@ export interface ToolClient {
   readonly capabilities: ToolClientCapabilities
   /** The model's answer; cancelled (its work halted) when the branch that asked is. */
   sample(request: ToolSampleRequest): Operation<SampleResult>
-  /** The user's answer, raw: the runtime validates it against the key's schema. */
+  /**
+   * The user's answer, checked: a client hands back only what `request.validate` accepted
+   * (the parsed answer), so the answer is validated once, by the question it answers.
+   */
   elicit(request: BridgeElicitRequest): Operation<ElicitAnswer<unknown>>
+  /**
+   * `ctx.step`: run `work` once and keep its result. A client that journals (the chat's
+   * sessions) records it and, when the tool is replayed, returns the record without running it.
+   */
+  step<T>(request: ToolStepRequest, work: () => Operation<T>): Operation<T>
   log(entry: ToolLogEntry): Operation<void>
   notify(progress: ToolProgress): Operation<void>
 }

@@ -1,12 +1,22 @@
-export { usePluginSessionManager, DEFAULT_IDLE_TIMEOUT_MS } from './plugin-session-manager'
+export {
+  usePluginSessionManager,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_HOT_MS,
+  DEFAULT_LEASE_MS,
+  DEFAULT_KEEP_MS,
+} from './plugin-session-manager'
 export type {
-  CreatePluginSessionConfig,
-  EndedSession,
+  LoadedSession,
   PluginSessionInfo,
   PluginSessionManager,
   PluginSessionManagerOptions,
+  TakenSession,
 } from './plugin-session-manager'
-export { isTerminal } from './plugin-session'
-export type { PluginSession, PluginSessionEvent, PluginSessionStatus } from './plugin-session'
-export { createInMemorySessionStore } from './tool-session-store'
-export type { ToolSessionEntry, ToolSessionStore } from './tool-session-store'
+export { LiveSession } from './live-session'
+export type { LiveSessionEvent, SessionRuntime, SessionTiming } from './live-session'
+export { SessionConflictError } from './errors'
+export { SessionRecordError, SESSION_RECORD_FORMAT, decodeSessionRecord, encodeSessionRecord } from './session-record'
+export type { JournalEntry, PendingElicitationRecord, SessionEnding, SessionRecord, SessionStatus } from './session-record'
+export { SessionStoreUnavailableError } from './session-store'
+export type { SessionStore, StoredSession } from './session-store'
+export { createMemorySessionStore } from './stores/memory-store'

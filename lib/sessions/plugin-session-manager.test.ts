@@ -1,119 +1,279 @@
-import { createScope, suspend, type Operation, type Scope } from 'effection'
+import { createScope, suspend, withResolvers, type Operation, type Scope } from 'effection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool } from '../tools'
-import { usePluginSessionManager, type PluginSessionManager, type PluginSessionManagerOptions } from './plugin-session-manager'
+import type { ToolSampleRequest } from '../runtime/tool-client'
+import type { LiveSession, LiveSessionEvent } from './live-session'
+import { usePluginSessionManager, type LoadedSession, type PluginSessionManager, type PluginSessionManagerOptions } from './plugin-session-manager'
+import type { SessionStore } from './session-store'
+import { createMemorySessionStore, memorySessionKey, type MemorySessionEntry } from './stores/memory-store'
 
 const teardowns: string[] = []
+let stepRuns = 0
+let sampleCalls: ToolSampleRequest[] = []
+let onTeardown: ((question: string) => void) | undefined
 
+/** Asks one question, then does work that must not be redone on a replay: a step and a sample. */
 const askTool = createMcpTool('ask')
   .description('Asks one question')
   .parameters(z.object({ question: z.string() }))
-  .elicits({ answer: z.object({ text: z.string() }) })
+  .elicits({ answer: z.object({ text: z.string().min(1) }) })
   .execute(function* ({ question }, ctx) {
     try {
+      yield* ctx.log('info', `asking ${question}`)
       const answer = yield* ctx.elicit('answer', { message: question })
-      return answer.action === 'accept' ? answer.content.text : answer.action
+      if (answer.action !== 'accept') return answer.action
+      const ticket = yield* ctx.step('ticket', function* () {
+        stepRuns++
+        return `T-${stepRuns}`
+      })
+      const reply = yield* ctx.sample({ prompt: `Say something about ${answer.content.text}` })
+      yield* ctx.notify('done', 1)
+      return `${answer.content.text}/${ticket}/${reply.text}`
     } finally {
       teardowns.push(question)
+      onTeardown?.(question)
     }
   })
 
 const runtime = {
-  // eslint-disable-next-line require-yield
-  *sample(): Operation<never> {
-    throw new Error('These tools do not sample.')
+  *sample(request: ToolSampleRequest): Operation<{ text: string }> {
+    sampleCalls.push(request)
+    return { text: `reply ${sampleCalls.length}` }
   },
 }
 
-let scope: Scope
-let destroy: () => Promise<void>
-let manager: PluginSessionManager
+interface Instance {
+  scope: Scope
+  destroy: () => Promise<void>
+  manager: PluginSessionManager
+}
+const instances: Instance[] = []
 
-async function startManager(options: PluginSessionManagerOptions = {}) {
-  ;[scope, destroy] = createScope()
-  manager = await new Promise<PluginSessionManager>((resolve) => {
+async function startManager(options: Partial<PluginSessionManagerOptions> & { store: SessionStore }): Promise<Instance> {
+  const [scope, destroy] = createScope()
+  const manager = await new Promise<PluginSessionManager>((resolve) => {
     scope.run(function* () {
-      resolve(yield* usePluginSessionManager(options))
+      resolve(yield* usePluginSessionManager({ tools: (name) => (name === 'ask' ? askTool : undefined), runtime, ...options }))
       yield* suspend()
     })
   })
+  const instance = { scope, destroy, manager }
+  instances.push(instance)
+  return instance
 }
-const run = <T>(operation: () => Operation<T>) => scope.run(operation)
 
 beforeEach(() => {
   teardowns.length = 0
+  stepRuns = 0
+  sampleCalls = []
+  onTeardown = undefined
 })
-afterEach(() => destroy())
+afterEach(async () => {
+  for (const instance of instances.splice(0)) await instance.destroy()
+})
 
-function* startAsking(question: string, clientId = 'client-a') {
-  const session = yield* manager.create({ tool: askTool, params: { question }, callId: `call-${question}`, clientId, runtime })
-  const first = yield* session.nextEvent()
+function* nextQuestion(session: LiveSession, seen: LiveSessionEvent[] = []) {
+  while (true) {
+    const event = yield* session.nextEvent()
+    seen.push(event)
+    if (event.type !== 'log' && event.type !== 'notify') return event
+  }
+}
+
+function* startAsking({ manager }: Instance, question: string, clientId = 'client-a') {
+  const session = yield* manager.start({ tool: askTool, params: { question }, callId: `call-${question}`, clientId, parentMessages: [] })
+  const first = yield* nextQuestion(session)
   if (first.type !== 'elicit') throw new Error(`expected an elicitation, got ${first.type}`)
+  manager.touch(session)
   return { session, request: first.request }
 }
 
+function* answer({ manager }: Instance, id: string, text: string, clientId = 'client-a') {
+  const loaded = yield* manager.load(clientId, id)
+  if (loaded.kind !== 'waiting') throw new Error(`expected a waiting session, got ${loaded.kind}`)
+  const raw = { action: 'accept' as const, content: { text } }
+  const check = loaded.request.check(loaded.request.elicitId, raw)
+  if (!check.ok) throw new Error(check.message)
+  const taken = yield* manager.take(loaded, { raw, checked: check.answer })
+  if (!taken) throw new Error('the answer lost the race')
+  const session = yield* manager.continue({ taken, parentMessages: [] })
+  const events: LiveSessionEvent[] = []
+  const end = yield* nextQuestion(session, events)
+  return { session, end, events }
+}
+
+const on = <T>(instance: Instance, operation: () => Operation<T>) => instance.scope.run(operation)
+
 describe('PluginSessionManager', () => {
-  it('keeps a waiting session for its own client only, and removes it when the tool completes', async () => {
-    await startManager()
-    const { session, request } = await run(() => startAsking('name?'))
-    expect(await run(() => manager.listActive())).toMatchObject([{ id: 'call-name?', toolName: 'ask', status: 'awaiting_elicit' }])
-    expect(await run(() => manager.get('client-b', session.id))).toBeUndefined()
-    expect(await run(() => manager.get('client-a', session.id))).toBe(session)
+  it('keeps a waiting session as data, for its own client only, and resumes the tool it has in memory', async () => {
+    const store = createMemorySessionStore()
+    const a = await startManager({ store })
+    const { session } = await on(a, () => startAsking(a, 'name?'))
+    expect(await on(a, () => a.manager.listActive())).toMatchObject([{ id: 'call-name?', toolName: 'ask', status: 'awaiting_elicit' }])
+    expect(await on(a, () => a.manager.load('client-b', session.id))).toEqual({ kind: 'missing' })
+    const stored = await on(a, () => store.get('client-a', session.id))
+    expect(stored?.record).toMatchObject({ status: 'waiting', pending: { key: 'answer', message: 'name?', seq: 2 }, journal: [] })
 
-    expect(session.respondToElicit(request.elicitId, { action: 'accept', content: { text: 'Ada' } })).toMatchObject({ ok: true })
-    expect(await run(() => session.nextEvent())).toEqual({ type: 'completed', result: 'Ada' })
-    expect(await run(() => manager.listActive())).toEqual([])
+    const { session: resumed, end } = await on(a, () => answer(a, session.id, 'Ada'))
+    expect(resumed).toBe(session)
+    expect(end).toEqual({ type: 'completed', content: 'Ada/T-1/reply 1' })
+    expect((await on(a, () => store.get('client-a', session.id)))?.record).toMatchObject({
+      status: 'completed',
+      ending: { kind: 'completed', content: 'Ada/T-1/reply 1' },
+      journal: [
+        { seq: 2, kind: 'elicit', key: 'answer', answer: { action: 'accept', content: { text: 'Ada' } } },
+        { seq: 3, kind: 'step', name: 'ticket', value: 'T-1' },
+        { seq: 4, kind: 'sample', text: 'reply 1' },
+      ],
+    })
+    expect(await on(a, () => a.manager.listActive())).toEqual([])
   })
 
-  it('aborts a session: the tool is halted (its finally runs), and the reason is remembered', async () => {
-    await startManager()
-    const { session } = await run(() => startAsking('abort me'))
-    expect(await run(() => manager.abort('client-b', session.id))).toBe(false)
-    expect(await run(() => manager.abort('client-a', session.id, 'Stopped by the user.'))).toBe(true)
+  it('continues a session on another instance sharing the store, by replaying its journal', async () => {
+    const store = createMemorySessionStore()
+    const a = await startManager({ store })
+    const b = await startManager({ store })
+    const { session } = await on(a, () => startAsking(a, 'colour?'))
+
+    const { session: replayed, end, events } = await on(b, () => answer(b, session.id, 'blue'))
+    expect(replayed).not.toBe(session)
+    expect(end).toEqual({ type: 'completed', content: 'blue/T-1/reply 1' })
+    // The log sent before the question is not sent again; what follows the answer is live.
+    expect(events.map((event) => event.type)).toEqual(['notify', 'completed'])
+    // Instance a's copy is stale: the store moved on, so its answer would be refused.
+    expect(await on(a, () => a.manager.load('client-a', session.id))).toMatchObject({ kind: 'ended', ending: { kind: 'completed' } })
+  })
+
+  it('never redoes a recorded step or sample on replay: a session taken over mid-run keeps its ticket', async () => {
+    const store = createMemorySessionStore()
+    let now = 1_000
+    const a = await startManager({ store, now: () => now, leaseMs: 5_000 })
+    const { session } = await on(a, () => startAsking(a, 'trip?'))
+    // Record the answer, the step and the sample, as a process would before dying mid-run.
+    const loaded = await on(a, () => a.manager.load('client-a', session.id))
+    if (loaded.kind !== 'waiting') throw new Error(loaded.kind)
+    const raw = { action: 'accept' as const, content: { text: 'Rome' } }
+    const taken = await on(a, () => a.manager.take(loaded, { raw, checked: raw }))
+    const record = taken!.taken.record
+    const version = await on(a, () =>
+      store.update(
+        { ...record, journal: [...record.journal, { seq: 3, kind: 'step', name: 'ticket', value: 'T-FIRST' }, { seq: 4, kind: 'sample', text: 'first reply' }] },
+        taken!.taken.version,
+      ),
+    )
+    expect(version).toBeDefined()
+
+    const b = await startManager({ store, now: () => now, leaseMs: 5_000 })
+    expect(await on(b, () => b.manager.load('client-a', session.id))).toMatchObject({ kind: 'running', abandoned: false })
+    now += 5_000
+    const abandoned = await on(b, () => b.manager.load('client-a', session.id))
+    expect(abandoned).toMatchObject({ kind: 'running', abandoned: true })
+    const takenOver = await on(b, () => b.manager.takeOver(abandoned as Extract<LoadedSession, { kind: 'running' }>))
+    const replay = await on(b, () => b.manager.continue({ taken: takenOver!, parentMessages: [] }))
+    expect(await on(b, () => nextQuestion(replay))).toEqual({ type: 'completed', content: 'Rome/T-FIRST/first reply' })
+    expect(stepRuns).toBe(0)
+    expect(sampleCalls).toEqual([])
+  })
+
+  it('drops a waiting tool from memory after the hot time, and the next answer replays it', async () => {
+    const store = createMemorySessionStore()
+    const a = await startManager({ store, hotMs: 20 })
+    const dropped = withResolvers<string>()
+    onTeardown = dropped.resolve
+    const { session } = await on(a, () => startAsking(a, 'cold?'))
+    expect(await on(a, () => dropped.operation)).toBe('cold?')
+    expect((await on(a, () => store.get('client-a', session.id)))?.record.status).toBe('waiting')
+
+    onTeardown = undefined
+    const { session: replayed, end } = await on(a, () => answer(a, session.id, 'yes'))
+    expect(replayed).not.toBe(session)
+    expect(end).toEqual({ type: 'completed', content: 'yes/T-1/reply 1' })
+  })
+
+  it('lets exactly one of two deliveries of the same answer record it', async () => {
+    const store = createMemorySessionStore()
+    const a = await startManager({ store })
+    const b = await startManager({ store })
+    const { session } = await on(a, () => startAsking(a, 'once?'))
+    const raw = { action: 'accept' as const, content: { text: 'x' } }
+    const [onA, onB] = await Promise.all([on(a, () => a.manager.load('client-a', session.id)), on(b, () => b.manager.load('client-a', session.id))])
+    const results = await Promise.all([
+      on(a, () => a.manager.take(onA as Extract<LoadedSession, { kind: 'waiting' }>, { raw, checked: raw })),
+      on(b, () => b.manager.take(onB as Extract<LoadedSession, { kind: 'waiting' }>, { raw, checked: raw })),
+    ])
+    expect(results.filter(Boolean)).toHaveLength(1)
+  })
+
+  it('aborts a session: the tool in memory is halted (its finally runs), and the reason is kept', async () => {
+    const store = createMemorySessionStore()
+    const a = await startManager({ store })
+    const { session } = await on(a, () => startAsking(a, 'abort me'))
+    expect(await on(a, () => a.manager.abort('client-b', session.id))).toBe(false)
+    expect(await on(a, () => a.manager.abort('client-a', session.id, 'Stopped by the user.'))).toBe(true)
     expect(teardowns).toEqual(['abort me'])
-    expect(session.status()).toBe('aborted')
-    expect(await run(() => session.nextEvent())).toEqual({ type: 'aborted', reason: 'Stopped by the user.' })
-    expect(manager.ended('client-a', session.id)).toEqual({ reason: 'Stopped by the user.' })
-    expect(await run(() => manager.listActive())).toEqual([])
+    expect(await on(a, () => session.nextEvent())).toEqual({ type: 'aborted', reason: 'Stopped by the user.' })
+    expect(await on(a, () => a.manager.load('client-a', session.id))).toMatchObject({
+      kind: 'ended',
+      ending: { kind: 'aborted', reason: 'Stopped by the user.' },
+    })
+    expect(await on(a, () => a.manager.listActive())).toEqual([])
   })
 
-  it('expires idle sessions oldest first, and touching a session postpones it', async () => {
-    await startManager({ idleTimeoutMs: 60 })
-    const first = await run(() => startAsking('first'))
-    const second = await run(() => startAsking('second'))
-    await run(() => manager.touch(first.session))
-
-    const ended = await run(() => second.session.nextEvent())
-    expect(ended).toMatchObject({ type: 'aborted', reason: expect.stringContaining('expired') })
-    expect(await run(() => first.session.nextEvent())).toMatchObject({ type: 'aborted' })
-    expect(teardowns).toEqual(['second', 'first'])
+  it('ends a waiting session after the idle time-out, wherever it is asked about', async () => {
+    const store = createMemorySessionStore()
+    let now = 1_000
+    const a = await startManager({ store, now: () => now, idleTimeoutMs: 60_000 })
+    const { session } = await on(a, () => startAsking(a, 'late?'))
+    now += 60_000
+    expect(await on(a, () => a.manager.load('client-a', session.id))).toMatchObject({
+      kind: 'ended',
+      ending: { kind: 'aborted', reason: expect.stringContaining('expired after 60 s') },
+    })
+    expect(await on(a, () => a.manager.listActive())).toEqual([])
   })
 
   it('holds one timer for any number of waiting sessions', async () => {
-    await startManager()
+    const a = await startManager({ store: createMemorySessionStore() })
     const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length
-    await run(() => startAsking('warm-up'))
+    await on(a, () => startAsking(a, 'warm-up'))
     const before = timers()
-    await run(function* () {
-      for (let index = 0; index < 500; index++) yield* startAsking(`q${index}`)
+    await on(a, function* () {
+      for (let index = 0; index < 500; index++) yield* startAsking(a, `q${index}`)
     })
-    expect((await run(() => manager.listActive())).length).toBe(501)
+    expect((await on(a, () => a.manager.listActive())).length).toBe(501)
     expect(timers()).toBe(before)
   })
 
-  it('halts every session when its scope ends', async () => {
-    await startManager()
-    await run(() => startAsking('one'))
-    await run(() => startAsking('two'))
-    await destroy()
+  it('halts the tools in memory when its scope ends; their records stay for the next process', async () => {
+    const store = createMemorySessionStore()
+    const a = await startManager({ store })
+    const { session } = await on(a, () => startAsking(a, 'one'))
+    await on(a, () => startAsking(a, 'two'))
+    await instances.splice(0)[0]!.destroy()
     expect(teardowns.sort()).toEqual(['one', 'two'])
-    ;[scope, destroy] = createScope()
+
+    const b = await startManager({ store })
+    expect(await on(b, () => answer(b, session.id, 'after restart'))).toMatchObject({
+      end: { type: 'completed', content: 'after restart/T-1/reply 1' },
+    })
   })
 
   it('refuses a second session for the same tool call of a client', async () => {
-    await startManager()
-    await run(() => startAsking('dup'))
-    await expect(run(() => startAsking('dup'))).rejects.toThrow('already exists')
+    const a = await startManager({ store: createMemorySessionStore() })
+    await on(a, () => startAsking(a, 'dup'))
+    await expect(on(a, () => startAsking(a, 'dup'))).rejects.toThrow('already exists')
+  })
+
+  it('reports a stored record it cannot read as broken, never as a crash', async () => {
+    const entries = new Map<string, MemorySessionEntry>()
+    const store = createMemorySessionStore(entries)
+    const a = await startManager({ store })
+    const { session } = await on(a, () => startAsking(a, 'corrupt?'))
+    const entry = entries.get(memorySessionKey('client-a', session.id))!
+    entries.set(memorySessionKey('client-a', session.id), { ...entry, text: '{"format":1,"id":' })
+    expect(await on(a, () => a.manager.load('client-a', session.id))).toMatchObject({ kind: 'broken', message: expect.stringContaining('not valid JSON') })
+    entries.set(memorySessionKey('client-a', session.id), { ...entry, text: entry.text.replace('"format":1', '"format":99') })
+    expect(await on(a, () => a.manager.load('client-a', session.id))).toMatchObject({ kind: 'broken', message: expect.stringContaining('format 99') })
   })
 })

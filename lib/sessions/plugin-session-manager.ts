@@ -1,160 +1,315 @@
 import { resource, sleep, spawn, useScope, withResolvers, type Operation } from 'effection'
-import type { AnyMcpTool } from '../tools/types'
-import {
-  isTerminal,
-  startPluginSession,
-  type PluginSession,
-  type PluginSessionRuntime,
-  type PluginSessionStatus,
-} from './plugin-session'
-import { createInMemorySessionStore, type ToolSessionStore } from './tool-session-store'
+import { responseSchemaOf } from '../tools/elicits'
+import type { ExtendedMessage } from '../tools/messages'
+import type { AnyMcpTool, ElicitAnswer } from '../tools/types'
+import { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
+import { parseElicitId } from '../tools/elicit-id'
+import { LiveSession, type SessionRuntime, type SessionTiming } from './live-session'
+import { SESSION_RECORD_FORMAT, SessionRecordError, type SessionEnding, type SessionRecord } from './session-record'
+import type { SessionStore, StoredSession } from './session-store'
+import { createMemorySessionStore } from './stores/memory-store'
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000
+export const DEFAULT_HOT_MS = 60 * 1000
+export const DEFAULT_LEASE_MS = 10 * 1000
+export const DEFAULT_KEEP_MS = 60 * 60 * 1000
 
 export interface PluginSessionInfo {
   id: string
   toolName: string
-  status: PluginSessionStatus
+  status: 'awaiting_elicit' | 'running'
   ageMs: number
   idleMs: number
 }
 
-export interface CreatePluginSessionConfig {
-  tool: AnyMcpTool
-  params: unknown
-  callId: string
-  clientId: string
-  runtime: PluginSessionRuntime
-}
+/** A session as the store has it, for the client asking, with its idle time-out applied. */
+export type LoadedSession =
+  | { kind: 'missing' }
+  /** The record cannot be used: corrupted, from another version, or its tool is not served here. */
+  | { kind: 'broken'; message: string }
+  | { kind: 'ended'; ending: SessionEnding; stored: StoredSession }
+  | { kind: 'waiting'; stored: StoredSession; request: BridgeElicitRequest }
+  /** Working in some request; `abandoned` when its process stopped writing (lease over). */
+  | { kind: 'running'; stored: StoredSession; abandoned: boolean }
 
-/** Why a session that is no longer here ended, when it was ended on purpose. */
-export interface EndedSession {
-  reason: string
+/** A session this request took over: the store holds `taken`; `previous` is what it replaced. */
+export interface TakenSession {
+  previous: StoredSession
+  taken: StoredSession
+  /** The validated answer that was recorded, when the session was taken by answering it. */
+  answer?: ElicitAnswer<unknown>
 }
 
 export interface PluginSessionManager {
-  create(config: CreatePluginSessionConfig): Operation<PluginSession>
-  /** The session, only for the client that started it. */
-  get(clientId: string, sessionId: string): Operation<PluginSession | undefined>
-  /** Mark a session active now (it is waiting again), postponing its idle expiry. */
-  touch(session: PluginSession): Operation<void>
+  /** Start a tool call as a new session; throws when the call id is taken for this client. */
+  start(options: { tool: AnyMcpTool; params: unknown; callId: string; clientId: string; parentMessages: readonly ExtendedMessage[] }): Operation<LiveSession>
+  /** The session as stored, for the client that started it only. */
+  load(clientId: string, id: string): Operation<LoadedSession>
+  /**
+   * Record the answer to a waiting session, a compare-and-set on the version loaded: undefined
+   * when another delivery recorded one first. `answer` must have passed `request.check`.
+   */
+  take(loaded: Extract<LoadedSession, { kind: 'waiting' }>, answer: { raw: ElicitAnswer<unknown>; checked: ElicitAnswer<unknown> }): Operation<TakenSession | undefined>
+  /** Take a running session whose process is gone; undefined when someone else did first. */
+  takeOver(loaded: Extract<LoadedSession, { kind: 'running' }>): Operation<TakenSession | undefined>
+  /** Run a taken session on: the tool cached here when it is current, else a replay of its journal. */
+  continue(options: { taken: TakenSession; parentMessages: readonly ExtendedMessage[] }): Operation<LiveSession>
+  /** Mark a live session as waiting now: it is dropped from memory after the hot time. */
+  touch(session: LiveSession): void
   abort(clientId: string, sessionId: string, reason?: string): Operation<boolean>
-  /** Why a recently aborted or expired session ended; undefined when it is unknown. */
-  ended(clientId: string, sessionId: string): EndedSession | undefined
   listActive(): Operation<PluginSessionInfo[]>
 }
 
 export interface PluginSessionManagerOptions {
-  store?: ToolSessionStore
-  /** A session nobody answers is aborted after this long (default 30 minutes). */
+  /** The tool of each stored session, by name. */
+  tools: (name: string) => AnyMcpTool | undefined
+  runtime: SessionRuntime
+  store?: SessionStore
+  /** A session nobody answers is ended after this long (default 30 minutes). */
   idleTimeoutMs?: number
+  /** A waiting tool is kept in memory this long (default one minute); after that, an answer replays it. */
+  hotMs?: number
+  leaseMs?: number
+  keepMs?: number
   now?: () => number
 }
 
-const ENDED_MEMORY = 10_000
-
 /**
- * Keeps plugin sessions alive between requests, in the scope of this resource: when the
- * resource ends, every session is halted. Idle sessions expire through a single timer set
- * for the oldest one, never a timer or poll per session.
+ * Plugin sessions as data in a store, with the tools of recent ones kept alive in this
+ * process as a cache. One loop drops waiting tools from memory after the hot time; another
+ * forgets old records in stores that do not expire them by themselves. Ending the resource
+ * halts every tool still in memory; their records stay.
  */
 export function usePluginSessionManager({
-  store = createInMemorySessionStore(),
+  tools,
+  runtime,
+  store = createMemorySessionStore(),
   idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS,
+  hotMs = DEFAULT_HOT_MS,
+  leaseMs = DEFAULT_LEASE_MS,
+  keepMs = DEFAULT_KEEP_MS,
   now = Date.now,
-}: PluginSessionManagerOptions = {}): Operation<PluginSessionManager> {
+}: PluginSessionManagerOptions): Operation<PluginSessionManager> {
   return resource(function* (provide) {
     const scope = yield* useScope()
-    const endedSessions = new Map<string, EndedSession>()
-    let wakeExpiry: (() => void) | undefined
+    const timing: SessionTiming = { now, idleTimeoutMs, leaseMs, keepMs }
+    const keyOf = (clientId: string, id: string) => `${clientId}\u0000${id}`
+    /** Tools alive in this process. */
+    const live = new Map<string, LiveSession>()
+    /** The waiting ones among them, oldest first, with when they began to wait. */
+    const idle = new Map<string, number>()
+    let wakeCache: (() => void) | undefined
+    let wakeSweep: (() => void) | undefined
 
-    const keyOf = (clientId: string, sessionId: string) => `${clientId}\u0000${sessionId}`
-
-    function remember(key: string, reason: string) {
-      endedSessions.set(key, { reason })
-      if (endedSessions.size > ENDED_MEMORY) {
-        const first = endedSessions.keys().next()
-        if (!first.done) endedSessions.delete(first.value)
-      }
+    function* wake(which: 'cache' | 'sweep') {
+      const resolved = withResolvers<void>(`a session to ${which === 'cache' ? 'drop from memory' : 'forget'}`)
+      if (which === 'cache') wakeCache = resolved.resolve
+      else wakeSweep = resolved.resolve
+      yield* resolved.operation
     }
 
-    function* abortEntry(session: PluginSession, reason: string) {
-      remember(keyOf(session.clientId, session.id), reason)
-      yield* session.abort(reason)
-      yield* store.delete(keyOf(session.clientId, session.id))
-    }
-
-    yield* spawn(function* expireIdleSessions() {
+    yield* spawn(function* dropColdTools() {
       while (true) {
-        const oldest = yield* store.oldest()
-        if (!oldest) {
-          const woken = withResolvers<void>('a session to expire')
-          wakeExpiry = woken.resolve
-          yield* woken.operation
+        const oldest = idle.entries().next()
+        if (oldest.done) {
+          yield* wake('cache')
           continue
         }
-        const wait = oldest.lastActiveAt + idleTimeoutMs - now()
+        const [key, since] = oldest.value
+        const wait = since + Math.min(hotMs, idleTimeoutMs) - now()
         if (wait > 0) {
           yield* sleep(wait)
           continue
         }
-        yield* abortEntry(
-          oldest.session,
-          `The ${oldest.session.toolName} session expired after ${Math.round(idleTimeoutMs / 1000)} s without an answer.`,
-        )
+        idle.delete(key)
+        const session = live.get(key)
+        if (session) yield* session.dehydrate()
       }
     })
 
-    const manager: PluginSessionManager = {
-      *create({ tool, params, callId, clientId, runtime }) {
-        const key = keyOf(clientId, callId)
-        if (yield* store.get(key)) throw new Error(`A session for tool call ${callId} already exists.`)
-        const session = startPluginSession({
+    yield* spawn(function* forgetOldRecords() {
+      while (true) {
+        const next = yield* store.sweep(now())
+        if (next === undefined) yield* wake('sweep')
+        else yield* sleep(Math.max(0, Math.min(next - now(), keepMs)))
+      }
+    })
+
+    function remember(session: LiveSession): LiveSession {
+      live.set(keyOf(session.clientId, session.id), session)
+      return session
+    }
+
+    function startLive(tool: AnyMcpTool, stored: StoredSession, parentMessages: readonly ExtendedMessage[]): LiveSession {
+      return remember(
+        new LiveSession({
           scope,
+          store,
           tool,
-          params,
-          callId,
-          clientId,
+          stored,
           runtime,
-          now: now(),
+          parentMessages,
+          timing,
           onEnd: (ended) => {
-            // The store is in-process here; a remote store would clean up on its own expiry.
-            scope.run(() => store.delete(keyOf(ended.clientId, ended.id)))
+            const key = keyOf(ended.clientId, ended.id)
+            if (live.get(key) === ended) live.delete(key)
+            idle.delete(key)
           },
-        })
-        if (!isTerminal(session.status())) {
-          yield* store.set(key, { session, lastActiveAt: now() })
-          wakeExpiry?.()
-          wakeExpiry = undefined
+        }),
+      )
+    }
+
+    function* forget(clientId: string, id: string) {
+      const key = keyOf(clientId, id)
+      idle.delete(key)
+      const session = live.get(key)
+      live.delete(key)
+      if (session) yield* session.dehydrate()
+    }
+
+    const manager: PluginSessionManager = {
+      *start({ tool, params, callId, clientId, parentMessages }) {
+        const at = now()
+        const record: SessionRecord = {
+          format: SESSION_RECORD_FORMAT,
+          id: callId,
+          clientId,
+          toolName: tool.name,
+          params: params ?? null,
+          status: 'running',
+          journal: [],
+          createdAt: at,
+          updatedAt: at,
+          expiresAt: at + leaseMs,
+          keepUntil: at + leaseMs + keepMs,
         }
-        return session
+        const stored = yield* store.create(record)
+        if (!stored) throw new Error(`A session for tool call ${callId} already exists.`)
+        wakeSweep?.()
+        wakeSweep = undefined
+        return startLive(tool, stored, parentMessages)
       },
-      *get(clientId, sessionId) {
-        return (yield* store.get(keyOf(clientId, sessionId)))?.session
+
+      *load(clientId, id) {
+        let stored: StoredSession | undefined
+        try {
+          stored = yield* store.get(clientId, id)
+        } catch (error) {
+          if (error instanceof SessionRecordError) return { kind: 'broken', message: `Session ${id} cannot be continued: ${error.message}` }
+          throw error
+        }
+        if (!stored || stored.record.clientId !== clientId) return { kind: 'missing' }
+        const { record } = stored
+        if (record.ending) return { kind: 'ended', ending: record.ending, stored }
+        const tool = tools(record.toolName)
+        if (!tool) return { kind: 'broken', message: `Session ${id} needs the tool "${record.toolName}", which this server does not offer.` }
+        if (record.status === 'running') return { kind: 'running', stored, abandoned: record.expiresAt <= now() }
+        if (record.expiresAt <= now()) {
+          return { kind: 'ended', stored, ending: { kind: 'aborted', reason: expiredReason(record.toolName, idleTimeoutMs) } }
+        }
+        const pending = record.pending
+        const spec = pending && Object.hasOwn(tool.elicits, pending.key) ? tool.elicits[pending.key] : undefined
+        const id_ = pending ? parseElicitId(pending.elicitId) : undefined
+        if (!pending || !spec || !id_) return { kind: 'broken', message: `Session ${id} waits for a question this server cannot ask.` }
+        return { kind: 'waiting', stored, request: new BridgeElicitRequest(pending.elicitId, id_, pending.message, pending.context, responseSchemaOf(spec)) }
       },
-      *touch(session) {
-        yield* store.touch(keyOf(session.clientId, session.id), now())
+
+      *take(loaded, { raw, checked }) {
+        const { record, version } = loaded.stored
+        const pending = record.pending!
+        const at = now()
+        const next: SessionRecord = {
+          ...record,
+          status: 'running',
+          pending: undefined,
+          journal: [...record.journal, { seq: pending.seq, kind: 'elicit', key: pending.key, answer: raw }],
+          updatedAt: at,
+          expiresAt: at + leaseMs,
+          keepUntil: at + leaseMs + keepMs,
+        }
+        const taken = yield* store.update(next, version)
+        return taken === undefined ? undefined : { previous: loaded.stored, taken: { record: next, version: taken }, answer: checked }
       },
+
+      *takeOver(loaded) {
+        const { record, version } = loaded.stored
+        const at = now()
+        const next: SessionRecord = { ...record, updatedAt: at, expiresAt: at + leaseMs, keepUntil: at + leaseMs + keepMs }
+        const taken = yield* store.update(next, version)
+        return taken === undefined ? undefined : { previous: loaded.stored, taken: { record: next, version: taken } }
+      },
+
+      *continue({ taken, parentMessages }) {
+        const { record } = taken.taken
+        const key = keyOf(record.clientId, record.id)
+        const cached = live.get(key)
+        if (cached && taken.answer && cached.waiting && cached.version === taken.previous.version) {
+          idle.delete(key)
+          cached.resume(taken.taken, taken.answer)
+          return cached
+        }
+        if (cached) yield* forget(record.clientId, record.id)
+        const tool = tools(record.toolName)
+        if (!tool) throw new Error(`Session ${record.id} needs the tool "${record.toolName}", which this server does not offer.`)
+        return startLive(tool, taken.taken, parentMessages)
+      },
+
+      touch(session) {
+        const key = keyOf(session.clientId, session.id)
+        if (live.get(key) !== session) return
+        idle.delete(key)
+        idle.set(key, now())
+        wakeCache?.()
+        wakeCache = undefined
+      },
+
       *abort(clientId, sessionId, reason = 'Stopped by the user.') {
-        const entry = yield* store.get(keyOf(clientId, sessionId))
-        if (!entry) return false
-        yield* abortEntry(entry.session, reason)
-        return true
+        for (let attempt = 0; attempt < 3; attempt++) {
+          const loaded = yield* manager.load(clientId, sessionId)
+          if (loaded.kind !== 'waiting' && loaded.kind !== 'running') {
+            yield* forget(clientId, sessionId)
+            return false
+          }
+          const at = now()
+          const { record, version } = loaded.stored
+          const next: SessionRecord = {
+            ...record,
+            status: 'aborted',
+            pending: undefined,
+            ending: { kind: 'aborted', reason },
+            updatedAt: at,
+            expiresAt: at,
+            keepUntil: at + keepMs,
+          }
+          if ((yield* store.update(next, version)) !== undefined) {
+            const session = live.get(keyOf(clientId, sessionId))
+            if (session) yield* session.halt(reason)
+            return true
+          }
+        }
+        return false
       },
-      ended: (clientId, sessionId) => endedSessions.get(keyOf(clientId, sessionId)),
+
       *listActive() {
         const at = now()
-        return (yield* store.list()).map(({ session, lastActiveAt }) => ({
-          id: session.id,
-          toolName: session.toolName,
-          status: session.status(),
-          ageMs: at - session.createdAt,
-          idleMs: at - lastActiveAt,
-        }))
+        const records = yield* store.list({ statuses: ['waiting', 'running'], limit: 10_000 })
+        return records
+          .filter((record) => record.status === 'running' || record.expiresAt > at)
+          .map((record) => ({
+            id: record.id,
+            toolName: record.toolName,
+            status: record.status === 'waiting' ? ('awaiting_elicit' as const) : ('running' as const),
+            ageMs: at - record.createdAt,
+            idleMs: at - record.updatedAt,
+          }))
       },
     }
 
-    // Ending this resource ends its scope, which halts every session task still running.
+    // Ending this resource ends its scope, which halts every tool still in memory.
     yield* provide(manager)
   })
+}
+
+function expiredReason(toolName: string, idleTimeoutMs: number): string {
+  return `The ${toolName} session expired after ${Math.round(idleTimeoutMs / 1000)} s without an answer.`
 }

@@ -5,8 +5,9 @@ import type { McpToolContext } from './types'
 
 /**
  * A tool in three phases. `before` runs once, on the server, with whatever the server has
- * (secrets, databases); only its JSON result crosses into `client`, which may sample, elicit
- * and branch; `after` gets `before`'s own result and `client`'s, back on the server.
+ * (secrets, databases): it is a journaled step, so a replayed session gets its recorded
+ * result instead of running it again. Its JSON result crosses into `client`, which may
+ * sample, elicit and branch; `after` gets `before`'s result and `client`'s, back on the server.
  */
 export interface Handoff<TParams extends z.ZodType, TElicits extends ElicitsMap, THandoff, TClient, TResult> {
   before(params: z.output<TParams>): Operation<THandoff>
@@ -24,9 +25,10 @@ export function executeHandoff<TParams extends z.ZodType, TElicits extends Elici
   phases: Handoff<TParams, TElicits, THandoff, TClient, TResult>,
 ) {
   return function* (params: z.output<TParams>, ctx: McpToolContext<TElicits>): Operation<TResult> {
-    const handoff = yield* phases.before(params)
-    const crossing = toJsonData(handoff, `${toolName}: the result of before()`) as THandoff
-    const clientResult = yield* phases.client(crossing, ctx)
+    const handoff = yield* ctx.step('before', function* () {
+      return toJsonData(yield* phases.before(params), `${toolName}: the result of before()`) as THandoff
+    })
+    const clientResult = yield* phases.client(handoff, ctx)
     return yield* phases.after(handoff, clientResult)
   }
 }

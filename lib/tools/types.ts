@@ -101,6 +101,15 @@ export interface BranchContext<TElicits extends ElicitsMap> {
   sample(request: SampleRequest<undefined>): Operation<SampleResult>
   /** Run `fn` as a sub-branch with its own messages and limits; it reduces to its return value. */
   branch<T>(fn: (ctx: BranchContext<TElicits>) => Operation<T>, options?: BranchOptions): Operation<T>
+  /**
+   * Do something that would differ on a second run (an id, a random choice, the clock, a call
+   * to an outside service) once, and keep its JSON result: a session replayed on another
+   * process gets the recorded result back instead of running `work` again.
+   *
+   * @example
+   * const ticket = yield* ctx.step('ticket number', function* () { return createTicketNumber() })
+   */
+  step<T>(name: string, work: () => Operation<T>): Operation<T>
   log(level: LogLevel, message: string): Operation<void>
   /** Report progress (0..1) to the chat UI. */
   notify(message: string, progress?: number): Operation<void>

@@ -68,7 +68,11 @@ export const bookFlightTool = createMcpTool('book_flight')
       prompt: `Give one short, practical travel tip for a traveller arriving at ${destination} airport.`,
       maxTokens: 120,
     })
-    yield* ctx.log('info', `Issued a ticket for ${flight.flightNumber}, seat ${seat}`)
+    // Random, so a journaled step: a session replayed on another process keeps the same ticket.
+    const ticketNumber = yield* ctx.step('issue ticket', function* () {
+      return createTicketNumber()
+    })
+    yield* ctx.log('info', `Issued ticket ${ticketNumber} for ${flight.flightNumber}, seat ${seat}`)
     yield* ctx.notify('Booking confirmed', 1)
-    return { status: 'confirmed', ticketNumber: createTicketNumber(), flight, seat, price: flight.price, tip: tip.text.trim() }
+    return { status: 'confirmed', ticketNumber, flight, seat, price: flight.price, tip: tip.text.trim() }
   })

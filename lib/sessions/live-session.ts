@@ -1,0 +1,279 @@
+import { action, withResolvers, type Operation, type Scope, type Task } from 'effection'
+import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
+import { createJournalingClient, type ToolEvent } from '../runtime/journaling-client'
+import { ToolJournal, type JournalEntry } from '../runtime/journal'
+import { runTool } from '../runtime/run-tool'
+import type { ToolSampleRequest } from '../runtime/tool-client'
+import type { BranchLimits } from '../tools/limits'
+import type { ExtendedMessage } from '../tools/messages'
+import type { AnyMcpTool, ElicitAnswer, SampleResult } from '../tools/types'
+import { SessionConflictError } from './errors'
+import type { SessionRecord } from './session-record'
+import type { SessionStore, StoredSession } from './session-store'
+
+/** Everything a live session reports to whoever drives it, ending with one terminal event or a question. */
+export type LiveSessionEvent =
+  | ToolEvent
+  | { type: 'elicit'; request: BridgeElicitRequest }
+  | { type: 'completed'; content: string }
+  | { type: 'failed'; error: Error }
+  | { type: 'aborted'; reason: string }
+
+/** How tool calls run on this server: the chat's model for sampling, limits, the system prompt. */
+export interface SessionRuntime {
+  sample(request: ToolSampleRequest): Operation<SampleResult>
+  limits?: BranchLimits
+  parentSystemPrompt?: string
+}
+
+/** How long things last, in ms, and the clock. */
+export interface SessionTiming {
+  now(): number
+  /** A waiting session nobody answers ends after this long. */
+  idleTimeoutMs: number
+  /** A running session whose process stops writing is presumed dead after this long. */
+  leaseMs: number
+  /** How long an ended session's record is kept, so late requests learn how it ended. */
+  keepMs: number
+}
+
+export interface StartLiveSessionOptions {
+  /** The long-lived scope the tool runs in, so it outlives the request that started it. */
+  scope: Scope
+  store: SessionStore
+  tool: AnyMcpTool
+  /** The record to continue from (a new one, or one whose journal is replayed) and its version. */
+  stored: StoredSession
+  runtime: SessionRuntime
+  /** The conversation the tool was called from (`ctx.parentMessages`). */
+  parentMessages: readonly ExtendedMessage[]
+  timing: SessionTiming
+  /** Called once when the tool's task has ended, however it ended. */
+  onEnd(session: LiveSession): void
+}
+
+/**
+ * A plugin session's tool, running or suspended in this process: a cache of its record. Every
+ * result it receives is written to the store before the tool sees it, every question before it
+ * is asked, each write a compare-and-set on the version this process last wrote, so a process
+ * that lost the session to another can never record anything more.
+ */
+export class LiveSession {
+  readonly id: string
+  readonly clientId: string
+  readonly toolName: string
+  /** The version of the record this process wrote last; the cache is valid while the store has it. */
+  version: number
+  private record: SessionRecord
+  private readonly store: SessionStore
+  private readonly timing: SessionTiming
+  private ended = false
+  /** Set when the cache lets go of the tool: its halt is not an abort, and nothing is written. */
+  private dehydrating = false
+  private stopReason = 'The tool call was stopped.'
+  // Events not yet taken by a driver, and the driver waiting for one: not an Effection queue,
+  // whose closures would cost a waiting session more than this array.
+  private readonly events: LiveSessionEvent[] = []
+  private waiter: ((event: LiveSessionEvent) => void) | undefined = undefined
+  private answer: ((answer: ElicitAnswer<unknown>) => void) | undefined = undefined
+  private pending: BridgeElicitRequest | undefined = undefined
+  // Writes happen one at a time: parallel branches may record results at once.
+  private writing = false
+  private readonly writers: Array<() => void> = []
+  private readonly task: Task<void>
+
+  constructor({ scope, store, tool, stored, runtime, parentMessages, timing, onEnd }: StartLiveSessionOptions) {
+    const { record, version } = stored
+    this.id = record.id
+    this.clientId = record.clientId
+    this.toolName = record.toolName
+    this.record = record
+    this.version = version
+    this.store = store
+    this.timing = timing
+    const client = createJournalingClient({
+      journal: new ToolJournal(tool.name, record.journal),
+      sample: runtime.sample,
+      record: (entry) => this.append(entry),
+      ask: (request) => this.ask(request),
+      emit: (event) => this.deliver(event),
+    })
+    const run = runTool({
+      tool,
+      params: record.params,
+      client,
+      callId: record.id,
+      limits: runtime.limits,
+      parentMessages,
+      parentSystemPrompt: runtime.parentSystemPrompt,
+    })
+    const session = this
+    this.task = scope.run(function* () {
+      let settled = false
+      try {
+        const result = yield* run
+        settled = true
+        const content = contentOf(result)
+        if (content === undefined) {
+          yield* session.end({ type: 'failed', error: new Error('The tool returned a result that is not JSON-serialisable.') })
+        } else yield* session.end({ type: 'completed', content })
+      } catch (error) {
+        settled = true
+        const failure = error instanceof Error ? error : new Error(String(error))
+        if (failure instanceof SessionConflictError) session.settle({ type: 'aborted', reason: failure.message })
+        else yield* session.end({ type: 'failed', error: failure })
+      } finally {
+        if (!settled && !session.dehydrating) session.settle({ type: 'aborted', reason: session.stopReason })
+        session.ended = true
+        onEnd(session)
+      }
+    })
+  }
+
+  /** Whether the tool waits for an answer here and now. */
+  get waiting(): boolean {
+    return this.pending !== undefined
+  }
+
+  /** The next event; the driver calls this until a terminal event or an `elicit`. */
+  *nextEvent(): Operation<LiveSessionEvent> {
+    const ready = this.events.shift()
+    if (ready) return ready
+    return yield* action<LiveSessionEvent>((resolve) => {
+      this.waiter = resolve
+      return () => {
+        if (this.waiter === resolve) this.waiter = undefined
+      }
+    })
+  }
+
+  /**
+   * Hand the waiting tool its answer, which the store already holds (`taken` was written by
+   * the manager's compare-and-set).
+   */
+  resume(taken: StoredSession, answer: ElicitAnswer<unknown>): void {
+    const resolve = this.answer
+    if (!resolve) throw new Error(`Session ${this.id} is not waiting for an answer here.`)
+    this.record = taken.record
+    this.version = taken.version
+    this.answer = undefined
+    this.pending = undefined
+    resolve(answer)
+  }
+
+  /** Stop the tool because its session was ended (the record already says so): no write. */
+  *halt(reason?: string): Operation<void> {
+    if (reason) this.stopReason = reason
+    if (!this.ended) yield* this.task.halt()
+  }
+
+  /** Let go of the tool while its record stays in the store; the next answer replays it. */
+  *dehydrate(): Operation<void> {
+    this.dehydrating = true
+    yield* this.halt()
+  }
+
+  private *ask(request: BridgeElicitRequest): Operation<ElicitAnswer<unknown>> {
+    const now = this.timing.now()
+    const expiresAt = now + this.timing.idleTimeoutMs
+    yield* this.write((record) => ({
+      ...record,
+      status: 'waiting',
+      pending: { seq: request.id.seq, key: request.key, elicitId: request.elicitId, message: request.text, context: request.context },
+      updatedAt: now,
+      expiresAt,
+      keepUntil: expiresAt + this.timing.keepMs,
+    }))
+    const answer = withResolvers<ElicitAnswer<unknown>>()
+    this.answer = answer.resolve
+    this.pending = request
+    try {
+      this.deliver({ type: 'elicit', request })
+      return yield* answer.operation
+    } finally {
+      this.answer = undefined
+      this.pending = undefined
+    }
+  }
+
+  private *append(entry: JournalEntry): Operation<void> {
+    const now = this.timing.now()
+    yield* this.write((record) => ({
+      ...record,
+      journal: [...record.journal, entry],
+      updatedAt: now,
+      expiresAt: now + this.timing.leaseMs,
+      keepUntil: now + this.timing.leaseMs + this.timing.keepMs,
+    }))
+  }
+
+  /** Record how the tool ended, then report it; a record someone else changed ends it as aborted. */
+  private *end(event: Extract<LiveSessionEvent, { type: 'completed' | 'failed' }>): Operation<void> {
+    const now = this.timing.now()
+    const ending =
+      event.type === 'completed'
+        ? ({ kind: 'completed', content: event.content } as const)
+        : ({ kind: 'failed', message: event.error.message } as const)
+    try {
+      yield* this.write((record) => ({
+        ...record,
+        status: event.type,
+        pending: undefined,
+        ending,
+        updatedAt: now,
+        expiresAt: now,
+        keepUntil: now + this.timing.keepMs,
+      }))
+    } catch (error) {
+      if (!(error instanceof SessionConflictError)) throw error
+      this.settle({ type: 'aborted', reason: error.message })
+      return
+    }
+    this.settle(event)
+  }
+
+  private *write(change: (record: SessionRecord) => SessionRecord): Operation<void> {
+    while (this.writing) {
+      const turn = withResolvers<void>()
+      this.writers.push(turn.resolve)
+      yield* turn.operation
+    }
+    this.writing = true
+    try {
+      const next = change(this.record)
+      const version = yield* this.store.update(next, this.version)
+      if (version === undefined) {
+        throw new SessionConflictError(`The ${this.toolName} session was continued or stopped elsewhere.`)
+      }
+      this.record = next
+      this.version = version
+    } finally {
+      this.writing = false
+      this.writers.shift()?.()
+    }
+  }
+
+  private deliver(event: LiveSessionEvent): void {
+    const waiter = this.waiter
+    if (waiter) {
+      this.waiter = undefined
+      waiter(event)
+    } else {
+      this.events.push(event)
+    }
+  }
+
+  private settle(event: Extract<LiveSessionEvent, { type: 'completed' | 'failed' | 'aborted' }>): void {
+    this.deliver(event)
+  }
+}
+
+/** What the model reads as the tool's result; undefined when it cannot be JSON. */
+function contentOf(result: unknown): string | undefined {
+  if (typeof result === 'string') return result
+  try {
+    return JSON.stringify(result ?? null)
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,43 @@
+import type { Operation } from 'effection'
+import type { SessionRecord } from './session-record'
+
+/** A record as stored, with the version a compare-and-set must name to replace it. */
+export interface StoredSession {
+  record: SessionRecord
+  version: number
+}
+
+/**
+ * Where plugin sessions are kept as data, keyed by client identity and session id. Every
+ * replacement is a compare-and-set on the version, so of two processes answering the same
+ * question only one can record the answer.
+ *
+ * A store forgets a record after its `keepUntil`, by itself (Redis TTL) or in `sweep`.
+ * Reads validate what they read: a corrupted or foreign record throws `SessionRecordError`.
+ * A store that cannot be reached throws `SessionStoreUnavailableError`.
+ */
+export interface SessionStore {
+  /** What kind of store this is, for logs and the bench: 'memory', 'embedded' or 'redis'. */
+  readonly kind: string
+  get(clientId: string, id: string): Operation<StoredSession | undefined>
+  /** Store a new record at version 1; undefined when one exists already under its key. */
+  create(record: SessionRecord): Operation<StoredSession | undefined>
+  /**
+   * Replace the record if the stored version is still `version`; the new version, or
+   * undefined when another writer came first or the record is gone.
+   */
+  update(record: SessionRecord, version: number): Operation<number | undefined>
+  delete(clientId: string, id: string): Operation<void>
+  /**
+   * Forget records past their `keepUntil`; when the next one falls due (epoch ms), or
+   * undefined when none will or the store expires records itself.
+   */
+  sweep(now: number): Operation<number | undefined>
+  /** The records with `status` in `statuses`, at most `limit` of them (for inspection and limits). */
+  list(options: { statuses: readonly SessionRecord['status'][]; limit: number }): Operation<SessionRecord[]>
+}
+
+/** The store could not be reached (Redis down); the request that needed it gets a 503. */
+export class SessionStoreUnavailableError extends Error {
+  override name = 'SessionStoreUnavailableError'
+}
