@@ -123,7 +123,7 @@ describe('the client identity cookie', () => {
       request: new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
       chat,
     })
-    expect(fresh.headers.get('set-cookie')).toMatch(/^chat_client_id=[\w-]{32,}; Path=\/; HttpOnly; SameSite=Lax/)
+    expect(fresh.headers.get('set-cookie')).toMatch(/^chat_client_id=[\w-]{32,}\.[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax/)
     const again = await handleChatRequest({
       request: new Request('http://localhost/api/chat', {
         method: 'POST',

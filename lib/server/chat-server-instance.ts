@@ -1,23 +1,46 @@
-import { createChatServer, type ChatServer } from '../engine/chat-server'
+import { createChatServer, createClientIdentity, type ChatServer, type ClientIdentityResolver } from '../engine'
 import { selectChatModel } from '../models'
+import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
+import { useRedisSessionStore } from '../sessions/stores/redis-store'
 import { pluginTools } from '@/plugins'
+import { readServerConfig } from './config'
 
-const globalForChat = globalThis as typeof globalThis & { chatServer?: Promise<ChatServer> }
-
-/**
- * The app's one chat server: the plugins' tools and the model the environment selects.
- * Kept on globalThis so that dev-mode module reloads do not strand live sessions.
- */
-export function getChatServer(): Promise<ChatServer> {
-  globalForChat.chatServer ??= createChatServer({
-    model: selectChatModel().model,
-    tools: pluginTools,
-    idleTimeoutMs: positiveNumber(process.env.PLUGIN_SESSION_IDLE_TIMEOUT_MS),
-  })
-  return globalForChat.chatServer
+/** The app's chat server and the identity every request is resolved with. */
+export interface ChatApp {
+  chat: ChatServer
+  identity: ClientIdentityResolver
+  /** Where sessions are kept: 'embedded', 'redis' or 'memory'. */
+  store: string
 }
 
-function positiveNumber(text: string | undefined): number | undefined {
-  const value = Number(text)
-  return text && Number.isFinite(value) && value > 0 ? value : undefined
+const globalForChat = globalThis as typeof globalThis & { chatApp?: Promise<ChatApp> }
+
+/**
+ * The app's one chat server: the plugins' tools, the model the environment selects, and
+ * sessions in the store it names — Redis with `REDIS_URL`, else the embedded store in
+ * `DATA_DIR` (`SESSION_STORE=memory` keeps them in memory, lost on restart: for benchmarks).
+ * Kept on globalThis so that dev-mode module reloads do not open the store twice.
+ */
+export function getChatApp(): Promise<ChatApp> {
+  globalForChat.chatApp ??= startChatApp()
+  return globalForChat.chatApp
+}
+
+async function startChatApp(): Promise<ChatApp> {
+  const config = readServerConfig()
+  const { redisUrl, dataDir } = config
+  const store = redisUrl ? 'redis' : process.env.SESSION_STORE === 'memory' ? 'memory' : 'embedded'
+  const chat = await createChatServer({
+    model: selectChatModel().model,
+    tools: pluginTools,
+    idleTimeoutMs: config.idleTimeoutMs,
+    hotMs: config.hotMs,
+    useStore:
+      store === 'redis'
+        ? () => useRedisSessionStore({ url: redisUrl! })
+        : store === 'embedded'
+          ? () => useEmbeddedSessionStore({ directory: dataDir })
+          : undefined,
+  })
+  return { chat, identity: createClientIdentity({ secret: config.sessionSecret }), store }
 }

@@ -225,8 +225,9 @@ export class LiveSession {
         keepUntil: now + this.timing.keepMs,
       }))
     } catch (error) {
-      if (!(error instanceof SessionConflictError)) throw error
-      this.settle({ type: 'aborted', reason: error.message })
+      // Whoever drives the session hears how it ended, even when that could not be recorded.
+      if (error instanceof SessionConflictError) this.settle({ type: 'aborted', reason: error.message })
+      else this.settle({ type: 'failed', error: new Error(`The ${this.toolName} session could not be recorded: ${error instanceof Error ? error.message : String(error)}`) })
       return
     }
     this.settle(event)

@@ -1,4 +1,4 @@
-import { getChatServer } from '@/lib/server/chat-server-instance'
+import { getChatApp } from '@/lib/server/chat-server-instance'
 
 export const dynamic = 'force-dynamic'
 
@@ -7,6 +7,6 @@ export async function GET(): Promise<Response> {
   if (process.env.NODE_ENV === 'production' && process.env.EXPOSE_SESSIONS !== '1') {
     return Response.json({ error: { code: 'not_found', message: 'Not found.' } }, { status: 404 })
   }
-  const chat = await getChatServer()
+  const { chat } = await getChatApp()
   return Response.json({ sessions: await chat.listActive() })
 }

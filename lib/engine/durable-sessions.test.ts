@@ -1,0 +1,147 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createOfflineModel } from '../models'
+import { bookFlightTool } from '@/plugins/book-flight/tool'
+import type { Flight, SeatMap } from '@/plugins/book-flight/flights'
+import { createMemorySessionStore, memorySessionKey, type MemorySessionEntry } from '../sessions/stores/memory-store'
+import type { SessionStore } from '../sessions'
+import { decodeModelContext } from '../tools/model-context'
+import type { PluginElicitRequestEvent } from '../protocol/events'
+import { createChatServer, type ChatServer } from './chat-server'
+import { LOST_SESSION_MESSAGE } from './chat-engine'
+import { createChatTestClient, elicitRequests, eventsOf, type ChatTestClient } from './testing/chat-test-client'
+
+const servers: ChatServer[] = []
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close()
+})
+
+/** One "instance" of the app: its own engine and memory, sessions in the shared store. */
+async function instance(store: SessionStore, options: { hotMs?: number } = {}): Promise<ChatServer> {
+  const chat = await createChatServer({
+    model: createOfflineModel({ delayMs: 0 }),
+    tools: [bookFlightTool],
+    // eslint-disable-next-line require-yield
+    useStore: function* () {
+      return store
+    },
+    ...options,
+  })
+  servers.push(chat)
+  return chat
+}
+
+/** The same browser (cookie and conversation) talking to another instance. */
+function on(chat: ChatServer, browser: ChatTestClient): ChatTestClient {
+  const other = createChatTestClient({ chat })
+  other.cookie = browser.cookie
+  other.messages = browser.messages
+  return other
+}
+
+const contextOf = (request: PluginElicitRequestEvent) => decodeModelContext({ message: request.message, schema: request.schema }).context
+const firstFlight = (request: PluginElicitRequestEvent) => (contextOf(request).flights as Flight[])[0]!
+
+function freeSeat(request: PluginElicitRequestEvent) {
+  const seatMap = contextOf(request).seatMap as SeatMap
+  for (let row = seatMap.firstRow; row <= seatMap.lastRow; row++) {
+    for (const seat of seatMap.letters) if (!seatMap.taken.includes(`${row}${seat}`)) return { row, seat }
+  }
+  throw new Error('no free seat')
+}
+
+async function startBooking(client: ChatTestClient) {
+  const turn = await client.say('Book a flight from NYC to LAX')
+  const [request] = elicitRequests(turn.events)
+  if (!request) throw new Error(`no question in ${JSON.stringify(turn.events)}`)
+  return request
+}
+
+describe('sessions shared by instances through one store', () => {
+  it('completes a booking whose requests go to different instances, each answer replayed where the tool is not in memory', async () => {
+    const store = createMemorySessionStore()
+    const a = await instance(store)
+    const b = await instance(store)
+    const onA = createChatTestClient({ chat: a })
+    const pickFlight = await startBooking(onA)
+    const flight = firstFlight(pickFlight)
+
+    const onB = on(b, onA)
+    const seatTurn = await onB.answer([{ request: pickFlight, result: { action: 'accept', content: { flightId: flight.id } } }])
+    const [pickSeat] = elicitRequests(seatTurn.events)
+    expect(pickSeat).toMatchObject({ key: 'pickSeat', sessionId: pickFlight.sessionId })
+    // Only what happened after the answer is reported: the flight search's log is not sent again.
+    expect(eventsOf(seatTurn.events, 'plugin_log')).toEqual([])
+
+    const seat = freeSeat(pickSeat!)
+    const back = on(a, onB)
+    const done = await back.answer([{ request: pickSeat!, result: { action: 'accept', content: seat } }])
+    const [result] = eventsOf(done.events, 'tool_result')
+    expect(JSON.parse(result!.content)).toMatchObject({
+      status: 'confirmed',
+      flight: { id: flight.id },
+      seat: `${seat.row}${seat.seat}`,
+      ticketNumber: expect.stringMatching(/^TKT-/),
+    })
+  })
+
+  it('lets only one of two deliveries of the same answer continue; the other is refused and sees no next question', async () => {
+    const store = createMemorySessionStore()
+    const a = await instance(store)
+    const b = await instance(store)
+    const onA = createChatTestClient({ chat: a })
+    const pickFlight = await startBooking(onA)
+    const onB = on(b, onA)
+    const answer = { request: pickFlight, result: { action: 'accept' as const, content: { flightId: firstFlight(pickFlight).id } } }
+
+    const turns = await Promise.all([onA.answer([answer]), onB.answer([answer])])
+    const continued = turns.filter((turn) => turn.status === 200)
+    const refused = turns.filter((turn) => turn.status !== 200)
+    expect(continued).toHaveLength(1)
+    expect(refused).toEqual([expect.objectContaining({ status: 409, error: expect.objectContaining({ code: 'elicit_already_answered' }) })])
+    expect(elicitRequests(continued[0]!.events)).toMatchObject([{ key: 'pickSeat' }])
+
+    // The last answer, delivered twice at once: one ticket, never two.
+    const pickSeat = elicitRequests(continued[0]!.events)[0]!
+    const winner = continued[0] === turns[0] ? onA : onB
+    const [first, second] = [on(a, winner), on(b, winner)]
+    const seatAnswer = { request: pickSeat, result: { action: 'accept' as const, content: freeSeat(pickSeat) } }
+    const finals = await Promise.all([first.answer([seatAnswer]), second.answer([seatAnswer])])
+    expect(finals.flatMap((turn) => eventsOf(turn.events, 'tool_result'))).toHaveLength(1)
+    expect(finals.map((turn) => turn.status).sort()).toEqual([200, 409])
+  })
+
+  it('gives the result of a session that finished while its client was away, instead of losing it', async () => {
+    const store = createMemorySessionStore()
+    const a = await instance(store)
+    const client = createChatTestClient({ chat: a })
+    const pickFlight = await startBooking(client)
+    const seatTurn = await client.answer([{ request: pickFlight, result: { action: 'accept', content: { flightId: firstFlight(pickFlight).id } } }])
+    const pickSeat = elicitRequests(seatTurn.events)[0]!
+    const beforeResult = client.messages
+    await client.answer([{ request: pickSeat, result: { action: 'accept', content: freeSeat(pickSeat) } }])
+
+    // The browser never got that answer's stream: it sends the conversation as it had it.
+    client.messages = beforeResult
+    const again = await client.post({ messages: beforeResult })
+    expect(again.status).toBe(200)
+    expect(eventsOf(again.events, 'tool_result')[0]!.content).toContain('"status":"confirmed"')
+    expect(eventsOf(again.events, 'plugin_session_error')).toEqual([])
+  })
+
+  it('reports a stored session it cannot read as a plugin_session_error, and the conversation carries on', async () => {
+    const entries = new Map<string, MemorySessionEntry>()
+    const a = await instance(createMemorySessionStore(entries), { hotMs: 0 })
+    const client = createChatTestClient({ chat: a })
+    const pickFlight = await startBooking(client)
+    const key = [...entries.keys()].find((candidate) => candidate === memorySessionKey(JSON.parse(candidate)[0], pickFlight.sessionId))!
+    entries.set(key, { ...entries.get(key)!, text: '{"format": 7}' })
+
+    const turn = await client.answer([{ request: pickFlight, result: { action: 'accept', content: { flightId: firstFlight(pickFlight).id } } }])
+    expect(turn.status).toBe(200)
+    expect(eventsOf(turn.events, 'plugin_session_error')).toEqual([
+      expect.objectContaining({ sessionId: pickFlight.sessionId, error: 'INTERNAL_ERROR', message: expect.stringContaining('format 7') }),
+    ])
+    expect(client.messages).toContainEqual({ role: 'tool', tool_call_id: pickFlight.callId, content: LOST_SESSION_MESSAGE })
+    expect(turn.events.at(-1)).toMatchObject({ type: 'complete' })
+  })
+})
