@@ -33,7 +33,10 @@ export interface SessionStore {
    * undefined when none will or the store expires records itself.
    */
   sweep(now: number): Operation<number | undefined>
-  /** The records with `status` in `statuses`, at most `limit` of them (for inspection and limits). */
+  /**
+   * The records with `status` in `statuses`, at most `limit` of them, in no particular order (for
+   * inspection and limits). A record that cannot be read is left out; `get` reports it.
+   */
   list(options: { statuses: readonly SessionRecord['status'][]; limit: number }): Operation<SessionRecord[]>
 }
 

@@ -1,0 +1,92 @@
+import { createScope, run, suspend, until, type Operation } from 'effection'
+import { createClient } from 'redis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SessionStoreUnavailableError, type SessionStore } from '../session-store'
+import { startRedisServer, type RedisServer } from '../testing/redis-server'
+import { redisSessionKey, useRedisSessionStore } from './redis-store'
+import { describeSessionStoreContract, sessionRecord } from './session-store-contract'
+
+let server: RedisServer
+beforeAll(async () => {
+  server = await startRedisServer()
+})
+afterAll(() => server?.stop())
+
+let stores = 0
+
+describeSessionStoreContract('redis', {
+  expiresItself: true,
+  *setup() {
+    // Each case gets its own prefix, so that cases never see each other's records.
+    const prefix = `test-${++stores}:`
+    const store = yield* useRedisSessionStore({ url: server.url, prefix })
+    return {
+      store,
+      *corrupt(clientId, id) {
+        // Not even a hash: a string where the session's hash was.
+        const client = createClient({ url: server.url })
+        yield* until(client.connect())
+        try {
+          yield* until(client.set(redisSessionKey(prefix, clientId, id), 'garbage'))
+        } finally {
+          client.destroy()
+        }
+      },
+    }
+  },
+})
+
+describe('redis session store', () => {
+  it('fails fast while Redis is down, and recovers by itself when it is back', async () => {
+    const [scope, destroy] = createScope()
+    try {
+      const store = await new Promise<SessionStore>((resolve, reject) => {
+        scope
+          .run(function* () {
+            resolve(yield* useRedisSessionStore({ url: server.url, prefix: 'outage:' }))
+            yield* suspend()
+          })
+          .catch(reject)
+      })
+      await scope.run(() => store.create(sessionRecord()))
+
+      await server.stop()
+      const operations: Array<() => Operation<unknown>> = [
+        () => store.get('client-a', 'call-1'),
+        () => store.update(sessionRecord(), 1),
+        () => store.list({ statuses: ['waiting'], limit: 5 }),
+      ]
+      for (const operation of operations) {
+        const started = performance.now()
+        await expect(scope.run(operation)).rejects.toBeInstanceOf(SessionStoreUnavailableError)
+        expect(performance.now() - started).toBeLessThan(1000)
+      }
+
+      await server.restart()
+      // The store reconnects with back-off (at most 1 s between attempts): ask until it answers.
+      const deadline = Date.now() + 5000
+      let answer: unknown
+      while (answer === undefined) {
+        try {
+          answer = (await scope.run(() => store.create(sessionRecord({ id: 'after' })))) ?? 'refused'
+        } catch (error) {
+          if (!(error instanceof SessionStoreUnavailableError) || Date.now() > deadline) throw error
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+      }
+      // The restarted server is empty: the record written before the outage is gone with it.
+      expect(answer).toMatchObject({ version: 1 })
+      expect(await scope.run(() => store.get('client-a', 'after'))).toMatchObject({ version: 1 })
+    } finally {
+      await destroy()
+    }
+  })
+
+  it('fails at start, naming the URL, when Redis cannot be reached', async () => {
+    const down = await startRedisServer()
+    await down.stop()
+    const started = performance.now()
+    await expect(run(() => useRedisSessionStore({ url: down.url }))).rejects.toThrow(`Cannot connect to Redis at ${down.url}`)
+    expect(performance.now() - started).toBeLessThan(3000)
+  })
+})

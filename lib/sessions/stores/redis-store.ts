@@ -1,0 +1,228 @@
+import { ensure, resource, until, type Operation } from 'effection'
+import { createClient, defineScript, ErrorReply, type CommandParser } from 'redis'
+import { encodeSessionRecord, SessionRecordError, type SessionRecord } from '../session-record'
+import { SessionStoreUnavailableError, type SessionStore, type StoredSession } from '../session-store'
+import { readListedRecord, readStoredRecord } from './stored-record'
+
+export interface RedisSessionStoreOptions {
+  /** `REDIS_URL`, e.g. `redis://127.0.0.1:6379`. */
+  url: string
+  /** Put before every key, so that several apps can share one Redis. */
+  prefix?: string
+}
+
+/** A command that has no answer within this time fails, as if Redis were down. */
+const COMMAND_TIMEOUT_MS = 500
+/** A connection attempt that has not succeeded within this time fails. */
+const CONNECT_TIMEOUT_MS = 2000
+/** The longest wait between two attempts to reconnect. */
+const MAX_RECONNECT_DELAY_MS = 1000
+/** Keys read per SCAN round trip in `list`. */
+const SCAN_COUNT = 200
+
+/**
+ * The Redis key of a session: `<prefix>session:<clientId>:<id>`, both URI-encoded so that no
+ * two (clientId, id) pairs share a key. A hash with fields `version`, `status` and `data`.
+ */
+export function redisSessionKey(prefix: string, clientId: string, id: string): string {
+  return `${prefix}session:${encodeURIComponent(clientId)}:${encodeURIComponent(id)}`
+}
+
+/** Creates the record unless the key exists; 1 when created, 0 otherwise. */
+const createScript = defineScript({
+  NUMBER_OF_KEYS: 1,
+  SCRIPT: `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'version', 1, 'status', ARGV[2], 'data', ARGV[1])
+redis.call('PEXPIREAT', KEYS[1], ARGV[3])
+return 1`,
+  parseCommand(parser: CommandParser, key: string, data: string, status: string, keepUntil: number) {
+    parser.pushKey(key)
+    parser.push(data, status, String(Math.ceil(keepUntil)))
+  },
+  transformReply: (reply: unknown) => reply as number,
+})
+
+/** Replaces the record if its version is ARGV[1]; the new version, or nil. */
+const updateScript = defineScript({
+  NUMBER_OF_KEYS: 1,
+  SCRIPT: `
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current or tonumber(current) ~= tonumber(ARGV[1]) then return false end
+local version = tonumber(current) + 1
+redis.call('HSET', KEYS[1], 'version', version, 'status', ARGV[3], 'data', ARGV[2])
+redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+return version`,
+  parseCommand(parser: CommandParser, key: string, version: number, data: string, status: string, keepUntil: number) {
+    parser.pushKey(key)
+    parser.push(String(version), data, status, String(Math.ceil(keepUntil)))
+  },
+  transformReply: (reply: unknown) => reply as number | null,
+})
+
+/**
+ * A `SessionStore` in Redis, shared by every instance that uses the same Redis and prefix.
+ * Each record is a hash (`version`, `status`, `data`); `create` and `update` are Lua scripts
+ * (EVALSHA, loaded on demand), so the compare-and-set is atomic in Redis, and every write sets
+ * `PEXPIREAT keepUntil`, so Redis forgets records by itself and `sweep` does nothing. `list`
+ * walks the keys with SCAN until it has `limit` records.
+ *
+ * While Redis is unreachable every operation fails at once with
+ * `SessionStoreUnavailableError` (no offline queue; a command unanswered within 500 ms fails
+ * too), and the client reconnects by itself with back-off (at most 1 s between attempts).
+ * Fails at start, naming the URL, when Redis cannot be reached then.
+ *
+ * Measured on our 2-core VM against a local redis-server (a 1.3 KB record): a CAS update costs
+ * about 0.35 ms (p50) when idle and 0.16 ms back to back; a `get` about 0.14 ms.
+ */
+export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionStoreOptions): Operation<SessionStore> {
+  return resource(function* (provide) {
+    const where = `Redis at ${redactUrl(url)}`
+    let everReady = false
+    let ready = false
+    let lastError: unknown
+
+    const client = createClient({
+      url,
+      disableOfflineQueue: true,
+      commandOptions: { timeout: COMMAND_TIMEOUT_MS },
+      scripts: { createSession: createScript, updateSession: updateScript },
+      socket: {
+        connectTimeout: CONNECT_TIMEOUT_MS,
+        // Before the first connection: give up, so that a wrong URL fails the start at once.
+        reconnectStrategy: (retries, cause) =>
+          everReady ? Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS) + Math.floor(Math.random() * 50) : cause,
+      },
+    })
+    // Without a listener, an 'error' event would crash the process.
+    client.on('error', (error: unknown) => {
+      lastError = error
+      if (ready) console.warn(`${where} is unreachable (${describe(error)}); reconnecting.`)
+      ready = false
+    })
+    client.on('ready', () => {
+      if (everReady && !ready) console.warn(`${where} is reachable again.`)
+      everReady = ready = true
+    })
+    yield* ensure(() => {
+      client.destroy()
+    })
+
+    try {
+      yield* until(client.connect())
+    } catch (error) {
+      throw new Error(`Cannot connect to ${where}: ${describe(lastError ?? error)}. Start Redis there or correct REDIS_URL.`, {
+        cause: error,
+      })
+    }
+
+    /** Runs a command; fails as `SessionStoreUnavailableError` when Redis cannot answer. */
+    function* command<T>(send: () => Promise<T>): Operation<T> {
+      try {
+        return yield* until(Promise.resolve().then(send))
+      } catch (error) {
+        if (error instanceof ErrorReply) {
+          if (error.message.startsWith('WRONGTYPE')) {
+            throw new SessionRecordError('The stored session is not a Redis hash in the session store’s format.')
+          }
+          if (!/^(LOADING|BUSY|MASTERDOWN|READONLY|MISCONF|OOM|TRYAGAIN|CLUSTERDOWN)\b/.test(error.message)) throw error
+        }
+        throw new SessionStoreUnavailableError(`The session store (${where}) is unavailable: ${describe(error)}`, { cause: error })
+      }
+    }
+
+    const keyOf = (clientId: string, id: string) => redisSessionKey(prefix, clientId, id)
+
+    const store: SessionStore = {
+      kind: 'redis',
+
+      *get(clientId, id) {
+        const [version, data] = yield* command(() => client.hmGet(keyOf(clientId, id), ['version', 'data']))
+        if (version == null && data == null) return undefined
+        const parsed = Number(version)
+        if (data == null || !Number.isInteger(parsed) || parsed < 1) {
+          throw new SessionRecordError('The stored session is not a Redis hash in the session store’s format.')
+        }
+        return { record: readStoredRecord(String(data), clientId, id), version: parsed } satisfies StoredSession
+      },
+
+      *create(record) {
+        const key = keyOf(record.clientId, record.id)
+        const created = yield* command(() => client.createSession(key, encodeSessionRecord(record), record.status, record.keepUntil))
+        return created === 1 ? { record, version: 1 } : undefined
+      },
+
+      *update(record, version) {
+        const key = keyOf(record.clientId, record.id)
+        const data = encodeSessionRecord(record)
+        const next = yield* command(() => client.updateSession(key, version, data, record.status, record.keepUntil))
+        return next == null ? undefined : Number(next)
+      },
+
+      *delete(clientId, id) {
+        yield* command(() => client.del(keyOf(clientId, id)))
+      },
+
+      // Redis forgets each record at its keepUntil (PEXPIREAT): there is nothing to sweep.
+      *sweep() {
+        return undefined
+      },
+
+      *list({ statuses, limit }) {
+        const records: SessionRecord[] = []
+        const seen = new Set<string>()
+        const match = `${escapeGlob(prefix)}session:*`
+        let cursor = '0'
+        do {
+          const page = yield* command(() => client.scan(cursor, { MATCH: match, COUNT: SCAN_COUNT }))
+          cursor = String(page.cursor)
+          const keys = page.keys.map(String).filter((key) => !seen.has(key))
+          keys.forEach((key) => seen.add(key))
+          // A key that is not a hash (corrupted) is left out, as `list` leaves out what it cannot read.
+          const fields = yield* command(() =>
+            Promise.all(keys.map((key) => client.hmGet(key, ['status', 'data']).catch((error: unknown) => ifWrongType(error, [null, null])))),
+          )
+          for (const [index, [status, data]] of fields.entries()) {
+            if (records.length >= limit) break
+            if (data == null || !statuses.includes(String(status) as SessionRecord['status'])) continue
+            const [clientId, id] = keys[index]!.slice(prefix.length + 'session:'.length).split(':').map(decodeURIComponent)
+            const record = readListedRecord(String(data), clientId!, id!)
+            if (record) records.push(record)
+          }
+        } while (cursor !== '0' && records.length < limit)
+        return records
+      },
+    }
+
+    yield* provide(store)
+  })
+}
+
+/** `value` when `error` is Redis refusing a command on a key of another type; `error` thrown otherwise. */
+function ifWrongType<T>(error: unknown, value: T): T {
+  if (error instanceof ErrorReply && error.message.startsWith('WRONGTYPE')) return value
+  throw error
+}
+
+/** The URL without its password, for messages. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password) parsed.password = '***'
+    return parsed.toString()
+  } catch {
+    return url
+  }
+}
+
+/** A readable cause: Node gives a refused connection to localhost as an AggregateError with no message. */
+function describe(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0])
+  if (error instanceof Error) return error.message || (error as NodeJS.ErrnoException).code || error.name
+  return String(error)
+}
+
+/** `text` with the glob characters of SCAN's MATCH escaped. */
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&')
+}

@@ -1,0 +1,194 @@
+import { all, createScope, suspend, type Operation, type Scope } from 'effection'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { SESSION_RECORD_FORMAT, SessionRecordError, type SessionRecord } from '../session-record'
+import type { SessionStore } from '../session-store'
+
+/** A store under test, and a way to reach under it. */
+export interface SessionStoreHarness {
+  store: SessionStore
+  /** Replaces what is stored for the session with bytes that are not a session record. */
+  corrupt(clientId: string, id: string): Operation<void>
+}
+
+export interface SessionStoreContractOptions {
+  /** The store forgets records at `keepUntil` by itself (Redis), so `sweep` returns undefined. */
+  expiresItself: boolean
+  /** Starts a fresh, empty store; it lives until the test ends. */
+  setup(): Operation<SessionStoreHarness>
+}
+
+const hour = 60 * 60 * 1000
+
+/** A valid record; `overrides` change any field. */
+export function sessionRecord(overrides: Partial<SessionRecord> = {}): SessionRecord {
+  const now = Date.now()
+  return {
+    format: SESSION_RECORD_FORMAT,
+    id: 'call-1',
+    clientId: 'client-a',
+    toolName: 'book_flight',
+    params: { from: 'LHR', to: 'JFK' },
+    status: 'waiting',
+    journal: [{ seq: 1, kind: 'step', name: 'quote', value: { price: 420 } }],
+    pending: { seq: 2, key: 'seat', elicitId: 'elicit-1', message: 'Which seat?', context: { rows: 30 } },
+    createdAt: now,
+    updatedAt: now,
+    expiresAt: now + 60_000,
+    keepUntil: now + hour,
+    ...overrides,
+  }
+}
+
+/**
+ * Defines the cases every `SessionStore` must pass, in a `describe` named after the store.
+ * Each case gets a fresh store from `setup`, in an Effection scope destroyed after the case.
+ */
+export function describeSessionStoreContract(name: string, { expiresItself, setup }: SessionStoreContractOptions): void {
+  describe(`${name} session store (contract)`, () => {
+    let scope: Scope
+    let destroy: () => Promise<void>
+    let harness: SessionStoreHarness
+    let store: SessionStore
+    const run = <T>(operation: () => Operation<T>): Promise<T> => scope.run(operation)
+
+    beforeEach(async () => {
+      ;[scope, destroy] = createScope()
+      harness = await new Promise<SessionStoreHarness>((resolve, reject) => {
+        scope
+          .run(function* () {
+            resolve(yield* setup())
+            yield* suspend()
+          })
+          .catch(reject)
+      })
+      store = harness.store
+    })
+    afterEach(() => destroy())
+
+    it('gives back a copy of what was created, at version 1', async () => {
+      const record = sessionRecord()
+      expect(await run(() => store.create(record))).toEqual({ record, version: 1 })
+      const stored = await run(() => store.get('client-a', 'call-1'))
+      expect(stored).toEqual({ record, version: 1 })
+      expect(stored!.record).not.toBe(record)
+      record.journal.push({ seq: 2, kind: 'sample', text: 'changed after the write' })
+      expect((await run(() => store.get('client-a', 'call-1')))!.record.journal).toHaveLength(1)
+    })
+
+    it('creates a record only once', async () => {
+      await run(() => store.create(sessionRecord()))
+      expect(await run(() => store.create(sessionRecord({ toolName: 'other' })))).toBeUndefined()
+      expect((await run(() => store.get('client-a', 'call-1')))!.record.toolName).toBe('book_flight')
+    })
+
+    it('updates a record that is still at the version named, and refuses a stale version', async () => {
+      await run(() => store.create(sessionRecord()))
+      const running = sessionRecord({ status: 'running', pending: undefined })
+      expect(await run(() => store.update(running, 1))).toBe(2)
+      expect(await run(() => store.get('client-a', 'call-1'))).toEqual({ record: running, version: 2 })
+
+      expect(await run(() => store.update(sessionRecord({ status: 'aborted' }), 1))).toBeUndefined()
+      expect(await run(() => store.get('client-a', 'call-1'))).toEqual({ record: running, version: 2 })
+    })
+
+    it('lets exactly one of two concurrent updates naming the same version win', async () => {
+      await run(() => store.create(sessionRecord()))
+      const first = sessionRecord({ status: 'running', toolName: 'first' })
+      const second = sessionRecord({ status: 'running', toolName: 'second' })
+      const results = await run(() => all([store.update(first, 1), store.update(second, 1)]))
+      expect(results.filter((result) => result === 2)).toHaveLength(1)
+      expect(results.filter((result) => result === undefined)).toHaveLength(1)
+      const winner = results[0] === 2 ? first : second
+      expect(await run(() => store.get('client-a', 'call-1'))).toEqual({ record: winner, version: 2 })
+    })
+
+    it('does not update a record that does not exist', async () => {
+      expect(await run(() => store.update(sessionRecord(), 1))).toBeUndefined()
+      expect(await run(() => store.get('client-a', 'call-1'))).toBeUndefined()
+    })
+
+    it('deletes a record, and deleting it again does nothing', async () => {
+      await run(() => store.create(sessionRecord()))
+      await run(() => store.delete('client-a', 'call-1'))
+      expect(await run(() => store.get('client-a', 'call-1'))).toBeUndefined()
+      await run(() => store.delete('client-a', 'call-1'))
+      expect(await run(() => store.create(sessionRecord()))).toMatchObject({ version: 1 })
+    })
+
+    it('keeps the records of each client apart', async () => {
+      await run(() => store.create(sessionRecord()))
+      expect(await run(() => store.get('client-b', 'call-1'))).toBeUndefined()
+      expect(await run(() => store.update(sessionRecord({ clientId: 'client-b' }), 1))).toBeUndefined()
+      expect(await run(() => store.create(sessionRecord({ clientId: 'client-b', toolName: 'theirs' })))).toMatchObject({ version: 1 })
+      await run(() => store.delete('client-b', 'call-1'))
+      expect((await run(() => store.get('client-a', 'call-1')))!.record.toolName).toBe('book_flight')
+      // Ids with the separators a store might use do not run into each other.
+      await run(() => store.create(sessionRecord({ clientId: 'a:b', id: 'c' })))
+      expect(await run(() => store.get('a', 'b:c'))).toBeUndefined()
+    })
+
+    it('forgets a record past its keepUntil', async () => {
+      const now = Date.now()
+      await run(() => store.create(sessionRecord({ id: 'gone', keepUntil: now - 1 })))
+      await run(() => store.create(sessionRecord({ id: 'kept', keepUntil: now + hour })))
+      await run(() => store.sweep(now))
+      expect(await run(() => store.get('client-a', 'gone'))).toBeUndefined()
+      expect(await run(() => store.get('client-a', 'kept'))).toMatchObject({ version: 1 })
+    })
+
+    it('forgets a record whose keepUntil an update moved into the past', async () => {
+      const now = Date.now()
+      await run(() => store.create(sessionRecord()))
+      expect(await run(() => store.update(sessionRecord({ status: 'completed', keepUntil: now - 1 }), 1))).toBe(2)
+      await run(() => store.sweep(now))
+      expect(await run(() => store.get('client-a', 'call-1'))).toBeUndefined()
+    })
+
+    if (expiresItself) {
+      it('has nothing to sweep: it forgets records by itself', async () => {
+        await run(() => store.create(sessionRecord({ keepUntil: Date.now() + hour })))
+        expect(await run(() => store.sweep(Date.now()))).toBeUndefined()
+      })
+    } else {
+      it('says when the next record falls due, after its keepUntil moved too', async () => {
+        const now = Date.now()
+        expect(await run(() => store.sweep(now))).toBeUndefined()
+        await run(() => store.create(sessionRecord({ id: 'late', keepUntil: now + 3 * hour })))
+        await run(() => store.create(sessionRecord({ id: 'soon', keepUntil: now + hour })))
+        expect(await run(() => store.sweep(now))).toBe(now + hour)
+        expect(await run(() => store.update(sessionRecord({ id: 'soon', keepUntil: now + 2 * hour }), 1))).toBe(2)
+        expect(await run(() => store.sweep(now))).toBe(now + 2 * hour)
+        expect(await run(() => store.sweep(now + 2 * hour))).toBe(now + 3 * hour)
+        expect(await run(() => store.get('client-a', 'soon'))).toBeUndefined()
+        expect(await run(() => store.get('client-a', 'late'))).toMatchObject({ version: 1 })
+        expect(await run(() => store.sweep(now + 3 * hour))).toBeUndefined()
+      })
+    }
+
+    it('lists records by status, at most limit of them', async () => {
+      for (let index = 0; index < 5; index++) await run(() => store.create(sessionRecord({ id: `waiting-${index}` })))
+      await run(() => store.create(sessionRecord({ id: 'running', status: 'running' })))
+      await run(() => store.create(sessionRecord({ id: 'done', status: 'completed', clientId: 'client-b' })))
+      // A record that changed status is listed under its new status only.
+      await run(() => store.update(sessionRecord({ id: 'waiting-4', status: 'failed' }), 1))
+
+      const waiting = await run(() => store.list({ statuses: ['waiting'], limit: 10 }))
+      expect(waiting.map((record) => record.id).sort()).toEqual(['waiting-0', 'waiting-1', 'waiting-2', 'waiting-3'])
+      expect(await run(() => store.list({ statuses: ['waiting'], limit: 2 }))).toHaveLength(2)
+      const ended = await run(() => store.list({ statuses: ['completed', 'failed'], limit: 10 }))
+      expect(ended.map((record) => record.id).sort()).toEqual(['done', 'waiting-4'])
+      expect(await run(() => store.list({ statuses: ['aborted'], limit: 10 }))).toEqual([])
+      expect(await run(() => store.list({ statuses: ['waiting', 'running'], limit: 0 }))).toEqual([])
+    })
+
+    it('refuses a corrupted record with SessionRecordError, and lists the others', async () => {
+      await run(() => store.create(sessionRecord()))
+      await run(() => store.create(sessionRecord({ id: 'call-2' })))
+      await run(() => harness.corrupt('client-a', 'call-1'))
+      await expect(run(() => store.get('client-a', 'call-1'))).rejects.toBeInstanceOf(SessionRecordError)
+      expect((await run(() => store.list({ statuses: ['waiting'], limit: 10 }))).map((record) => record.id)).toEqual(['call-2'])
+      await run(() => store.delete('client-a', 'call-1'))
+      expect(await run(() => store.get('client-a', 'call-1'))).toBeUndefined()
+    })
+  })
+}
