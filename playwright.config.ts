@@ -44,6 +44,8 @@ export default defineConfig({
       OPENAI_API_KEY: '',
       OFFLINE_MODEL_DELAY_MS: '15',
       EXPOSE_SESSIONS: '1',
+      // A store of its own for each run (npm test empties .test-output first).
+      DATA_DIR: '.test-output/data',
     },
   },
 })
