@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { formatElicitId } from '../tools/elicit-id'
+import { decodeModelContext, MODEL_CONTEXT_BOUNDARY, MODEL_CONTEXT_KEY } from '../tools/model-context'
+import type { ElicitAnswer, ElicitId } from '../tools/types'
+import { BridgeElicitRequest } from './bridge-elicit-request'
+
+const rateSchema = z.object({ stars: z.number().int().min(1).max(5), note: z.string().default('none') })
+const commentSchema = z.object({ text: z.string().min(1) })
+
+/** The question a tool call `callId` asks as its ctx call `seq`, the way the runtime builds it. */
+function question({
+  key = 'rate',
+  callId = 'call-1',
+  seq = 3,
+  text = 'How was tea?',
+  context = { topic: 'tea' } as Record<string, unknown>,
+  schema = rateSchema as z.ZodType,
+} = {}): BridgeElicitRequest {
+  const id: ElicitId = { toolName: 'survey', key, callId, seq }
+  return new BridgeElicitRequest(formatElicitId(id), id, text, context, schema)
+}
+
+const accept = (content: unknown): ElicitAnswer<unknown> => ({ action: 'accept', content })
+
+describe('BridgeElicitRequest.check', () => {
+  it('refuses an answer naming another elicitation as a mismatch, whatever its content', () => {
+    const request = question()
+    expect(request.elicitId).toBe('survey/rate/call-1/3')
+    for (const elicitId of [
+      'survey/rate/other-call/3', // another tool call
+      'survey/rate/other-call/1', // a lower seq, but of another tool call
+      'survey/rate/call-1/8', // a later ctx call of this one
+      'survey/comment/call-1/3', // the same seq under another key
+      'survey/rate/call-1', // not an elicitation id at all
+      'nonsense',
+      '',
+    ]) {
+      expect(request.check(elicitId, accept({ stars: 9 }))).toEqual({
+        ok: false,
+        code: 'elicit_mismatch',
+        message: `Elicitation ${elicitId} is not the one tool call call-1 waits for (survey/rate/call-1/3).`,
+      })
+    }
+  })
+
+  it('names the waiting call by its decoded id, and matches ids with encoded call ids', () => {
+    const request = question({ callId: 'chat/7' })
+    expect(request.elicitId).toBe('survey/rate/chat%2F7/3')
+    expect(request.check('survey/rate/chat/7/3', accept({ stars: 2 }))).toEqual({
+      ok: false,
+      code: 'elicit_mismatch',
+      message: 'Elicitation survey/rate/chat/7/3 is not the one tool call chat/7 waits for (survey/rate/chat%2F7/3).',
+    })
+    expect(request.check('survey/rate/chat%2F7/3', accept({ stars: 2 }))).toEqual({
+      ok: true,
+      answer: { action: 'accept', content: { stars: 2, note: 'none' } },
+    })
+  })
+
+  it('refuses an answer for an elicitation of the same call that was already answered (a lower seq)', () => {
+    const request = question({ key: 'comment', seq: 6, schema: commentSchema, context: {} })
+    for (const elicitId of ['survey/rate/call-1/3', 'survey/comment/call-1/5', 'survey/comment/call-1/1']) {
+      expect(request.check(elicitId, accept({ text: 'Nice' }))).toEqual({
+        ok: false,
+        code: 'elicit_already_answered',
+        message: `Elicitation ${elicitId} was already answered.`,
+      })
+    }
+    // The encoded call id is decoded before it is compared.
+    const encoded = question({ callId: 'chat/7', seq: 6 })
+    expect(encoded.check('survey/rate/chat%2F7/4', accept({ stars: 1 }))).toMatchObject({ ok: false, code: 'elicit_already_answered' })
+  })
+
+  it('refuses invalid content with its issues, the message naming the key and the field', () => {
+    const request = question()
+    const outOfRange = request.check(request.elicitId, accept({ stars: 9 }))
+    expect(outOfRange).toEqual({
+      ok: false,
+      code: 'invalid_response',
+      message: expect.stringMatching(/^The answer to 'rate' is not valid: stars: \S/),
+      issues: [{ path: 'stars', message: expect.any(String) }],
+    })
+    if (outOfRange.ok || outOfRange.code !== 'invalid_response') throw new Error('unreachable')
+    expect(outOfRange.message).toBe(`The answer to 'rate' is not valid: stars: ${outOfRange.issues[0]!.message}`)
+
+    expect(request.check(request.elicitId, accept('five'))).toMatchObject({
+      ok: false,
+      code: 'invalid_response',
+      message: expect.stringMatching(/^The answer to 'rate' is not valid: \(root\): /),
+      issues: [{ path: '(root)' }],
+    })
+    expect(request.check(request.elicitId, { action: 'accept' } as ElicitAnswer<unknown>)).toMatchObject({
+      ok: false,
+      code: 'invalid_response',
+      issues: [{ path: '(root)' }],
+    })
+    // Two fields wrong: both named, in order, separated by "; ".
+    const two = request.check(request.elicitId, accept({ stars: 'x', note: 3 }))
+    expect(two).toMatchObject({ ok: false, code: 'invalid_response', issues: [{ path: 'stars' }, { path: 'note' }] })
+    expect(two.ok === false && two.message).toMatch(/^The answer to 'rate' is not valid: stars: .+; note: .+$/)
+  })
+
+  it('names nested fields by their path', () => {
+    const request = question({ key: 'pickSeat', schema: z.object({ seat: z.object({ row: z.number().int().positive() }) }) })
+    expect(request.check(request.elicitId, accept({ seat: { row: -1 } }))).toMatchObject({
+      ok: false,
+      code: 'invalid_response',
+      message: expect.stringMatching(/^The answer to 'pickSeat' is not valid: seat\.row: /),
+      issues: [{ path: 'seat.row' }],
+    })
+  })
+
+  it('accepts valid content and returns it parsed: defaults applied, unknown keys dropped', () => {
+    const request = question()
+    expect(request.check(request.elicitId, accept({ stars: 3, extra: 'dropped' }))).toEqual({
+      ok: true,
+      answer: { action: 'accept', content: { stars: 3, note: 'none' } },
+    })
+    expect(request.check(request.elicitId, accept({ stars: 5, note: 'Lovely' }))).toEqual({
+      ok: true,
+      answer: { action: 'accept', content: { stars: 5, note: 'Lovely' } },
+    })
+  })
+
+  it.each(['decline', 'cancel'] as const)('passes %s without content, and drops any content sent with it', (action) => {
+    const request = question()
+    expect(request.check(request.elicitId, { action })).toEqual({ ok: true, answer: { action } })
+    const withContent = { action, content: { stars: 99 } } as unknown as ElicitAnswer<unknown>
+    expect(request.check(request.elicitId, withContent)).toEqual({ ok: true, answer: { action } })
+    // The id is checked first: a decline for another elicitation is still a mismatch.
+    expect(request.check('survey/rate/call-1/4', { action })).toMatchObject({ ok: false, code: 'elicit_mismatch' })
+  })
+})
+
+describe('BridgeElicitRequest.validate', () => {
+  it('checks content like check, without an id, its message without the leading "The"', () => {
+    const request = question()
+    expect(request.validate(accept({ stars: 1 }))).toEqual({ ok: true, answer: { action: 'accept', content: { stars: 1, note: 'none' } } })
+    expect(request.validate({ action: 'cancel' })).toEqual({ ok: true, answer: { action: 'cancel' } })
+    expect(request.validate(accept({ stars: 0 }))).toMatchObject({
+      ok: false,
+      code: 'invalid_response',
+      message: expect.stringMatching(/^answer to 'rate' is not valid: stars: /),
+      issues: [{ path: 'stars' }],
+    })
+  })
+})
+
+describe('the question on the wire', () => {
+  it('carries its key and id, the message with the encoded context and the JSON Schema with x-model-context', () => {
+    const request = question({ callId: 'chat/7' })
+    expect(request.key).toBe('rate')
+    expect(request.id).toEqual({ toolName: 'survey', key: 'rate', callId: 'chat/7', seq: 3 })
+    expect(request.text).toBe('How was tea?')
+    expect(request.message).toBe(`How was tea?\n\n${MODEL_CONTEXT_BOUNDARY}\n{"topic":"tea"}`)
+    expect(request.schema).toEqual({ ...z.toJSONSchema(rateSchema), [MODEL_CONTEXT_KEY]: { topic: 'tea' } })
+    expect(request.schema).toMatchObject({
+      type: 'object',
+      properties: { stars: { type: 'integer', minimum: 1, maximum: 5 }, note: { type: 'string', default: 'none' } },
+      // (z.toJSONSchema's output form also lists `note`, which has a default, as required.)
+      required: expect.arrayContaining(['stars']),
+      'x-model-context': { topic: 'tea' },
+    })
+    expect(decodeModelContext(request)).toEqual({ message: 'How was tea?', context: { topic: 'tea' }, source: 'schema' })
+    // A transport that strips unknown schema keywords still leaves the context in the message.
+    expect(decodeModelContext({ message: request.message })).toEqual({ message: 'How was tea?', context: { topic: 'tea' }, source: 'message' })
+    const wire = { elicitId: request.elicitId, key: request.key, message: request.message, schema: request.schema }
+    expect(JSON.parse(JSON.stringify(wire))).toEqual(wire)
+  })
+
+  it('keeps each question its own context when two share a schema', () => {
+    const first = question({ seq: 3, context: { topic: 'tea', suggestions: ['More', 'Less'] } })
+    const second = question({ seq: 5, context: { topic: 'coffee' } })
+    expect(first.schema[MODEL_CONTEXT_KEY]).toEqual({ topic: 'tea', suggestions: ['More', 'Less'] })
+    expect(second.schema[MODEL_CONTEXT_KEY]).toEqual({ topic: 'coffee' })
+    expect(first.message).toBe(`How was tea?\n\n${MODEL_CONTEXT_BOUNDARY}\n{"topic":"tea","suggestions":["More","Less"]}`)
+    // Reading a schema does not change the schema the next question reads.
+    expect(z.toJSONSchema(rateSchema)).not.toHaveProperty(MODEL_CONTEXT_KEY)
+    expect(question({ context: {} }).schema).not.toHaveProperty(MODEL_CONTEXT_KEY)
+  })
+
+  it('sends a question without context as it is: no boundary, no x-model-context', () => {
+    const request = question({ key: 'comment', schema: commentSchema, context: {}, text: 'Anything to add?' })
+    expect(request.message).toBe('Anything to add?')
+    expect(request.schema).toEqual(z.toJSONSchema(commentSchema))
+    expect(decodeModelContext(request)).toEqual({ message: 'Anything to add?', context: {}, source: 'none' })
+  })
+})

@@ -1,0 +1,647 @@
+import { all, createQueue, run, spawn, until, withResolvers, type Operation, type Task } from 'effection'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { seatMapFor, type Flight, type SeatMap } from '@/plugins/book-flight/flights'
+import { bookFlightTool } from '@/plugins/book-flight/tool'
+import { createMcpTool } from '../tools/create-mcp-tool'
+import { decodeModelContext, MODEL_CONTEXT_BOUNDARY } from '../tools/model-context'
+import type { AnyMcpTool, ElicitAnswer, SampleResult } from '../tools/types'
+import type { AnswerCheck, BridgeElicitRequest } from './bridge-elicit-request'
+import { ToolUsageError } from './errors'
+import { ToolJournal, type JournalEntry } from './journal'
+import { createJournalingClient, type ToolEvent } from './journaling-client'
+import { runTool } from './run-tool'
+import type { ToolSampleRequest } from './tool-client'
+
+const rateSchema = z.object({ stars: z.number().int().min(1).max(5) })
+const commentSchema = z.object({ text: z.string().min(1) })
+const commentContext = z.object({ stars: z.number(), suggestions: z.array(z.string()) })
+
+/**
+ * A small tool that uses every ctx call: log, notify, elicit (plain and typed context), sample
+ * and a step whose value is random. It writes what it receives to `trail`, the same log the
+ * client's seam writes to, so the order of the two can be asserted.
+ */
+function surveyTool(trail: string[]) {
+  return createMcpTool('survey')
+    .parameters(z.object({ topic: z.string().min(1) }))
+    .elicits({ rate: rateSchema, comment: { response: commentSchema, context: commentContext } })
+    .execute(function* ({ topic }, ctx) {
+      yield* ctx.log('info', `Survey about ${topic}`)
+      yield* ctx.notify('Asking for a rating', 0.5)
+      const rating = yield* ctx.elicit('rate', { message: `How was ${topic}?`, topic })
+      trail.push(`tool: rated ${rating.action === 'accept' ? rating.content.stars : rating.action}`)
+      if (rating.action !== 'accept') return { status: rating.action }
+      const summary = yield* ctx.sample({ prompt: `Summarise a ${rating.content.stars}-star rating of ${topic}` })
+      trail.push(`tool: summary ${summary.text}`)
+      const code = yield* ctx.step('draw code', function* () {
+        trail.push('step work')
+        return `code-${Math.random().toString(36).slice(2)}`
+      })
+      trail.push(`tool: code`)
+      const comment = yield* ctx.elicit('comment', {
+        message: 'Anything to add?',
+        stars: rating.content.stars,
+        suggestions: ['More', 'Less'],
+      })
+      trail.push(`tool: comment ${comment.action}`)
+      yield* ctx.notify('Thanks', 1)
+      return {
+        status: 'done',
+        stars: rating.content.stars,
+        summary: summary.text,
+        code,
+        comment: comment.action === 'accept' ? comment.content.text : comment.action,
+      }
+    })
+}
+
+/** What the test must act on: a question waiting for its answer, a model call waiting for its result. */
+type Pending =
+  | { type: 'ask'; request: BridgeElicitRequest; answer(answer: ElicitAnswer<unknown>, elicitId?: string): AnswerCheck }
+  | { type: 'sample'; request: ToolSampleRequest; resolve(result: SampleResult): void; reject(error: Error): void }
+type PendingOf<T extends Pending['type']> = Extract<Pending, { type: T }>
+type Ending = { result: unknown } | { error: unknown }
+
+interface StartOptions {
+  tool: AnyMcpTool
+  params: unknown
+  callId?: string
+  /** What an earlier run recorded; empty for a live run. */
+  journal?: readonly JournalEntry[]
+  /** The shared log: the seam's calls and whatever the tool writes, in order. */
+  trail?: string[]
+}
+
+/**
+ * Run a tool with `runTool` and a journaling client whose seam (ask, sample, record, emit) is
+ * written here: each writes to `trail`; questions and model calls wait for the test.
+ * `journal` is what a later run replays: every recorded result and every accepted answer.
+ */
+function* startTool({ tool, params, callId = 'call-1', journal: earlier = [], trail = [] }: StartOptions) {
+  const journal: JournalEntry[] = [...earlier]
+  const emitted: ToolEvent[] = []
+  const queue = createQueue<Pending, Ending>()
+  const client = createJournalingClient({
+    journal: new ToolJournal(tool.name, earlier),
+    *ask(request) {
+      const seq = request.id.seq
+      trail.push(`ask ${request.key} ${seq}`)
+      const answered = withResolvers<ElicitAnswer<unknown>>()
+      let settled = false
+      queue.add({
+        type: 'ask',
+        request,
+        answer(answer, elicitId = request.elicitId) {
+          const checked = request.check(elicitId, answer)
+          if (checked.ok && !settled) {
+            settled = true
+            // As the session store does: the answer as it came, made durable before the tool resumes.
+            journal.push({ seq, kind: 'elicit', key: request.key, answer })
+            trail.push(`answered ${seq}`)
+            answered.resolve(checked.answer)
+          }
+          return checked
+        },
+      })
+      try {
+        return yield* answered.operation
+      } finally {
+        if (!settled) trail.push(`ask halted ${seq}`)
+      }
+    },
+    *sample(request) {
+      trail.push(`sample ${request.seq}`)
+      const result = withResolvers<SampleResult>()
+      queue.add({ type: 'sample', request, resolve: result.resolve, reject: result.reject })
+      return yield* result.operation
+    },
+    *record(entry) {
+      trail.push(`record ${entry.kind} ${entry.seq}`)
+      // A durable write takes time: the tool must not go on before it is done.
+      yield* until(Promise.resolve())
+      journal.push(entry)
+      trail.push(`recorded ${entry.seq}`)
+    },
+    emit(event) {
+      trail.push(`emit ${event.type} ${event.seq}`)
+      emitted.push(event)
+    },
+  })
+  const task: Task<unknown> = yield* spawn(function* () {
+    try {
+      const result = yield* runTool({ tool, params, client, callId })
+      queue.close({ result })
+      return result
+    } catch (error) {
+      queue.close({ error })
+      throw error
+    }
+  })
+
+  /** The next question or model call, which must be of this type. */
+  function* next<T extends Pending['type']>(type: T): Operation<PendingOf<T>> {
+    const item = yield* queue.next()
+    if (item.done) throw new Error(`Expected ${type}, but the tool ended: ${String(JSON.stringify(item.value))}`)
+    if (item.value.type !== type) throw new Error(`Expected ${type}, got ${item.value.type}`)
+    return item.value as PendingOf<T>
+  }
+
+  return { task, next, trail, journal, emitted }
+}
+
+/** Run `tool` over a journal without answering anything: a replay that must need nothing live. */
+function replayOnly(tool: AnyMcpTool, params: unknown, journal: readonly JournalEntry[], callId = 'call-1') {
+  return run(function* () {
+    const replay = yield* startTool({ tool, params, callId, journal, trail: [] })
+    const result = yield* replay.task
+    return { result, trail: replay.trail, journal: replay.journal, emitted: replay.emitted }
+  })
+}
+
+async function failureOf(operation: () => Operation<unknown>): Promise<unknown> {
+  try {
+    await run(operation)
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected the run to fail')
+}
+
+function* catchIn<T>(operation: () => Operation<T>): Operation<T | Error> {
+  try {
+    return yield* operation()
+  } catch (error) {
+    return error as Error
+  }
+}
+
+/** The survey answered 4 stars, "Mostly happy", "Lovely", live. */
+function answeredSurvey() {
+  return run(function* () {
+    const trail: string[] = []
+    const tool = yield* startTool({ tool: surveyTool(trail), params: { topic: 'tea' }, trail })
+    const rate = yield* tool.next('ask')
+    expect(rate.answer({ action: 'accept', content: { stars: 4 } })).toEqual({ ok: true, answer: { action: 'accept', content: { stars: 4 } } })
+    const sample = yield* tool.next('sample')
+    sample.resolve({ text: 'Mostly happy', usage: { inputTokens: 12, outputTokens: 3 } })
+    const comment = yield* tool.next('ask')
+    comment.answer({ action: 'accept', content: { text: 'Lovely' } })
+    const result = yield* tool.task
+    return { result, trail, journal: tool.journal, emitted: tool.emitted, requests: { rate, sample, comment } }
+  })
+}
+
+describe('a journaling client, live', () => {
+  it('numbers every ctx call from 1 across log, notify, elicit, sample and step', async () => {
+    const { result, trail, journal, emitted, requests } = await answeredSurvey()
+
+    expect(requests.rate.request.id).toEqual({ toolName: 'survey', key: 'rate', callId: 'call-1', seq: 3 })
+    expect(requests.sample.request).toEqual({
+      seq: 4,
+      depth: 0,
+      messages: [{ role: 'user', content: 'Summarise a 4-star rating of tea' }],
+      system: undefined,
+      maxTokens: undefined,
+      schema: undefined,
+    })
+    expect(requests.comment.request.id).toEqual({ toolName: 'survey', key: 'comment', callId: 'call-1', seq: 6 })
+    expect(emitted).toEqual([
+      { type: 'log', seq: 1, level: 'info', message: 'Survey about tea' },
+      { type: 'notify', seq: 2, message: 'Asking for a rating', progress: 0.5 },
+      { type: 'notify', seq: 7, message: 'Thanks', progress: 1 },
+    ])
+    const code = (result as { code: string }).code
+    expect(code).toMatch(/^code-[0-9a-z]+$/)
+    expect(journal).toEqual([
+      { seq: 3, kind: 'elicit', key: 'rate', answer: { action: 'accept', content: { stars: 4 } } },
+      { seq: 4, kind: 'sample', text: 'Mostly happy', usage: { inputTokens: 12, outputTokens: 3 } },
+      { seq: 5, kind: 'step', name: 'draw code', value: code },
+      { seq: 6, kind: 'elicit', key: 'comment', answer: { action: 'accept', content: { text: 'Lovely' } } },
+    ])
+    expect(result).toEqual({ status: 'done', stars: 4, summary: 'Mostly happy', code, comment: 'Lovely' })
+    // Every sample and step result is recorded, the write finished, before the tool sees it.
+    expect(trail).toEqual([
+      'emit log 1',
+      'emit notify 2',
+      'ask rate 3',
+      'answered 3',
+      'tool: rated 4',
+      'sample 4',
+      'record sample 4',
+      'recorded 4',
+      'tool: summary Mostly happy',
+      'step work',
+      'record step 5',
+      'recorded 5',
+      'tool: code',
+      'ask comment 6',
+      'answered 6',
+      'tool: comment accept',
+      'emit notify 7',
+    ])
+  })
+
+  it('asks the question with its id, the encoded message and the JSON Schema with x-model-context', async () => {
+    await run(function* () {
+      const trail: string[] = []
+      const tool = yield* startTool({ tool: surveyTool(trail), params: { topic: 'tea' }, callId: 'chat/7', trail })
+      const { request, answer } = yield* tool.next('ask')
+      expect(request.elicitId).toBe('survey/rate/chat%2F7/3')
+      expect(request.key).toBe('rate')
+      expect(request.message).toBe(`How was tea?\n\n${MODEL_CONTEXT_BOUNDARY}\n{"topic":"tea"}`)
+      expect(request.schema).toEqual({ ...z.toJSONSchema(rateSchema), 'x-model-context': { topic: 'tea' } })
+
+      // An invalid answer leaves the tool waiting; the valid one it gets parsed (unknown keys dropped).
+      expect(answer({ action: 'accept', content: { stars: 9 } })).toMatchObject({ ok: false, code: 'invalid_response', issues: [{ path: 'stars' }] })
+      expect(answer({ action: 'accept', content: { stars: 2 } }, 'survey/rate/chat%2F7/4')).toMatchObject({ ok: false, code: 'elicit_mismatch' })
+      expect(trail).toEqual(['emit log 1', 'emit notify 2', 'ask rate 3'])
+      answer({ action: 'accept', content: { stars: 2, extra: 'dropped' } })
+      ;(yield* tool.next('sample')).resolve({ text: 'ok' })
+
+      const comment = (yield* tool.next('ask')).request
+      expect(comment.elicitId).toBe('survey/comment/chat%2F7/6')
+      expect(comment.schema).toEqual({ ...z.toJSONSchema(commentSchema), 'x-model-context': { stars: 2, suggestions: ['More', 'Less'] } })
+      expect(decodeModelContext({ message: comment.message })).toEqual({
+        message: 'Anything to add?',
+        context: { stars: 2, suggestions: ['More', 'Less'] },
+        source: 'message',
+      })
+      expect(trail).toContain('tool: rated 2')
+      yield* tool.task.halt()
+    })
+  })
+
+  it.each(['decline', 'cancel'] as const)('passes %s to the tool and journals it', async (action) => {
+    const { result, journal } = await run(function* () {
+      const trail: string[] = []
+      const tool = yield* startTool({ tool: surveyTool(trail), params: { topic: 'tea' }, trail })
+      expect((yield* tool.next('ask')).answer({ action })).toEqual({ ok: true, answer: { action } })
+      return { result: yield* tool.task, journal: tool.journal }
+    })
+    expect(result).toEqual({ status: action })
+    expect(journal).toEqual([{ seq: 3, kind: 'elicit', key: 'rate', answer: { action } }])
+  })
+
+  it('resumes a sample with its result and throws a rejected sample into the tool, recording only the result', async () => {
+    const sampler = createMcpTool('sampler')
+      .elicits({})
+      .execute(function* (_params, ctx) {
+        const first = yield* ctx.sample({ messages: [{ role: 'user', content: 'Hi' }], system: 'Be brief', maxTokens: 10 })
+        try {
+          yield* ctx.sample({ prompt: 'Again' })
+          return { first: first.text, second: 'resolved' }
+        } catch (error) {
+          const second = error instanceof Error ? error.message : 'not an Error'
+          const after = yield* ctx.step('after', function* () {
+            return 'went on'
+          })
+          return { first: first.text, second, after }
+        }
+      })
+    const { result, trail, journal } = await run(function* () {
+      const tool = yield* startTool({ tool: sampler, params: {} })
+      const first = yield* tool.next('sample')
+      expect(first.request).toEqual({
+        seq: 1,
+        depth: 0,
+        messages: [{ role: 'user', content: 'Hi' }],
+        system: 'Be brief',
+        maxTokens: 10,
+        schema: undefined,
+      })
+      first.resolve({ text: 'Hello!', usage: { inputTokens: 3, outputTokens: 2 } })
+      const second = yield* tool.next('sample')
+      expect(second.request).toMatchObject({ seq: 2, messages: [{ role: 'user', content: 'Again' }] })
+      second.reject(new Error('The model is unavailable'))
+      return { result: yield* tool.task, trail: tool.trail, journal: tool.journal }
+    })
+    expect(result).toEqual({ first: 'Hello!', second: 'The model is unavailable', after: 'went on' })
+    expect(trail).toEqual(['sample 1', 'record sample 1', 'recorded 1', 'sample 2', 'record step 3', 'recorded 3'])
+    expect(journal).toEqual([
+      { seq: 1, kind: 'sample', text: 'Hello!', usage: { inputTokens: 3, outputTokens: 2 } },
+      { seq: 3, kind: 'step', name: 'after', value: 'went on' },
+    ])
+  })
+
+  it('lets a rejected sample the tool does not catch fail the run, with nothing recorded', async () => {
+    const sampler = createMcpTool('sampler')
+      .elicits({})
+      .execute(function* (_params, ctx) {
+        return yield* ctx.sample({ prompt: 'Hi' })
+      })
+    const journal: JournalEntry[][] = []
+    const failure = await failureOf(function* () {
+      const tool = yield* startTool({ tool: sampler, params: {} })
+      journal.push(tool.journal)
+      ;(yield* tool.next('sample')).reject(new Error('The model is unavailable'))
+      return yield* tool.task
+    })
+    expect(failure).toMatchObject({ message: 'The model is unavailable' })
+    expect(journal).toEqual([[]])
+  })
+
+  describe('misuse by the tool', () => {
+    it.each(['pickSeat', 'toString', 'constructor'])('throws a ToolUsageError for the undeclared key %s, asking nothing', async (key) => {
+      const sloppy = createMcpTool('sloppy')
+        .elicits({ rate: rateSchema })
+        .execute(function* (_params, ctx) {
+          const elicit = ctx.elicit as (key: string, options: { message: string }) => Operation<unknown>
+          return yield* catchIn(() => elicit(key, { message: 'Which?' }))
+        })
+      const { error, trail } = await run(function* () {
+        const tool = yield* startTool({ tool: sloppy, params: {} })
+        return { error: yield* tool.task, trail: tool.trail }
+      })
+      expect(error).toBeInstanceOf(ToolUsageError)
+      expect(error).toMatchObject({ message: `Tool "sloppy" called ctx.elicit('${key}'), which its .elicits() does not declare.` })
+      expect(trail).toEqual([])
+    })
+
+    it('throws a ToolUsageError when the context does not match its declared schema, asking nothing', async () => {
+      const sloppy = createMcpTool('sloppy')
+        .elicits({ comment: { response: commentSchema, context: commentContext } })
+        .execute(function* (_params, ctx) {
+          const options = { message: 'Anything?', stars: 'five', suggestions: [] } as unknown as {
+            message: string
+            stars: number
+            suggestions: string[]
+          }
+          const error = yield* catchIn(() => ctx.elicit('comment', options))
+          yield* ctx.log('info', 'still running')
+          return error
+        })
+      const { error, trail, emitted } = await run(function* () {
+        const tool = yield* startTool({ tool: sloppy, params: {} })
+        return { error: yield* tool.task, trail: tool.trail, emitted: tool.emitted }
+      })
+      expect(error).toBeInstanceOf(ToolUsageError)
+      expect((error as Error).message).toMatch(
+        /^Tool "sloppy" passed a context to ctx\.elicit\('comment'\) that does not match its declared schema: stars: /,
+      )
+      // The refused elicitation still took its number: the log after it is ctx call 2.
+      expect(trail).toEqual(['emit log 2'])
+      expect(emitted).toEqual([{ type: 'log', seq: 2, level: 'info', message: 'still running' }])
+    })
+
+    it('throws "one elicitation at a time" for a second elicit while one waits, and stops asking the first', async () => {
+      const greedy = createMcpTool('greedy')
+        .elicits({ rate: rateSchema, comment: commentSchema })
+        .execute(function* (_params, ctx) {
+          const error = yield* catchIn(() => all([ctx.elicit('rate', { message: 'Stars?' }), ctx.elicit('comment', { message: 'Words?' })]))
+          // The first question was given up: the tool may ask again, as ctx call 2.
+          const again = yield* ctx.elicit('comment', { message: 'Words, then?' })
+          return { error, again }
+        })
+      const { result, asked, trail, journal } = await run(function* () {
+        const tool = yield* startTool({ tool: greedy, params: {} })
+        const first = yield* tool.next('ask')
+        const second = yield* tool.next('ask')
+        second.answer({ action: 'decline' })
+        return { result: yield* tool.task, asked: [first.request.elicitId, second.request.elicitId], trail: tool.trail, journal: tool.journal }
+      })
+      const { error, again } = result as { error: unknown; again: unknown }
+      expect(error).toBeInstanceOf(ToolUsageError)
+      expect(error).toMatchObject({
+        message: `Tool "greedy" called ctx.elicit('comment') while 'rate' is still waiting: one elicitation at a time per tool call. Wait for the first answer (yield* it) before asking again.`,
+      })
+      expect(again).toEqual({ action: 'decline' })
+      expect(asked).toEqual(['greedy/rate/call-1/1', 'greedy/comment/call-1/2'])
+      expect(trail).toEqual(['ask rate 1', 'ask halted 1', 'ask comment 2', 'answered 2'])
+      expect(journal).toEqual([{ seq: 2, kind: 'elicit', key: 'comment', answer: { action: 'decline' } }])
+    })
+  })
+
+  it('refuses params that do not match with "Invalid arguments for …", before any ctx call', async () => {
+    const trail: string[] = []
+    const tooShort = await failureOf(function* () {
+      const tool = yield* startTool({ tool: surveyTool(trail), params: { topic: '' }, trail })
+      return yield* tool.task
+    })
+    expect(tooShort).toBeInstanceOf(ToolUsageError)
+    expect((tooShort as Error).message).toMatch(/^Invalid arguments for survey: topic: \S/)
+
+    const missing = await failureOf(function* () {
+      const tool = yield* startTool({ tool: surveyTool(trail), params: undefined, trail })
+      return yield* tool.task
+    })
+    expect(missing).toBeInstanceOf(ToolUsageError)
+    expect((missing as Error).message).toMatch(/^Invalid arguments for survey: \(root\): \S/)
+
+    const flight = await failureOf(function* () {
+      const tool = yield* startTool({ tool: bookFlightTool, params: { from: 'N', destination: 'LAX' }, trail })
+      return yield* tool.task
+    })
+    expect((flight as Error).message).toMatch(/^Invalid arguments for book_flight: from: \S/)
+    expect(trail).toEqual([])
+  })
+
+  it('runs the tool\'s finally when the run is halted while it waits on ask', async () => {
+    const patient = (trail: string[]) =>
+      createMcpTool('patient')
+        .elicits({ rate: rateSchema })
+        .execute(function* (_params, ctx) {
+          try {
+            return yield* ctx.elicit('rate', { message: 'Stars?' })
+          } finally {
+            trail.push('tool: finally')
+          }
+        })
+    const { trail, journal } = await run(function* () {
+      const trail: string[] = []
+      const tool = yield* startTool({ tool: patient(trail), params: {}, trail })
+      yield* tool.next('ask')
+      yield* tool.task.halt()
+      return { trail, journal: tool.journal }
+    })
+    // The question is given up first, then the tool's own cleanup runs; nothing is recorded.
+    expect(trail).toEqual(['ask rate 1', 'ask halted 1', 'tool: finally'])
+    expect(journal).toEqual([])
+  })
+})
+
+describe('a journaling client, replayed', () => {
+  it('replays a finished run: nothing asked, sampled, stepped or emitted again up to the horizon, the same result', async () => {
+    const first = await answeredSurvey()
+    const trail: string[] = []
+    const again = await replayOnly(surveyTool(trail), { topic: 'tea' }, first.journal)
+
+    expect(again.result).toEqual(first.result)
+    // The tool ran again through its code, but the seam saw only the progress after the horizon (6).
+    expect(trail).toEqual(['tool: rated 4', 'tool: summary Mostly happy', 'tool: code', 'tool: comment accept'])
+    expect(again.trail).toEqual(['emit notify 7'])
+    expect(again.emitted).toEqual([{ type: 'notify', seq: 7, message: 'Thanks', progress: 1 }])
+    expect(again.journal).toEqual(first.journal)
+  })
+
+  it('replays up to a question still waiting and asks it live, then finishes the same', async () => {
+    const first = await answeredSurvey()
+    // As a session stored while it waited for the comment: the journal up to the step (seq 5).
+    const stored = first.journal.filter((entry) => entry.seq <= 5)
+    const { result, trail, journal } = await run(function* () {
+      const trail: string[] = []
+      const tool = yield* startTool({ tool: surveyTool(trail), params: { topic: 'tea' }, journal: stored, trail })
+      const comment = yield* tool.next('ask')
+      expect(comment.request.elicitId).toBe('survey/comment/call-1/6')
+      comment.answer({ action: 'accept', content: { text: 'Lovely' } })
+      return { result: yield* tool.task, trail, journal: tool.journal }
+    })
+    expect(result).toEqual(first.result)
+    expect(trail).toEqual([
+      'tool: rated 4',
+      'tool: summary Mostly happy',
+      'tool: code',
+      'ask comment 6',
+      'answered 6',
+      'tool: comment accept',
+      'emit notify 7',
+    ])
+    expect(journal).toEqual(first.journal)
+  })
+})
+
+describe('book_flight through a journaling client', () => {
+  function contextOf<T>(request: BridgeElicitRequest): T {
+    return request.schema['x-model-context'] as T
+  }
+  function seatAnswer(seat: string) {
+    return { row: Number(seat.slice(0, -1)), seat: seat.slice(-1) }
+  }
+
+  function* book(trail: string[]) {
+    const tool = yield* startTool({ tool: bookFlightTool, params: { from: 'NYC', destination: 'LAX' }, callId: 'call_abc', trail })
+    const pickFlight = yield* tool.next('ask')
+    expect(pickFlight.request.elicitId).toBe('book_flight/pickFlight/call_abc/4')
+    const { from, destination, flights } = contextOf<{ from: string; destination: string; flights: Flight[] }>(pickFlight.request)
+    expect({ from, destination }).toEqual({ from: 'NYC', destination: 'LAX' })
+    expect(flights).toHaveLength(3)
+    expect(decodeModelContext(pickFlight.request).message).toMatch(/^Select your flight from NYC to LAX:\n\n1\. /)
+
+    pickFlight.answer({ action: 'accept', content: { flightId: 'XX-000' } })
+    const askAgain = yield* tool.next('ask')
+    expect(askAgain.request.key).toBe('pickFlight')
+    expect(decodeModelContext(askAgain.request).message).toMatch(/^Flight XX-000 is not one of the offered flights/)
+    const flight = flights[1]!
+    askAgain.answer({ action: 'accept', content: { flightId: flight.id } })
+
+    const pickSeat = yield* tool.next('ask')
+    const { seatMap, flight: shown } = contextOf<{ seatMap: SeatMap; flight: Flight }>(pickSeat.request)
+    expect(shown).toEqual(flight)
+    expect(seatMap).toEqual(seatMapFor(flight))
+    expect(decodeModelContext(pickSeat.request).message).toBe(`Select your seat on ${flight.flightNumber}:`)
+    expect(pickSeat.answer({ action: 'accept', content: { row: 12, seat: 'c' } })).toMatchObject({
+      ok: false,
+      code: 'invalid_response',
+      issues: [{ path: 'seat' }],
+    })
+
+    const taken = seatMap.taken[0]
+    if (!taken) throw new Error('expected a taken seat on the flight')
+    pickSeat.answer({ action: 'accept', content: seatAnswer(taken) })
+    const takenAgain = yield* tool.next('ask')
+    expect(takenAgain.request.key).toBe('pickSeat')
+    expect(decodeModelContext(takenAgain.request).message).toBe(`Seat ${taken} is taken. Select another seat on ${flight.flightNumber}:`)
+
+    takenAgain.answer({ action: 'accept', content: { row: 99, seat: 'A' } })
+    const notOnBoard = yield* tool.next('ask')
+    expect(decodeModelContext(notOnBoard.request).message).toBe(`Seat 99A is not on this aircraft. Select another seat on ${flight.flightNumber}:`)
+
+    const free = freeSeat(seatMap)
+    notOnBoard.answer({ action: 'accept', content: seatAnswer(free) })
+    const sample = yield* tool.next('sample')
+    expect(sample.request).toMatchObject({
+      seq: 14,
+      messages: [{ role: 'user', content: expect.stringContaining('LAX') }],
+      maxTokens: 120,
+    })
+    sample.resolve({ text: '  Take the FlyAway bus to Union Station.  ' })
+    const result = yield* tool.task
+    return { result, journal: tool.journal, emitted: tool.emitted, flight, free }
+  }
+
+  it('books: a flight not offered and a taken seat are asked again, then a free seat, then the tip', async () => {
+    const trail: string[] = []
+    const { result, journal, emitted, flight, free } = await run(() => book(trail))
+    const ticketNumber = (result as { ticketNumber: string }).ticketNumber
+    expect(result).toEqual({
+      status: 'confirmed',
+      ticketNumber: expect.stringMatching(/^TKT-[A-Z2-9]{6}$/),
+      flight,
+      seat: free,
+      price: flight.price,
+      tip: 'Take the FlyAway bus to Union Station.',
+    })
+    // Every ctx call in order, numbered 1 to 17; each recorded before the tool went on.
+    expect(trail).toEqual([
+      'emit notify 1',
+      'emit log 2',
+      'emit notify 3',
+      'ask pickFlight 4',
+      'answered 4',
+      'emit notify 5',
+      'ask pickFlight 6',
+      'answered 6',
+      'emit notify 7',
+      'ask pickSeat 8',
+      'answered 8',
+      'emit notify 9',
+      'ask pickSeat 10',
+      'answered 10',
+      'emit notify 11',
+      'ask pickSeat 12',
+      'answered 12',
+      'emit notify 13',
+      'sample 14',
+      'record sample 14',
+      'recorded 14',
+      'record step 15',
+      'recorded 15',
+      'emit log 16',
+      'emit notify 17',
+    ])
+    expect(journal.map((entry) => [entry.seq, entry.kind])).toEqual([
+      [4, 'elicit'],
+      [6, 'elicit'],
+      [8, 'elicit'],
+      [10, 'elicit'],
+      [12, 'elicit'],
+      [14, 'sample'],
+      [15, 'step'],
+    ])
+    expect(journal.at(-1)).toEqual({ seq: 15, kind: 'step', name: 'issue ticket', value: ticketNumber })
+    expect(emitted.slice(-2)).toEqual([
+      { type: 'log', seq: 16, level: 'info', message: `Issued ticket ${ticketNumber} for ${flight.flightNumber}, seat ${free}` },
+      { type: 'notify', seq: 17, message: 'Booking confirmed', progress: 1 },
+    ])
+  })
+
+  it('books the same ticket when replayed from its journal, asking nothing again', async () => {
+    const first = await run(() => book([]))
+    const again = await replayOnly(bookFlightTool, { from: 'NYC', destination: 'LAX' }, first.journal, 'call_abc')
+    expect(again.result).toEqual(first.result)
+    expect(again.trail).toEqual(['emit log 16', 'emit notify 17'])
+  })
+
+  it('returns cancelled at the flight step when the user declines', async () => {
+    const { result, journal } = await run(function* () {
+      const tool = yield* startTool({ tool: bookFlightTool, params: { from: 'NYC', destination: 'LAX' } })
+      ;(yield* tool.next('ask')).answer({ action: 'decline' })
+      return { result: yield* tool.task, journal: tool.journal }
+    })
+    expect(result).toEqual({
+      status: 'cancelled',
+      step: 'flight',
+      message: 'The user declined to choose a flight; nothing was booked.',
+    })
+    expect(journal).toEqual([{ seq: 4, kind: 'elicit', key: 'pickFlight', answer: { action: 'decline' } }])
+  })
+})
+
+function freeSeat(seatMap: SeatMap): string {
+  for (let row = seatMap.firstRow; row <= seatMap.lastRow; row++) {
+    for (const letter of seatMap.letters) {
+      if (!seatMap.taken.includes(`${row}${letter}`)) return `${row}${letter}`
+    }
+  }
+  throw new Error('The cabin is full')
+}
