@@ -1,9 +1,17 @@
 import { CHAT_ERROR_STATUS, type ChatErrorCode } from '../protocol/error-codes'
 import type { ValidationIssue } from '../protocol/events'
 
+/**
+ * Marks every `ChatRequestError`, whichever copy of this module made it: the production server
+ * opens the chat server from `instrumentation` and runs the routes from another bundle, each
+ * with its own copy of this class, so `instanceof` alone misses errors made by the other one.
+ */
+const CHAT_REQUEST_ERROR = Symbol.for('chat-app.ChatRequestError')
+
 /** A request the chat refuses before streaming; it knows its HTTP status. */
 export class ChatRequestError extends Error {
   override name = 'ChatRequestError'
+  readonly [CHAT_REQUEST_ERROR] = true
   readonly status: number
   constructor(
     readonly code: ChatErrorCode,
@@ -21,5 +29,5 @@ export class ChatRequestError extends Error {
 }
 
 export function isChatRequestError(error: unknown): error is ChatRequestError {
-  return error instanceof ChatRequestError
+  return error instanceof ChatRequestError || (typeof error === 'object' && error !== null && CHAT_REQUEST_ERROR in error)
 }
