@@ -303,10 +303,11 @@ test.describe('durable plugin sessions', () => {
       expect(refused.status, described).toBe(503)
       expect(refused.json, described).toEqual({ error: expect.objectContaining({ code: 'store_unavailable', message: expect.any(String) }) })
     }
-    // A new tool call cannot start either: the turn says so in an `error` event.
+    // A new tool call cannot start either: the turn says so (an `error` event, or the call's `tool_error`).
     const newBooking = await sameBrowser(chat).startBooking('Book a flight from BOS to SEA')
     expect(newBooking.status, describeTurn(newBooking)).toBe(200)
-    expect(eventsOf(newBooking.events, 'error'), describeTurn(newBooking)).toEqual([expect.objectContaining({ code: 'store_unavailable' })])
+    const failures = [...eventsOf(newBooking.events, 'error'), ...eventsOf(newBooking.events, 'tool_error')].map((event) => event.message)
+    expect(failures.join('\n'), describeTurn(newBooking)).toMatch(/Sessions cannot be reached right now|sessions cannot be reached right now/)
     expect(elicitRequests(newBooking.events)).toEqual([])
     const health = await fetch(`${app.url}/api/health`)
     expect(health.status).toBe(200)

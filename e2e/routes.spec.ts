@@ -6,7 +6,7 @@ test.describe('POST /api/chat', () => {
     const response = await request.post('/api/chat', { data: { messages: [{ role: 'user', content: 'Hello' }] } })
     expect(response.status()).toBe(200)
     expect(response.headers()['content-type']).toContain('application/x-ndjson')
-    expect(response.headers()['set-cookie']).toMatch(/chat_client_id=[\w-]{32,};.*HttpOnly/)
+    expect(response.headers()['set-cookie']).toMatch(/chat_client_id=[\w-]{32,}\.[\w-]{43};.*HttpOnly/)
     const events = (await response.text()).trim().split('\n').map((line) => JSON.parse(line))
     expect(events.at(-1)).toMatchObject({ type: 'complete' })
     expect(events.at(-2)).toMatchObject({ type: 'conversation_state' })

@@ -170,8 +170,18 @@ export function* runTurn({
             emit({ type: 'tool_error', id: call.id, name: call.function.name, message: `There is no tool named "${call.function.name}".` })
             continue
           }
+          let session: LiveSession
+          try {
+            session = yield* sessions.start({ tool, params: step.toolCalls[index]!.input, callId: call.id, clientId, parentMessages })
+          } catch (error) {
+            if (!(error instanceof SessionStoreUnavailableError)) throw error
+            // The call gets a result the model can read, so the conversation stays whole.
+            const message = `The tool could not start: sessions cannot be reached right now (${error.message}). Try again in a moment.`
+            toolMessage(call, `Error: ${message}`)
+            emit({ type: 'tool_error', id: call.id, name: call.function.name, message })
+            continue
+          }
           running.add(call.id)
-          const session = yield* sessions.start({ tool, params: step.toolCalls[index]!.input, callId: call.id, clientId, parentMessages })
           started.push({ call, session })
         }
         waiting = yield* drive(started)

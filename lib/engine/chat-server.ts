@@ -1,6 +1,6 @@
 import type { LanguageModel } from 'ai'
 import { createScope, suspend, type Operation } from 'effection'
-import { usePluginSessionManager, type PluginSessionInfo, type PluginSessionManager, type SessionStore } from '../sessions'
+import { SessionStoreUnavailableError, usePluginSessionManager, type PluginSessionInfo, type PluginSessionManager, type SessionStore } from '../sessions'
 import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { AnyMcpTool } from '../tools/types'
 import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './chat-engine'
@@ -37,6 +37,7 @@ export interface ChatServer {
   prepare(options: { body: unknown; clientId: string }): Promise<TurnPlan>
   /** Run a prepared turn, streaming NDJSON events; `signal` (the request's) stops it. */
   stream(plan: TurnPlan, signal?: AbortSignal): ReadableStream<Uint8Array>
+  /** The sessions that wait or run; a `ChatRequestError` (503) when the store cannot be reached. */
   listActive(): Promise<PluginSessionInfo[]>
   /** Halt every session and the scope. */
   close(): Promise<void>
@@ -87,7 +88,17 @@ export async function createChatServer({
       return await run(() => prepareTurn({ request: parsed.data, clientId, sessions }))
     },
     stream: (plan, signal) => createNdjsonStream({ scope, signal, run: (emit) => runTurn({ plan, config, emit }) }),
-    listActive: () => run(() => sessions.listActive()),
+    listActive: () =>
+      run(function* () {
+        try {
+          return yield* sessions.listActive()
+        } catch (error) {
+          if (error instanceof SessionStoreUnavailableError) {
+            throw new ChatRequestError('store_unavailable', `Sessions cannot be reached right now (${error.message}). Try again in a moment.`)
+          }
+          throw error
+        }
+      }),
     close: () => destroy(),
   }
 }

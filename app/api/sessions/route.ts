@@ -1,3 +1,4 @@
+import { isChatRequestError } from '@/lib/engine'
 import { getChatApp } from '@/lib/server/chat-server-instance'
 
 export const dynamic = 'force-dynamic'
@@ -8,5 +9,10 @@ export async function GET(): Promise<Response> {
     return Response.json({ error: { code: 'not_found', message: 'Not found.' } }, { status: 404 })
   }
   const { chat } = await getChatApp()
-  return Response.json({ sessions: await chat.listActive() })
+  try {
+    return Response.json({ sessions: await chat.listActive() })
+  } catch (error) {
+    if (isChatRequestError(error)) return error.toResponse()
+    throw error
+  }
 }
