@@ -1,0 +1,84 @@
+import { createHmac } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { CLIENT_COOKIE, createClientIdentity } from './client-identity'
+
+const SECRET = 'a-shared-secret-of-at-least-32-characters'
+const OTHER_SECRET = 'another-secret-of-at-least-32-characters!'
+
+function request(cookie?: string, { url = 'http://localhost/api/chat', headers = {} as Record<string, string> } = {}) {
+  return new Request(url, { method: 'POST', headers: { ...headers, ...(cookie ? { cookie } : {}) } })
+}
+
+/** The `name=value` part of a Set-Cookie header, as a browser would send it back. */
+function cookieOf(headers: Record<string, string>): string {
+  const setCookie = headers['Set-Cookie']
+  expect(setCookie).toBeDefined()
+  return setCookie!.split(';')[0]!
+}
+
+describe('signed client identity', () => {
+  it('gives a fresh, signed, HttpOnly identity on first contact', () => {
+    const identity = createClientIdentity({ secret: SECRET }).resolve(request())
+    const setCookie = identity.headers['Set-Cookie']!
+    expect(setCookie).toMatch(/^chat_client_id=[\w-]{32}\.[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=31536000$/)
+    const [id, signature] = cookieOf(identity.headers).slice(`${CLIENT_COOKIE}=`.length).split('.')
+    expect(id).toBe(identity.clientId)
+    expect(signature).toBe(createHmac('sha256', SECRET).update(id!).digest('base64url'))
+  })
+
+  it('marks the cookie Secure behind https or a proxy that says so', () => {
+    const identity = createClientIdentity({ secret: SECRET })
+    expect(identity.resolve(request(undefined, { url: 'https://chat.example/api/chat' })).headers['Set-Cookie']).toMatch(/; Secure$/)
+    expect(identity.resolve(request(undefined, { headers: { 'x-forwarded-proto': 'https' } })).headers['Set-Cookie']).toMatch(/; Secure$/)
+    expect(identity.resolve(request()).headers['Set-Cookie']).not.toContain('Secure')
+  })
+
+  it('is accepted, unchanged and without a new cookie, by another instance with the same secret', () => {
+    const first = createClientIdentity({ secret: SECRET })
+    const second = createClientIdentity({ secret: SECRET })
+    const issued = first.resolve(request())
+    const cookie = cookieOf(issued.headers)
+    for (const instance of [first, second]) {
+      const again = instance.resolve(request(`theme=dark; ${cookie}; other=1`))
+      expect(again).toEqual({ clientId: issued.clientId, headers: {} })
+    }
+  })
+
+  it('replaces a cookie signed with another secret', () => {
+    const theirs = createClientIdentity({ secret: OTHER_SECRET }).resolve(request())
+    const ours = createClientIdentity({ secret: SECRET }).resolve(request(cookieOf(theirs.headers)))
+    expect(ours.clientId).not.toBe(theirs.clientId)
+    expect(ours.headers['Set-Cookie']).toMatch(/^chat_client_id=[\w-]{32}\.[\w-]{43};/)
+  })
+
+  it.each([
+    ['a guessable id', 'admin'],
+    ['an unsigned id (the old format)', 'A'.repeat(32)],
+    ['an id with an empty signature', `${'A'.repeat(32)}.`],
+    ['an id with a made-up signature', `${'A'.repeat(32)}.${'B'.repeat(43)}`],
+    ['an id with a truncated signature', `${'A'.repeat(32)}.${createHmac('sha256', SECRET).update('A'.repeat(32)).digest('base64url').slice(0, 42)}`],
+    ['a signature of another id', `${'A'.repeat(32)}.${createHmac('sha256', SECRET).update('C'.repeat(32)).digest('base64url')}`],
+    ['characters outside base64url', `${'A'.repeat(31)}!.${createHmac('sha256', SECRET).update(`${'A'.repeat(31)}!`).digest('base64url')}`],
+  ])('replaces a forged value: %s', (_name, value) => {
+    const identity = createClientIdentity({ secret: SECRET }).resolve(request(`${CLIENT_COOKIE}=${value}`))
+    expect(identity.clientId).not.toBe(value.split('.')[0])
+    expect(identity.headers['Set-Cookie']).toMatch(/^chat_client_id=[\w-]{32}\.[\w-]{43};/)
+  })
+
+  it('accepts the same shape when the signature is right (the control for the cases above)', () => {
+    const id = 'A'.repeat(32)
+    const value = `${id}.${createHmac('sha256', SECRET).update(id).digest('base64url')}`
+    expect(createClientIdentity({ secret: SECRET }).resolve(request(`${CLIENT_COOKIE}=${value}`))).toEqual({ clientId: id, headers: {} })
+  })
+
+  it('makes unguessable ids: 24 random bytes, never repeated', () => {
+    const identity = createClientIdentity({ secret: SECRET })
+    const ids = new Set(Array.from({ length: 1000 }, () => identity.resolve(request()).clientId))
+    expect(ids.size).toBe(1000)
+    for (const id of ids) expect(Buffer.from(id, 'base64url').length).toBeGreaterThanOrEqual(24)
+  })
+
+  it('refuses to be made without a secret', () => {
+    expect(() => createClientIdentity({ secret: '' })).toThrow(/secret/)
+  })
+})
