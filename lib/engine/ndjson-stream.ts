@@ -16,9 +16,10 @@ export function createNdjsonStream({
 }): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   let halt: (() => void) | undefined
+  // False once the client has gone: the turn's clean-up may still report, to nobody.
+  let open = true
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      let open = true
       const emit = (event: ChatEvent) => {
         if (open) controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`))
       }
@@ -35,7 +36,10 @@ export function createNdjsonStream({
           }
         }
       })
-      halt = () => void task.halt()
+      halt = () => {
+        open = false
+        void task.halt()
+      }
       task.catch((error: unknown) => {
         // run() reports its own failures as events; reaching here is a bug, not bad input.
         console.error('chat turn crashed', error)
