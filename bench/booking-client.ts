@@ -1,6 +1,5 @@
 import type { ChatEvent, Message, PluginElicitRequestEvent } from '../lib/protocol'
-import { decodeModelContext } from '../lib/tools/model-context'
-import type { Flight, SeatMap } from '../plugins/book-flight/flights'
+import { BOOKING_MESSAGE, chooseFlight, chooseSeat } from './booking-answers'
 
 export type RequestKind = 'start' | 'resume' | 'finish'
 
@@ -21,6 +20,7 @@ export async function bookOverHttp(baseUrl: string): Promise<Timed[]> {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
       body: JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
     })
     const text = await response.text()
     timings.push({ kind, ms: performance.now() - started })
@@ -39,27 +39,15 @@ export async function bookOverHttp(baseUrl: string): Promise<Timed[]> {
     ],
   })
 
-  const flightRequest = elicitOf(await post('start', { messages: [{ role: 'user', content: 'Book a flight from NYC to LAX' }] }))
-  const flights = contextOf(flightRequest).flights as Flight[]
-  const seatRequest = elicitOf(await post('resume', answer(flightRequest, { flightId: flights[0]!.id })))
-  const done = await post('finish', answer(seatRequest, freeSeat(contextOf(seatRequest).seatMap as SeatMap)))
+  const flightRequest = elicitOf('start', await post('start', { messages: [{ role: 'user', content: BOOKING_MESSAGE }] }))
+  const seatRequest = elicitOf('resume', await post('resume', answer(flightRequest, chooseFlight(flightRequest))))
+  const done = await post('finish', answer(seatRequest, chooseSeat(seatRequest)))
   if (!done.some((event) => event.type === 'tool_result')) throw new Error(`finish: no ticket in ${JSON.stringify(done)}`)
   return timings
 }
 
-function elicitOf(events: ChatEvent[]): PluginElicitRequestEvent {
+function elicitOf(kind: RequestKind, events: ChatEvent[]): PluginElicitRequestEvent {
   const request = events.find((event): event is PluginElicitRequestEvent => event.type === 'plugin_elicit_request')
-  if (!request) throw new Error(`no elicitation in ${JSON.stringify(events)}`)
+  if (!request) throw new Error(`${kind}: no elicitation in ${JSON.stringify(events)}`)
   return request
-}
-
-function contextOf(request: PluginElicitRequestEvent) {
-  return decodeModelContext({ message: request.message, schema: request.schema }).context
-}
-
-export function freeSeat(seatMap: SeatMap) {
-  for (let row = seatMap.firstRow; row <= seatMap.lastRow; row++) {
-    for (const seat of seatMap.letters) if (!seatMap.taken.includes(`${row}${seat}`)) return { row, seat }
-  }
-  throw new Error('no free seat')
 }

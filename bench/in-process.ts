@@ -1,71 +1,68 @@
-import { setTimeout as sleep } from 'node:timers/promises'
 import { createChatServer } from '../lib/engine/chat-server'
-import { createChatTestClient, elicitRequests } from '../lib/engine/testing/chat-test-client'
 import { createOfflineModel } from '../lib/models'
-import { decodeModelContext } from '../lib/tools/model-context'
+import { createMemorySessionStore } from '../lib/sessions'
+import type { MemorySessionEntry } from '../lib/sessions/stores/memory-store'
 import { pluginTools } from '../plugins'
-import type { Flight, SeatMap } from '../plugins/book-flight/flights'
-import { freeSeat } from './booking-client'
+import { bookInProcess, startBooking } from './in-process-booking'
+import { heapAfterGc, idleCpuMs } from './own-process'
 
-const gc = (globalThis as { gc?: () => void }).gc
+/** Idle CPU is measured over this long, with and without sessions. */
+export const IDLE_MS = 3_000
 
-function heapAfterGc(): number {
-  if (!gc) throw new Error('Run with node --expose-gc (npm run bench does).')
-  for (let index = 0; index < 3; index++) gc()
-  return process.memoryUsage().heapUsed
+/** A server with the memory store and the default hot time: every waiting tool stays live. */
+async function createServer(entries?: Map<string, MemorySessionEntry>) {
+  return createChatServer({
+    model: createOfflineModel({ delayMs: 0 }),
+    tools: pluginTools,
+    useStore: entries ? function* () { return createMemorySessionStore(entries) } : undefined,
+  })
 }
 
-/** CPU this process uses while doing nothing for `ms` (after a collection, so GC is not counted). */
-async function idleCpuMs(ms: number): Promise<number> {
-  heapAfterGc()
-  await sleep(200)
-  const before = process.cpuUsage()
-  await sleep(ms)
-  const used = process.cpuUsage(before)
-  return (used.user + used.system) / 1000
-}
-
-async function createServer() {
-  return createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: pluginTools })
-}
-
-/** Heap per waiting session and the CPU they cost while nobody answers. */
+/** Heap per waiting session kept hot (its tool live in memory) and the CPU they cost while nobody answers. */
 export async function measureWaitingSessions(count: number) {
   const chat = await createServer()
-  await createChatTestClient({ chat }).say('warm up')
-  const idleMs = 3_000
-  const baselineCpuMs = await idleCpuMs(idleMs)
+  await startBooking(chat)
+  const baselineCpuMs = await idleCpuMs(IDLE_MS)
   const before = heapAfterGc()
-  for (let index = 0; index < count; index++) {
-    await createChatTestClient({ chat }).say('Book a flight from NYC to LAX')
-  }
-  const active = (await chat.listActive()).length
+  for (let index = 0; index < count; index++) await startBooking(chat)
+  const active = (await chat.listActive()).length - 1
   const after = heapAfterGc()
-  const waitingCpuMs = await idleCpuMs(idleMs)
+  const waitingCpuMs = await idleCpuMs(IDLE_MS)
   await chat.close()
-  return { sessions: active, heapPerSessionKB: (after - before) / count / 1024, baselineCpuMs, waitingCpuMs, idleMs }
+  return { sessions: active, heapPerSessionKB: (after - before) / count / 1024, baselineCpuMs, waitingCpuMs, idleMs: IDLE_MS }
 }
 
-/** Heap kept after many finished bookings: what each request leaves behind. */
+/**
+ * Heap kept after many finished bookings: what each request leaves behind. The memory store
+ * keeps each ended session's record for a while by design (so a late request learns how it
+ * ended): the heap those records take is measured apart, by emptying the store at the end.
+ */
 export async function measureRetainedHeap(bookings: number) {
-  const chat = await createServer()
-  const book = async () => {
-    const client = createChatTestClient({ chat })
-    const flightRequest = elicitRequests((await client.say('Book a flight from NYC to LAX')).events)[0]!
-    const flights = decodeModelContext({ message: flightRequest.message, schema: flightRequest.schema }).context.flights as Flight[]
-    const seatRequest = elicitRequests(
-      (await client.answer([{ request: flightRequest, result: { action: 'accept', content: { flightId: flights[0]!.id } } }])).events,
-    )[0]!
-    const seatMap = decodeModelContext({ message: seatRequest.message, schema: seatRequest.schema }).context.seatMap as SeatMap
-    await client.answer([{ request: seatRequest, result: { action: 'accept', content: freeSeat(seatMap) } }])
-  }
-  for (let index = 0; index < 500; index++) await book()
+  const entries = new Map<string, MemorySessionEntry>()
+  const chat = await createServer(entries)
+  for (let index = 0; index < 500; index++) await bookInProcess(chat)
+  entries.clear()
   const before = heapAfterGc()
   const started = performance.now()
-  for (let index = 0; index < bookings; index++) await book()
+  for (let index = 0; index < bookings; index++) await bookInProcess(chat)
   const seconds = (performance.now() - started) / 1000
   const after = heapAfterGc()
   const active = (await chat.listActive()).length
+  const recordsKept = entries.size
+  entries.clear()
+  const afterWithoutRecords = heapAfterGc()
   await chat.close()
-  return { bookings, activeAfter: active, retainedPerBookingBytes: (after - before) / bookings, heapBeforeMB: before / 2 ** 20, heapAfterMB: after / 2 ** 20, seconds }
+  return {
+    bookings,
+    activeAfter: active,
+    retainedPerBookingBytes: (after - before) / bookings,
+    /** Of which the ended records the memory store keeps. */
+    keptRecordsPerBookingBytes: (after - afterWithoutRecords) / bookings,
+    /** The rest: what the engine itself keeps. */
+    engineRetainedPerBookingBytes: (afterWithoutRecords - before) / bookings,
+    recordsKept,
+    heapBeforeMB: before / 2 ** 20,
+    heapAfterMB: after / 2 ** 20,
+    seconds,
+  }
 }

@@ -1,104 +1,196 @@
-// npm run bench: booking latency over HTTP against the production build (offline model,
-// no artificial delay), 200 concurrent bookings, then heap and CPU of waiting sessions and
-// the heap left after many bookings, measured in-process with the same engine.
-import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { bookOverHttp, type RequestKind, type Timed } from './booking-client'
+// npm run bench: booking latency over HTTP against the production build (offline model, no
+// artificial delay) with each session store, and with cold sessions that must be replayed;
+// the server's CPU per booking; many bookings at once; then, in-process with the same engine,
+// the heap and idle CPU of waiting sessions (kept hot, and dropped from memory by the
+// hundred thousand) and the heap left after many bookings. Figures, not pass/fail tests.
+//
+// Smaller counts for a quick run: BENCH_SEQUENTIAL, BENCH_CONCURRENT, BENCH_CPU_BOOKINGS,
+// BENCH_CPU_TRIVIAL, BENCH_WAITING, BENCH_DEHYDRATED, BENCH_BOOKINGS (the last three: 0 skips it);
+// BENCH_SERVERS=memory,embedded,redis,cold picks server runs; BENCH_PORT is the first port.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
+import { resolve } from 'node:path'
+import { measureDehydratedSessions } from './dehydrated-sessions'
 import { measureRetainedHeap, measureWaitingSessions } from './in-process'
+import { measureOverHttp, type HttpCounts, type HttpMeasures } from './over-http'
+import { ensureBuild, startServer } from './server-process'
+import { serverSetups, type ServerSetup, type SetupName } from './server-setups'
+import { measureResumeStoreTime, type ResumeStoreTime } from './store-time'
 import { percentile, summary } from './stats'
 
-const PORT = Number(process.env.BENCH_PORT ?? 3290)
-const BASE = `http://127.0.0.1:${PORT}`
-const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 300)
-const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 200)
-const WAITING = Number(process.env.BENCH_WAITING ?? 1_000)
-const LEAK_BOOKINGS = Number(process.env.BENCH_BOOKINGS ?? 10_000)
-
-async function startServer() {
-  if (!existsSync('.next/standalone/server.js')) {
-    console.log('No production build yet: building...')
-    if (spawnSync('npm', ['run', 'build'], { stdio: 'inherit' }).status !== 0) throw new Error('build failed')
-  }
-  const server = spawn(process.execPath, ['.next/standalone/server.js'], {
-    env: { ...process.env, PORT: String(PORT), HOSTNAME: '127.0.0.1', OFFLINE_MODEL_DELAY_MS: '0', OPENAI_API_KEY: '', NODE_ENV: 'production' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) return server
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  server.kill()
-  throw new Error('the server did not start')
+const count = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
+const PORT = count('BENCH_PORT', 3290)
+const HTTP: HttpCounts = {
+  sequential: count('BENCH_SEQUENTIAL', 300),
+  concurrent: count('BENCH_CONCURRENT', 200),
+  cpuBookings: count('BENCH_CPU_BOOKINGS', 300),
+  cpuTrivial: count('BENCH_CPU_TRIVIAL', 2_000),
 }
-
-async function timeHealth(): Promise<number> {
-  const started = performance.now()
-  await (await fetch(`${BASE}/api/health`)).text()
-  return performance.now() - started
-}
-
-async function httpBenchmarks() {
-  const server = await startServer()
-  try {
-    for (let index = 0; index < 50; index++) {
-      await bookOverHttp(BASE)
-      await timeHealth()
-    }
-    const timings: Timed[] = []
-    const floor: number[] = []
-    for (let index = 0; index < SEQUENTIAL; index++) {
-      timings.push(...(await bookOverHttp(BASE)))
-      floor.push(await timeHealth(), await timeHealth(), await timeHealth())
-    }
-    const byKind = (kind: RequestKind) => timings.filter((timing) => timing.kind === kind).map((timing) => timing.ms)
-
-    const started = performance.now()
-    const results = await Promise.allSettled(Array.from({ length: CONCURRENT }, () => bookOverHttp(BASE)))
-    const concurrentSeconds = (performance.now() - started) / 1000
-    const failures = results.filter((result) => result.status === 'rejected')
-    return {
-      floor,
-      start: byKind('start'),
-      resume: byKind('resume'),
-      finish: byKind('finish'),
-      concurrent: { bookings: CONCURRENT, failures: failures.length, seconds: concurrentSeconds, firstFailure: failures[0] && String((failures[0] as PromiseRejectedResult).reason) },
-    }
-  } finally {
-    server.kill()
-  }
-}
+const WAITING = count('BENCH_WAITING', 1_000)
+const DEHYDRATED = count('BENCH_DEHYDRATED', 100_000)
+const LEAK_BOOKINGS = count('BENCH_BOOKINGS', 10_000)
+/** e.g. `BENCH_SERVERS=memory,cold`: only those server runs (all four by default). */
+const SERVERS = process.env.BENCH_SERVERS?.split(',').map((name) => name.trim()) ?? serverSetups.map((setup) => setup.name)
+/** `BENCH_SERVER_PROFILE=1`: each server runs with --cpu-prof, its profile in bench/results/profiles/<store>/. */
+const PROFILE = process.env.BENCH_SERVER_PROFILE === '1'
+/** Idle CPU counts as indistinguishable from none within 1% of one core. */
+const IDLE_TOLERANCE = 0.01
 
 const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES TARGET')
+const ms = (value: number) => `${value.toFixed(2)} ms`
 
-const http = await httpBenchmarks()
-console.log('\nServer time per request over loopback (production build, offline model, no delay):')
-console.log(`  trivial route (GET /api/health)       ${summary(http.floor)}`)
-console.log(`  start  (message in, FlightList out)   ${summary(http.start)}`)
-console.log(`  resume (flight in, SeatPicker out)    ${summary(http.resume)}`)
-console.log(`  finish (seat in, ticket + summary)    ${summary(http.finish)}`)
-const ratio = percentile(http.resume, 50) / percentile(http.floor, 50)
-console.log(`  resume p50 / trivial p50 = ${ratio.toFixed(2)}x (target <= 1.5x): ${verdict(ratio <= 1.5)}`)
-console.log(
-  `\n${http.concurrent.bookings} bookings at once: ${http.concurrent.failures} failed, ${http.concurrent.seconds.toFixed(2)} s: ${verdict(http.concurrent.failures === 0)}`,
-)
-if (http.concurrent.firstFailure) console.log(`  first failure: ${http.concurrent.firstFailure}`)
+interface ServerRun extends HttpMeasures {
+  label: string
+  target: number
+  /** resume p50 / trivial route p50 */
+  ratio: number
+}
 
-const waiting = await measureWaitingSessions(WAITING)
-console.log(`\n${waiting.sessions} waiting sessions:`)
-console.log(`  heap per waiting session: ${waiting.heapPerSessionKB.toFixed(2)} KB (target <= 20 KB): ${verdict(waiting.heapPerSessionKB <= 20)}`)
-console.log(
-  `  CPU while idle over ${waiting.idleMs / 1000} s: ${waiting.waitingCpuMs.toFixed(1)} ms with them waiting, ${waiting.baselineCpuMs.toFixed(1)} ms with none`,
-)
+/** One server process with `setup`, measured over HTTP; tried again if it fails (a build being rewritten under it). */
+async function measureSetup(setup: ServerSetup, port: number): Promise<ServerRun> {
+  for (let attempt = 1; ; attempt++) {
+    const prepared = await setup.prepare()
+    try {
+      const nodeArgs = PROFILE ? ['--cpu-prof', '--cpu-prof-dir', resolve('bench/results/profiles', setup.name)] : []
+      const server = await startServer({ port, env: prepared.env, nodeArgs })
+      try {
+        const http = await measureOverHttp(server, HTTP)
+        return { label: setup.label, target: setup.target, ratio: percentile(http.resume, 50) / percentile(http.floor, 50), ...http }
+      } finally {
+        await server.stop()
+      }
+    } catch (error) {
+      if (attempt === 3) throw error
+      console.log(`  (${setup.name}: ${error instanceof Error ? error.message : String(error)}; trying again in 20 s)`)
+      await new Promise((resolve) => setTimeout(resolve, 20_000))
+    } finally {
+      await prepared.cleanup()
+    }
+  }
+}
 
-const leak = await measureRetainedHeap(LEAK_BOOKINGS)
-console.log(`\n${leak.bookings} bookings in-process (${leak.seconds.toFixed(1)} s), ${leak.activeAfter} sessions left:`)
-console.log(
-  `  heap ${leak.heapBeforeMB.toFixed(1)} MB -> ${leak.heapAfterMB.toFixed(1)} MB, ${leak.retainedPerBookingBytes.toFixed(1)} bytes kept per booking: ${verdict(leak.retainedPerBookingBytes < 100 && leak.activeAfter === 0)}`,
-)
+function printServerRun(run: ServerRun) {
+  console.log(`\n${run.label}`)
+  console.log(`  trivial route (GET /api/health)       ${summary(run.floor)}`)
+  console.log(`  start  (message in, FlightList out)   ${summary(run.start)}`)
+  console.log(`  resume (flight in, SeatPicker out)    ${summary(run.resume)}`)
+  console.log(`  finish (seat in, ticket + summary)    ${summary(run.finish)}`)
+  console.log(`  resume p50 / trivial p50 = ${run.ratio.toFixed(2)}x (target <= ${run.target}x): ${verdict(run.ratio <= run.target)}`)
+  const { booking, trivial } = run.cpu
+  console.log(
+    `  server CPU: ${ms(booking.perCallMs)} per booking (${booking.calls} in a row), ${ms(trivial.perCallMs)} per GET /api/health (${trivial.calls} in a row)`,
+  )
+  const { concurrent } = run
+  console.log(`  ${concurrent.bookings} bookings at once: ${concurrent.failures} failed, ${concurrent.seconds.toFixed(2)} s: ${verdict(concurrent.failures === 0)}`)
+  if (concurrent.firstFailure) console.log(`    first failure: ${concurrent.firstFailure}`)
+}
+
+function printSummary(runs: Partial<Record<SetupName, ServerRun>>) {
+  console.log('\nSummary: resume p50 against GET /api/health p50 on the same server process; server CPU from /proc')
+  console.log('  server     resume p50   trivial p50   ratio   target   CPU/booking   CPU/health')
+  for (const [name, run] of Object.entries(runs)) {
+    const row = [
+      name.padEnd(8),
+      ms(percentile(run.resume, 50)).padStart(12),
+      ms(percentile(run.floor, 50)).padStart(13),
+      `${run.ratio.toFixed(2)}x`.padStart(7),
+      `<= ${run.target}x`.padStart(8),
+      ms(run.cpu.booking.perCallMs).padStart(13),
+      ms(run.cpu.trivial.perCallMs).padStart(12),
+    ]
+    console.log(`  ${row.join(' ')}${run.ratio <= run.target ? '' : '  MISSES TARGET'}`)
+  }
+}
+
+function printStoreTime(times: Partial<Record<SetupName, ResumeStoreTime>>) {
+  console.log(`\nWhere a resume's time goes, in-process (no HTTP, no Next), ${HTTP.sequential} resumes each: time waiting on the store`)
+  for (const [name, time] of Object.entries(times)) {
+    const operations = Object.entries(time.operations)
+      .map(([operation, { perResume, p50Ms }]) => `${perResume.toFixed(1)} ${operation} (p50 ${ms(p50Ms)})`)
+      .join(', ')
+    console.log(`  ${name.padEnd(8)} resume p50 ${ms(time.resumeP50Ms)}, of which waiting on the store p50 ${ms(time.storeP50Ms)}: ${operations}`)
+  }
+}
+
+const load = () => loadavg().map((value) => value.toFixed(2)).join(' ')
+
+const idleVerdict = (waitingCpuMs: number, baselineCpuMs: number, idleMs: number) => {
+  const ok = waitingCpuMs - baselineCpuMs <= idleMs * IDLE_TOLERANCE
+  return `${ok ? 'indistinguishable' : 'DISTINGUISHABLE'} (target: indistinguishable, within ${IDLE_TOLERANCE * 100}% of one core)`
+}
+
+ensureBuild()
+const loadBefore = loadavg()
+console.log(`Load average ${load()} on ${cpus().length} CPUs (other work on this machine makes every figure noisier).\n`)
+console.log('Server time per request over loopback (production build, offline model, no delay), one server process per store:')
+const runs: Partial<Record<SetupName, ServerRun>> = {}
+for (const [index, setup] of serverSetups.entries()) {
+  if (!SERVERS.includes(setup.name)) continue
+  runs[setup.name] = await measureSetup(setup, PORT + index)
+  printServerRun(runs[setup.name]!)
+}
+printSummary(runs)
+const storeTime = HTTP.sequential > 0 ? await measureResumeStoreTime(HTTP.sequential, Object.keys(runs) as SetupName[]) : undefined
+if (storeTime) printStoreTime(storeTime)
+
+const waiting = WAITING > 0 ? await measureWaitingSessions(WAITING) : undefined
+if (waiting) {
+  console.log(`\n${waiting.sessions} waiting sessions kept hot (live tools in memory, memory store, in-process):`)
+  console.log(`  heap per waiting session: ${waiting.heapPerSessionKB.toFixed(2)} KB (target <= 20 KB): ${verdict(waiting.heapPerSessionKB <= 20)}`)
+  console.log(
+    `  CPU while idle over ${waiting.idleMs / 1000} s: ${waiting.waitingCpuMs.toFixed(1)} ms with them waiting, ${waiting.baselineCpuMs.toFixed(1)} ms with none: ${idleVerdict(waiting.waitingCpuMs, waiting.baselineCpuMs, waiting.idleMs)}`,
+  )
+}
+
+if (DEHYDRATED > 0) console.log(`\nStarting ${DEHYDRATED} waiting sessions in-process with the embedded store and hot time 0 (this takes a while)...`)
+const dehydrated = DEHYDRATED > 0 ? await measureDehydratedSessions(DEHYDRATED) : undefined
+if (dehydrated) {
+  console.log(`${dehydrated.sessions} waiting sessions dropped from memory (embedded store in a temp dir, hot time 0, in-process):`)
+  console.log(
+    `  started in ${dehydrated.startSeconds.toFixed(1)} s (${dehydrated.startsPerSecond.toFixed(0)} a second); ${dehydrated.waitingInStore} waiting in the store`,
+  )
+  console.log(
+    `  heap per waiting session: ${(dehydrated.heapPerSessionKB * 1024).toFixed(0)} bytes (${dehydrated.heapPerSessionKB.toFixed(3)} KB; target <= 3 KB): ${verdict(dehydrated.heapPerSessionKB <= 3)}`,
+  )
+  console.log(
+    `  heap ${dehydrated.heapBeforeMB.toFixed(1)} MB -> ${dehydrated.heapAfterMB.toFixed(1)} MB; RSS +${dehydrated.rssPerSessionKB.toFixed(2)} KB a session (LMDB's mapped pages, not heap)`,
+  )
+  console.log(
+    `  CPU while idle over ${dehydrated.idleMs / 1000} s: ${dehydrated.waitingCpuMs.toFixed(1)} ms with them waiting, ${dehydrated.baselineCpuMs.toFixed(1)} ms with none: ${idleVerdict(dehydrated.waitingCpuMs, dehydrated.baselineCpuMs, dehydrated.idleMs)}`,
+  )
+  const { answered } = dehydrated
+  console.log(
+    `  answering ${answered.count} of them (the oldest first), each replayed then booked to the end: the oldest ${ms(answered.oldestMs)}, p50 ${ms(answered.p50Ms)}, max ${ms(answered.maxMs)} (flight in, SeatPicker out)`,
+  )
+}
+
+const leak = LEAK_BOOKINGS > 0 ? await measureRetainedHeap(LEAK_BOOKINGS) : undefined
+if (leak) {
+  console.log(`\n${leak.bookings} bookings in-process (memory store, ${leak.seconds.toFixed(1)} s), ${leak.activeAfter} sessions left:`)
+  console.log(
+    `  heap ${leak.heapBeforeMB.toFixed(1)} MB -> ${leak.heapAfterMB.toFixed(1)} MB, ${leak.retainedPerBookingBytes.toFixed(1)} bytes kept per booking, of which ${leak.keptRecordsPerBookingBytes.toFixed(1)} are the ended records the store keeps for an hour by design (${leak.recordsKept} records)`,
+  )
+  console.log(
+    `  the rest, kept by the engine: ${leak.engineRetainedPerBookingBytes.toFixed(1)} bytes per booking (target < 100): ${verdict(leak.engineRetainedPerBookingBytes < 100 && leak.activeAfter === 0)}`,
+  )
+}
 
 mkdirSync('bench/results', { recursive: true })
-writeFileSync('bench/results/latest.json', JSON.stringify({ at: new Date().toISOString(), http, ratio, waiting, leak }, null, 2))
+writeFileSync(
+  'bench/results/latest.json',
+  JSON.stringify(
+    {
+      at: new Date().toISOString(),
+      machine: { cpus: cpus().length, loadBefore, loadAfter: loadavg() },
+      counts: { ...HTTP, waiting: WAITING, dehydrated: DEHYDRATED, bookings: LEAK_BOOKINGS },
+      servers: runs,
+      storeTime,
+      waiting,
+      dehydrated,
+      leak,
+    },
+    null,
+    2,
+  ),
+)
+console.log(`\nLoad average ${load()}. Figures written to bench/results/latest.json`)
