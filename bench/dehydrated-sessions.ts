@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { run } from 'effection'
 import { createChatServer } from '../lib/engine/chat-server'
@@ -12,6 +9,7 @@ import { IDLE_MS } from './in-process'
 import { answerFlight, answerSeat, bookInProcess, startBooking } from './in-process-booking'
 import { heapAfterGc, idleCpuMs } from './own-process'
 import { percentile } from './stats'
+import { makeTempDir } from './temp-dir'
 
 /**
  * Many sessions waiting on the FlightList with their tools dropped from memory (hot time 0),
@@ -20,14 +18,14 @@ import { percentile } from './stats'
  * works (each answer replays the journal): the oldest, then `answered - 1` spread among the rest.
  */
 export async function measureDehydratedSessions(count: number, { batch = 250, answered = 10 }: { batch?: number; answered?: number } = {}) {
-  const directory = mkdtempSync(join(tmpdir(), 'elicit-bench-dehydrated-'))
+  const directory = makeTempDir('dehydrated')
   let store: SessionStore | undefined
   const chat = await createChatServer({
     model: createOfflineModel({ delayMs: 0 }),
     tools: pluginTools,
     hotMs: 0,
     useStore: function* () {
-      store = yield* useEmbeddedSessionStore({ directory })
+      store = yield* useEmbeddedSessionStore({ directory: directory.path })
       return store
     },
   })
@@ -85,7 +83,7 @@ export async function measureDehydratedSessions(count: number, { batch = 250, an
     }
   } finally {
     await chat.close()
-    rmSync(directory, { recursive: true, force: true })
+    directory.remove()
   }
 }
 

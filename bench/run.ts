@@ -119,6 +119,9 @@ const idleVerdict = (waitingCpuMs: number, baselineCpuMs: number, idleMs: number
   return `${ok ? 'indistinguishable' : 'DISTINGUISHABLE'} (target: indistinguishable, within ${IDLE_TOLERANCE * 100}% of one core)`
 }
 
+// Interrupted: exit, so that the servers (and redis-server) this bench started are killed too.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130))
+
 ensureBuild()
 const loadBefore = loadavg()
 console.log(`Load average ${load()} on ${cpus().length} CPUs (other work on this machine makes every figure noisier).\n`)

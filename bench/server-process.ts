@@ -4,6 +4,12 @@ import { setTimeout as sleep } from 'node:timers/promises'
 
 const SERVER = '.next/standalone/server.js'
 
+/** Every server started here, killed when the bench exits whatever happens. */
+const running = new Set<ChildProcess>()
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL')
+})
+
 /** The production server, started by the bench: where it listens and its process id (for /proc). */
 export interface ServerProcess {
   base: string
@@ -31,7 +37,9 @@ export async function startServer({ port, env, nodeArgs = [] }: { port: number; 
     env: { ...process.env, PORT: String(port), HOSTNAME: '127.0.0.1', OFFLINE_MODEL_DELAY_MS: '0', OPENAI_API_KEY: '', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
+  running.add(server)
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()))
+  void exited.then(() => running.delete(server))
   const stop = () => stopProcess(server, exited)
   for (let attempt = 0; attempt < 150; attempt++) {
     if (server.exitCode !== null || server.signalCode !== null) break

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { startRedisServer } from '../lib/sessions/testing/redis-server'
+import { makeTempDir } from './temp-dir'
 
 export type SetupName = 'memory' | 'embedded' | 'redis' | 'cold'
 
@@ -21,12 +19,12 @@ const RESET = { REDIS_URL: '', SESSION_STORE: '', SESSION_SECRET: '', PLUGIN_SES
 
 /** A fresh DATA_DIR in the temp directory (every setup has one: the server keeps its generated secret there). */
 function withDataDir(env: Record<string, string>, cleanup: () => Promise<void> = async () => {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'elicit-bench-data-'))
+  const dataDir = makeTempDir('data')
   return {
-    env: { ...RESET, DATA_DIR: dataDir, ...env },
+    env: { ...RESET, DATA_DIR: dataDir.path, ...env },
     async cleanup() {
       await cleanup()
-      rmSync(dataDir, { recursive: true, force: true })
+      dataDir.remove()
     },
   }
 }

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Operation } from 'effection'
 import { createChatServer } from '../lib/engine/chat-server'
@@ -12,6 +10,7 @@ import { pluginTools } from '../plugins'
 import { answerFlight, answerSeat, bookInProcess, startBooking } from './in-process-booking'
 import type { SetupName } from './server-setups'
 import { percentile } from './stats'
+import { makeTempDir } from './temp-dir'
 
 type Operations = 'get' | 'create' | 'update'
 
@@ -30,12 +29,12 @@ export interface ResumeStoreTime {
  */
 export async function measureResumeStoreTime(resumes: number, names: readonly SetupName[]): Promise<Partial<Record<SetupName, ResumeStoreTime>>> {
   const redis = names.includes('redis') ? await startRedisServer() : undefined
-  const directory = mkdtempSync(join(tmpdir(), 'elicit-bench-store-time-'))
+  const directory = makeTempDir('store-time')
   const stores: Record<SetupName, { hotMs?: number; open: () => Operation<SessionStore> }> = {
     memory: { open: function* () { return createMemorySessionStore() } },
-    embedded: { open: () => useEmbeddedSessionStore({ directory: join(directory, 'embedded') }) },
+    embedded: { open: () => useEmbeddedSessionStore({ directory: join(directory.path, 'embedded') }) },
     redis: { open: () => useRedisSessionStore({ url: redis!.url }) },
-    cold: { hotMs: 0, open: () => useEmbeddedSessionStore({ directory: join(directory, 'cold') }) },
+    cold: { hotMs: 0, open: () => useEmbeddedSessionStore({ directory: join(directory.path, 'cold') }) },
   }
   const results: Partial<Record<SetupName, ResumeStoreTime>> = {}
   try {
@@ -81,7 +80,7 @@ export async function measureResumeStoreTime(resumes: number, names: readonly Se
     }
   } finally {
     await redis?.stop()
-    rmSync(directory, { recursive: true, force: true })
+    directory.remove()
   }
   return results
 }
