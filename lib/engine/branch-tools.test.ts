@@ -52,6 +52,7 @@ describe('sampling from a tool in the chat', () => {
     const [request] = elicitRequests((await client.say('Let me guess')).events)
     const done = await client.answer([{ request: request!, result: { action: 'accept', content: { n: 7 } } }])
     expect(eventsOf(done.events, 'tool_result')[0]).toMatchObject({ content: '{"good":true,"why":"Seven is lucky"}' })
+    const exchangeId = `elicit_${request!.callId}_1`
 
     const sampling = scripted!.server.requests.find((body) => !body.tools)!
     expect(sampling.messages).toEqual([
@@ -59,9 +60,9 @@ describe('sampling from a tool in the chat', () => {
       {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: 'elicit_call_1_1', type: 'function', function: { name: 'pickNumber', arguments: '{"range":[1,10]}' } }],
+        tool_calls: [{ id: exchangeId, type: 'function', function: { name: 'pickNumber', arguments: '{"range":[1,10]}' } }],
       },
-      { role: 'tool', tool_call_id: 'elicit_call_1_1', content: '{"n":7}' },
+      { role: 'tool', tool_call_id: exchangeId, content: '{"n":7}' },
       { role: 'user', content: 'Was that a good guess?' },
     ])
     expect(JSON.stringify(sampling)).not.toContain('secret')
@@ -90,12 +91,14 @@ describe('branches in the chat', () => {
     const client = await start(witness, (body) => chatTurn(body, 'witness')!)
     const turn = await client.say('What do you see?')
     const seen = JSON.parse(eventsOf(turn.events, 'tool_result')[0]!.content)
+    const callId = eventsOf(turn.events, 'tool_calls')[0]!.calls[0]!.id
+    expect(callId).toMatch(/^call_1_/)
     expect(seen).toEqual({
       depth: 0,
       system: 'You are a helpful assistant in',
       parent: [
         { role: 'user', content: 'What do you see?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'witness', arguments: {} } }] },
+        { role: 'assistant', content: null, tool_calls: [{ id: callId, type: 'function', function: { name: 'witness', arguments: {} } }] },
       ],
     })
   })

@@ -8,11 +8,13 @@ import { LOST_SESSION_MESSAGE } from './chat-engine'
 import { createChatTestClient, elicitRequests, eventsOf, textOf, type ChatTestClient } from './testing/chat-test-client'
 import type { PluginElicitRequestEvent } from '../protocol/events'
 
+/** The same secret across a restart: the restarted server accepts the conversation the first one signed. */
+const secret = 'a-secret-the-engine-tests-share-across-restarts'
 let chat: ChatServer
 let client: ChatTestClient
 
 beforeEach(async () => {
-  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool] })
+  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool], secret })
   client = createChatTestClient({ chat })
 })
 afterEach(() => chat.close())
@@ -43,7 +45,7 @@ describe('one request: a plain answer', () => {
     expect(eventsOf(turn.events, 'text').length).toBeGreaterThan(1)
     expect(turn.events.at(-2)?.type).toBe('conversation_state')
     expect(turn.events.at(-1)).toMatchObject({ type: 'complete', text: textOf(turn.events) })
-    expect(client.messages.at(-1)).toEqual({ role: 'assistant', content: textOf(turn.events) })
+    expect(client.messages.at(-1)).toEqual({ role: 'assistant', content: textOf(turn.events), sig: expect.any(String) })
   })
 })
 
@@ -197,7 +199,7 @@ describe('sessions that are gone', () => {
   it('reports a lost session, adds the synthetic tool message, and lets the model carry on', async () => {
     const { request } = await startBooking()
     await chat.close()
-    chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool] })
+    chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool], secret })
     const restarted = createChatTestClient({ chat })
     restarted.cookie = client.cookie
     restarted.messages = client.messages
@@ -207,7 +209,7 @@ describe('sessions that are gone', () => {
       callId: request.callId,
       error: 'SESSION_NOT_FOUND',
     })
-    expect(restarted.messages).toContainEqual({ role: 'tool', tool_call_id: request.callId, content: LOST_SESSION_MESSAGE })
+    expect(restarted.messages).toContainEqual({ role: 'tool', tool_call_id: request.callId, content: LOST_SESSION_MESSAGE, sig: expect.any(String) })
     expect(textOf(turn.events)).toMatch(/fail|lost|retry|error/i)
     expect(turn.events.at(-1)?.type).toBe('complete')
   })

@@ -1,12 +1,14 @@
 import type { LanguageModel } from 'ai'
 import { all, ensure, type Operation } from 'effection'
 import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
-import { SessionStoreUnavailableError, type LiveSession, type PluginSessionManager } from '../sessions'
+import { SessionLimitError, SessionStoreUnavailableError, type LiveSession, type PluginSessionManager } from '../sessions'
+import type { CallIdIssuer } from './call-ids'
+import type { ConversationSigner } from './conversation-signature'
 import { driveSession, type DriveOutcome } from './drive-session'
 import type { ChatEvent } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
 import { toExtendedMessages } from './model-messages'
-import { streamModelStep } from './model-step'
+import { ModelTimeoutError, streamModelStep } from './model-step'
 import type { TurnPlan } from './prepare-turn'
 import type { ToolRegistry } from './tool-registry'
 
@@ -25,6 +27,16 @@ export interface ChatEngineConfig {
   systemPrompt: string
   /** Model calls in one turn at most (each may call tools). */
   maxIterations: number
+  /** Tool calls run per model call at most; the calls past it get a tool error the model reads. */
+  maxToolCallsPerStep: number
+  /** Output tokens per model call at most (undefined: the model's own limit). */
+  maxOutputTokens?: number
+  /** A model call that has not finished after this long fails the turn (undefined: no limit). */
+  modelTimeoutMs?: number
+  /** Signs the conversation handed back in `conversation_state`. */
+  signer: ConversationSigner
+  /** Makes the ids of the tool calls models return unique on this server. */
+  callIds: CallIdIssuer
 }
 
 interface Waiting {
@@ -140,6 +152,8 @@ export function* runTurn({
           system: config.systemPrompt,
           messages: conversation,
           tools: config.tools.forModel,
+          maxOutputTokens: config.maxOutputTokens,
+          timeoutMs: config.modelTimeoutMs,
           emit,
         })
         text += step.text
@@ -151,7 +165,7 @@ export function* runTurn({
         }
 
         const calls: ToolCall[] = step.toolCalls.map(({ id, name, input }) => ({
-          id: uniqueCallId(id, conversation),
+          id: config.callIds.issue(id),
           type: 'function',
           function: { name, arguments: JSON.stringify(input ?? {}) },
         }))
@@ -165,6 +179,12 @@ export function* runTurn({
         const parentMessages = toExtendedMessages(conversation)
         for (const [index, call] of calls.entries()) {
           const tool = config.tools.get(call.function.name)
+          if (index >= config.maxToolCallsPerStep) {
+            const message = `Not run: at most ${config.maxToolCallsPerStep} tool calls are run per model step. Ask for the rest in a later step.`
+            toolMessage(call, `Error: ${message}`)
+            emit({ type: 'tool_error', id: call.id, name: call.function.name, message })
+            continue
+          }
           if (!tool) {
             toolMessage(call, `Error: There is no tool named "${call.function.name}".`)
             emit({ type: 'tool_error', id: call.id, name: call.function.name, message: `There is no tool named "${call.function.name}".` })
@@ -174,9 +194,12 @@ export function* runTurn({
           try {
             session = yield* sessions.start({ tool, params: step.toolCalls[index]!.input, callId: call.id, clientId, parentMessages })
           } catch (error) {
-            if (!(error instanceof SessionStoreUnavailableError)) throw error
+            if (!(error instanceof SessionStoreUnavailableError) && !(error instanceof SessionLimitError)) throw error
             // The call gets a result the model can read, so the conversation stays whole.
-            const message = `The tool could not start: sessions cannot be reached right now (${error.message}). Try again in a moment.`
+            const message =
+              error instanceof SessionLimitError
+                ? `The tool could not start: ${error.message}`
+                : `The tool could not start: sessions cannot be reached right now (${error.message}). Try again in a moment.`
             toolMessage(call, `Error: ${message}`)
             emit({ type: 'tool_error', id: call.id, name: call.function.name, message })
             continue
@@ -191,14 +214,15 @@ export function* runTurn({
 
     askUser(waiting)
     finished = true
-    emit({ type: 'conversation_state', messages: conversation })
+    emit({ type: 'conversation_state', messages: config.signer.sign(conversation) })
     emit({ type: 'complete', text, usage })
   } catch (error) {
     if (error instanceof TurnError) emit({ type: 'error', code: error.code, message: error.message })
+    else if (error instanceof ModelTimeoutError) emit({ type: 'error', code: 'model_timeout', message: error.message })
     else if (error instanceof SessionStoreUnavailableError) {
       emit({ type: 'error', code: 'store_unavailable', message: `Sessions cannot be reached right now (${error.message}). Try again in a moment.` })
     } else emit({ type: 'error', code: 'turn_failed', message: describeFailure(error) })
-    emit({ type: 'conversation_state', messages: conversation })
+    emit({ type: 'conversation_state', messages: config.signer.sign(conversation) })
   }
 }
 
@@ -218,12 +242,6 @@ class TurnError extends Error {
   ) {
     super(message)
   }
-}
-
-/** Model servers that number their calls (call_0, call_1, ...) reuse ids across turns. */
-function uniqueCallId(id: string, conversation: Message[]): string {
-  const taken = conversation.some((message) => message.tool_calls?.some((call) => call.id === id))
-  return taken || !id ? `${id || 'call'}_${crypto.randomUUID().slice(0, 8)}` : id
 }
 
 function describeFailure(error: unknown): string {

@@ -1,6 +1,16 @@
+import { randomBytes } from 'node:crypto'
 import type { LanguageModel } from 'ai'
 import { createScope, suspend, type Operation } from 'effection'
-import { SessionStoreUnavailableError, usePluginSessionManager, type PluginSessionInfo, type PluginSessionManager, type SessionStore } from '../sessions'
+import {
+  SessionStoreUnavailableError,
+  usePluginSessionManager,
+  type PluginSessionInfo,
+  type PluginSessionManager,
+  type SessionLimits,
+  type SessionStore,
+} from '../sessions'
+import { createCallIdIssuer } from './call-ids'
+import { createConversationSigner } from './conversation-signature'
 import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { AnyMcpTool } from '../tools/types'
 import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './chat-engine'
@@ -16,7 +26,22 @@ export interface ChatServerOptions {
   model: LanguageModel
   tools: readonly AnyMcpTool[]
   systemPrompt?: string
+  /** Model calls per turn at most (default 8). */
   maxIterations?: number
+  /** Tool calls run per model call at most (default 8); the rest get a tool error the model reads. */
+  maxToolCallsPerStep?: number
+  /** Output tokens per model call at most, chat steps and samples (default: the model's own limit). */
+  maxOutputTokens?: number
+  /** A model call, chat step or sample, fails after this long (default: no limit). */
+  modelTimeoutMs?: number
+  /** Open sessions per client and in total at most (default: no limit). */
+  sessionLimits?: SessionLimits
+  /**
+   * Signs the assistant and tool messages handed out (`SESSION_SECRET`): every instance, and
+   * the same server after a restart, must have the same one to accept conversations it issued.
+   * Default: one made for this server only (enough for a test).
+   */
+  secret?: string
   idleTimeoutMs?: number
   /** How long a waiting tool stays in memory before an answer must replay it. */
   hotMs?: number
@@ -48,6 +73,11 @@ export async function createChatServer({
   tools,
   systemPrompt = DEFAULT_SYSTEM_PROMPT,
   maxIterations = 8,
+  maxToolCallsPerStep = 8,
+  maxOutputTokens,
+  modelTimeoutMs,
+  sessionLimits,
+  secret = randomBytes(32).toString('base64url'),
   idleTimeoutMs,
   hotMs,
   leaseMs,
@@ -65,8 +95,13 @@ export async function createChatServer({
           yield* usePluginSessionManager({
             tools: registry.get,
             // Made once per server: a closure made in a turn would keep the turn alive while a session waits.
-            runtime: { sample: createModelSampler(model), limits: branchLimits, parentSystemPrompt: systemPrompt },
+            runtime: {
+              sample: createModelSampler(model, { timeoutMs: modelTimeoutMs, maxOutputTokens }),
+              limits: branchLimits,
+              parentSystemPrompt: systemPrompt,
+            },
             store,
+            limits: sessionLimits,
             idleTimeoutMs,
             hotMs,
             leaseMs,
@@ -76,7 +111,19 @@ export async function createChatServer({
       })
       .catch(reject)
   })
-  const config: ChatEngineConfig = { model, tools: registry, sessions, systemPrompt, maxIterations }
+  const signer = createConversationSigner({ secret })
+  const config: ChatEngineConfig = {
+    model,
+    tools: registry,
+    sessions,
+    systemPrompt,
+    maxIterations,
+    maxToolCallsPerStep,
+    maxOutputTokens,
+    modelTimeoutMs,
+    signer,
+    callIds: createCallIdIssuer(),
+  }
   const run = <T>(operation: () => Operation<T>) => scope.run(operation)
 
   return {
@@ -85,7 +132,7 @@ export async function createChatServer({
       if (!parsed.success) {
         throw new ChatRequestError('invalid_request', 'The request body does not match the chat contract.', toIssues(parsed.error))
       }
-      return await run(() => prepareTurn({ request: parsed.data, clientId, sessions }))
+      return await run(() => prepareTurn({ request: parsed.data, clientId, sessions, signer }))
     },
     stream: (plan, signal) => createNdjsonStream({ scope, signal, run: (emit) => runTurn({ plan, config, emit }) }),
     listActive: () =>

@@ -21,17 +21,29 @@ export function analyzeConversation(messages: Message[]): ConversationAnalysis {
   const issues: ValidationIssue[] = []
   const calls = new Map<string, { call: ToolCall; assistantIndex: number }>()
   const answered = new Set<string>()
+  /** The assistant message whose results may follow now: only tool messages come between them. */
+  let resultsOf: number | undefined
 
   messages.forEach((message, index) => {
     const path = `messages.${index}`
+    if (message.role === 'system') {
+      issues.push({ path, message: 'Clients cannot send system messages: the server sets the system prompt.' })
+    }
     if (message.role === 'assistant') {
       if (message.content === null && !message.tool_calls?.length) {
         issues.push({ path, message: 'An assistant message needs content or tool_calls.' })
+      }
+      // Every call of an earlier assistant message has its result, unless the user moved on since.
+      if (resultsOf !== undefined) {
+        for (const call of messages[resultsOf]!.tool_calls ?? []) {
+          if (!answered.has(call.id)) issues.push({ path, message: `Tool call "${call.id}" has no result before this assistant message.` })
+        }
       }
       for (const call of message.tool_calls ?? []) {
         if (calls.has(call.id)) issues.push({ path, message: `Tool call id "${call.id}" is used twice.` })
         calls.set(call.id, { call, assistantIndex: index })
       }
+      resultsOf = message.tool_calls?.length ? index : undefined
     } else if (message.tool_calls?.length) {
       issues.push({ path, message: 'Only assistant messages can carry tool_calls.' })
     }
@@ -40,12 +52,15 @@ export function analyzeConversation(messages: Message[]): ConversationAnalysis {
       if (!id) issues.push({ path, message: 'A tool message needs tool_call_id.' })
       else if (!calls.has(id)) issues.push({ path, message: `Tool message answers unknown tool call "${id}".` })
       else if (answered.has(id)) issues.push({ path, message: `Tool call "${id}" already has a result.` })
-      else answered.add(id)
+      else if (calls.get(id)!.assistantIndex !== resultsOf) {
+        issues.push({ path, message: `The result of tool call "${id}" must come right after the assistant message that made the call.` })
+      } else answered.add(id)
     } else if (message.tool_call_id !== undefined) {
       issues.push({ path, message: 'Only tool messages can carry tool_call_id.' })
     }
-    if ((message.role === 'user' || message.role === 'system') && message.content === null) {
-      issues.push({ path, message: `A ${message.role} message needs content.` })
+    if (message.role === 'user') {
+      if (message.content === null) issues.push({ path, message: 'A user message needs content.' })
+      resultsOf = undefined
     }
   })
   if (issues.length > 0) {
@@ -53,8 +68,7 @@ export function analyzeConversation(messages: Message[]): ConversationAnalysis {
   }
 
   const lastAssistant = messages.findLastIndex((message) => message.role === 'assistant')
-  const movedOn = (assistantIndex: number) =>
-    messages.slice(assistantIndex + 1).some((message) => message.role === 'user' || message.role === 'assistant')
+  const movedOn = (assistantIndex: number) => messages.slice(assistantIndex + 1).some((message) => message.role === 'user')
 
   const pendingCalls: ToolCall[] = []
   const interruptedCalls: ToolCall[] = []

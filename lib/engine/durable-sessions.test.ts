@@ -20,6 +20,8 @@ async function instance(store: SessionStore, options: { hotMs?: number } = {}): 
   const chat = await createChatServer({
     model: createOfflineModel({ delayMs: 0 }),
     tools: [bookFlightTool],
+    // Instances share SESSION_SECRET, so each accepts the conversation another signed.
+    secret: 'a-secret-every-instance-in-these-tests-shares',
     // eslint-disable-next-line require-yield
     useStore: function* () {
       return store
@@ -141,7 +143,7 @@ describe('sessions shared by instances through one store', () => {
     expect(eventsOf(turn.events, 'plugin_session_error')).toEqual([
       expect.objectContaining({ sessionId: pickFlight.sessionId, error: 'INTERNAL_ERROR', message: expect.stringContaining('format 7') }),
     ])
-    expect(client.messages).toContainEqual({ role: 'tool', tool_call_id: pickFlight.callId, content: LOST_SESSION_MESSAGE })
+    expect(client.messages).toContainEqual({ role: 'tool', tool_call_id: pickFlight.callId, content: LOST_SESSION_MESSAGE, sig: expect.any(String) })
     expect(turn.events.at(-1)).toMatchObject({ type: 'complete' })
   })
 })

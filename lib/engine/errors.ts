@@ -17,14 +17,18 @@ export class ChatRequestError extends Error {
     readonly code: ChatErrorCode,
     message: string,
     readonly issues?: ValidationIssue[],
+    /** For a 429: when to try again, sent as `Retry-After` (whole seconds, at least 1). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message)
     this.status = CHAT_ERROR_STATUS[code]
   }
 
-  toResponse(headers?: HeadersInit): Response {
+  toResponse(headers?: Record<string, string>): Response {
     const body = { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}) } }
-    return Response.json(body, { status: this.status, headers })
+    const all: Record<string, string> = { ...headers }
+    if (this.retryAfterSeconds !== undefined) all['Retry-After'] = String(Math.max(1, Math.ceil(this.retryAfterSeconds)))
+    return Response.json(body, { status: this.status, headers: all })
   }
 }
 

@@ -16,18 +16,32 @@ export interface ModelStepResult {
   usage: { inputTokens: number; outputTokens: number }
 }
 
+/** A model call did not finish within its time: the turn ends with a `model_timeout` error. */
+export class ModelTimeoutError extends Error {
+  override name = 'ModelTimeoutError'
+  constructor(timeoutMs: number) {
+    super(`The model did not finish answering within ${formatSeconds(timeoutMs)}. Try again, or ask something shorter.`)
+  }
+}
+
 /** One model call: streams its text as `text` events and collects the tools it calls. */
 export function streamModelStep({
   model,
   system,
   messages,
   tools,
+  maxOutputTokens,
+  timeoutMs,
   emit,
 }: {
   model: LanguageModel
   system: string
   messages: Message[]
   tools: ToolSet
+  /** The output-token cap of this call. */
+  maxOutputTokens?: number
+  /** The whole call (first byte to last) fails with `ModelTimeoutError` after this long. */
+  timeoutMs?: number
   emit(event: ChatEvent): void
 }): Operation<ModelStepResult> {
   return scoped(function* () {
@@ -38,6 +52,8 @@ export function streamModelStep({
       messages: toModelMessages(toExtendedMessages(messages)),
       tools,
       abortSignal,
+      maxOutputTokens,
+      timeout: timeoutMs,
       maxRetries: 0,
       // Failures arrive as 'error' parts below and become the turn's error event.
       onError: () => {},
@@ -70,8 +86,21 @@ export function streamModelStep({
           step.usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 }
           break
         case 'error':
+          if (timeoutMs !== undefined && isTimeout(part.error)) throw new ModelTimeoutError(timeoutMs)
           throw part.error instanceof Error ? part.error : new Error(String(part.error))
       }
     }
   })
+}
+
+/** The AI SDK aborts a call past its `timeout` with the signal's reason, a `TimeoutError`. */
+export function isTimeout(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if (cause.name === 'TimeoutError') return true
+  }
+  return false
+}
+
+export function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`
 }

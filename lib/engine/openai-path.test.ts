@@ -5,7 +5,7 @@ import type { Flight, SeatMap } from '@/plugins/book-flight/flights'
 import type { ChatCompletionRequestBody, ScriptedReply } from '../models/testing/openai-compatible-server'
 import { createMcpTool, type AnyMcpTool } from '../tools'
 import { decodeModelContext } from '../tools/model-context'
-import { elicitRequests, eventsOf, textOf } from './testing/chat-test-client'
+import { createChatTestClient, elicitRequests, eventsOf, textOf } from './testing/chat-test-client'
 import { startScriptedChat, type ScriptedChat } from './testing/scripted-chat'
 
 let scripted: ScriptedChat | undefined
@@ -31,7 +31,8 @@ describe('an OpenAI-compatible model drives the booking', () => {
     const first = await client.say('Book a flight from NYC to LAX')
     expect(textOf(first.events)).toBe('Searching.')
     const [flightRequest] = elicitRequests(first.events)
-    expect(flightRequest).toMatchObject({ sessionId: 'call_0', key: 'pickFlight' })
+    expect(flightRequest).toMatchObject({ sessionId: expect.stringMatching(/^call_0_/), key: 'pickFlight' })
+    const callId = flightRequest!.callId
 
     const flights = decodeModelContext({ message: flightRequest!.message, schema: flightRequest!.schema }).context.flights as Flight[]
     const second = await client.answer([{ request: flightRequest!, result: { action: 'accept', content: { flightId: flights[0]!.id } } }])
@@ -51,12 +52,12 @@ describe('an OpenAI-compatible model drives the booking', () => {
     expect(requests[1]!.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringContaining('travel tip') })
     // The final call sees real tool-call and tool-result messages, not stringified objects.
     expect(requests[2]!.messages.slice(-2)).toMatchObject([
-      { role: 'assistant', tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'book_flight', arguments: '{"from":"NYC","destination":"LAX"}' } }] },
-      { role: 'tool', tool_call_id: 'call_0' },
+      { role: 'assistant', tool_calls: [{ id: callId, type: 'function', function: { name: 'book_flight', arguments: '{"from":"NYC","destination":"LAX"}' } }] },
+      { role: 'tool', tool_call_id: callId },
     ])
   })
 
-  it('gives a reused tool call id a fresh one, so sessions never collide', async () => {
+  it('gives every call a server-unique id when the model says call_0 each time: no two chats or browsers share a session', async () => {
     const client = await start((body) => {
       const last = body.messages.at(-1)!
       return last.role === 'tool'
@@ -66,8 +67,23 @@ describe('an OpenAI-compatible model drives the booking', () => {
     const first = elicitRequests((await client.say('Book a flight')).events)[0]!
     await client.answer([{ request: first, result: { action: 'decline' } }])
     const second = elicitRequests((await client.say('Book another')).events)[0]!
-    expect(first.sessionId).toBe('call_0')
-    expect(second.sessionId).toMatch(/^call_0_/)
+    // "New chat" in the same browser: a fresh conversation, the same cookie, first sessions still waiting.
+    client.messages = []
+    const third = elicitRequests((await client.say('Book a flight')).events)[0]!
+    const waitingAlongside = elicitRequests((await client.say('Book a flight')).events)[0]!
+    // Another browser.
+    const stranger = createChatTestClient({ chat: scripted!.chat })
+    const theirs = elicitRequests((await stranger.say('Book a flight')).events)[0]!
+    const ids = [first, second, third, waitingAlongside, theirs].map((request) => request.sessionId)
+    for (const id of ids) expect(id).toMatch(/^call_0_/)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(scripted!.server.requests.length).toBeGreaterThanOrEqual(ids.length)
+    // Each session answers to its own browser.
+    const answered = await stranger.answer([{ request: theirs, result: { action: 'decline' } }])
+    expect(JSON.parse(eventsOf(answered.events, 'tool_result')[0]!.content)).toMatchObject({ status: 'cancelled' })
+    client.messages = []
+    const mine = await client.say('Book a flight')
+    expect(elicitRequests(mine.events)).toHaveLength(1)
   })
 })
 
@@ -94,7 +110,11 @@ describe('turn limits and failures', () => {
       body.messages.at(-1)!.role === 'tool' ? { text: 'That tool does not exist.' } : { toolCalls: [{ id: 'call_x', name: 'launch_rocket', arguments: {} }] },
     [ping])
     const turn = await client.say('launch')
-    expect(eventsOf(turn.events, 'tool_error')[0]).toMatchObject({ id: 'call_x', name: 'launch_rocket', message: expect.stringContaining('no tool named') })
+    expect(eventsOf(turn.events, 'tool_error')[0]).toMatchObject({
+      id: expect.stringMatching(/^call_x_/),
+      name: 'launch_rocket',
+      message: expect.stringContaining('no tool named'),
+    })
     expect(textOf(turn.events)).toBe('That tool does not exist.')
   })
 

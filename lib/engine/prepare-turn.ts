@@ -3,6 +3,7 @@ import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
 import { parseElicitId } from '../tools/elicit-id'
 import { SessionStoreUnavailableError, type LoadedSession, type PluginSessionManager, type TakenSession } from '../sessions'
 import { analyzeConversation } from './conversation'
+import type { ConversationSigner } from './conversation-signature'
 import { ChatRequestError } from './errors'
 import type { SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
@@ -35,13 +36,16 @@ export function* prepareTurn({
   request,
   clientId,
   sessions,
+  signer,
 }: {
   request: ChatRequest
   clientId: string
   sessions: PluginSessionManager
+  /** Checks that every assistant and tool message is one this server produced. */
+  signer: ConversationSigner
 }): Operation<TurnPlan> {
   try {
-    return yield* plan({ request, clientId, sessions })
+    return yield* plan({ request, clientId, sessions, signer })
   } catch (error) {
     if (error instanceof SessionStoreUnavailableError) {
       throw new ChatRequestError('store_unavailable', `Sessions cannot be reached right now (${error.message}). Try again in a moment.`)
@@ -50,7 +54,17 @@ export function* prepareTurn({
   }
 }
 
-function* plan({ request, clientId, sessions }: { request: ChatRequest; clientId: string; sessions: PluginSessionManager }): Operation<TurnPlan> {
+function* plan({
+  request,
+  clientId,
+  sessions,
+  signer,
+}: {
+  request: ChatRequest
+  clientId: string
+  sessions: PluginSessionManager
+  signer: ConversationSigner
+}): Operation<TurnPlan> {
   if (request.messages.length === 0) {
     throw new ChatRequestError('invalid_conversation', 'messages must contain at least one message.')
   }
@@ -58,6 +72,8 @@ function* plan({ request, clientId, sessions }: { request: ChatRequest; clientId
   if (pendingCalls.length === 0 && messages.at(-1)!.role === 'assistant') {
     throw new ChatRequestError('invalid_conversation', 'The conversation ends with an assistant message; add a user message.')
   }
+  // After the shape (a system message or a wrong order is named as such), before any session is touched.
+  signer.verify(request.messages)
   const pendingById = new Map(pendingCalls.map((call) => [call.id, call]))
   const pendingCall = (sessionId: string, field: string) => {
     const call = pendingById.get(sessionId)

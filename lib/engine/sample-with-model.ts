@@ -3,26 +3,47 @@ import { scoped, until, useAbortSignal, type Operation } from 'effection'
 import type { ToolSampleRequest } from '../runtime/tool-client'
 import type { SampleResult } from '../tools/types'
 import { toModelMessages } from './model-messages'
+import { formatSeconds, isTimeout } from './model-step'
 
 /**
  * `ctx.sample` in the chat: one call to the chat's own model, cancelled with the scope that
  * asked (a halted branch aborts its request). With a schema, the model is asked for JSON
  * (`responseFormat`); the runtime parses and validates the text.
  */
-export function sampleWithModel({ model, request }: { model: LanguageModel; request: ToolSampleRequest }): Operation<SampleResult> {
+export function sampleWithModel({
+  model,
+  request,
+  timeoutMs,
+  maxOutputTokens,
+}: {
+  model: LanguageModel
+  request: ToolSampleRequest
+  /** The call fails (the tool sees an error) after this long. */
+  timeoutMs?: number
+  /** The cap when the request names none, and the most it may name. */
+  maxOutputTokens?: number
+}): Operation<SampleResult> {
   return scoped(function* () {
     const abortSignal = yield* useAbortSignal()
-    const result = yield* until(
-      generateText({
-        model,
-        system: request.system,
-        messages: toModelMessages(request.messages),
-        maxOutputTokens: request.maxTokens,
-        output: request.schema ? jsonText(request.schema) : undefined,
-        abortSignal,
-        maxRetries: 0,
-      }),
-    )
+    const tokens = request.maxTokens === undefined ? maxOutputTokens : Math.min(request.maxTokens, maxOutputTokens ?? Infinity)
+    let result: Awaited<ReturnType<typeof generateText>>
+    try {
+      result = yield* until(
+        generateText({
+          model,
+          system: request.system,
+          messages: toModelMessages(request.messages),
+          maxOutputTokens: tokens,
+          output: request.schema ? jsonText(request.schema) : undefined,
+          abortSignal,
+          timeout: timeoutMs,
+          maxRetries: 0,
+        }),
+      )
+    } catch (error) {
+      if (timeoutMs !== undefined && isTimeout(error)) throw new Error(`The model did not answer the sample within ${formatSeconds(timeoutMs)}.`)
+      throw error
+    }
     return {
       text: result.text,
       usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
@@ -34,8 +55,11 @@ export function sampleWithModel({ model, request }: { model: LanguageModel; requ
  * `sampleWithModel` bound to one model. Made once per server, not per turn: a closure made
  * inside a turn would keep the whole turn alive for as long as a session waits.
  */
-export function createModelSampler(model: LanguageModel): (request: ToolSampleRequest) => Operation<SampleResult> {
-  return (request) => sampleWithModel({ model, request })
+export function createModelSampler(
+  model: LanguageModel,
+  limits: { timeoutMs?: number; maxOutputTokens?: number } = {},
+): (request: ToolSampleRequest) => Operation<SampleResult> {
+  return (request) => sampleWithModel({ model, request, ...limits })
 }
 
 /** Asks for JSON following the schema and leaves the text as it is, for the runtime to parse. */

@@ -7,9 +7,13 @@ export const CHAT_ERROR_STATUS = {
   invalid_conversation: 400,
   unknown_tool_call: 400,
   duplicate_response: 400,
+  /** An assistant or tool message the server did not produce, or changed since. */
+  tampered_message: 400,
   elicit_already_answered: 409,
   elicit_mismatch: 409,
   session_not_waiting: 409,
+  /** Too many requests from this address, or from everyone: try again after `Retry-After`. */
+  rate_limited: 429,
   store_unavailable: 503,
 } as const
 

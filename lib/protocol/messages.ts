@@ -15,6 +15,14 @@ export const messageSchema = z.object({
   content: z.string().max(200_000).nullable(),
   tool_calls: z.array(toolCallSchema).max(32).optional(),
   tool_call_id: z.string().min(1).max(200).optional(),
+  /**
+   * The server's signature on an assistant or tool message it produced (HMAC-SHA256, base64url),
+   * chained over every message before it: the client sends it back unchanged.
+   */
+  sig: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'a signature is 43 base64url characters')
+    .optional(),
 })
 
 export type ToolCall = z.infer<typeof toolCallSchema>

@@ -5,3 +5,11 @@
 export class SessionConflictError extends Error {
   override name = 'SessionConflictError'
 }
+
+/**
+ * A new session would pass a limit on open sessions (per client, or on the whole server): the
+ * tool call gets an error the model can read, and nothing is stored.
+ */
+export class SessionLimitError extends Error {
+  override name = 'SessionLimitError'
+}

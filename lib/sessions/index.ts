@@ -10,11 +10,12 @@ export type {
   PluginSessionInfo,
   PluginSessionManager,
   PluginSessionManagerOptions,
+  SessionLimits,
   TakenSession,
 } from './plugin-session-manager'
 export { LiveSession } from './live-session'
 export type { LiveSessionEvent, SessionRuntime, SessionTiming } from './live-session'
-export { SessionConflictError } from './errors'
+export { SessionConflictError, SessionLimitError } from './errors'
 export { SessionRecordError, SESSION_RECORD_FORMAT, decodeSessionRecord, encodeSessionRecord } from './session-record'
 export type { JournalEntry, PendingElicitationRecord, SessionEnding, SessionRecord, SessionStatus } from './session-record'
 export { SessionStoreUnavailableError } from './session-store'

@@ -7,6 +7,7 @@ import { parseElicitId } from '../tools/elicit-id'
 import { LiveSession, type SessionRuntime, type SessionTiming } from './live-session'
 import { SESSION_RECORD_FORMAT, SessionRecordError, type SessionEnding, type SessionRecord } from './session-record'
 import type { SessionStore, StoredSession } from './session-store'
+import { SessionLimitError } from './errors'
 import { createMemorySessionStore } from './stores/memory-store'
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000
@@ -71,7 +72,19 @@ export interface PluginSessionManagerOptions {
   hotMs?: number
   leaseMs?: number
   keepMs?: number
+  /**
+   * Open sessions (waiting, or running within their lease) at most, per client and on the whole
+   * store: a tool call past either gets `SessionLimitError` from `start`. Each is checked by a
+   * count in the store before the session is created, so requests at the same moment may pass a
+   * limit by the few they are. Unset: no limit.
+   */
+  limits?: SessionLimits
   now?: () => number
+}
+
+export interface SessionLimits {
+  maxOpenPerClient?: number
+  maxOpen?: number
 }
 
 /**
@@ -88,6 +101,7 @@ export function usePluginSessionManager({
   hotMs = DEFAULT_HOT_MS,
   leaseMs = DEFAULT_LEASE_MS,
   keepMs = DEFAULT_KEEP_MS,
+  limits = {},
   now = Date.now,
 }: PluginSessionManagerOptions): Operation<PluginSessionManager> {
   return resource(function* (provide) {
@@ -170,6 +184,17 @@ export function usePluginSessionManager({
     const manager: PluginSessionManager = {
       *start({ tool, params, callId, clientId, parentMessages }) {
         const at = now()
+        if (limits.maxOpenPerClient !== undefined && (yield* store.countOpen({ clientId, now: at })) >= limits.maxOpenPerClient) {
+          throw new SessionLimitError(
+            `this browser already has ${limits.maxOpenPerClient} tools waiting for answers or running. ` +
+              'Answer or stop one of them, then ask again.',
+          )
+        }
+        if (limits.maxOpen !== undefined && (yield* store.countOpen({ now: at })) >= limits.maxOpen) {
+          throw new SessionLimitError(
+            `the server has ${limits.maxOpen} tools waiting for answers or running, its limit. Try again in a few minutes.`,
+          )
+        }
         const record: SessionRecord = {
           format: SESSION_RECORD_FORMAT,
           id: callId,

@@ -16,11 +16,24 @@ export interface EmbeddedSessionStoreOptions {
  * - `sessions` (versioned): `[clientId, id]` → `[keepUntil, status, encoded record]`
  * - `expiry`: `[keepUntil, clientId, id]` → true, so `sweep` reads only what is due
  * - `statuses`: `[status, clientId, id]` → true, so `list` reads only what it lists
+ * - `openByClient`: `[clientId, expiresAt, id]` → true and `openByExpiry`: `[expiresAt, clientId, id]`
+ *   → true, for each waiting or running record, so `countOpen` counts a range of keys
  */
-export const EMBEDDED_DATABASES = { sessions: 'sessions', expiry: 'expiry', statuses: 'statuses' } as const
+export const EMBEDDED_DATABASES = {
+  sessions: 'sessions',
+  expiry: 'expiry',
+  statuses: 'statuses',
+  openByClient: 'open-by-client',
+  openByExpiry: 'open-by-expiry',
+} as const
 
-/** What `sessions` holds per key: what the indexes need, then the record as JSON text. */
-type Envelope = [keepUntil: number, status: SessionStatus, text: string]
+/**
+ * What `sessions` holds per key: what the indexes need, then the record as JSON text. Records
+ * written before `expiresAt` joined the envelope have three elements and are in no open index.
+ */
+type Envelope = [keepUntil: number, status: SessionStatus, text: string, expiresAt?: number]
+
+const isOpen = (status: SessionStatus) => status === 'waiting' || status === 'running'
 
 /** At most this many records are forgotten per `sweep`, so one sweep never holds the writer long. */
 const SWEEP_BATCH = 1000
@@ -65,6 +78,14 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
     const sessions: Database<Envelope, Key> = env.openDB({ name: EMBEDDED_DATABASES.sessions, useVersions: true })
     const expiry: Database<true, Key> = env.openDB({ name: EMBEDDED_DATABASES.expiry })
     const statusIndex: Database<true, Key> = env.openDB({ name: EMBEDDED_DATABASES.statuses })
+    const openByClient: Database<true, Key> = env.openDB({ name: EMBEDDED_DATABASES.openByClient })
+    const openByExpiry: Database<true, Key> = env.openDB({ name: EMBEDDED_DATABASES.openByExpiry })
+
+    function removeOpen(clientId: string, id: string, envelope: Envelope) {
+      if (!isOpen(envelope[1]) || envelope[3] === undefined) return
+      openByClient.remove([clientId, envelope[3], id])
+      openByExpiry.remove([envelope[3], clientId, id])
+    }
 
     /** The envelope under `key` and its version; a `SessionRecordError` when it is not one. */
     function readEntry(key: Key): { envelope: Envelope; version: number } | undefined {
@@ -83,8 +104,15 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
 
     /** Writes `record` at `version` with its index entries, replacing those of `previous`. */
     function write(record: SessionRecord, version: number, previous?: Envelope) {
-      const { clientId, id, keepUntil, status } = record
-      sessions.put([clientId, id], [keepUntil, status, encodeSessionRecord(record)], version)
+      const { clientId, id, keepUntil, status, expiresAt } = record
+      sessions.put([clientId, id], [keepUntil, status, encodeSessionRecord(record), expiresAt], version)
+      if (previous?.[1] !== status || previous?.[3] !== expiresAt) {
+        if (previous) removeOpen(clientId, id, previous)
+        if (isOpen(status)) {
+          openByClient.put([clientId, expiresAt, id], true)
+          openByExpiry.put([expiresAt, clientId, id], true)
+        }
+      }
       if (previous?.[0] !== keepUntil) {
         if (previous) expiry.remove([previous[0], clientId, id])
         expiry.put([keepUntil, clientId, id], true)
@@ -179,6 +207,13 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
         }
         return records
       },
+
+      *countOpen({ clientId, now }) {
+        // Keys sort by their elements in order, so the open sessions past `now` are one range.
+        return clientId === undefined
+          ? openByExpiry.getKeysCount({ start: [now, MAX_KEY_STRING] })
+          : openByClient.getKeysCount({ start: [clientId, now, MAX_KEY_STRING], end: [clientId, Infinity] })
+      },
     }
 
     /** Inside a write transaction: removes the record under the key and its index entries. */
@@ -193,6 +228,7 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
       if (envelope) {
         expiry.remove([envelope[0], clientId, id])
         statusIndex.remove([envelope[1], clientId, id])
+        removeOpen(clientId, id, envelope)
       }
     }
 
@@ -200,10 +236,13 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
   })
 }
 
+/** Sorts after every string a key holds: a range that starts at `[now, MAX_KEY_STRING]` leaves out `now` itself. */
+const MAX_KEY_STRING = '\uffff'
+
 function isEnvelope(value: unknown): value is Envelope {
   return (
     Array.isArray(value) &&
-    value.length === 3 &&
+    (value.length === 3 || (value.length === 4 && typeof value[3] === 'number')) &&
     typeof value[0] === 'number' &&
     typeof value[1] === 'string' &&
     typeof value[2] === 'string'

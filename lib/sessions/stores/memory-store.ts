@@ -7,6 +7,8 @@ export interface MemorySessionEntry {
   text: string
   version: number
   status: SessionRecord['status']
+  clientId: string
+  expiresAt: number
   keepUntil: number
 }
 
@@ -17,14 +19,16 @@ export function memorySessionKey(clientId: string, id: string): string {
 
 /**
  * A `SessionStore` in a `Map`, for unit tests: records are kept as encoded JSON text, so
- * every read is decoded afresh and callers never share objects with the store. `sweep` and
- * `list` walk every entry. Pass `entries` to look at (or tamper with) what is stored.
+ * every read is decoded afresh and callers never share objects with the store. `sweep`,
+ * `list` and `countOpen` walk every entry. Pass `entries` to look at (or tamper with) what is stored.
  */
 export function createMemorySessionStore(entries = new Map<string, MemorySessionEntry>()): SessionStore {
   const entryOf = (record: SessionRecord, version: number): MemorySessionEntry => ({
     text: encodeSessionRecord(record),
     version,
     status: record.status,
+    clientId: record.clientId,
+    expiresAt: record.expiresAt,
     keepUntil: record.keepUntil,
   })
 
@@ -75,6 +79,15 @@ export function createMemorySessionStore(entries = new Map<string, MemorySession
         if (record) records.push(record)
       }
       return records
+    },
+
+    *countOpen({ clientId, now }) {
+      let count = 0
+      for (const entry of entries.values()) {
+        if (clientId !== undefined && entry.clientId !== clientId) continue
+        if ((entry.status === 'waiting' || entry.status === 'running') && entry.expiresAt > now) count++
+      }
+      return count
     },
   }
 }

@@ -28,34 +28,81 @@ export function redisSessionKey(prefix: string, clientId: string, id: string): s
   return `${prefix}session:${encodeURIComponent(clientId)}:${encodeURIComponent(id)}`
 }
 
+/**
+ * The keys of the open-session indexes: sorted sets scored by `expiresAt`, of every waiting or
+ * running session — one per client (members: ids), and one for the whole store (members:
+ * `<clientId>:<id>`, URI-encoded). `countOpen` is a ZCOUNT; every write drops what expired.
+ */
+export function redisOpenKeys(prefix: string, clientId: string): { client: string; all: string } {
+  return { client: `${prefix}open:${encodeURIComponent(clientId)}`, all: `${prefix}open` }
+}
+
+/**
+ * Keeps the open-session indexes (KEYS[2] the client's, KEYS[3] the store's) in step with a
+ * write of the session KEYS[1]: ARGV[1] id, ARGV[2] member of the store's set, ARGV[3] status,
+ * ARGV[4] expiresAt, ARGV[5] keepUntil, ARGV[6] now.
+ */
+const INDEX_OPEN = `
+local function indexOpen(status, expiresAt, keepUntil, now)
+  if status == 'waiting' or status == 'running' then
+    redis.call('ZADD', KEYS[2], expiresAt, ARGV[1])
+    redis.call('ZADD', KEYS[3], expiresAt, ARGV[2])
+    redis.call('PEXPIREAT', KEYS[2], keepUntil, 'GT')
+    if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIREAT', KEYS[2], keepUntil) end
+  else
+    redis.call('ZREM', KEYS[2], ARGV[1])
+    redis.call('ZREM', KEYS[3], ARGV[2])
+  end
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+end`
+
+interface IndexArguments {
+  id: string
+  member: string
+  status: string
+  expiresAt: number
+  keepUntil: number
+  now: number
+}
+
+function pushIndexArguments(parser: CommandParser, keys: { session: string; client: string; all: string }, index: IndexArguments) {
+  parser.pushKey(keys.session)
+  parser.pushKey(keys.client)
+  parser.pushKey(keys.all)
+  parser.push(index.id, index.member, index.status, String(index.expiresAt), String(Math.ceil(index.keepUntil)), String(index.now))
+}
+
 /** Creates the record unless the key exists; 1 when created, 0 otherwise. */
 const createScript = defineScript({
-  NUMBER_OF_KEYS: 1,
-  SCRIPT: `
+  NUMBER_OF_KEYS: 3,
+  SCRIPT: `${INDEX_OPEN}
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'version', 1, 'status', ARGV[2], 'data', ARGV[1])
-redis.call('PEXPIREAT', KEYS[1], ARGV[3])
+redis.call('HSET', KEYS[1], 'version', 1, 'status', ARGV[3], 'data', ARGV[7])
+redis.call('PEXPIREAT', KEYS[1], ARGV[5])
+indexOpen(ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 return 1`,
-  parseCommand(parser: CommandParser, key: string, data: string, status: string, keepUntil: number) {
-    parser.pushKey(key)
-    parser.push(data, status, String(Math.ceil(keepUntil)))
+  parseCommand(parser: CommandParser, keys: { session: string; client: string; all: string }, index: IndexArguments, data: string) {
+    pushIndexArguments(parser, keys, index)
+    parser.push(data)
   },
   transformReply: (reply: unknown) => reply as number,
 })
 
-/** Replaces the record if its version is ARGV[1]; the new version, or nil. */
+/** Replaces the record if its version is ARGV[7]; the new version, or nil. */
 const updateScript = defineScript({
-  NUMBER_OF_KEYS: 1,
-  SCRIPT: `
+  NUMBER_OF_KEYS: 3,
+  SCRIPT: `${INDEX_OPEN}
 local current = redis.call('HGET', KEYS[1], 'version')
-if not current or tonumber(current) ~= tonumber(ARGV[1]) then return false end
+if not current or tonumber(current) ~= tonumber(ARGV[7]) then return false end
 local version = tonumber(current) + 1
-redis.call('HSET', KEYS[1], 'version', version, 'status', ARGV[3], 'data', ARGV[2])
-redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+redis.call('HSET', KEYS[1], 'version', version, 'status', ARGV[3], 'data', ARGV[8])
+redis.call('PEXPIREAT', KEYS[1], ARGV[5])
+indexOpen(ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 return version`,
-  parseCommand(parser: CommandParser, key: string, version: number, data: string, status: string, keepUntil: number) {
-    parser.pushKey(key)
-    parser.push(String(version), data, status, String(Math.ceil(keepUntil)))
+  parseCommand(parser: CommandParser, keys: { session: string; client: string; all: string }, index: IndexArguments, version: number, data: string) {
+    pushIndexArguments(parser, keys, index)
+    parser.push(String(version), data)
   },
   transformReply: (reply: unknown) => reply as number | null,
 })
@@ -132,6 +179,15 @@ export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionSt
     }
 
     const keyOf = (clientId: string, id: string) => redisSessionKey(prefix, clientId, id)
+    const keysOf = (record: SessionRecord) => ({ session: keyOf(record.clientId, record.id), ...redisOpenKeys(prefix, record.clientId) })
+    const indexOf = (record: SessionRecord): IndexArguments => ({
+      id: record.id,
+      member: `${encodeURIComponent(record.clientId)}:${encodeURIComponent(record.id)}`,
+      status: record.status,
+      expiresAt: record.expiresAt,
+      keepUntil: record.keepUntil,
+      now: Date.now(),
+    })
 
     const store: SessionStore = {
       kind: 'redis',
@@ -147,20 +203,32 @@ export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionSt
       },
 
       *create(record) {
-        const key = keyOf(record.clientId, record.id)
-        const created = yield* command(() => client.createSession(key, encodeSessionRecord(record), record.status, record.keepUntil))
+        const data = encodeSessionRecord(record)
+        const created = yield* command(() => client.createSession(keysOf(record), indexOf(record), data))
         return created === 1 ? { record, version: 1 } : undefined
       },
 
       *update(record, version) {
-        const key = keyOf(record.clientId, record.id)
         const data = encodeSessionRecord(record)
-        const next = yield* command(() => client.updateSession(key, version, data, record.status, record.keepUntil))
+        const next = yield* command(() => client.updateSession(keysOf(record), indexOf(record), version, data))
         return next == null ? undefined : Number(next)
       },
 
       *delete(clientId, id) {
-        yield* command(() => client.del(keyOf(clientId, id)))
+        const open = redisOpenKeys(prefix, clientId)
+        yield* command(() =>
+          client
+            .multi()
+            .del(keyOf(clientId, id))
+            .zRem(open.client, id)
+            .zRem(open.all, `${encodeURIComponent(clientId)}:${encodeURIComponent(id)}`)
+            .exec(),
+        )
+      },
+
+      *countOpen({ clientId, now }) {
+        const key = clientId === undefined ? `${prefix}open` : redisOpenKeys(prefix, clientId).client
+        return yield* command(() => client.zCount(key, `(${now}`, '+inf'))
       },
 
       // Redis forgets each record at its keepUntil (PEXPIREAT): there is nothing to sweep.
