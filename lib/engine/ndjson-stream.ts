@@ -4,6 +4,11 @@ import type { ChatEvent } from '../protocol/events'
 /**
  * Run an operation in `scope` and stream the events it emits as NDJSON. Cancelling the
  * stream (the client went away) or aborting `signal` halts the operation.
+ *
+ * The stream is pulled: events wait in a queue as lines and are written only when the
+ * consumer reads (`highWaterMark: 0`), every line ready by then in one chunk. A slow reader
+ * therefore holds back the bytes, not the turn: the queue holds at most what one turn emits,
+ * which the limits on model steps, output tokens and tool calls per step bound.
  */
 export function createNdjsonStream({
   scope,
@@ -15,40 +20,74 @@ export function createNdjsonStream({
   run(emit: (event: ChatEvent) => void): Operation<void>
 }): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
-  let halt: (() => void) | undefined
+  const lines: string[] = []
+  let ended = false
   // False once the client has gone: the turn's clean-up may still report, to nobody.
   let open = true
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const emit = (event: ChatEvent) => {
-        if (open) controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`))
-      }
-      const task = scope.run(function* () {
-        try {
-          // scoped: the turn's own clean-up (ending its tools' work) finishes before the stream closes.
-          yield* scoped(() => run(emit))
-        } finally {
-          open = false
-          try {
-            controller.close()
-          } catch {
-            // Already closed by a cancel.
-          }
-        }
-      })
-      halt = () => {
-        open = false
-        void task.halt()
-      }
-      task.catch((error: unknown) => {
-        // run() reports its own failures as events; reaching here is a bug, not bad input.
-        console.error('chat turn crashed', error)
-      })
-      if (signal?.aborted) halt()
-      else signal?.addEventListener('abort', halt, { once: true })
-    },
-    cancel() {
-      halt?.()
-    },
+  /** The consumer waiting in `pull` for a line or the end. */
+  let wake: (() => void) | undefined
+  const notify = () => {
+    const resolve = wake
+    wake = undefined
+    resolve?.()
+  }
+
+  const emit = (event: ChatEvent) => {
+    if (!open) return
+    lines.push(`${JSON.stringify(event)}\n`)
+    notify()
+  }
+  const task = scope.run(function* () {
+    try {
+      // scoped: the turn's own clean-up (ending its tools' work) finishes before the stream ends.
+      yield* scoped(() => run(emit))
+    } finally {
+      ended = true
+      notify()
+    }
   })
+  const halt = () => {
+    open = false
+    lines.length = 0
+    notify()
+    // A task's halt is lazy in Effection 4: it starts when its future is subscribed to.
+    task.halt().catch((error: unknown) => console.error('stopping a chat turn failed', error))
+  }
+  task.catch((error: unknown) => {
+    // Halted on purpose; otherwise run() reports its own failures as events, and reaching here is a bug.
+    if (open) console.error('chat turn crashed', error)
+  })
+  if (signal?.aborted) halt()
+  else signal?.addEventListener('abort', halt, { once: true })
+
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        // Halted (cancelled, or the request's signal): nothing more is written, and the body
+        // ends once the turn's clean-up has run, as a client waiting for the end expects.
+        while (!ended && (lines.length === 0 || !open)) {
+          await new Promise<void>((resolve) => (wake = resolve))
+        }
+        if (lines.length > 0 && open) controller.enqueue(encoder.encode(lines.join('')))
+        lines.length = 0
+        if (ended || !open) {
+          open = false
+          signal?.removeEventListener('abort', halt)
+          closeQuietly(controller)
+        }
+      },
+      cancel() {
+        halt()
+      },
+    },
+    { highWaterMark: 0 },
+  )
+}
+
+function closeQuietly(controller: ReadableStreamDefaultController<Uint8Array>) {
+  try {
+    controller.close()
+  } catch {
+    // Already cancelled by the consumer: nothing to close.
+  }
 }

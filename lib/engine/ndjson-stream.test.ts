@@ -1,0 +1,74 @@
+import { createScope, ensure, sleep, suspend, withResolvers } from 'effection'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createNdjsonStream } from './ndjson-stream'
+
+const [scope, destroy] = createScope()
+afterAll(() => destroy())
+const decoder = new TextDecoder()
+const linesOf = (chunk: Uint8Array | undefined) => decoder.decode(chunk).split('\n').filter(Boolean).map((line) => JSON.parse(line))
+
+describe('the NDJSON stream', () => {
+  it('writes nothing until the consumer reads, then every line ready in one chunk', async () => {
+    const emitted = withResolvers<void>()
+    const stream = createNdjsonStream({
+      scope,
+      run: function* (emit) {
+        for (let index = 0; index < 3; index++) emit({ type: 'text', content: `piece ${index}` })
+        emitted.resolve()
+        yield* sleep(10)
+        emit({ type: 'complete', text: 'piece 0piece 1piece 2' })
+      },
+    })
+    await scope.run(() => emitted.operation)
+    // Pulled on demand: nothing was queued inside the stream before the first read.
+    expect(stream.locked).toBe(false)
+    const reader = stream.getReader()
+    const first = await reader.read()
+    expect(linesOf(first.value)).toEqual([0, 1, 2].map((index) => ({ type: 'text', content: `piece ${index}` })))
+    expect(linesOf((await reader.read()).value)).toEqual([{ type: 'complete', text: 'piece 0piece 1piece 2' }])
+    expect((await reader.read()).done).toBe(true)
+  })
+
+  it('halts the turn when the consumer cancels (Stop), and runs its clean-up', async () => {
+    const cleaned = withResolvers<void>()
+    const started = withResolvers<void>()
+    const stream = createNdjsonStream({
+      scope,
+      run: function* (emit) {
+        yield* ensure(() => cleaned.resolve())
+        emit({ type: 'text', content: 'working' })
+        started.resolve()
+        yield* suspend()
+      },
+    })
+    const reader = stream.getReader()
+    expect(linesOf((await reader.read()).value)).toEqual([{ type: 'text', content: 'working' }])
+    await scope.run(() => started.operation)
+    await reader.cancel()
+    await scope.run(() => cleaned.operation)
+  })
+
+  it('ends the body only after the turn’s clean-up when the request is aborted', async () => {
+    const controller = new AbortController()
+    let cleanedUp = false
+    const stream = createNdjsonStream({
+      scope,
+      signal: controller.signal,
+      run: function* (emit) {
+        yield* ensure(function* () {
+          yield* sleep(20)
+          cleanedUp = true
+          // Reported to nobody: the client has gone.
+          emit({ type: 'error', code: 'late', message: 'never written' })
+        })
+        emit({ type: 'text', content: 'working' })
+        yield* suspend()
+      },
+    })
+    const reader = stream.getReader()
+    expect(linesOf((await reader.read()).value)).toEqual([{ type: 'text', content: 'working' }])
+    controller.abort()
+    expect(await reader.read()).toEqual({ done: true, value: undefined })
+    expect(cleanedUp).toBe(true)
+  })
+})
