@@ -1,4 +1,5 @@
 import { getChatApp } from './lib/server/chat-server-instance'
+import { installPeerAddress } from './lib/server/peer-address'
 
 /*
  * Opens the session store and checks the configuration when the server starts, so that a
@@ -6,8 +7,10 @@ import { getChatApp } from './lib/server/chat-server-instance'
  * with a message saying what to change, not at the first request.
  */
 try {
-  const { store } = await getChatApp()
-  console.log(`Sessions: ${store} store`)
+  const { store, trustProxy } = await getChatApp()
+  // Rate limits key on the TCP peer address, which route handlers cannot see (see peer-address.ts).
+  installPeerAddress({ trustProxy })
+  console.log(`Sessions: ${store} store; client addresses from ${trustProxy ? "the proxy's X-Forwarded-For (TRUST_PROXY=1)" : 'the TCP peer'}`)
 } catch (error) {
   console.error(`The chat server cannot start: ${error instanceof Error ? error.message : String(error)}`)
   process.exit(1)

@@ -349,10 +349,9 @@ describe('createChatController', () => {
     expect(server.signals[0].aborted).toBe(true)
     const { state } = chat.getSnapshot()
     expect(state.status).toBe('idle')
-    expect(state.messages).toEqual([
-      { role: 'user', content: 'Tell me a story' },
-      { role: 'assistant', content: 'Once upon a' },
-    ])
+    // Shown, but not sent back: only the server writes (and signs) assistant messages.
+    expect(state.messages).toEqual([{ role: 'user', content: 'Tell me a story' }])
+    expect(state.entries.at(-1)).toMatchObject({ kind: 'assistant', text: 'Once upon a' })
     expect(server.requests).toHaveLength(1)
   })
 
@@ -425,10 +424,8 @@ describe('createChatController', () => {
     const chat = start({ registry, persistence })
     expect(chat.getSnapshot().state).toMatchObject({
       status: 'idle',
-      messages: [
-        { role: 'user', content: 'Hi' },
-        { role: 'assistant', content: 'Hel' },
-      ],
+      messages: [{ role: 'user', content: 'Hi' }],
+      entries: [{ kind: 'user' }, { kind: 'assistant', text: 'Hel', streaming: false }],
     })
     expect(chat.getSnapshot().ready).toBe(true)
   })

@@ -243,28 +243,26 @@ describe('reduceChat', () => {
     expect(afterAbort.status).toBe('idle')
   })
 
-  it('keeps the conversation valid when a turn is interrupted', () => {
+  it('keeps the conversation as the server signed it when a turn is interrupted: the partial text is shown, not sent', () => {
     const state = run([
       { type: 'local/send', text: 'Tell me' },
       { type: 'text', content: 'Once upon' },
       { type: 'local/interrupted', reason: 'Stopped by the user.' },
     ])
-    expect(state.messages).toEqual([
-      { role: 'user', content: 'Tell me' },
-      { role: 'assistant', content: 'Once upon' },
-    ])
+    expect(state.messages).toEqual([{ role: 'user', content: 'Tell me' }])
+    expect(state.entries[1]).toMatchObject({ kind: 'assistant', text: 'Once upon' })
     expect(state.status).toBe('idle')
     expect(state.entries[1]).toMatchObject({ streaming: false })
   })
 
-  it('closes dangling tool calls and cancels cards when an answer request is interrupted', () => {
+  it('leaves dangling tool calls for the server to close, and cancels cards, when an answer request is interrupted', () => {
     const state = run([
       ...bookingTurn,
       { type: 'local/elicit_result', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, result: { action: 'decline' } },
       { type: 'local/submit', elicitIds: ['book_flight/pickFlight/call-1/3'] },
       { type: 'local/interrupted', reason: 'Stopped by the user.' },
     ])
-    expect(state.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call-1', content: 'Error: Stopped by the user.' })
+    expect(state.messages.at(-1)).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call-1' }] })
     expect(tool(state).status).toBe('cancelled')
     expect(state.status).toBe('idle')
   })
@@ -277,13 +275,10 @@ describe('reduceChat', () => {
     ])
     expect(state.status).toBe('error')
     expect(state.error).toBe('The answer ended early.')
-    expect(state.messages).toEqual([
-      { role: 'user', content: 'x' },
-      { role: 'assistant', content: 'Part' },
-    ])
+    expect(state.messages).toEqual([{ role: 'user', content: 'x' }])
   })
 
-  it('answers tool calls left without a result before a new message', () => {
+  it('sends tool calls left without a result as they are before a new message (the server closes them)', () => {
     const state = run([
       { type: 'conversation_state', messages: [{ role: 'user', content: 'Book' }, toolCallMessage] },
       { type: 'local/send', text: 'Never mind' },
@@ -291,7 +286,6 @@ describe('reduceChat', () => {
     expect(state.messages).toEqual([
       { role: 'user', content: 'Book' },
       toolCallMessage,
-      { role: 'tool', tool_call_id: 'call-1', content: 'Error: The tool did not finish.' },
       { role: 'user', content: 'Never mind' },
     ])
   })

@@ -11,7 +11,6 @@ import {
   updateExistingTool,
   updateTool,
 } from './chat-entries'
-import { closeConversation, closeDanglingToolCalls } from './conversation'
 
 export type ChatStatus = 'idle' | 'streaming' | 'awaiting_input' | 'error'
 export type ToolCallStatus = 'running' | 'awaiting_input' | 'completed' | 'failed' | 'cancelled' | 'stopped'
@@ -220,12 +219,10 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
     case 'local/send':
       return {
         ...state,
-        // Nothing waits any more when the user can send, so a tool call still without an answer
-        // (its stop request failed, say) is over: answer it, or the model would refuse the conversation.
-        messages: [
-          ...closeDanglingToolCalls({ messages: state.messages, reason: 'The tool did not finish.' }),
-          { role: 'user', content: action.text },
-        ],
+        // A tool call still without an answer (its stop request failed, say) stays as the server
+        // sent it: the server closes the calls the user moved on from, and only it may write their
+        // results (it signs every assistant and tool message and refuses any it did not produce).
+        messages: [...state.messages, { role: 'user', content: action.text }],
         entries: [...state.entries, { kind: 'user', id: `user-${state.entries.length}`, text: action.text }],
         status: 'streaming',
         error: undefined,
@@ -320,9 +317,9 @@ function interrupt(
   state: ChatState,
   { reason, error, toolStatus }: { reason: string; error?: string; toolStatus: 'cancelled' | 'failed' },
 ): ChatState {
-  const turn = state.turn
-  const messages =
-    turn && !turn.receivedState ? closeConversation({ messages: state.messages, partialText: turn.text, reason }) : state.messages
+  // The conversation stays as the server last signed it (plus the user's message): the text
+  // streamed so far is shown, but only the server writes assistant and tool messages.
+  const messages = state.messages
   const entries = endAssistantText(state).entries.map((entry) => {
     if (entry.kind !== 'tool') return entry
     const unfinished = entry.status === 'running' || entry.status === 'awaiting_input'

@@ -34,6 +34,20 @@ const waitingState: ChatState = (
 ).reduce(reduceChat, initialChatState)
 
 describe('createLocalPersistence', () => {
+  it('keeps the server’s signatures on the conversation, unchanged, across a reload', () => {
+    const sig = 'A'.repeat(43)
+    const signed = reduceChat(waitingState, {
+      type: 'conversation_state',
+      messages: [
+        { role: 'user', content: 'Book a flight from NYC to LAX' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'book_flight', arguments: '{}' } }], sig },
+      ],
+    })
+    const storage = memoryStorage()
+    createLocalPersistence({ storage }).save(signed)
+    expect(createLocalPersistence({ storage }).load()?.messages.at(-1)).toMatchObject({ role: 'assistant', sig })
+  })
+
   it('restores a waiting elicitation exactly', () => {
     const storage = memoryStorage()
     const persistence = createLocalPersistence({ storage })

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import type { ChatServer } from './chat-server'
+import { clientAddressOf } from './client-address'
 import { createClientIdentity, type ClientIdentityResolver } from './client-identity'
-import { isChatRequestError } from './errors'
+import { ChatRequestError, isChatRequestError } from './errors'
+import type { RateLimiter } from './rate-limiter'
 import { readJsonBody } from './read-json-body'
 
 let processIdentity: ClientIdentityResolver | undefined
@@ -13,18 +15,34 @@ let processIdentity: ClientIdentityResolver | undefined
  * `identity` is the server's `createClientIdentity({ secret })`. Without it, identities are
  * signed with a secret made for this process only (enough for a test; a server must pass the
  * configured one, or cookies die with the process and no other instance accepts them).
+ *
+ * `rateLimiter` counts requests per client address (see `clientAddressOf`) before the body is
+ * read: one over the rate gets a 429 with `Retry-After`.
  */
 export async function handleChatRequest({
   request,
   chat,
   identity = (processIdentity ??= createClientIdentity({ secret: randomBytes(32).toString('base64url') })),
+  rateLimiter,
 }: {
   request: Request
   chat: ChatServer
   identity?: ClientIdentityResolver
+  rateLimiter?: RateLimiter
 }): Promise<Response> {
   const client = identity.resolve(request)
   try {
+    const rate = rateLimiter?.take(clientAddressOf(request))
+    if (rate && !rate.allowed) {
+      throw new ChatRequestError(
+        'rate_limited',
+        rate.scope === 'address'
+          ? 'Too many requests from your address. Wait a moment, then try again.'
+          : 'The server is taking too many requests right now. Wait a moment, then try again.',
+        undefined,
+        rate.retryAfterSeconds,
+      )
+    }
     const body = await readJsonBody(request)
     const plan = await chat.prepare({ body, clientId: client.clientId })
     return new Response(chat.stream(plan, request.signal), {

@@ -1,4 +1,4 @@
-import { createChatServer, createClientIdentity, type ChatServer, type ClientIdentityResolver } from '../engine'
+import { createChatServer, createClientIdentity, createRateLimiter, type ChatServer, type ClientIdentityResolver, type RateLimiter } from '../engine'
 import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
@@ -9,6 +9,10 @@ import { readServerConfig } from './config'
 export interface ChatApp {
   chat: ChatServer
   identity: ClientIdentityResolver
+  /** Chat requests per client address and in total. */
+  rateLimiter: RateLimiter
+  /** Whether the client address comes from a proxy's `X-Forwarded-For` (`TRUST_PROXY=1`). */
+  trustProxy: boolean
   /** Where sessions are kept: 'embedded', 'redis' or 'memory'. */
   store: string
 }
@@ -28,13 +32,19 @@ export function getChatApp(): Promise<ChatApp> {
 
 async function startChatApp(): Promise<ChatApp> {
   const config = readServerConfig()
-  const { redisUrl, dataDir } = config
+  const { redisUrl, dataDir, limits } = config
   const store = redisUrl ? 'redis' : process.env.SESSION_STORE === 'memory' ? 'memory' : 'embedded'
   const chat = await createChatServer({
     model: selectChatModel().model,
     tools: pluginTools,
     idleTimeoutMs: config.idleTimeoutMs,
     hotMs: config.hotMs,
+    secret: config.sessionSecret,
+    maxIterations: limits.maxModelStepsPerTurn,
+    maxToolCallsPerStep: limits.maxToolCallsPerStep,
+    maxOutputTokens: limits.maxOutputTokens,
+    modelTimeoutMs: limits.modelTimeoutMs,
+    sessionLimits: { maxOpenPerClient: limits.maxWaitingSessionsPerClient, maxOpen: limits.maxWaitingSessions },
     useStore:
       store === 'redis'
         ? () => useRedisSessionStore({ url: redisUrl! })
@@ -42,5 +52,11 @@ async function startChatApp(): Promise<ChatApp> {
           ? () => useEmbeddedSessionStore({ directory: dataDir })
           : undefined,
   })
-  return { chat, identity: createClientIdentity({ secret: config.sessionSecret }), store }
+  const rateLimiter = createRateLimiter({
+    burst: limits.rateBurst,
+    perSecond: limits.ratePerSecond,
+    globalBurst: limits.globalRateBurst,
+    globalPerSecond: limits.globalRatePerSecond,
+  })
+  return { chat, identity: createClientIdentity({ secret: config.sessionSecret }), rateLimiter, trustProxy: limits.trustProxy, store }
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { ConfigError, type Environment } from './config-error'
+import { readServerLimits, type ServerLimits } from './server-limits'
 
 /** What the server needs from its environment, checked once at start. */
 export interface ServerConfig {
@@ -14,15 +16,11 @@ export interface ServerConfig {
   hotMs: number
   /** How long a waiting session may go unanswered before it expires. */
   idleTimeoutMs: number
+  /** Sessions, tool calls, model calls and request rates at most (`server-limits.ts`). */
+  limits: ServerLimits
 }
 
-/** The variables it reads: `process.env` or any plain object (tests). */
-export type Environment = Readonly<Record<string, string | undefined>>
-
-/** The environment does not describe a server that can start; the message says what to change. */
-export class ConfigError extends Error {
-  override name = 'ConfigError'
-}
+export { ConfigError, type Environment }
 
 export const MIN_SECRET_LENGTH = 32
 export const SESSION_SECRET_FILE = 'session-secret'
@@ -42,12 +40,15 @@ const MAKE_A_SECRET = `node -e "console.log(require('crypto').randomBytes(32).to
  * - `PLUGIN_SESSION_HOT_MS` (default 60000, may be 0) and `PLUGIN_SESSION_IDLE_TIMEOUT_MS`
  *   (default 1800000) are milliseconds.
  *
+ * - The limits: see `readServerLimits`.
+ *
  * An empty variable counts as unset. Anything else wrong is a `ConfigError`.
  */
 export function readServerConfig(env: Environment = process.env, { cwd = process.cwd() }: { cwd?: string } = {}): ServerConfig {
   const redisUrl = readRedisUrl(given(env.REDIS_URL))
   const hotMs = readMs(env, 'PLUGIN_SESSION_HOT_MS', DEFAULT_HOT_MS, { allowZero: true })
   const idleTimeoutMs = readMs(env, 'PLUGIN_SESSION_IDLE_TIMEOUT_MS', DEFAULT_IDLE_TIMEOUT_MS, { allowZero: false })
+  const limits = readServerLimits(env)
   const secret = given(env.SESSION_SECRET)
   if (secret === undefined && redisUrl) {
     throw new ConfigError(
@@ -64,7 +65,7 @@ export function readServerConfig(env: Environment = process.env, { cwd = process
   }
   const dataDir = path.resolve(cwd, given(env.DATA_DIR) ?? '.data')
   ensureWritable(dataDir, given(env.DATA_DIR) === undefined)
-  return { dataDir, redisUrl, sessionSecret: secret ?? keptSecret(dataDir), hotMs, idleTimeoutMs }
+  return { dataDir, redisUrl, sessionSecret: secret ?? keptSecret(dataDir), hotMs, idleTimeoutMs, limits }
 }
 
 function given(value: string | undefined): string | undefined {
