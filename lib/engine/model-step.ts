@@ -85,6 +85,10 @@ export function streamModelStep({
         case 'finish':
           step.usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 }
           break
+        case 'abort':
+          // Not ours (our scope's signal would have halted us first): the call's own timeout.
+          if (timeoutMs !== undefined && !abortSignal.aborted) throw new ModelTimeoutError(timeoutMs)
+          throw new Error('The model call was aborted.')
         case 'error':
           if (timeoutMs !== undefined && isTimeout(part.error)) throw new ModelTimeoutError(timeoutMs)
           throw part.error instanceof Error ? part.error : new Error(String(part.error))
@@ -93,10 +97,10 @@ export function streamModelStep({
   })
 }
 
-/** The AI SDK aborts a call past its `timeout` with the signal's reason, a `TimeoutError`. */
+/** The AI SDK aborts a call past its `timeout` with the signal's reason, a `TimeoutError` (or an `AbortError` around it). */
 export function isTimeout(error: unknown): boolean {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
-    if (cause.name === 'TimeoutError') return true
+    if (cause.name === 'TimeoutError' || cause.name === 'AbortError') return true
   }
   return false
 }

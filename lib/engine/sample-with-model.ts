@@ -41,7 +41,8 @@ export function sampleWithModel({
         }),
       )
     } catch (error) {
-      if (timeoutMs !== undefined && isTimeout(error)) throw new Error(`The model did not answer the sample within ${formatSeconds(timeoutMs)}.`)
+      // An abort that is not our scope's (which would have halted us first) is the call's own timeout.
+      if (timeoutMs !== undefined && !abortSignal.aborted && isTimeout(error)) throw new Error(`The model did not answer the sample within ${formatSeconds(timeoutMs)}.`)
       throw error
     }
     return {

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ConfigError, readServerConfig, SESSION_SECRET_FILE } from './config'
+import { DEFAULT_LIMITS } from './server-limits'
 
 const SECRET = 'x'.repeat(32)
 let root: string
@@ -33,9 +34,47 @@ describe('readServerConfig', () => {
       sessionSecret: expect.any(String),
       hotMs: 60_000,
       idleTimeoutMs: 1_800_000,
+      limits: DEFAULT_LIMITS,
     })
     expect(config.sessionSecret.length).toBeGreaterThanOrEqual(32)
     expect(readFileSync(path.join(root, '.data', SESSION_SECRET_FILE), 'utf8').trim()).toBe(config.sessionSecret)
+  })
+
+  it('reads every limit from its variable, and refuses values that are not positive numbers, naming the variable', () => {
+    const env = { DATA_DIR: root, SESSION_SECRET: SECRET }
+    expect(
+      readServerConfig({
+        ...env,
+        MAX_WAITING_SESSIONS_PER_CLIENT: '3',
+        MAX_WAITING_SESSIONS: '100',
+        MAX_TOOL_CALLS_PER_STEP: '2',
+        MAX_MODEL_STEPS_PER_TURN: '4',
+        MAX_OUTPUT_TOKENS: '512',
+        MODEL_TIMEOUT_MS: '5000',
+        RATE_LIMIT_BURST: '10',
+        RATE_LIMIT_PER_SECOND: '0.5',
+        RATE_LIMIT_GLOBAL_BURST: '50',
+        RATE_LIMIT_GLOBAL_PER_SECOND: '25',
+        TRUST_PROXY: '1',
+      }).limits,
+    ).toEqual({
+      maxWaitingSessionsPerClient: 3,
+      maxWaitingSessions: 100,
+      maxToolCallsPerStep: 2,
+      maxModelStepsPerTurn: 4,
+      maxOutputTokens: 512,
+      modelTimeoutMs: 5000,
+      rateBurst: 10,
+      ratePerSecond: 0.5,
+      globalRateBurst: 50,
+      globalRatePerSecond: 25,
+      trustProxy: true,
+    })
+    expect(readServerConfig({ ...env, MAX_TOOL_CALLS_PER_STEP: '', TRUST_PROXY: '0' }).limits).toEqual(DEFAULT_LIMITS)
+    expect(refusal(() => readServerConfig({ ...env, MAX_TOOL_CALLS_PER_STEP: '0' })).message).toMatch(/MAX_TOOL_CALLS_PER_STEP must be a positive whole number \(default 8\); got "0"/)
+    expect(refusal(() => readServerConfig({ ...env, MODEL_TIMEOUT_MS: 'soon' })).message).toMatch(/MODEL_TIMEOUT_MS/)
+    expect(refusal(() => readServerConfig({ ...env, RATE_LIMIT_BURST: '2.5' })).message).toMatch(/RATE_LIMIT_BURST/)
+    expect(refusal(() => readServerConfig({ ...env, TRUST_PROXY: 'yes' })).message).toMatch(/TRUST_PROXY must be 1/)
   })
 
   it('resolves a relative DATA_DIR against the start directory and keeps an absolute one', () => {

@@ -181,6 +181,40 @@ export function describeSessionStoreContract(name: string, { expiresItself, setu
       expect(await run(() => store.list({ statuses: ['waiting', 'running'], limit: 0 }))).toEqual([])
     })
 
+    it('counts open sessions (waiting or running, not expired) per client and in total, as records change', async () => {
+      const now = Date.now()
+      const count = (clientId?: string, at = now) => run(() => store.countOpen({ clientId, now: at }))
+      expect(await count()).toBe(0)
+      expect(await count('client-a')).toBe(0)
+      await run(() => store.create(sessionRecord({ id: 'a-waiting', expiresAt: now + 60_000 })))
+      await run(() => store.create(sessionRecord({ id: 'a-running', status: 'running', pending: undefined, expiresAt: now + 10_000 })))
+      await run(() => store.create(sessionRecord({ id: 'a-expired', expiresAt: now - 1 })))
+      await run(() => store.create(sessionRecord({ id: 'a-done', status: 'completed', pending: undefined, expiresAt: now })))
+      await run(() => store.create(sessionRecord({ id: 'b-waiting', clientId: 'client-b', expiresAt: now + 60_000 })))
+      // Names that a store might split on do not count under another client.
+      await run(() => store.create(sessionRecord({ id: 'x', clientId: 'client-a:x', expiresAt: now + 60_000 })))
+      expect(await count('client-a')).toBe(2)
+      expect(await count('client-b')).toBe(1)
+      expect(await count('client-a:x')).toBe(1)
+      expect(await count('nobody')).toBe(0)
+      expect(await count()).toBe(4)
+      // Time passes: the running one's lease ends first.
+      expect(await count('client-a', now + 20_000)).toBe(1)
+      expect(await count(undefined, now + 20_000)).toBe(3)
+
+      // A session that ends, or is deleted, is no longer open; one whose expiry moved counts by its new expiry.
+      expect(await run(() => store.update(sessionRecord({ id: 'a-running', status: 'aborted', pending: undefined, expiresAt: now }), 1))).toBe(2)
+      await run(() => store.delete('client-b', 'b-waiting'))
+      expect(await run(() => store.update(sessionRecord({ id: 'a-expired', status: 'running', pending: undefined, expiresAt: now + 5_000 }), 1))).toBe(2)
+      expect(await count('client-a')).toBe(2)
+      expect(await count('client-b')).toBe(0)
+      expect(await count()).toBe(3)
+      expect(await count('client-a', now + 6_000)).toBe(1)
+      // Forgotten records are not counted either.
+      await run(() => store.sweep(now + 2 * hour))
+      expect(await count(undefined, now - 1)).toBe(expiresItself ? 3 : 0)
+    })
+
     it('refuses a corrupted record with SessionRecordError, and lists the others', async () => {
       await run(() => store.create(sessionRecord()))
       await run(() => store.create(sessionRecord({ id: 'call-2' })))

@@ -1,0 +1,173 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { bookFlightTool } from '@/plugins/book-flight/tool'
+import { createOfflineModel } from '../models'
+import type { ChatCompletionRequestBody, ScriptedReply } from '../models/testing/openai-compatible-server'
+import { createMcpTool, type AnyMcpTool } from '../tools'
+import { createChatServer, type ChatServer, type ChatServerOptions } from './chat-server'
+import { handleChatRequest } from './handle-chat-request'
+import { createRateLimiter } from './rate-limiter'
+import { createChatTestClient, elicitRequests, eventsOf, textOf } from './testing/chat-test-client'
+import { startScriptedChat, type ScriptedChat } from './testing/scripted-chat'
+
+const closers: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close()
+})
+
+async function scripted(
+  respond: (body: ChatCompletionRequestBody) => ScriptedReply | PromiseLike<ScriptedReply>,
+  options: Partial<Omit<ChatServerOptions, 'model'>> = {},
+): Promise<ScriptedChat> {
+  const chat = await startScriptedChat({ respond, tools: [ping, bookFlightTool], ...options })
+  closers.push(() => chat.close())
+  return chat
+}
+
+async function offline(options: Partial<Omit<ChatServerOptions, 'model'>> = {}): Promise<ChatServer> {
+  const chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool], ...options })
+  closers.push(() => chat.close())
+  return chat
+}
+
+const ping: AnyMcpTool = createMcpTool('ping')
+  .description('Answers pong')
+  .parameters(z.object({}))
+  .elicits({})
+  .execute(function* () {
+    return 'pong'
+  })
+
+describe('tool calls per model step', () => {
+  it('runs the first 8 of 12 calls; the others get a tool error the model reads, and the turn completes', async () => {
+    const { client } = await scripted((body) =>
+      body.messages.at(-1)!.role === 'tool'
+        ? { text: `Ran ${body.messages.filter((message) => message.role === 'tool' && message.content === 'pong').length}.` }
+        : { toolCalls: Array.from({ length: 12 }, (_, index) => ({ id: `call_${index}`, name: 'ping', arguments: {} })) },
+    )
+    const turn = await client.say('ping a dozen times')
+    expect(eventsOf(turn.events, 'tool_result')).toHaveLength(8)
+    const refused = eventsOf(turn.events, 'tool_error')
+    expect(refused).toHaveLength(4)
+    for (const error of refused) expect(error.message).toContain('at most 8 tool calls')
+    expect(textOf(turn.events)).toBe('Ran 8.')
+    expect(turn.events.at(-1)).toMatchObject({ type: 'complete' })
+  })
+
+  it('caps a message that fans out into many trips with the offline model: at most the cap wait', async () => {
+    const chat = await offline({ maxToolCallsPerStep: 3 })
+    const client = createChatTestClient({ chat })
+    const stops = ['NYC', 'LAX', 'SFO', 'SEA', 'BOS', 'ORD', 'DEN', 'MIA', 'ATL', 'DFW', 'PHX', 'IAH']
+    const turn = await client.say(`Book a flight from ${stops.join(' to ')}`)
+    expect(turn.status).toBe(200)
+    expect(elicitRequests(turn.events).length).toBeLessThanOrEqual(3)
+    expect((await chat.listActive()).length).toBeLessThanOrEqual(3)
+    expect(turn.events.at(-1)).toMatchObject({ type: 'complete' })
+  })
+})
+
+describe('open sessions per client and in total', () => {
+  it('refuses a tool past the per-client limit with a tool error naming it; answering one makes room', async () => {
+    const chat = await offline({ sessionLimits: { maxOpenPerClient: 2 } })
+    const client = createChatTestClient({ chat })
+    const first = elicitRequests((await client.say('Book a flight from NYC to LAX')).events)[0]!
+    const firstConversation = client.messages
+    client.messages = []
+    expect(elicitRequests((await client.say('Book a flight from SFO to SEA')).events)).toHaveLength(1)
+    client.messages = []
+    const third = await client.say('Book a flight from BOS to MIA')
+    expect(elicitRequests(third.events)).toHaveLength(0)
+    expect(eventsOf(third.events, 'tool_error')[0]?.message).toMatch(/already has 2 tools waiting/)
+    expect(third.events.at(-1)).toMatchObject({ type: 'complete' })
+
+    // Another browser is not counted against this one.
+    const other = createChatTestClient({ chat })
+    expect(elicitRequests((await other.say('Book a flight from NYC to LAX')).events)).toHaveLength(1)
+
+    // Stopping one makes room.
+    client.messages = firstConversation
+    await client.abort(first.sessionId)
+    client.messages = []
+    expect(elicitRequests((await client.say('Book a flight from BOS to MIA')).events)).toHaveLength(1)
+  })
+
+  it('refuses a tool past the server-wide limit, for every browser', async () => {
+    const chat = await offline({ sessionLimits: { maxOpen: 2 } })
+    const browsers = [createChatTestClient({ chat }), createChatTestClient({ chat }), createChatTestClient({ chat })]
+    const [a, b] = await Promise.all(browsers.slice(0, 2).map((browser) => browser.say('Book a flight from NYC to LAX')))
+    expect(elicitRequests(a!.events)).toHaveLength(1)
+    expect(elicitRequests(b!.events)).toHaveLength(1)
+    const refused = await browsers[2]!.say('Book a flight from NYC to LAX')
+    expect(eventsOf(refused.events, 'tool_error')[0]?.message).toMatch(/the server has 2 tools waiting/)
+    // Stopping one makes room.
+    const request = elicitRequests(a!.events)[0]!
+    await browsers[0]!.abort(request.sessionId)
+    browsers[2]!.messages = []
+    expect(elicitRequests((await browsers[2]!.say('Book a flight from NYC to LAX')).events)).toHaveLength(1)
+  })
+})
+
+describe('model calls', () => {
+  it('fails a model call that takes longer than the timeout with a model_timeout error, conversation intact', async () => {
+    const { client } = await scripted(() => new Promise<never>(() => {}), { modelTimeoutMs: 150 })
+    const started = performance.now()
+    const turn = await client.say('hello?')
+    expect(performance.now() - started).toBeLessThan(5_000)
+    expect(turn.status).toBe(200)
+    expect(eventsOf(turn.events, 'error')[0]).toMatchObject({ code: 'model_timeout', message: expect.stringContaining('0.1 s') })
+    expect(turn.events.at(-1)).toMatchObject({ type: 'conversation_state', messages: [{ role: 'user', content: 'hello?' }] })
+  })
+
+  it('asks each chat step for at most the output-token cap', async () => {
+    const chat = await scripted(() => ({ text: 'Short.' }), { maxOutputTokens: 123 })
+    await chat.client.say('hello')
+    expect(chat.server.requests[0]).toMatchObject({ max_tokens: 123 })
+  })
+
+  it('stops after the model-step limit', async () => {
+    let calls = 0
+    const { client } = await scripted(() => ({ toolCalls: [{ id: `call_${calls++}`, name: 'ping', arguments: {} }] }), { maxIterations: 3 })
+    const turn = await client.say('ping forever')
+    expect(eventsOf(turn.events, 'tool_result')).toHaveLength(3)
+    expect(eventsOf(turn.events, 'error')[0]).toMatchObject({ code: 'iteration_limit', message: expect.stringContaining('3 model calls') })
+  })
+})
+
+describe('request rate per client address', () => {
+  const post = (chat: ChatServer, rateLimiter: ReturnType<typeof createRateLimiter>, address: string) =>
+    handleChatRequest({
+      request: new Request('http://localhost/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+        body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }),
+      }),
+      chat,
+      rateLimiter,
+    })
+
+  it('never limits a dozen requests in a row with the default limits; answers a flood with 429, Retry-After and a JSON error', async () => {
+    const chat = await offline()
+    const rateLimiter = createRateLimiter({ burst: 60, perSecond: 5, globalBurst: 400, globalPerSecond: 200 })
+    for (let index = 0; index < 12; index++) {
+      const response = await post(chat, rateLimiter, '203.0.113.7')
+      expect(response.status).toBe(200)
+      await response.text()
+    }
+    const statuses: number[] = []
+    let limited: Response | undefined
+    for (let index = 0; index < 60; index++) {
+      const response = await post(chat, rateLimiter, '203.0.113.7')
+      statuses.push(response.status)
+      if (response.status === 429) limited ??= response
+      else await response.text()
+    }
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0)
+    expect(statuses.every((status) => status === 200 || status === 429)).toBe(true)
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    expect(await limited!.json()).toEqual({ error: { code: 'rate_limited', message: expect.stringContaining('your address') } })
+    // Another address is served meanwhile.
+    const other = await post(chat, rateLimiter, '198.51.100.1')
+    expect(other.status).toBe(200)
+    await other.text()
+  })
+})
