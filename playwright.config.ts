@@ -46,6 +46,12 @@ export default defineConfig({
       EXPOSE_SESSIONS: '1',
       // A store of its own for each run (npm test empties .test-output first).
       DATA_DIR: '.test-output/data',
+      // Every spec reaches this one server from 127.0.0.1, far faster than one person would:
+      // the limits per address are raised here (e2e/limits.spec.ts checks them on a server of its own).
+      RATE_LIMIT_BURST: '1000',
+      RATE_LIMIT_PER_SECOND: '100',
+      TOOL_STARTS_BURST: '1000',
+      TOOL_STARTS_PER_MINUTE: '6000',
     },
   },
 })

@@ -4,6 +4,7 @@ import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
 import { SessionLimitError, SessionStoreUnavailableError, type LiveSession, type PluginSessionManager } from '../sessions'
 import type { CallIdIssuer } from './call-ids'
 import type { ConversationSigner } from './conversation-signature'
+import type { RateLimiter } from './rate-limiter'
 import { driveSession, type DriveOutcome } from './drive-session'
 import type { ChatEvent } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
@@ -37,6 +38,8 @@ export interface ChatEngineConfig {
   signer: ConversationSigner
   /** Makes the ids of the tool calls models return unique on this server. */
   callIds: CallIdIssuer
+  /** Tools started per client address (undefined: no limit). */
+  toolStarts?: RateLimiter
 }
 
 interface Waiting {
@@ -188,6 +191,13 @@ export function* runTurn({
           if (!tool) {
             toolMessage(call, `Error: There is no tool named "${call.function.name}".`)
             emit({ type: 'tool_error', id: call.id, name: call.function.name, message: `There is no tool named "${call.function.name}".` })
+            continue
+          }
+          const starts = config.toolStarts?.take(plan.address)
+          if (starts && !starts.allowed) {
+            const message = `The tool could not start: too many tools were started from your address just now. Try again in ${Math.ceil(starts.retryAfterSeconds)} s.`
+            toolMessage(call, `Error: ${message}`)
+            emit({ type: 'tool_error', id: call.id, name: call.function.name, message })
             continue
           }
           let session: LiveSession

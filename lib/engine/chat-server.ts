@@ -11,6 +11,7 @@ import {
 } from '../sessions'
 import { createCallIdIssuer } from './call-ids'
 import { createConversationSigner } from './conversation-signature'
+import { createRateLimiter } from './rate-limiter'
 import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { AnyMcpTool } from '../tools/types'
 import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './chat-engine'
@@ -37,6 +38,11 @@ export interface ChatServerOptions {
   /** Open sessions per client and in total at most (default: no limit). */
   sessionLimits?: SessionLimits
   /**
+   * Tools one client address may start, at once and per second sustained (default: no limit):
+   * new identities are free to make, so this keeps one address from filling `sessionLimits.maxOpen`.
+   */
+  toolStartsPerAddress?: { burst: number; perSecond: number }
+  /**
    * Signs the assistant and tool messages handed out (`SESSION_SECRET`): every instance, and
    * the same server after a restart, must have the same one to accept conversations it issued.
    * Default: one made for this server only (enough for a test).
@@ -59,7 +65,7 @@ export interface ChatServerOptions {
 /** The chat engine with its long-lived scope: plugin sessions live here between requests. */
 export interface ChatServer {
   /** Validate a request body against the contract and the live sessions; throws ChatRequestError. */
-  prepare(options: { body: unknown; clientId: string }): Promise<TurnPlan>
+  prepare(options: { body: unknown; clientId: string; address?: string }): Promise<TurnPlan>
   /** Run a prepared turn, streaming NDJSON events; `signal` (the request's) stops it. */
   stream(plan: TurnPlan, signal?: AbortSignal): ReadableStream<Uint8Array>
   /** The sessions that wait or run; a `ChatRequestError` (503) when the store cannot be reached. */
@@ -77,6 +83,7 @@ export async function createChatServer({
   maxOutputTokens,
   modelTimeoutMs,
   sessionLimits,
+  toolStartsPerAddress,
   secret = randomBytes(32).toString('base64url'),
   idleTimeoutMs,
   hotMs,
@@ -123,16 +130,17 @@ export async function createChatServer({
     modelTimeoutMs,
     signer,
     callIds: createCallIdIssuer(),
+    toolStarts: toolStartsPerAddress && createRateLimiter(toolStartsPerAddress),
   }
   const run = <T>(operation: () => Operation<T>) => scope.run(operation)
 
   return {
-    async prepare({ body, clientId }) {
+    async prepare({ body, clientId, address = 'unknown' }) {
       const parsed = chatRequestSchema.safeParse(body)
       if (!parsed.success) {
         throw new ChatRequestError('invalid_request', 'The request body does not match the chat contract.', toIssues(parsed.error))
       }
-      return await run(() => prepareTurn({ request: parsed.data, clientId, sessions, signer }))
+      return await run(() => prepareTurn({ request: parsed.data, clientId, address, sessions, signer }))
     },
     stream: (plan, signal) => createNdjsonStream({ scope, signal, run: (emit) => runTurn({ plan, config, emit }) }),
     listActive: () =>

@@ -32,7 +32,8 @@ export async function handleChatRequest({
 }): Promise<Response> {
   const client = identity.resolve(request)
   try {
-    const rate = rateLimiter?.take(clientAddressOf(request))
+    const address = clientAddressOf(request)
+    const rate = rateLimiter?.take(address)
     if (rate && !rate.allowed) {
       throw new ChatRequestError(
         'rate_limited',
@@ -44,7 +45,7 @@ export async function handleChatRequest({
       )
     }
     const body = await readJsonBody(request)
-    const plan = await chat.prepare({ body, clientId: client.clientId })
+    const plan = await chat.prepare({ body, clientId: client.clientId, address })
     return new Response(chat.stream(plan, request.signal), {
       headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store', ...client.headers },
     })

@@ -107,6 +107,31 @@ describe('open sessions per client and in total', () => {
   })
 })
 
+describe('tools started per client address', () => {
+  it('keeps one address, however many identities it makes, from starting more than its share of tools', async () => {
+    const chat = await offline({ toolStartsPerAddress: { burst: 3, perSecond: 0.001 } })
+    const post = (address: string) =>
+      handleChatRequest({
+        request: new Request('http://localhost/api/chat', {
+          method: 'POST',
+          // No cookie: a new identity every time.
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+          body: JSON.stringify({ messages: [{ role: 'user', content: 'Book a flight from NYC to LAX' }] }),
+        }),
+        chat,
+      }).then(async (response) => (await response.text()).split('\n').filter(Boolean).map((line) => JSON.parse(line)))
+    const turns = []
+    for (let index = 0; index < 5; index++) turns.push(await post('203.0.113.7'))
+    const started = turns.filter((events) => events.some((event: { type: string }) => event.type === 'plugin_elicit_request'))
+    expect(started).toHaveLength(3)
+    const refused = turns.at(-1)!.find((event: { type: string }) => event.type === 'tool_error')
+    expect(refused.message).toMatch(/too many tools were started from your address/)
+    expect(turns.at(-1)!.at(-1)).toMatchObject({ type: 'complete' })
+    // Another address still starts tools.
+    expect((await post('198.51.100.1')).some((event: { type: string }) => event.type === 'plugin_elicit_request')).toBe(true)
+  })
+})
+
 describe('model calls', () => {
   it('fails a model call that takes longer than the timeout with a model_timeout error, conversation intact', async () => {
     const { client } = await scripted(() => new Promise<never>(() => {}), { modelTimeoutMs: 150 })

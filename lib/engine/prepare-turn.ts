@@ -12,6 +12,8 @@ import type { ChatRequest, PluginElicitResponse } from '../protocol/request-sche
 /** What a turn will do, decided (and every refusal made) before the first byte streams. */
 export interface TurnPlan {
   clientId: string
+  /** The client address the request came from (the rate limiter's key). */
+  address: string
   messages: Message[]
   interruptedCalls: ToolCall[]
   abort?: { call: ToolCall; reason: string }
@@ -35,17 +37,19 @@ type Waiting = Extract<LoadedSession, { kind: 'waiting' }>
 export function* prepareTurn({
   request,
   clientId,
+  address,
   sessions,
   signer,
 }: {
   request: ChatRequest
   clientId: string
+  address: string
   sessions: PluginSessionManager
   /** Checks that every assistant and tool message is one this server produced. */
   signer: ConversationSigner
 }): Operation<TurnPlan> {
   try {
-    return yield* plan({ request, clientId, sessions, signer })
+    return yield* plan({ request, clientId, address, sessions, signer })
   } catch (error) {
     if (error instanceof SessionStoreUnavailableError) {
       throw new ChatRequestError('store_unavailable', `Sessions cannot be reached right now (${error.message}). Try again in a moment.`)
@@ -57,11 +61,13 @@ export function* prepareTurn({
 function* plan({
   request,
   clientId,
+  address,
   sessions,
   signer,
 }: {
   request: ChatRequest
   clientId: string
+  address: string
   sessions: PluginSessionManager
   signer: ConversationSigner
 }): Operation<TurnPlan> {
@@ -86,7 +92,7 @@ function* plan({
     return call
   }
 
-  const turn: TurnPlan = { clientId, messages, interruptedCalls, taken: [], rejected: [], waiting: [], finished: [], lost: [] }
+  const turn: TurnPlan = { clientId, address, messages, interruptedCalls, taken: [], rejected: [], waiting: [], finished: [], lost: [] }
   if (request.pluginAbort) {
     const call = pendingCall(request.pluginAbort.sessionId, 'pluginAbort')
     turn.abort = { call, reason: request.pluginAbort.reason ?? 'Stopped by the user.' }

@@ -3,10 +3,10 @@ export interface RateLimiterOptions {
   burst: number
   /** Requests per second one address may make, sustained (its bucket's refill). */
   perSecond: number
-  /** Requests the whole server takes at once (the shared bucket's size). */
-  globalBurst: number
-  /** Requests per second the whole server takes, sustained. */
-  globalPerSecond: number
+  /** Requests the whole server takes at once (the shared bucket's size); without it, no server-wide cap. */
+  globalBurst?: number
+  /** Requests per second the whole server takes, sustained (needed with `globalBurst`). */
+  globalPerSecond?: number
   /** Addresses remembered at most (default 100,000); the least recently seen are forgotten first. */
   maxAddresses?: number
   now?: () => number
@@ -53,12 +53,13 @@ export function createRateLimiter({
   maxAddresses = 100_000,
   now = Date.now,
 }: RateLimiterOptions): RateLimiter {
-  for (const [name, value] of Object.entries({ burst, perSecond, globalBurst, globalPerSecond, maxAddresses })) {
-    if (!(value > 0) || !Number.isFinite(value)) throw new RangeError(`createRateLimiter: ${name} must be a positive number, not ${value}.`)
+  const global = globalBurst === undefined && globalPerSecond === undefined ? undefined : { burst: globalBurst, perSecond: globalPerSecond }
+  for (const [name, value] of Object.entries({ burst, perSecond, maxAddresses, ...(global ? { globalBurst, globalPerSecond } : {}) })) {
+    if (!(value! > 0) || !Number.isFinite(value)) throw new RangeError(`createRateLimiter: ${name} must be a positive number, not ${value}.`)
   }
   const buckets = new Map<string, Bucket>()
-  const server: Bucket = { tokens: globalBurst, at: now() }
-  const reserve = globalBurst / 4
+  const server: Bucket = { tokens: globalBurst ?? 0, at: now() }
+  const reserve = (globalBurst ?? 0) / 4
 
   const refill = (bucket: Bucket, size: number, rate: number, at: number) => {
     bucket.tokens = Math.min(size, bucket.tokens + ((at - bucket.at) / 1000) * rate)
@@ -79,14 +80,16 @@ export function createRateLimiter({
       if (bucket.tokens < 1) {
         return { allowed: false, scope: 'address', retryAfterSeconds: (1 - bucket.tokens) / perSecond }
       }
-      refill(server, globalBurst, globalPerSecond, at)
-      const heavy = bucket.tokens - 1 < burst / 2
-      const floor = heavy ? reserve : 0
-      if (server.tokens - 1 < floor) {
-        return { allowed: false, scope: 'server', retryAfterSeconds: (floor + 1 - server.tokens) / globalPerSecond }
+      if (global) {
+        refill(server, globalBurst!, globalPerSecond!, at)
+        const heavy = bucket.tokens - 1 < burst / 2
+        const floor = heavy ? reserve : 0
+        if (server.tokens - 1 < floor) {
+          return { allowed: false, scope: 'server', retryAfterSeconds: (floor + 1 - server.tokens) / globalPerSecond! }
+        }
+        server.tokens -= 1
       }
       bucket.tokens -= 1
-      server.tokens -= 1
       return { allowed: true }
     },
     get size() {

@@ -55,6 +55,8 @@ describe('readServerConfig', () => {
         RATE_LIMIT_PER_SECOND: '0.5',
         RATE_LIMIT_GLOBAL_BURST: '50',
         RATE_LIMIT_GLOBAL_PER_SECOND: '25',
+        TOOL_STARTS_BURST: '5',
+        TOOL_STARTS_PER_MINUTE: '2.5',
         TRUST_PROXY: '1',
       }).limits,
     ).toEqual({
@@ -68,6 +70,8 @@ describe('readServerConfig', () => {
       ratePerSecond: 0.5,
       globalRateBurst: 50,
       globalRatePerSecond: 25,
+      toolStartsBurst: 5,
+      toolStartsPerMinute: 2.5,
       trustProxy: true,
     })
     expect(readServerConfig({ ...env, MAX_TOOL_CALLS_PER_STEP: '', TRUST_PROXY: '0' }).limits).toEqual(DEFAULT_LIMITS)

@@ -20,6 +20,9 @@ export interface ServerLimits {
   /** `RATE_LIMIT_GLOBAL_BURST` and `RATE_LIMIT_GLOBAL_PER_SECOND`: chat requests to the whole server. */
   globalRateBurst: number
   globalRatePerSecond: number
+  /** `TOOL_STARTS_BURST` and `TOOL_STARTS_PER_MINUTE`: tools one client address may start, at once and sustained. */
+  toolStartsBurst: number
+  toolStartsPerMinute: number
   /** `TRUST_PROXY=1`: the client address is the last `X-Forwarded-For` entry, added by the proxy in front. */
   trustProxy: boolean
 }
@@ -35,6 +38,8 @@ export const DEFAULT_LIMITS: ServerLimits = {
   ratePerSecond: 5,
   globalRateBurst: 400,
   globalRatePerSecond: 200,
+  toolStartsBurst: 30,
+  toolStartsPerMinute: 12,
   trustProxy: false,
 }
 
@@ -49,6 +54,8 @@ const VARIABLES: Record<Exclude<keyof ServerLimits, 'trustProxy'>, string> = {
   ratePerSecond: 'RATE_LIMIT_PER_SECOND',
   globalRateBurst: 'RATE_LIMIT_GLOBAL_BURST',
   globalRatePerSecond: 'RATE_LIMIT_GLOBAL_PER_SECOND',
+  toolStartsBurst: 'TOOL_STARTS_BURST',
+  toolStartsPerMinute: 'TOOL_STARTS_PER_MINUTE',
 }
 
 /** The limits in `env`; a `ConfigError` naming the variable for a value that is not a positive number. */
@@ -58,7 +65,7 @@ export function readServerLimits(env: Environment): ServerLimits {
     const text = env[name]?.trim()
     if (!text) continue
     const value = Number(text)
-    const whole = field !== 'ratePerSecond' && field !== 'globalRatePerSecond'
+    const whole = field !== 'ratePerSecond' && field !== 'globalRatePerSecond' && field !== 'toolStartsPerMinute'
     if (!Number.isFinite(value) || value <= 0 || (whole && !Number.isInteger(value))) {
       throw new ConfigError(`${name} must be a positive ${whole ? 'whole number' : 'number'} (default ${DEFAULT_LIMITS[field]}); got "${text}".`)
     }
