@@ -8,7 +8,7 @@ import type { RateLimiter } from './rate-limiter'
 import { driveSession, type DriveOutcome } from './drive-session'
 import type { ChatEvent } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
-import { toExtendedMessages } from './model-messages'
+import { toolContextOf } from './tool-context'
 import { ModelTimeoutError, streamModelStep } from './model-step'
 import type { TurnPlan } from './prepare-turn'
 import type { ToolRegistry } from './tool-registry'
@@ -34,6 +34,8 @@ export interface ChatEngineConfig {
   maxOutputTokens?: number
   /** A model call that has not finished after this long fails the turn (undefined: no limit). */
   modelTimeoutMs?: number
+  /** The most of the conversation a tool keeps as `ctx.parentMessages` (JSON bytes; see `toolContextOf`). */
+  maxToolContextBytes: number
   /** Signs the conversation handed back in `conversation_state`. */
   signer: ConversationSigner
   /** Makes the ids of the tool calls models return unique on this server. */
@@ -141,7 +143,8 @@ export function* runTurn({
     const stillWaiting = [...plan.waiting, ...plan.rejected].map(({ call, request }) => ({ call, request }))
     const continued: Array<{ call: ToolCall; session: LiveSession }> = []
     for (const { call, session } of plan.taken) {
-      continued.push({ call, session: yield* sessions.continue({ taken: session, parentMessages: parentMessagesOf(conversation, call.id) }) })
+      const parentMessages = toolContextOf({ conversation, callId: call.id, maxBytes: config.maxToolContextBytes })
+      continued.push({ call, session: yield* sessions.continue({ taken: session, parentMessages }) })
     }
     let waiting = [...(yield* drive(continued)), ...stillWaiting]
 
@@ -179,7 +182,7 @@ export function* runTurn({
         })
 
         const started: Array<{ call: ToolCall; session: LiveSession }> = []
-        const parentMessages = toExtendedMessages(conversation)
+        const parentMessages = toolContextOf({ conversation, maxBytes: config.maxToolContextBytes })
         for (const [index, call] of calls.entries()) {
           const tool = config.tools.get(call.function.name)
           if (index >= config.maxToolCallsPerStep) {
@@ -234,15 +237,6 @@ export function* runTurn({
     } else emit({ type: 'error', code: 'turn_failed', message: describeFailure(error) })
     emit({ type: 'conversation_state', messages: config.signer.sign(conversation) })
   }
-}
-
-/**
- * The conversation a tool call was made from (`ctx.parentMessages`): everything up to and
- * including the assistant message that called it, as on its first run.
- */
-function parentMessagesOf(conversation: readonly Message[], callId: string) {
-  const index = conversation.findIndex((message) => message.tool_calls?.some((call) => call.id === callId))
-  return toExtendedMessages(index === -1 ? conversation : conversation.slice(0, index + 1))
 }
 
 class TurnError extends Error {

@@ -12,6 +12,7 @@ import {
 import { createCallIdIssuer } from './call-ids'
 import { createConversationSigner } from './conversation-signature'
 import { createRateLimiter } from './rate-limiter'
+import { DEFAULT_TOOL_CONTEXT_BYTES } from './tool-context'
 import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { AnyMcpTool } from '../tools/types'
 import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './chat-engine'
@@ -35,6 +36,8 @@ export interface ChatServerOptions {
   maxOutputTokens?: number
   /** A model call, chat step or sample, fails after this long (default: no limit). */
   modelTimeoutMs?: number
+  /** The most of the conversation a tool keeps as `ctx.parentMessages`, in JSON bytes (default 16 KiB). */
+  maxToolContextBytes?: number
   /** Open sessions per client and in total at most (default: no limit). */
   sessionLimits?: SessionLimits
   /**
@@ -84,6 +87,7 @@ export async function createChatServer({
   modelTimeoutMs,
   sessionLimits,
   toolStartsPerAddress,
+  maxToolContextBytes = DEFAULT_TOOL_CONTEXT_BYTES,
   secret = randomBytes(32).toString('base64url'),
   idleTimeoutMs,
   hotMs,
@@ -128,6 +132,7 @@ export async function createChatServer({
     maxToolCallsPerStep,
     maxOutputTokens,
     modelTimeoutMs,
+    maxToolContextBytes,
     signer,
     callIds: createCallIdIssuer(),
     toolStarts: toolStartsPerAddress && createRateLimiter(toolStartsPerAddress),

@@ -45,6 +45,7 @@ async function startChatApp(): Promise<ChatApp> {
     maxOutputTokens: limits.maxOutputTokens,
     modelTimeoutMs: limits.modelTimeoutMs,
     sessionLimits: { maxOpenPerClient: limits.maxWaitingSessionsPerClient, maxOpen: limits.maxWaitingSessions },
+    maxToolContextBytes: limits.toolContextMaxBytes,
     toolStartsPerAddress: { burst: limits.toolStartsBurst, perSecond: limits.toolStartsPerMinute / 60 },
     useStore:
       store === 'redis'

@@ -57,6 +57,7 @@ describe('readServerConfig', () => {
         RATE_LIMIT_GLOBAL_PER_SECOND: '25',
         TOOL_STARTS_BURST: '5',
         TOOL_STARTS_PER_MINUTE: '2.5',
+        TOOL_CONTEXT_MAX_BYTES: '4096',
         TRUST_PROXY: '1',
       }).limits,
     ).toEqual({
@@ -72,6 +73,7 @@ describe('readServerConfig', () => {
       globalRatePerSecond: 25,
       toolStartsBurst: 5,
       toolStartsPerMinute: 2.5,
+      toolContextMaxBytes: 4096,
       trustProxy: true,
     })
     expect(readServerConfig({ ...env, MAX_TOOL_CALLS_PER_STEP: '', TRUST_PROXY: '0' }).limits).toEqual(DEFAULT_LIMITS)

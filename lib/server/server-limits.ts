@@ -23,6 +23,8 @@ export interface ServerLimits {
   /** `TOOL_STARTS_BURST` and `TOOL_STARTS_PER_MINUTE`: tools one client address may start, at once and sustained. */
   toolStartsBurst: number
   toolStartsPerMinute: number
+  /** `TOOL_CONTEXT_MAX_BYTES`: the most of the conversation a tool keeps as `ctx.parentMessages` while it waits. */
+  toolContextMaxBytes: number
   /** `TRUST_PROXY=1`: the client address is the last `X-Forwarded-For` entry, added by the proxy in front. */
   trustProxy: boolean
 }
@@ -40,6 +42,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   globalRatePerSecond: 200,
   toolStartsBurst: 30,
   toolStartsPerMinute: 12,
+  toolContextMaxBytes: 16 * 1024,
   trustProxy: false,
 }
 
@@ -56,6 +59,7 @@ const VARIABLES: Record<Exclude<keyof ServerLimits, 'trustProxy'>, string> = {
   globalRatePerSecond: 'RATE_LIMIT_GLOBAL_PER_SECOND',
   toolStartsBurst: 'TOOL_STARTS_BURST',
   toolStartsPerMinute: 'TOOL_STARTS_PER_MINUTE',
+  toolContextMaxBytes: 'TOOL_CONTEXT_MAX_BYTES',
 }
 
 /** The limits in `env`; a `ConfigError` naming the variable for a value that is not a positive number. */
