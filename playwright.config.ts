@@ -50,6 +50,7 @@ export default defineConfig({
       // the limits per address are raised here (e2e/limits.spec.ts checks them on a server of its own).
       RATE_LIMIT_BURST: '1000',
       RATE_LIMIT_PER_SECOND: '100',
+      MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS: '1000',
       TOOL_STARTS_BURST: '1000',
       TOOL_STARTS_PER_MINUTE: '6000',
     },

@@ -69,8 +69,8 @@ export interface ChatServerOptions {
 export interface ChatServer {
   /** Validate a request body against the contract and the live sessions; throws ChatRequestError. */
   prepare(options: { body: unknown; clientId: string; address?: string }): Promise<TurnPlan>
-  /** Run a prepared turn, streaming NDJSON events; `signal` (the request's) stops it. */
-  stream(plan: TurnPlan, signal?: AbortSignal): ReadableStream<Uint8Array>
+  /** Run a prepared turn, streaming NDJSON events; `signal` (the request's) stops it; `onEnd` hears when the body has ended. */
+  stream(plan: TurnPlan, signal?: AbortSignal, onEnd?: () => void): ReadableStream<Uint8Array>
   /** The sessions that wait or run; a `ChatRequestError` (503) when the store cannot be reached. */
   listActive(): Promise<PluginSessionInfo[]>
   /** Halt every session and the scope. */
@@ -147,7 +147,7 @@ export async function createChatServer({
       }
       return await run(() => prepareTurn({ request: parsed.data, clientId, address, sessions, signer }))
     },
-    stream: (plan, signal) => createNdjsonStream({ scope, signal, run: (emit) => runTurn({ plan, config, emit }) }),
+    stream: (plan, signal, onEnd) => createNdjsonStream({ scope, signal, onEnd, run: (emit) => runTurn({ plan, config, emit }) }),
     listActive: () =>
       run(function* () {
         try {

@@ -3,6 +3,7 @@ import type { ChatServer } from './chat-server'
 import { clientAddressOf } from './client-address'
 import { createClientIdentity, type ClientIdentityResolver } from './client-identity'
 import { ChatRequestError, isChatRequestError } from './errors'
+import type { InFlightLimiter } from './in-flight-limiter'
 import type { RateLimiter } from './rate-limiter'
 import { readJsonBody } from './read-json-body'
 
@@ -17,20 +18,24 @@ let processIdentity: ClientIdentityResolver | undefined
  * configured one, or cookies die with the process and no other instance accepts them).
  *
  * `rateLimiter` counts requests per client address (see `clientAddressOf`) before the body is
- * read: one over the rate gets a 429 with `Retry-After`.
+ * read: one over the rate gets a 429 with `Retry-After`. `inFlight` bounds how many requests of
+ * one address are answered at once (until each answer's body has ended).
  */
 export async function handleChatRequest({
   request,
   chat,
   identity = (processIdentity ??= createClientIdentity({ secret: randomBytes(32).toString('base64url') })),
   rateLimiter,
+  inFlight,
 }: {
   request: Request
   chat: ChatServer
   identity?: ClientIdentityResolver
   rateLimiter?: RateLimiter
+  inFlight?: InFlightLimiter
 }): Promise<Response> {
   const client = identity.resolve(request)
+  let release: (() => void) | undefined
   try {
     const address = clientAddressOf(request)
     const rate = rateLimiter?.take(address)
@@ -44,13 +49,24 @@ export async function handleChatRequest({
         rate.retryAfterSeconds,
       )
     }
+    if (inFlight) {
+      release = inFlight.enter(address)
+      if (!release) {
+        throw new ChatRequestError('rate_limited', 'Too many requests from your address are still being answered. Wait for one to finish.', undefined, 1)
+      }
+    }
     const body = await readJsonBody(request)
     const plan = await chat.prepare({ body, clientId: client.clientId, address })
-    return new Response(chat.stream(plan, request.signal), {
+    const stream = chat.stream(plan, request.signal, release)
+    release = undefined
+    return new Response(stream, {
       headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store', ...client.headers },
     })
   } catch (error) {
     if (isChatRequestError(error)) return error.toResponse(client.headers)
     throw error
+  } finally {
+    // Refused before streaming: the request is over. (A stream releases when its body ends.)
+    release?.()
   }
 }

@@ -6,6 +6,7 @@ import type { ChatCompletionRequestBody, ScriptedReply } from '../models/testing
 import { createMcpTool, type AnyMcpTool } from '../tools'
 import { createChatServer, type ChatServer, type ChatServerOptions } from './chat-server'
 import { handleChatRequest } from './handle-chat-request'
+import { createInFlightLimiter } from './in-flight-limiter'
 import { createRateLimiter } from './rate-limiter'
 import { createChatTestClient, elicitRequests, eventsOf, textOf } from './testing/chat-test-client'
 import { startScriptedChat, type ScriptedChat } from './testing/scripted-chat'
@@ -194,5 +195,48 @@ describe('request rate per client address', () => {
     const other = await post(chat, rateLimiter, '198.51.100.1')
     expect(other.status).toBe(200)
     await other.text()
+  })
+})
+
+describe('requests in flight per client address', () => {
+  it('answers a request past the limit with 429 until an earlier answer has ended', async () => {
+    const chat = await offline()
+    const inFlight = createInFlightLimiter({ maxPerAddress: 2 })
+    const post = (address: string) =>
+      handleChatRequest({
+        request: new Request('http://localhost/api/chat', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+          body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }),
+        }),
+        chat,
+        inFlight,
+      })
+    // Two answers not read yet: both still in flight.
+    const first = await post('203.0.113.7')
+    const second = await post('203.0.113.7')
+    const third = await post('203.0.113.7')
+    expect([first.status, second.status, third.status]).toEqual([200, 200, 429])
+    expect(await third.json()).toMatchObject({ error: { code: 'rate_limited', message: expect.stringContaining('still being answered') } })
+    expect(third.headers.get('retry-after')).toBe('1')
+    // Another address is not counted against this one.
+    const other = await post('198.51.100.1')
+    expect(other.status).toBe(200)
+    await other.text()
+    // One read to its end, one cancelled: both free their places.
+    await first.text()
+    await second.body!.cancel()
+    const again = [await post('203.0.113.7'), await post('203.0.113.7')]
+    expect(again.map((response) => response.status)).toEqual([200, 200])
+    await Promise.all(again.map((response) => response.text()))
+    expect(inFlight.size).toBe(0)
+    // A refusal before streaming frees its place too.
+    const refused = await handleChatRequest({
+      request: new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'text/plain', 'x-forwarded-for': '203.0.113.7' }, body: 'x' }),
+      chat,
+      inFlight,
+    })
+    expect(refused.status).toBe(415)
+    expect(inFlight.size).toBe(0)
   })
 })

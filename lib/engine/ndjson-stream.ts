@@ -14,10 +14,13 @@ export function createNdjsonStream({
   scope,
   signal,
   run,
+  onEnd,
 }: {
   scope: Scope
   signal?: AbortSignal
   run(emit: (event: ChatEvent) => void): Operation<void>
+  /** Called once when the body has ended: written to the end, or cancelled. */
+  onEnd?: () => void
 }): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   const lines: string[] = []
@@ -74,10 +77,12 @@ export function createNdjsonStream({
           open = false
           signal?.removeEventListener('abort', halt)
           closeQuietly(controller)
+          onEnd?.()
         }
       },
       cancel() {
         halt()
+        onEnd?.()
       },
     },
     { highWaterMark: 0 },

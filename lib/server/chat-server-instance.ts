@@ -1,4 +1,13 @@
-import { createChatServer, createClientIdentity, createRateLimiter, type ChatServer, type ClientIdentityResolver, type RateLimiter } from '../engine'
+import {
+  createChatServer,
+  createClientIdentity,
+  createInFlightLimiter,
+  createRateLimiter,
+  type ChatServer,
+  type ClientIdentityResolver,
+  type InFlightLimiter,
+  type RateLimiter,
+} from '../engine'
 import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
@@ -11,6 +20,8 @@ export interface ChatApp {
   identity: ClientIdentityResolver
   /** Chat requests per client address and in total. */
   rateLimiter: RateLimiter
+  /** Chat requests per client address being answered at once. */
+  inFlight: InFlightLimiter
   /** Whether the client address comes from a proxy's `X-Forwarded-For` (`TRUST_PROXY=1`). */
   trustProxy: boolean
   /** Where sessions are kept: 'embedded', 'redis' or 'memory'. */
@@ -60,5 +71,6 @@ async function startChatApp(): Promise<ChatApp> {
     globalBurst: limits.globalRateBurst,
     globalPerSecond: limits.globalRatePerSecond,
   })
-  return { chat, identity: createClientIdentity({ secret: config.sessionSecret }), rateLimiter, trustProxy: limits.trustProxy, store }
+  const inFlight = createInFlightLimiter({ maxPerAddress: limits.maxRequestsInFlightPerAddress })
+  return { chat, identity: createClientIdentity({ secret: config.sessionSecret }), rateLimiter, inFlight, trustProxy: limits.trustProxy, store }
 }

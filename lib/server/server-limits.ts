@@ -20,6 +20,8 @@ export interface ServerLimits {
   /** `RATE_LIMIT_GLOBAL_BURST` and `RATE_LIMIT_GLOBAL_PER_SECOND`: chat requests to the whole server. */
   globalRateBurst: number
   globalRatePerSecond: number
+  /** `MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS`: chat requests one client address may have being answered at once. */
+  maxRequestsInFlightPerAddress: number
   /** `TOOL_STARTS_BURST` and `TOOL_STARTS_PER_MINUTE`: tools one client address may start, at once and sustained. */
   toolStartsBurst: number
   toolStartsPerMinute: number
@@ -40,6 +42,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   ratePerSecond: 5,
   globalRateBurst: 400,
   globalRatePerSecond: 200,
+  maxRequestsInFlightPerAddress: 8,
   toolStartsBurst: 30,
   toolStartsPerMinute: 12,
   toolContextMaxBytes: 16 * 1024,
@@ -57,6 +60,7 @@ const VARIABLES: Record<Exclude<keyof ServerLimits, 'trustProxy'>, string> = {
   ratePerSecond: 'RATE_LIMIT_PER_SECOND',
   globalRateBurst: 'RATE_LIMIT_GLOBAL_BURST',
   globalRatePerSecond: 'RATE_LIMIT_GLOBAL_PER_SECOND',
+  maxRequestsInFlightPerAddress: 'MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS',
   toolStartsBurst: 'TOOL_STARTS_BURST',
   toolStartsPerMinute: 'TOOL_STARTS_PER_MINUTE',
   toolContextMaxBytes: 'TOOL_CONTEXT_MAX_BYTES',
