@@ -11,7 +11,7 @@ test.describe('limits of a production server', () => {
   })
 
   test('rate limits key on the TCP peer address: a client-sent X-Forwarded-For is not believed', async ({ request }) => {
-    app = await startApp({ env: { RATE_LIMIT_BURST: '20', RATE_LIMIT_PER_SECOND: '1' } })
+    app = await startApp({ env: { RATE_LIMIT_BURST: '20', RATE_LIMIT_PER_SECOND: '0.1' } })
     const post = (headers: Record<string, string> = {}) => request.post(`${app!.url}/api/chat`, { data: {}, headers, failOnStatusCode: false })
 
     // A dozen requests in a row are never limited.
@@ -34,7 +34,7 @@ test.describe('limits of a production server', () => {
   })
 
   test('with TRUST_PROXY=1 the proxy’s X-Forwarded-For names the client', async ({ request }) => {
-    app = await startApp({ env: { RATE_LIMIT_BURST: '12', RATE_LIMIT_PER_SECOND: '0.1', TRUST_PROXY: '1' } })
+    app = await startApp({ env: { RATE_LIMIT_BURST: '12', RATE_LIMIT_PER_SECOND: '0.01', TRUST_PROXY: '1' } })
     const post = (address: string) =>
       request.post(`${app!.url}/api/chat`, { data: {}, headers: { 'x-forwarded-for': `10.0.0.1, ${address}` }, failOnStatusCode: false })
     for (let index = 0; index < 12; index++) expect((await post('203.0.113.9')).status()).toBe(400)

@@ -173,7 +173,8 @@ describe('request rate per client address', () => {
 
   it('never limits a dozen requests in a row with the default limits; answers a flood with 429, Retry-After and a JSON error', async () => {
     const chat = await offline()
-    const rateLimiter = createRateLimiter({ burst: 60, perSecond: 5, globalBurst: 400, globalPerSecond: 200 })
+    // The clock stands still, so the test does not depend on how fast this machine answers.
+    const rateLimiter = createRateLimiter({ burst: 60, perSecond: 5, globalBurst: 400, globalPerSecond: 200, now: () => 0 })
     for (let index = 0; index < 12; index++) {
       const response = await post(chat, rateLimiter, '203.0.113.7')
       expect(response.status).toBe(200)
@@ -181,13 +182,14 @@ describe('request rate per client address', () => {
     }
     const statuses: number[] = []
     let limited: Response | undefined
-    for (let index = 0; index < 60; index++) {
+    for (let index = 0; index < 50; index++) {
       const response = await post(chat, rateLimiter, '203.0.113.7')
       statuses.push(response.status)
       if (response.status === 429) limited ??= response
       else await response.text()
     }
-    expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0)
+    expect(statuses.filter((status) => status === 200)).toHaveLength(48)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(2)
     expect(statuses.every((status) => status === 200 || status === 429)).toBe(true)
     expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
     expect(await limited!.json()).toEqual({ error: { code: 'rate_limited', message: expect.stringContaining('your address') } })
