@@ -144,6 +144,28 @@ describe('model calls', () => {
     expect(turn.events.at(-1)).toMatchObject({ type: 'conversation_state', messages: [{ role: 'user', content: 'hello?' }] })
   })
 
+  it('fails a tool whose sample takes longer than the timeout, with a tool error the model reads', async () => {
+    const musing = createMcpTool('muse')
+      .description('Asks the model something')
+      .parameters(z.object({}))
+      .elicits({})
+      .execute(function* (_params, ctx) {
+        return (yield* ctx.sample({ prompt: 'Think about it' })).text
+      })
+    const chat = await startScriptedChat({
+      tools: [musing],
+      modelTimeoutMs: 200,
+      respond: (body) => {
+        if (!body.tools) return new Promise<never>(() => {})
+        return body.messages.at(-1)!.role === 'tool' ? { text: 'The tool failed.' } : { toolCalls: [{ id: 'call_m', name: 'muse', arguments: {} }] }
+      },
+    })
+    closers.push(() => chat.close())
+    const turn = await chat.client.say('muse')
+    expect(eventsOf(turn.events, 'tool_error')[0]).toMatchObject({ name: 'muse', message: expect.stringContaining('did not answer the sample within 0.2 s') })
+    expect(turn.events.at(-1)).toMatchObject({ type: 'complete', text: 'The tool failed.' })
+  })
+
   it('asks each chat step for at most the output-token cap', async () => {
     const chat = await scripted(() => ({ text: 'Short.' }), { maxOutputTokens: 123 })
     await chat.client.say('hello')
