@@ -4,7 +4,7 @@ import { createChatServer } from '../lib/engine/chat-server'
 import { createOfflineModel } from '../lib/models'
 import type { SessionStore } from '../lib/sessions'
 import { useEmbeddedSessionStore } from '../lib/sessions/stores/embedded-store'
-import { pluginTools } from '../plugins'
+import { offlineSkills, pluginTools } from '../plugins'
 import { IDLE_MS } from './in-process'
 import { answerFlight, answerSeat, bookInProcess, startBooking } from './in-process-booking'
 import { heapAfterGc, idleCpuMs } from './own-process'
@@ -21,7 +21,7 @@ export async function measureDehydratedSessions(count: number, { batch = 250, an
   const directory = makeTempDir('dehydrated')
   let store: SessionStore | undefined
   const chat = await createChatServer({
-    model: createOfflineModel({ delayMs: 0 }),
+    model: createOfflineModel({ delayMs: 0, skills: offlineSkills }),
     tools: pluginTools,
     hotMs: 0,
     useStore: function* () {

@@ -2,7 +2,7 @@ import { createChatServer } from '../lib/engine/chat-server'
 import { createOfflineModel } from '../lib/models'
 import { createMemorySessionStore } from '../lib/sessions'
 import type { MemorySessionEntry } from '../lib/sessions/stores/memory-store'
-import { pluginTools } from '../plugins'
+import { offlineSkills, pluginTools } from '../plugins'
 import { bookInProcess, startBooking } from './in-process-booking'
 import { heapAfterGc, idleCpuMs } from './own-process'
 
@@ -12,7 +12,7 @@ export const IDLE_MS = 3_000
 /** A server with the memory store and the default hot time: every waiting tool stays live. */
 async function createServer(entries?: Map<string, MemorySessionEntry>) {
   return createChatServer({
-    model: createOfflineModel({ delayMs: 0 }),
+    model: createOfflineModel({ delayMs: 0, skills: offlineSkills }),
     tools: pluginTools,
     useStore: entries ? function* () { return createMemorySessionStore(entries) } : undefined,
   })

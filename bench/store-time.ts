@@ -6,7 +6,7 @@ import { createMemorySessionStore, type SessionStore } from '../lib/sessions'
 import { useEmbeddedSessionStore } from '../lib/sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../lib/sessions/stores/redis-store'
 import { startRedisServer } from '../lib/sessions/testing/redis-server'
-import { pluginTools } from '../plugins'
+import { offlineSkills, pluginTools } from '../plugins'
 import { answerFlight, answerSeat, bookInProcess, startBooking } from './in-process-booking'
 import type { SetupName } from './server-setups'
 import { percentile } from './stats'
@@ -43,7 +43,7 @@ export async function measureResumeStoreTime(resumes: number, names: readonly Se
       let recording = false
       let storeMs = 0
       const chat = await createChatServer({
-        model: createOfflineModel({ delayMs: 0 }),
+        model: createOfflineModel({ delayMs: 0, skills: offlineSkills }),
         tools: pluginTools,
         hotMs: stores[name].hotMs,
         useStore: function* () {

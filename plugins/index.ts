@@ -1,3 +1,4 @@
+import type { OfflineSkill } from '@/lib/models'
 import type { AnyMcpTool } from '@/lib/tools'
 import { bookFlightPlugin } from './book-flight/plugin'
 import { pickCardPlugin } from './pick-card/plugin'
@@ -8,5 +9,8 @@ export const plugins = [bookFlightPlugin, ticTacToePlugin, pickCardPlugin] as co
 
 /** Every plugin's tools, as the chat server offers them to the model. */
 export const pluginTools: readonly AnyMcpTool[] = plugins.flatMap<AnyMcpTool>((plugin) => plugin.server.tools)
+
+/** What the offline model knows of each plugin's tool (its `offline.ts`), for the composition root to hand it. */
+export const offlineSkills: readonly OfflineSkill[] = plugins.flatMap((plugin) => (plugin.server.offline ? [plugin.server.offline] : []))
 
 export type PluginName = (typeof plugins)[number]['name']

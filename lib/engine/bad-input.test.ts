@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { bookFlightTool } from '@/plugins/book-flight/tool'
+import { bookFlightOffline } from '@/plugins/book-flight/offline'
 import type { Flight } from '@/plugins/book-flight/flights'
 import { createOfflineModel } from '../models'
 import { decodeModelContext } from '../tools/model-context'
@@ -13,7 +14,7 @@ let client: ChatTestClient
 let waiting: PluginElicitRequestEvent
 
 beforeEach(async () => {
-  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool] })
+  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] }), tools: [bookFlightTool] })
   client = createChatTestClient({ chat })
   waiting = elicitRequests((await client.say('Book a flight from NYC to LAX')).events)[0]!
 })

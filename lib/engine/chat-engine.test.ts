@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createOfflineModel } from '../models'
 import { bookFlightTool } from '@/plugins/book-flight/tool'
+import { bookFlightOffline } from '@/plugins/book-flight/offline'
 import type { Flight, SeatMap } from '@/plugins/book-flight/flights'
 import { decodeModelContext, MODEL_CONTEXT_BOUNDARY } from '../tools/model-context'
 import { createChatServer, type ChatServer } from './chat-server'
@@ -14,7 +15,7 @@ let chat: ChatServer
 let client: ChatTestClient
 
 beforeEach(async () => {
-  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool], secret })
+  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] }), tools: [bookFlightTool], secret })
   client = createChatTestClient({ chat })
 })
 afterEach(() => chat.close())
@@ -199,7 +200,7 @@ describe('sessions that are gone', () => {
   it('reports a lost session, adds the synthetic tool message, and lets the model carry on', async () => {
     const { request } = await startBooking()
     await chat.close()
-    chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool], secret })
+    chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] }), tools: [bookFlightTool], secret })
     const restarted = createChatTestClient({ chat })
     restarted.cookie = client.cookie
     restarted.messages = client.messages
@@ -226,7 +227,7 @@ describe('sessions that are gone', () => {
 
   it('expires a session nobody answers, with one timer, and says why', async () => {
     await chat.close()
-    chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool], idleTimeoutMs: 40 })
+    chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] }), tools: [bookFlightTool], idleTimeoutMs: 40 })
     client = createChatTestClient({ chat })
     const { request } = await startBooking()
     await expect.poll(() => chat.listActive(), { interval: 20, timeout: 2_000 }).toEqual([])
@@ -251,7 +252,7 @@ describe('stopping', () => {
   })
 
   it('ends the turn and its tools when the request is aborted mid-stream', async () => {
-    const slow = await createChatServer({ model: createOfflineModel({ delayMs: 5 }), tools: [bookFlightTool] })
+    const slow = await createChatServer({ model: createOfflineModel({ delayMs: 5, skills: [bookFlightOffline] }), tools: [bookFlightTool] })
     const stopper = createChatTestClient({ chat: slow })
     const { request } = await (async () => {
       const turn = await stopper.say('Book a flight from NYC to LAX')

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createOfflineModel } from '../models'
 import { bookFlightTool } from '@/plugins/book-flight/tool'
+import { bookFlightOffline } from '@/plugins/book-flight/offline'
 import type { Flight, SeatMap } from '@/plugins/book-flight/flights'
 import { createMemorySessionStore, memorySessionKey, type MemorySessionEntry } from '../sessions/stores/memory-store'
 import type { SessionStore } from '../sessions'
@@ -18,7 +19,7 @@ afterEach(async () => {
 /** One "instance" of the app: its own engine and memory, sessions in the shared store. */
 async function instance(store: SessionStore, options: { hotMs?: number } = {}): Promise<ChatServer> {
   const chat = await createChatServer({
-    model: createOfflineModel({ delayMs: 0 }),
+    model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] }),
     tools: [bookFlightTool],
     // Instances share SESSION_SECRET, so each accepts the conversation another signed.
     secret: 'a-secret-every-instance-in-these-tests-shares',

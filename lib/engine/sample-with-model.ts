@@ -38,6 +38,8 @@ export function sampleWithModel({
           abortSignal,
           timeout: timeoutMs,
           maxRetries: 0,
+          // Which tool asks: the offline model answers with that tool's skill; other providers ignore it.
+          ...(request.toolName ? { providerOptions: { offline: { toolName: request.toolName } } } : {}),
         }),
       )
     } catch (error) {

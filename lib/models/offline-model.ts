@@ -7,6 +7,7 @@ import type {
   LanguageModelV3Usage,
 } from '@ai-sdk/provider'
 import { planOfflineReply, type OfflineReply } from './offline-plan'
+import type { OfflineSkill } from './offline-skill'
 import { createPacedStream, toAbortError } from './offline-stream'
 
 const DEFAULT_DELAY_MS = 25
@@ -15,15 +16,20 @@ const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
 
 /**
  * The model the app runs without an API key: a real AI SDK `LanguageModelV3` that needs no
- * network. It calls `book_flight` on booking requests, summarises tool results, answers
- * sampling prompts (travel tips) and otherwise says what it can do. Everything but the
+ * network. What it knows of tools comes from `skills` (each plugin's `offline.ts`): it calls
+ * a tool when a skill hears a request for it, answers a tool's samples through that tool's
+ * skill, sums up results, and otherwise says what it can do. It reads at most a few KB of any
+ * message and makes at most `MAX_TOOL_CALLS_PER_STEP` calls per step. Everything but the
  * tool-call ids is deterministic; text streams in pieces `delayMs` apart (default:
  * `OFFLINE_MODEL_DELAY_MS`, else 25 ms; 0 streams without any timer).
  *
  * @example
- * const { text } = await generateText({ model: createOfflineModel({ delayMs: 0 }), prompt: 'Hello' })
+ * const { text } = await generateText({ model: createOfflineModel({ delayMs: 0, skills }), prompt: 'Hello' })
  */
-export function createOfflineModel({ delayMs = offlineDelayFromEnv() }: { delayMs?: number } = {}): LanguageModelV3 {
+export function createOfflineModel({
+  delayMs = offlineDelayFromEnv(),
+  skills = [],
+}: { delayMs?: number; skills?: readonly OfflineSkill[] } = {}): LanguageModelV3 {
   return {
     specificationVersion: 'v3',
     provider: 'offline',
@@ -32,7 +38,7 @@ export function createOfflineModel({ delayMs = offlineDelayFromEnv() }: { delayM
 
     async doGenerate(options) {
       if (options.abortSignal?.aborted) throw toAbortError(options.abortSignal.reason)
-      const reply = planOfflineReply(options)
+      const reply = planOfflineReply({ options, skills })
       const content: LanguageModelV3Content[] = []
       if (reply.text) content.push({ type: 'text', text: reply.text })
       for (const call of reply.toolCalls) content.push({ type: 'tool-call', toolCallId: createToolCallId(), ...call })
@@ -40,7 +46,7 @@ export function createOfflineModel({ delayMs = offlineDelayFromEnv() }: { delayM
     },
 
     async doStream(options) {
-      const reply = planOfflineReply(options)
+      const reply = planOfflineReply({ options, skills })
       return { stream: createPacedStream({ parts: streamParts(options, reply), delayMs, abortSignal: options.abortSignal }) }
     },
   }

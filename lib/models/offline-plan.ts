@@ -1,21 +1,9 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3Message } from '@ai-sdk/provider'
-import { asksForTip, findTipDestination, isFlightRequest, isGreeting, parseFlightTrips } from './offline-intents'
-import {
-  announceTrips,
-  askForRoute,
-  bookingUnavailable,
-  briefAnswer,
-  describeCapabilities,
-  travelTip,
-} from './offline-replies'
-import { lastUserText, type OfflineCall } from './offline-prompt'
-import { summariseToolResult, type ToolResultInput } from './offline-tool-summaries'
-import { planTicTacToeReply } from './offline-tictactoe'
-import { planPickCardReply } from './offline-pick-card'
+import { isGreeting, lastUserText, systemText } from './offline-prompt'
+import { briefAnswer, describeCapabilities, toolUnavailable } from './offline-replies'
+import { MAX_TOOL_CALLS_PER_STEP, type OfflineIntent, type OfflineSkill } from './offline-skill'
 import { createStructuredValue } from './offline-structured'
-
-/** The name of the tool the offline model calls on a booking request. */
-export const BOOK_FLIGHT_TOOL = 'book_flight'
+import { summariseToolResult, type ToolResultInput } from './offline-tool-summaries'
 
 /** What the offline model will answer: text, then any tool calls (inputs as JSON strings). */
 export interface OfflineReply {
@@ -23,48 +11,86 @@ export interface OfflineReply {
   toolCalls: Array<{ toolName: string; input: string }>
 }
 
+/** The part of a call the offline model reads. */
+export type OfflineCallOptions = Pick<LanguageModelV3CallOptions, 'prompt' | 'tools' | 'toolChoice' | 'responseFormat' | 'providerOptions'>
+
 /**
- * Decide the offline model's answer to a call. Pure and deterministic: the same prompt
- * and tools always give the same reply (tool-call ids are added later, by the model).
+ * Decide the offline model's answer to a call. Pure and deterministic: the same prompt,
+ * tools and skills always give the same reply (tool-call ids are added later, by the model).
+ *
+ * - A sample a tool asked for (the engine names the tool in `providerOptions.offline.toolName`)
+ *   is answered by that tool's skill, else briefly; a structured one with JSON of its schema.
+ * - Tool results at the end of the prompt are summed up, each by its tool's skill.
+ * - Otherwise the most confident skill's intent for the latest user message answers (calls
+ *   capped at `MAX_TOOL_CALLS_PER_STEP`); with none, the model says what it can do.
  */
-export function planOfflineReply({
-  prompt,
-  tools,
-  toolChoice,
-  responseFormat,
-}: Pick<LanguageModelV3CallOptions, 'prompt' | 'tools' | 'toolChoice' | 'responseFormat'>): OfflineReply {
-  // Asked for JSON (a structured `ctx.sample`): answer with a value of the requested shape.
+export function planOfflineReply({ options, skills }: { options: OfflineCallOptions; skills: readonly OfflineSkill[] }): OfflineReply {
+  const { prompt, tools, toolChoice, responseFormat } = options
+  const askingTool = sampledBy(options)
+  const question = lastUserText(prompt)
+  const asking = askingTool === undefined ? undefined : skills.find((skill) => skill.toolName === askingTool)
+
   if (responseFormat?.type === 'json') {
-    return textOnly(JSON.stringify(createStructuredValue({ schema: responseFormat.schema, prompt: lastUserText(prompt) })))
+    const answer = asking?.answerSample?.({ system: systemText(prompt), text: question, prompt, schema: responseFormat.schema })
+    return textOnly(answer ?? JSON.stringify(createStructuredValue({ schema: responseFormat.schema, prompt: question })))
+  }
+  if (askingTool !== undefined) {
+    return textOnly(asking?.answerSample?.({ system: systemText(prompt), text: question, prompt }) ?? briefAnswer(question))
   }
 
   const results = trailingToolResults(prompt)
-  if (results.length > 0) return { text: results.map(summariseToolResult).join('\n\n'), toolCalls: [] }
+  if (results.length > 0) return textOnly(results.map((result) => summariseToolResult({ result, skills })).join('\n\n'))
 
-  const last = prompt.at(-1)
-  const question = lastUserText(prompt)
   const toolNames = new Set((tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.name] : [])))
-
-  const call: OfflineCall = { prompt, toolNames, canCallTools: toolChoice?.type !== 'none' }
-  const played = planTicTacToeReply(call) ?? planPickCardReply(call)
-  if (played) return played
-
-  const trips = last?.role === 'user' ? parseFlightTrips(question) : []
-  const canBook = toolNames.has(BOOK_FLIGHT_TOOL) && call.canCallTools
-  if (trips.length > 0 && canBook) {
-    return {
-      text: announceTrips(trips),
-      toolCalls: trips.map((trip) => ({ toolName: BOOK_FLIGHT_TOOL, input: JSON.stringify(trip) })),
+  const canCallTools = toolChoice?.type !== 'none'
+  if (prompt.at(-1)?.role === 'user') {
+    const best = mostConfident({ skills, toolNames, request: { text: question, prompt, maxCalls: MAX_TOOL_CALLS_PER_STEP } })
+    if (best) {
+      const { skill, intent } = best
+      if (intent.calls.length === 0) return textOnly(intent.text)
+      if (!toolNames.has(skill.toolName) || !canCallTools) return textOnly(intent.unavailable ?? toolUnavailable(skill.toolName))
+      return {
+        text: intent.text,
+        toolCalls: intent.calls.slice(0, MAX_TOOL_CALLS_PER_STEP).map((call) => ({ toolName: skill.toolName, input: JSON.stringify(call) })),
+      }
     }
   }
 
-  if (asksForTip(question)) return textOnly(travelTip(findTipDestination(question)))
-  // Without tools this is a sampling request (a tool asking the model something): answer it.
+  // No tools and no greeting: a plain question, answered briefly.
   if (toolNames.size === 0 && question.trim() && !isGreeting(question)) return textOnly(briefAnswer(question))
-  if (last?.role === 'user' && isFlightRequest(question)) {
-    return textOnly(trips.length > 0 ? bookingUnavailable() : askForRoute())
+  const examples = skills.filter((skill) => toolNames.has(skill.toolName)).map((skill) => skill.example)
+  return textOnly(describeCapabilities({ greeting: isGreeting(question), examples }))
+}
+
+/** The tool whose `ctx.sample` this call is, as the engine marks it; undefined for a chat step. */
+function sampledBy({ providerOptions }: OfflineCallOptions): string | undefined {
+  const toolName = providerOptions?.offline?.toolName
+  return typeof toolName === 'string' ? toolName : undefined
+}
+
+/**
+ * The skill most sure that the message is for its tool. A tie goes to the skill whose tool is
+ * on offer, then to the one listed first; a confidence outside (0, 1] is ignored.
+ */
+function mostConfident({
+  skills,
+  toolNames,
+  request,
+}: {
+  skills: readonly OfflineSkill[]
+  toolNames: ReadonlySet<string>
+  request: Parameters<NonNullable<OfflineSkill['recognise']>>[0]
+}): { skill: OfflineSkill; intent: OfflineIntent } | undefined {
+  let best: { skill: OfflineSkill; intent: OfflineIntent; offered: boolean } | undefined
+  for (const skill of skills) {
+    const intent = skill.recognise?.(request)
+    if (!intent || !(intent.confidence > 0 && intent.confidence <= 1)) continue
+    const offered = toolNames.has(skill.toolName)
+    if (!best || intent.confidence > best.intent.confidence || (intent.confidence === best.intent.confidence && offered && !best.offered)) {
+      best = { skill, intent, offered }
+    }
   }
-  return textOnly(describeCapabilities({ greeting: isGreeting(question), tools: toolNames }))
+  return best
 }
 
 function textOnly(text: string): OfflineReply {
@@ -81,4 +107,3 @@ function trailingToolResults(prompt: LanguageModelV3Message[]): ToolResultInput[
       : [],
   )
 }
-

@@ -14,27 +14,37 @@ interface Slot {
 }
 
 const MAX_DEPTH = 12
-const CHOICE_WORDS = /\b(?:number|index|choice|chosen|pick|picked|favou?rite|best|card|option|item|selection|selected|recommend\w*|suggest\w*)\b/
+const CHOICE_WORDS = /\b(?:number|index|choice|chosen|pick|picked|favou?rite|best|option|item|selection|selected|recommend\w*|suggest\w*)\b/
 const COUNT_WORDS = /\b(?:count|total|how many|amount|size)\b/
 const REASON_WORDS = /\b(?:reason|reasons|why|because|explanation|explain|rationale|justification)\b/
 const SUMMARY_WORDS = /\b(?:summary|summarise|summarize|analysis|analyse|analyze|overview|description|describe|assessment|comment|notes?|thoughts|verdict|answer|text)\b/
-const LABEL_WORDS = /\b(?:name|title|label|card|choice|pick|favou?rite|option|item|selection)\b/
+const LABEL_WORDS = /\b(?:name|title|label|choice|pick|favou?rite|option|item|selection)\b/
 
 /**
  * A value that matches `schema`, filled in from what the prompt says where the offline model
  * can tell: with numbered choices in the prompt, a property such as `favourite` or
- * `cardNumber` gets the number of the choice it prefers and a `reason` names that choice.
+ * `choiceNumber` gets the number of the choice it prefers and a `reason` names that choice.
  * Everything else gets a plain value that satisfies the schema's constraints.
  *
  * @example
  * createStructuredValue({
  *   schema: { type: 'object', properties: { favourite: { type: 'integer', minimum: 1, maximum: 2 } }, required: ['favourite'] },
- *   prompt: 'Pick one:\n1. Two of Clubs\n2. Ace of Spades',
+ *   prompt: 'Pick one:\n1. Tea\n2. Coffee',
+ *   hints: { favourite: { number: 2, label: 'Coffee' } },
  * })
  * // { favourite: 2 }
  */
-export function createStructuredValue({ schema, prompt }: { schema: unknown; prompt: string }): unknown {
-  const hints = readPromptHints(prompt)
+export function createStructuredValue({
+  schema,
+  prompt,
+  hints: known = {},
+}: {
+  schema: unknown
+  prompt: string
+  /** What a skill knows about the prompt's choices (its favourite, why, what they are), over the generic reading. */
+  hints?: Partial<PromptHints>
+}): unknown {
+  const hints = { ...readPromptHints(prompt), ...known }
   if (!isSchema(schema) || Object.keys(schema).length === 0) return { answer: summaryText(hints) }
   return new Filler(schema, hints).value(schema, { name: '', meaning: '', index: 0, depth: 0 })
 }
@@ -121,7 +131,8 @@ class Filler {
 
     const { favourite, choices } = this.hints
     if (favourite && CHOICE_WORDS.test(slot.meaning)) {
-      const candidate = choices[(choices.indexOf(favourite) + slot.index) % choices.length]!.number
+      const at = choices.findIndex((choice) => choice.number === favourite.number)
+      const candidate = at < 0 ? favourite.number : choices[(at + slot.index) % choices.length]!.number
       if (inRange(candidate)) return candidate
     }
     if (choices.length > 0 && COUNT_WORDS.test(slot.meaning) && inRange(choices.length)) return choices.length
@@ -166,7 +177,7 @@ class Filler {
     return values[slot.index % values.length]
   }
 
-  /** The schema a local `$ref` points to ("#/$defs/card", "#/definitions/card", "#"). */
+  /** The schema a local `$ref` points to ("#/$defs/item", "#/definitions/item", "#"). */
   private resolve(schema: Schema, depth: number): Schema {
     let current = schema
     for (let hops = 0; typeof current.$ref === 'string' && hops < MAX_DEPTH - depth; hops++) {
@@ -248,7 +259,7 @@ function whole(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined
 }
 
-/** "cardNumber" → "card number", "favourite_card" → "favourite card". */
+/** "choiceNumber" → "choice number", "favourite_item" → "favourite item". */
 function words(name: string): string {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

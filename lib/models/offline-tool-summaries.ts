@@ -1,6 +1,5 @@
 import type { JSONValue, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider'
-import { commentOnGame, isGameResult } from './offline-tictactoe'
-import { commentOnPickCard, isPickCardResult } from './offline-pick-card'
+import type { OfflineSkill } from './offline-skill'
 
 /** A tool's result as the offline model sees it at the end of the prompt. */
 export interface ToolResultInput {
@@ -8,21 +7,25 @@ export interface ToolResultInput {
   output: LanguageModelV3ToolResultOutput
 }
 
+const MAX_RESULT_CHARS = 64 * 1024
+
 /**
- * One paragraph telling the user what a tool call came to: a booked ticket, a cancelled
- * booking, a failure, or whatever else the tool returned.
+ * One paragraph telling the user what a tool call came to: a failure is said generically,
+ * anything else by the tool's own skill, else as the value the tool returned.
  *
  * @example
- * summariseToolResult({ toolName: 'book_flight', output: { type: 'text', value: 'Error: No seats left.' } })
- * // 'Sorry, the book_flight tool failed: No seats left.'
+ * summariseToolResult({ result: { toolName: 'reserve_table', output: { type: 'text', value: 'Error: No tables left.' } }, skills: [] })
+ * // 'Sorry, the reserve_table tool failed: No tables left.'
  */
-export function summariseToolResult({ toolName, output }: ToolResultInput): string {
+export function summariseToolResult({ result, skills }: { result: ToolResultInput; skills: readonly OfflineSkill[] }): string {
+  const { toolName, output } = result
+  const skill = skills.find((candidate) => candidate.toolName === toolName)
   switch (output.type) {
     case 'text':
-      if (/^\s*error:/i.test(output.value)) return failure(toolName, output.value)
-      return summariseValue(toolName, parseJsonText(output.value))
+      if (/^\s*error:/i.test(output.value.slice(0, 16))) return failure(toolName, output.value)
+      return summariseValue({ toolName, skill, value: parseJsonText(output.value) })
     case 'json':
-      return summariseValue(toolName, output.value)
+      return summariseValue({ toolName, skill, value: output.value })
     case 'error-text':
       return failure(toolName, output.value)
     case 'error-json':
@@ -31,45 +34,26 @@ export function summariseToolResult({ toolName, output }: ToolResultInput): stri
       return `The ${toolName} tool was not run${output.reason ? `: ${output.reason}` : '.'}`
     case 'content': {
       const text = output.value.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
-      return summariseValue(toolName, parseJsonText(text))
+      return summariseValue({ toolName, skill, value: parseJsonText(text) })
     }
   }
 }
 
 function failure(toolName: string, message: string): string {
-  const reason = message.replace(/^\s*error:\s*/i, '').trim() || 'no reason was given.'
+  const reason = clip(message.replace(/^\s*error:\s*/i, '').trim(), 300) || 'no reason was given.'
   return `Sorry, the ${toolName} tool failed: ${reason}`
 }
 
-function summariseValue(toolName: string, value: JSONValue): string {
-  if (isPickCardResult(toolName, value)) return commentOnPickCard(value)
-  if (isRecord(value) && value.status === 'confirmed' && isRecord(value.flight)) return confirmedBooking(value, value.flight)
-  if (isRecord(value) && value.status === 'cancelled') return cancelledBooking(value)
-  if (isGameResult(value)) return commentOnGame(value)
+function summariseValue({ toolName, skill, value }: { toolName: string; skill: OfflineSkill | undefined; value: JSONValue }): string {
+  const own = skill?.summarise?.(value)
+  if (own) return own
   const shown = typeof value === 'string' ? value : JSON.stringify(value)
-  return `The ${toolName} tool returned: ${shown.length > 300 ? `${shown.slice(0, 297)}…` : shown}`
-}
-
-function confirmedBooking(result: Record<string, unknown>, flight: Record<string, unknown>): string {
-  const route = [flight.airline, flight.flightNumber].filter(Boolean).join(' ')
-  const details = [
-    `${route || 'Your flight'} from ${text(flight.from)} to ${text(flight.to)}`,
-    flight.departure ? `departing ${text(flight.departure)}${flight.arrival ? ` (arriving ${text(flight.arrival)})` : ''}` : undefined,
-    result.seat ? `seat **${text(result.seat)}**` : undefined,
-    typeof (result.price ?? flight.price) === 'number' ? `**${dollars(Number(result.price ?? flight.price))}**` : undefined,
-  ].filter(Boolean)
-  const tip = typeof result.tip === 'string' && result.tip.trim() ? ` Travel tip: ${result.tip.trim()}` : ''
-  return `Your flight is booked! Ticket **${text(result.ticketNumber)}** — ${details.join(', ')}.${tip}`
-}
-
-function cancelledBooking(result: Record<string, unknown>): string {
-  const step = result.step === 'seat' ? 'seat selection' : result.step === 'flight' ? 'flight selection' : undefined
-  const where = step ? ` — the booking was cancelled at the ${step} step` : ' — the booking was cancelled'
-  return `Nothing was booked${where}, so no ticket was issued. Just ask again whenever you'd like to book a flight.`
+  return `The ${toolName} tool returned: ${clip(shown, 300)}`
 }
 
 function parseJsonText(value: string): JSONValue {
-  if (!/^\s*[[{]/.test(value)) return value
+  // Past a size no tool result of ours reaches, the text is shown as it is, not parsed.
+  if (value.length > MAX_RESULT_CHARS || !/^\s*[[{]/.test(value.slice(0, 64))) return value
   try {
     return JSON.parse(value) as JSONValue
   } catch {
@@ -77,14 +61,6 @@ function parseJsonText(value: string): JSONValue {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, JSONValue> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : '?'
-}
-
-function dollars(amount: number): string {
-  return Number.isInteger(amount) ? `$${amount}` : `$${amount.toFixed(2)}`
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 3)}…` : text
 }

@@ -4,7 +4,7 @@ import { selectChatModel } from './select-model'
 describe('selectChatModel', () => {
   it('picks the offline model without an API key', () => {
     for (const env of [{}, { OPENAI_API_KEY: '' }, { OPENAI_API_KEY: '  ', OPENAI_MODEL: 'gpt-4o' }]) {
-      const { model, name } = selectChatModel(env)
+      const { model, name } = selectChatModel({ env })
       expect(model.provider).toBe('offline')
       expect(model.modelId).toBe('offline-assistant')
       expect(name).toBe('offline')
@@ -12,7 +12,7 @@ describe('selectChatModel', () => {
   })
 
   it('picks the OpenAI chat-completions model with a key', () => {
-    const { model, name } = selectChatModel({ OPENAI_API_KEY: 'sk-test' })
+    const { model, name } = selectChatModel({ env: { OPENAI_API_KEY: 'sk-test' } })
     expect(model.provider).toBe('openai.chat')
     expect(model.modelId).toBe('gpt-4o-mini')
     expect(name).toBe('openai:gpt-4o-mini')
@@ -20,9 +20,7 @@ describe('selectChatModel', () => {
 
   it('uses OPENAI_MODEL and OPENAI_BASE_URL', () => {
     const { model, name } = selectChatModel({
-      OPENAI_API_KEY: 'ollama',
-      OPENAI_MODEL: 'llama3.1',
-      OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
+      env: { OPENAI_API_KEY: 'ollama', OPENAI_MODEL: 'llama3.1', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' },
     })
     expect(model.modelId).toBe('llama3.1')
     expect(name).toBe('openai:llama3.1')

@@ -1,5 +1,6 @@
 import type { Operation } from 'effection'
 import type { ComponentType } from 'react'
+import type { OfflineSkill } from '../models'
 import type { ContextOf, ElicitSpec, ElicitsMap, ResponseOf } from '../tools/elicits'
 import type { AnyMcpTool, ElicitId, ElicitAnswer } from '../tools/types'
 
@@ -68,6 +69,7 @@ export interface PluginClientRegistration {
 export interface Plugin<TTool extends AnyMcpTool = AnyMcpTool> {
   name: TTool['name']
   tool: TTool
-  server: { tools: readonly [TTool] }
+  /** The server's half: the tool, and what the offline model knows of it. */
+  server: { tools: readonly [TTool]; offline?: OfflineSkill }
   client: PluginClientRegistration
 }

@@ -152,6 +152,7 @@ export class Branch {
     this.budget?.ensureAvailable()
     const schema: z.ZodType | undefined = request.schema
     const result = yield* run.client.sample({
+      toolName: tool.name,
       seq: ++run.seq,
       depth: this.depth,
       messages: prompt ? [...this.own, prompt] : [...request.messages!],

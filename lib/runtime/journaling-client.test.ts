@@ -198,6 +198,7 @@ describe('a journaling client, live', () => {
 
     expect(requests.rate.request.id).toEqual({ toolName: 'survey', key: 'rate', callId: 'call-1', seq: 3 })
     expect(requests.sample.request).toEqual({
+      toolName: 'survey',
       seq: 4,
       depth: 0,
       messages: [{ role: 'user', content: 'Summarise a 4-star rating of tea' }],
@@ -303,6 +304,7 @@ describe('a journaling client, live', () => {
       const tool = yield* startTool({ tool: sampler, params: {} })
       const first = yield* tool.next('sample')
       expect(first.request).toEqual({
+        toolName: 'sampler',
         seq: 1,
         depth: 0,
         messages: [{ role: 'user', content: 'Hi' }],

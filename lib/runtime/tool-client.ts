@@ -12,6 +12,8 @@ export interface ToolClientCapabilities {
 
 /** One call to the model, as the runtime hands it to the client. */
 export interface ToolSampleRequest {
+  /** The tool that asked: a model may answer each tool in its own way (the offline model's skills do). */
+  toolName?: string
   /** The tool's ctx-call number (shared with elicit, log and notify). */
   seq: number
   /** The branch that asked: 0 for the tool itself. */

@@ -11,7 +11,7 @@ import {
 import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
-import { pluginTools } from '@/plugins'
+import { offlineSkills, pluginTools } from '@/plugins'
 import { readServerConfig } from './config'
 
 /** The app's chat server and the identity every request is resolved with. */
@@ -46,7 +46,7 @@ async function startChatApp(): Promise<ChatApp> {
   const { redisUrl, dataDir, limits } = config
   const store = redisUrl ? 'redis' : process.env.SESSION_STORE === 'memory' ? 'memory' : 'embedded'
   const chat = await createChatServer({
-    model: selectChatModel().model,
+    model: selectChatModel({ skills: offlineSkills }).model,
     tools: pluginTools,
     idleTimeoutMs: config.idleTimeoutMs,
     hotMs: config.hotMs,

@@ -3,6 +3,7 @@ import { BookingConfirmation } from './components/BookingConfirmation'
 import { FlightList } from './components/FlightList'
 import { SeatPicker } from './components/SeatPicker'
 import { bookFlightTool } from './tool'
+import { bookFlightOffline } from './offline'
 
 export const bookFlightPlugin = makePlugin(bookFlightTool)
   .onElicit({
@@ -27,4 +28,5 @@ export const bookFlightPlugin = makePlugin(bookFlightTool)
     },
   })
   .resultView(BookingConfirmation)
+  .offline(bookFlightOffline)
   .build()

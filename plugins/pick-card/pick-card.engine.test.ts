@@ -3,6 +3,7 @@ import { createChatServer, type ChatServer } from '@/lib/engine/chat-server'
 import type { ChatEvent, PluginElicitRequestEvent } from '@/lib/protocol'
 import { createChatTestClient, elicitRequests, eventsOf, textOf, type ChatTestClient } from '@/lib/engine/testing/chat-test-client'
 import { createOfflineModel } from '@/lib/models'
+import { pickCardOffline } from './offline'
 import { decodeModelContext } from '@/lib/tools'
 import { cardName, cardSchema, RANKS, shortCardName, type Card } from './cards'
 import { pickCardTool, type CardAnalysis, type PickCardResult } from './tool'
@@ -11,7 +12,7 @@ let chat: ChatServer
 let client: ChatTestClient
 
 beforeEach(async () => {
-  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [pickCardTool] })
+  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [pickCardOffline] }), tools: [pickCardTool] })
   client = createChatTestClient({ chat })
 })
 afterEach(() => chat.close())

@@ -3,6 +3,7 @@ import { createChatServer, type ChatServer } from '@/lib/engine'
 import type { PluginElicitRequestEvent } from '@/lib/protocol'
 import { createChatTestClient, elicitRequests, eventsOf } from '@/lib/engine/testing/chat-test-client'
 import { createOfflineModel } from '@/lib/models'
+import { ticTacToeOffline } from './offline'
 import { decodeModelContext, MODEL_CONTEXT_BOUNDARY, MODEL_CONTEXT_KEY } from '@/lib/tools'
 import { ticTacToeTool } from './tool'
 
@@ -14,7 +15,7 @@ let chat: ChatServer | undefined
 afterEach(() => chat?.close())
 
 async function midGameRequest(): Promise<{ request: PluginElicitRequestEvent; answer: (cell: number) => Promise<unknown> }> {
-  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [ticTacToeTool] })
+  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [ticTacToeOffline] }), tools: [ticTacToeTool] })
   const client = createChatTestClient({ chat })
   const [first] = elicitRequests((await client.say("Let's play tic-tac-toe")).events)
   const [request] = elicitRequests((await client.answer([{ request: first!, result: { action: 'accept', content: { cell: 1 } } }])).events)

@@ -2,6 +2,7 @@ import { makePlugin } from '@/lib/plugins'
 import { GameResult } from './components/GameResult'
 import { TicTacToeBoard } from './components/TicTacToeBoard'
 import { ticTacToeTool } from './tool'
+import { ticTacToeOffline } from './offline'
 
 export const ticTacToePlugin = makePlugin(ticTacToeTool)
   .onElicit({
@@ -15,4 +16,5 @@ export const ticTacToePlugin = makePlugin(ticTacToeTool)
     },
   })
   .resultView(GameResult)
+  .offline(ticTacToeOffline)
   .build()

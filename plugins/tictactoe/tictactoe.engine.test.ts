@@ -4,6 +4,7 @@ import { createChatServer, type ChatServer } from '@/lib/engine'
 import type { PluginElicitRequestEvent } from '@/lib/protocol'
 import { createChatTestClient, elicitRequests, eventsOf, textOf, type ChatTestClient, type TurnResponse } from '@/lib/engine/testing/chat-test-client'
 import { createOfflineModel } from '@/lib/models'
+import { ticTacToeOffline } from './offline'
 import { decodeModelContext } from '@/lib/tools'
 import { boardFromMoves, boardSchema, fallbackMove, formatBoard, gameMoveSchema, isLegalMove, legalMoves, type Board, type GameMove } from './game'
 import { ticTacToeTool, type TicTacToeResult } from './tool'
@@ -11,7 +12,7 @@ import { ticTacToeTool, type TicTacToeResult } from './tool'
 let chat: ChatServer | undefined
 afterEach(() => chat?.close())
 
-async function start(model: LanguageModelV3 = createOfflineModel({ delayMs: 0 })) {
+async function start(model: LanguageModelV3 = createOfflineModel({ delayMs: 0, skills: [ticTacToeOffline] })) {
   chat = await createChatServer({ model, tools: [ticTacToeTool] })
   return createChatTestClient({ chat })
 }
@@ -200,7 +201,7 @@ describe('two games in one chat', () => {
 
 /** The offline model, recording every call; `override` may answer a call instead. */
 function recordingModel(override?: (options: LanguageModelV3CallOptions) => string | Error | undefined) {
-  const offline = createOfflineModel({ delayMs: 0 })
+  const offline = createOfflineModel({ delayMs: 0, skills: [ticTacToeOffline] })
   const calls: LanguageModelV3CallOptions[] = []
   const model: LanguageModelV3 = {
     ...offline,

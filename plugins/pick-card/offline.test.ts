@@ -1,21 +1,27 @@
-import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider'
 import { generateText, jsonSchema, Output, tool, type ModelMessage } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createOfflineModel } from './offline-model'
-import { commentOnPickCard, parsePickCardRequest } from './offline-pick-card'
-import { planOfflineReply } from './offline-plan'
+import { createOfflineModel, createStructuredValue } from '@/lib/models'
+import { offlineReplyTo, offlineSampleAnswer } from '@/lib/models/testing/offline-replies'
+import { bookFlightOffline } from '../book-flight/offline'
+import { cardRank, commentOnPickCard, parsePickCardRequest, pickCardOffline, readHandHints } from './offline'
+import { analysisSchemaFor } from './tool'
 
-const pickCardTool: LanguageModelV3FunctionTool = {
-  type: 'function',
-  name: 'pick_card',
-  inputSchema: { type: 'object', properties: { count: { type: 'integer' }, analyze: { type: 'boolean' } } },
-}
-const bookFlightTool: LanguageModelV3FunctionTool = { ...pickCardTool, name: 'book_flight' }
+const skills = [pickCardOffline]
 
-function ask(text: string, tools = [pickCardTool, bookFlightTool]) {
-  return planOfflineReply({ prompt: [{ role: 'user', content: [{ type: 'text', text }] }], tools })
+function ask(text: string, tools = ['pick_card', 'book_flight']) {
+  return offlineReplyTo({ skills: [pickCardOffline, bookFlightOffline], text, tools })
 }
+
+const CARDS_PROMPT = [
+  'Here are 5 playing cards, numbered:',
+  '1. Seven of Clubs (7♣)',
+  '2. Queen of Hearts (Q♥)',
+  '3. Two of Spades (2♠)',
+  '4. Ten of Diamonds (10♦)',
+  '5. Four of Hearts (4♥)',
+  'Which card would you pick, and why?',
+].join('\n')
 
 describe('parsePickCardRequest', () => {
   it.each([
@@ -52,11 +58,10 @@ describe('the offline model and pick_card', () => {
   })
 
   it('says the game is unavailable when pick_card is not offered or tools are off', () => {
-    const reply = ask('Pick a card', [bookFlightTool])
+    const reply = ask('Pick a card', ['book_flight'])
     expect(reply.toolCalls).toEqual([])
     expect(reply.text).toContain("isn't available")
-    const none = planOfflineReply({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'Pick a card' }] }], tools: [pickCardTool], toolChoice: { type: 'none' } })
-    expect(none.toolCalls).toEqual([])
+    expect(offlineReplyTo({ skills, text: 'Pick a card', toolsOff: true }).toolCalls).toEqual([])
   })
 
   it('still books flights', () => {
@@ -88,7 +93,7 @@ describe('commenting on a pick', () => {
       },
     ]
     const tools = { pick_card: tool({ inputSchema: jsonSchema<{ count: number }>({ type: 'object' }) }) }
-    const { text } = await generateText({ model: createOfflineModel({ delayMs: 0 }), tools, messages })
+    const { text } = await generateText({ model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline, pickCardOffline] }), tools, messages })
     expect(text).toMatch(/^No card was picked/)
     expect(text).not.toMatch(/booked/)
   })
@@ -102,7 +107,8 @@ describe('structured output through the AI SDK', () => {
       reason: z.string().min(1),
     })
     const { output, text } = await generateText({
-      model: createOfflineModel({ delayMs: 0 }),
+      model: createOfflineModel({ delayMs: 0, skills }),
+      providerOptions: { offline: { toolName: 'pick_card' } },
       output: Output.object({ schema }),
       prompt: 'Analyse these cards:\n1. Two of Clubs (2♣)\n2. King of Spades (K♠)\n3. Five of Hearts (5♥)\nWhich would you pick?',
     })
@@ -112,8 +118,9 @@ describe('structured output through the AI SDK', () => {
   })
 
   it('streams structured answers too', async () => {
-    const model = createOfflineModel({ delayMs: 0 })
+    const model = createOfflineModel({ delayMs: 0, skills })
     const { stream } = await model.doStream({
+      providerOptions: { offline: { toolName: 'pick_card' } },
       prompt: [{ role: 'user', content: [{ type: 'text', text: 'Rate this' }] }],
       responseFormat: { type: 'json', schema: { type: 'object', properties: { score: { type: 'integer', minimum: 1, maximum: 5 } }, required: ['score'] } },
     })
@@ -121,5 +128,50 @@ describe('structured output through the AI SDK', () => {
     const reader = stream.getReader()
     for (let next = await reader.read(); !next.done; next = await reader.read()) if (next.value.type === 'text-delta') text += next.value.delta
     expect(JSON.parse(text)).toEqual({ score: 3 })
+  })
+})
+
+describe('the card analysis pick_card samples', () => {
+  const analysis = z.object({
+    summary: z.string().describe('One or two sentences about the hand as a whole'),
+    favourite: z.number().int().min(1).max(5).describe('The number of the card you would pick'),
+    reason: z.string().min(1).describe('Why that card, in one sentence'),
+  })
+
+  const fill = <S extends z.ZodType>(schema: S, prompt: string): z.output<S> =>
+    schema.parse(JSON.parse(offlineSampleAnswer({ skills, toolName: 'pick_card', prompt, schema: z.toJSONSchema(schema) })))
+
+  it('picks the highest card and gives a reason naming it', () => {
+    const value = fill(analysis, CARDS_PROMPT)
+    expect(value.favourite).toBe(2)
+    expect(value.reason).toBe('The Queen of Hearts ranks highest of the 5 cards.')
+    expect(value.summary).toBe('5 cards, three red and two black: the highest is the Queen of Hearts, the lowest the Two of Spades.')
+  })
+
+  it('stays within a narrower range than the list', () => {
+    const narrow = z.object({ cardNumber: z.number().int().min(3).max(5) })
+    const value = fill(narrow, CARDS_PROMPT)
+    expect(value.cardNumber).toBeGreaterThanOrEqual(3)
+    expect(value.cardNumber).toBeLessThanOrEqual(5)
+  })
+
+  it('answers the same prompt the same way, also through the tool\'s own schema', () => {
+    expect(fill(analysis, CARDS_PROMPT)).toEqual(fill(analysis, CARDS_PROMPT))
+    expect(fill(analysisSchemaFor(5), CARDS_PROMPT).favourite).toBe(2)
+  })
+
+  it('reads the hand: ranks in words and symbols, aces high', () => {
+    expect(cardRank('Ace of Spades')).toBe(14)
+    expect(cardRank('two of hearts')).toBe(2)
+    expect(cardRank('Q♥')).toBe(12)
+    expect(cardRank('(10♦)')).toBe(10)
+    expect(cardRank('Paris')).toBeUndefined()
+    expect(readHandHints(CARDS_PROMPT)).toMatchObject({ favourite: { number: 2, label: 'Queen of Hearts (Q♥)' }, noun: 'card' })
+    expect(readHandHints('Where next?\n1. Paris\n2. Rome')).toEqual({})
+    expect(createStructuredValue({ schema: { type: 'object', properties: { favourite: { type: 'integer', minimum: 1, maximum: 5 } } }, prompt: CARDS_PROMPT, hints: readHandHints(CARDS_PROMPT) })).toEqual({ favourite: 2 })
+  })
+
+  it('is asked only for its own tool: another tool\'s "recommend" prompt is not a hand', () => {
+    expect(offlineSampleAnswer({ skills: [pickCardOffline, bookFlightOffline], toolName: 'pick_card', prompt: 'Any advice? What would you recommend?' })).toMatch(/^About “/)
   })
 })

@@ -1,3 +1,8 @@
+/**
+ * Reading a request to book flights, as the offline model hears it: the trips asked for, in
+ * order. Only a reading; `offline.ts` decides what to do with it.
+ */
+
 /** One leg the user asked to book, as the offline model passes it to `book_flight`. */
 export interface FlightTrip {
   from: string
@@ -12,6 +17,8 @@ const EDGE_PUNCTUATION = /^[\s"'“”‘’([]+|[\s"'“”‘’)\].,!?;:]+$/g
 const SENTENCE_END = /(?<!\b(?:St|Ste|Ft|Mt))[.!?]+(?:\s+|$)/
 const CLAUSE_SEPARATOR = /\s*(?:[,;&]|\band then\b|\bthen\b|\band\b)\s*/i
 const BOOKING_CUE = /\b(?:book|booking|reserve|reservation|fly|flying|flight|flights|ticket|tickets)\b/i
+// Words that name flying itself, not just booking something: "reserve a table" has none.
+const FLIGHT_WORD = /\b(?:fly|flying|flight|flights|plane|airfare|airline|airport|ticket|tickets)\b/i
 const QUESTION_START = /^\s*(?:how|what|why|when|which|where|who|is|are|does|do|did)\b/i
 const BOOK_VERB = /\b(?:book|reserve)\b/i
 
@@ -36,6 +43,11 @@ export function parseFlightTrips(text: string): FlightTrip[] {
   return trips
 }
 
+/** Whether the text names flying itself ("flight", "fly", "ticket"), not just a booking verb. */
+export function mentionsFlying(text: string): boolean {
+  return FLIGHT_WORD.test(text)
+}
+
 /**
  * Whether the text asks for flights at all, complete or not ("book a flight" is one;
  * "how long is a flight to LAX?" is not).
@@ -51,6 +63,9 @@ function tripsInClause(clause: string, previous: FlightTrip | undefined): Flight
   if (previous && /^(?:(?:fly|come|go|return|and)\s+)*back(?:\s+home)?(?:\s+again)?$/i.test(clause)) {
     return [{ from: previous.destination, destination: previous.from }]
   }
+
+  // Every pattern below needs a "to": without one, none is tried (a clause of "from from from …" costs one scan).
+  if (!/\sto\s/i.test(clause)) return []
 
   // "from NYC to LAX", also "from London to Paris to Rome"
   const forward = /\bfrom\s+(.+?)\s+to\s+(.+)$/i.exec(clause)
@@ -98,39 +113,4 @@ export function cleanPlace(raw: string): string | undefined {
   if (/^[a-z]{3}$/i.test(place)) place = place.toUpperCase()
   if (place.length < 2 || place.length > 64 || !/\p{L}/u.test(place)) return undefined
   return place
-}
-
-/** Whether the text asks for a tip or advice. */
-export function asksForTip(text: string): boolean {
-  return /\b(?:tip|tips|advice|advise|recommend\w*)\b/i.test(text)
-}
-
-const PLACE_END = String.raw`(?=\s+(?:international\s+)?airport\b|\s+(?:on|for|during|with|when|and|before|after)\b|[,!?;:]|\.(?:\s|$)|$)`
-const DESTINATION_PATTERNS: RegExp[] = [
-  new RegExp(String.raw`\barriv(?:e|es|ing|al)\s+(?:at|in|into)\s+(?:the\s+)?(.+?)${PLACE_END}`, 'i'),
-  new RegExp(String.raw`\b(?:land|lands|landing)\s+(?:at|in)\s+(?:the\s+)?(.+?)${PLACE_END}`, 'i'),
-  new RegExp(
-    String.raw`\b(?:visiting|visit|going to|trip to|travel(?:l?ing)? to|flying (?:in)?to|flight to|head(?:ed|ing)? to)\s+(?:the\s+)?(.+?)${PLACE_END}`,
-    'i',
-  ),
-  /\b(?:at|in|to|for|about)\s+((?:[A-Z][\w.'-]*)(?:\s+[A-Z][\w.'-]*){0,3})/,
-  /\b([\w.'-]+)\s+(?:international\s+)?airport\b/i,
-]
-
-/**
- * The destination a tip prompt is about, e.g. "LAX" in "a tip for a traveller arriving at
- * LAX airport"; undefined when the prompt names none.
- */
-export function findTipDestination(text: string): string | undefined {
-  for (const pattern of DESTINATION_PATTERNS) {
-    const match = pattern.exec(text)
-    const place = match ? cleanPlace(match[1]) : undefined
-    if (place && !/^(?:a|an|the|your|my|our|their|this|that)\b/i.test(place)) return place
-  }
-  return undefined
-}
-
-/** Whether the text opens with a greeting. */
-export function isGreeting(text: string): boolean {
-  return /^\s*(?:hi|hello|hey|howdy|hiya|greetings|yo|good (?:morning|afternoon|evening))\b/i.test(text)
 }

@@ -1,60 +1,41 @@
-import type { JSONValue, LanguageModelV3Message } from '@ai-sdk/provider'
-import type { OfflineReply } from './offline-plan'
-import { userText, type OfflineCall } from './offline-prompt'
+import type { JSONValue } from '@ai-sdk/provider'
+import { hasCalledTool, type OfflineSample } from '@/lib/models'
+import { defineOfflineSkill } from '@/lib/plugins/kit'
+import { fallbackMove, LINES, type Board, type Mark } from './game'
+import { ticTacToeTool } from './tool'
 
 /**
- * The offline model's tic-tac-toe: it starts a game when asked, plays its moves when the
- * `tictactoe` tool samples it, and comments on the finished game. It knows the game only as
- * text, like any model would: the board in the prompt is rows such as "X | 2 | O", empty
- * cells showing their number 1-9.
+ * What the offline model knows of tic-tac-toe: it starts a game when asked, plays its moves
+ * when the tool samples it, and comments on the finished game. It reads the board from the
+ * prompt as text, as any model would: rows such as "X | 2 | O", empty cells by number 1-9.
  */
-
-/** The name of the tool the offline model calls to play. */
-export const TICTACTOE_TOOL = 'tictactoe'
-
-type Mark = 'X' | 'O'
-type Cell = Mark | null
 
 const TICTACTOE = /\btic[\s-]?tac[\s-]?toe\b|\bnoughts and crosses\b/i
 const PLAY_CUE = /\b(?:play|playing|game|let'?s|start|begin|rematch|again|another|new|fancy|want)\b/i
 const REMATCH = /\b(?:another (?:game|round|one)|play again|rematch|one more (?:game|round)|new game)\b/i
-const ROW = /^\s*([XO1-9])\s*\|\s*([XO1-9])\s*\|\s*([XO1-9])\s*$/i
+// Spaces only around the bars: a row is one line.
+const ROW = /^[ \t]*([XO1-9])[ \t]*\|[ \t]*([XO1-9])[ \t]*\|[ \t]*([XO1-9])[ \t]*$/i
 const MODEL_MARK = /\byou (?:are|play|have)\s+(?:as\s+)?["'“]?(X|O)\b/i
 
-const LINES: ReadonlyArray<readonly [number, number, number]> = [
-  [1, 2, 3],
-  [4, 5, 6],
-  [7, 8, 9],
-  [1, 4, 7],
-  [2, 5, 8],
-  [3, 6, 9],
-  [1, 5, 9],
-  [3, 5, 7],
-]
-const CORNERS = [1, 3, 7, 9]
-const SIDES = [2, 4, 6, 8]
+export const ticTacToeOffline = defineOfflineSkill(ticTacToeTool, {
+  example: 'play tic-tac-toe with you (“Let’s play tic-tac-toe”)',
 
-/**
- * The offline model's reply when tic-tac-toe is what the call is about: its move on a
- * tic-tac-toe sampling call, or starting a game (calling the tool) when the user asks to
- * play. Undefined when the call is about something else.
- */
-export function planTicTacToeReply({
-  prompt,
-  toolNames,
-  canCallTools,
-}: OfflineCall): OfflineReply | undefined {
-  if (toolNames.size === 0) {
-    const move = planTicTacToeMove(prompt)
-    if (move) return { text: move, toolCalls: [] }
-  }
-  const last = prompt.at(-1)
-  if (last?.role !== 'user' || !asksToPlayTicTacToe(userText(last), { gamePlayed: hasPlayedTicTacToe(prompt) })) return undefined
-  if (toolNames.has(TICTACTOE_TOOL) && canCallTools) {
-    return { text: announceGame(), toolCalls: [{ toolName: TICTACTOE_TOOL, input: '{}' }] }
-  }
-  return { text: "I'd love to play, but the tic-tac-toe game isn't available in this conversation right now.", toolCalls: [] }
-}
+  recognise({ text, prompt }) {
+    const named = TICTACTOE.test(text)
+    if (!asksToPlayTicTacToe(text, { gamePlayed: hasCalledTool(prompt, ticTacToeTool.name) })) return undefined
+    return {
+      // "tic-tac-toe" by name is surely ours; "another game" only because a game was played here.
+      confidence: named ? 1 : 0.6,
+      text: "Let's play! You're X and you go first — pick a cell on the board.",
+      calls: [{}],
+      unavailable: "I'd love to play, but the tic-tac-toe game isn't available in this conversation right now.",
+    }
+  },
+
+  answerSample: planTicTacToeMove,
+
+  summarise: (result) => (isGameResult(result) ? commentOnGame(result) : undefined),
+})
 
 /**
  * Whether the user asks to play tic-tac-toe: "Let's play tic-tac-toe", "play tictactoe", or,
@@ -65,49 +46,31 @@ export function asksToPlayTicTacToe(text: string, { gamePlayed = false }: { game
   return gamePlayed && REMATCH.test(text)
 }
 
-/** Whether the conversation already called the tic-tac-toe tool. */
-export function hasPlayedTicTacToe(prompt: LanguageModelV3Message[]): boolean {
-  return prompt.some(
-    (message) => message.role === 'assistant' && message.content.some((part) => part.type === 'tool-call' && part.toolName === TICTACTOE_TOOL),
-  )
-}
-
-/** The short text streamed before the offline model calls the tool. */
-export function announceGame(): string {
-  return "Let's play! You're X and you go first — pick a cell on the board."
-}
-
 /**
- * The offline model's move when a sampling call is about tic-tac-toe: the system prompt
- * names the game and the last user message shows the board. The reply is just the cell
- * number. Undefined when the call is not such a request.
+ * The offline model's move when its tool samples it: the system prompt names the game and
+ * the last user message shows the board. The reply is just the cell number; undefined when
+ * the sample shows no board with a free cell.
  *
  * @example
- * planTicTacToeMove([
- *   { role: 'system', content: 'You play tic-tac-toe as O.' },
- *   { role: 'user', content: [{ type: 'text', text: 'X | 2 | 3\n4 | 5 | 6\n7 | 8 | 9\nYour move.' }] },
- * ]) // '5'
+ * planTicTacToeMove({ system: 'You play tic-tac-toe as O.', text: 'X | 2 | 3\n4 | 5 | 6\n7 | 8 | 9\nYour move.', prompt: [] }) // '5'
  */
-export function planTicTacToeMove(prompt: LanguageModelV3Message[]): string | undefined {
-  const system = prompt.flatMap((message) => (message.role === 'system' ? [message.content] : [])).join('\n')
+export function planTicTacToeMove({ system, text }: Pick<OfflineSample, 'system' | 'text' | 'prompt'>): string | undefined {
   if (!TICTACTOE.test(system)) return undefined
-  const last = prompt.findLast((message) => message.role === 'user')
-  const text = last ? userText(last) : ''
   const board = readBoard(text)
-  if (!board || freeCells(board).length === 0) return undefined
+  if (!board || board.every((cell) => cell !== null)) return undefined
   const named = (MODEL_MARK.exec(system) ?? MODEL_MARK.exec(text))?.[1].toUpperCase()
   const mark: Mark = named === 'X' || named === 'O' ? named : markToMove(board)
   return String(chooseMove(board, mark))
 }
 
 /** The board in a text: its last three rows of "X | 2 | O". Undefined when there are none. */
-export function readBoard(text: string): Cell[] | undefined {
+export function readBoard(text: string): Board | undefined {
   const rows = text.split('\n').flatMap((line) => {
     const match = ROW.exec(line)
     return match ? [match.slice(1, 4)] : []
   })
   if (rows.length < 3) return undefined
-  const board: Cell[] = []
+  const board: Board = []
   for (const [index, cell] of rows.slice(-3).flat().entries()) {
     const upper = cell.toUpperCase()
     if (upper === 'X' || upper === 'O') board.push(upper)
@@ -120,17 +83,15 @@ export function readBoard(text: string): Cell[] | undefined {
 
 /**
  * A sensible move for `mark`: win if possible, else block the opponent's win, else the
- * centre, a corner, a side. Deterministic: the first such cell in order.
+ * game's own fallback order (centre, corners, sides).
  */
-export function chooseMove(board: Cell[], mark: Mark): number {
+export function chooseMove(board: Board, mark: Mark): number {
   const opponent: Mark = mark === 'X' ? 'O' : 'X'
-  const move = completingCell(board, mark) ?? completingCell(board, opponent) ?? [5, ...CORNERS, ...SIDES].find((cell) => board[cell - 1] === null)
-  if (move === undefined) throw new RangeError('The board is full.')
-  return move
+  return completingCell(board, mark) ?? completingCell(board, opponent) ?? fallbackMove(board)
 }
 
 /** The empty cell that would give `mark` three in a row, if there is one. */
-function completingCell(board: Cell[], mark: Mark): number | undefined {
+function completingCell(board: Board, mark: Mark): number | undefined {
   for (const line of LINES) {
     const marks = line.map((cell) => board[cell - 1])
     if (marks.filter((cell) => cell === mark).length === 2) {
@@ -142,19 +103,15 @@ function completingCell(board: Cell[], mark: Mark): number | undefined {
 }
 
 /** Whose turn it is: X moves first, so X when the counts are equal. */
-function markToMove(board: Cell[]): Mark {
+function markToMove(board: Board): Mark {
   const count = (mark: Mark) => board.filter((cell) => cell === mark).length
   return count('X') > count('O') ? 'O' : 'X'
-}
-
-function freeCells(board: Cell[]): number[] {
-  return board.flatMap((cell, index) => (cell === null ? [index + 1] : []))
 }
 
 const OUTCOMES = ['win', 'loss', 'draw', 'resigned'] as const
 type Outcome = (typeof OUTCOMES)[number]
 
-/** Whether a tool result is a finished tic-tac-toe game (`outcome` from the user's side, and the board). */
+/** Whether a result is a finished game (`outcome` from the user's side, and the board). */
 export function isGameResult(value: JSONValue): value is { outcome: Outcome; board: JSONValue[] } & Record<string, JSONValue> {
   return (
     typeof value === 'object' &&

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { cleanPlace, findTipDestination, isFlightRequest, parseFlightTrips } from './offline-intents'
+import { cleanPlace, isFlightRequest, mentionsFlying, parseFlightTrips } from './flight-request'
+import { findTipDestination } from './travel-tips'
 
 describe('parseFlightTrips', () => {
   it.each([
@@ -38,6 +39,12 @@ describe('isFlightRequest', () => {
     expect(isFlightRequest('Can you book a flight to LAX?')).toBe(true)
     expect(isFlightRequest('How long is a flight to LAX?')).toBe(false)
     expect(isFlightRequest('What is the weather?')).toBe(false)
+  })
+
+  it('tells flying from any other booking', () => {
+    expect(mentionsFlying('Reserve flights: NYC to LAX')).toBe(true)
+    expect(mentionsFlying('Reserve a table for two at 8pm')).toBe(false)
+    expect(mentionsFlying('Book a room from Monday to Friday')).toBe(false)
   })
 })
 

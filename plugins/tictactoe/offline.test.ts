@@ -1,19 +1,13 @@
-import type { LanguageModelV3FunctionTool, LanguageModelV3Message } from '@ai-sdk/provider'
+import type { LanguageModelV3Message } from '@ai-sdk/provider'
 import { generateText } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { createOfflineModel } from './offline-model'
-import { planOfflineReply } from './offline-plan'
-import {
-  asksToPlayTicTacToe,
-  chooseMove,
-  commentOnGame,
-  isGameResult,
-  planTicTacToeMove,
-  readBoard,
-} from './offline-tictactoe'
+import { createOfflineModel } from '@/lib/models'
+import { offlineReplyTo, offlineSummaryOf } from '@/lib/models/testing/offline-replies'
+import type { Board } from './game'
+import { asksToPlayTicTacToe, chooseMove, commentOnGame, isGameResult, planTicTacToeMove, readBoard, ticTacToeOffline } from './offline'
 
 const SYSTEM = 'You are playing tic-tac-toe. You play O; the user plays X.'
-const tictactoe: LanguageModelV3FunctionTool = { type: 'function', name: 'tictactoe', inputSchema: { type: 'object', properties: {} } }
+const skills = [ticTacToeOffline]
 
 /** "X.O|.X.|..." → the text rows a tool shows the model. */
 function boardText(picture: string): string {
@@ -21,18 +15,15 @@ function boardText(picture: string): string {
   return [0, 1, 2].map((row) => [0, 1, 2].map((column) => (cells[row * 3 + column] === '.' ? String(row * 3 + column + 1) : cells[row * 3 + column])).join(' | ')).join('\n---------\n')
 }
 
-function cells(picture: string) {
+function cells(picture: string): Board {
   return picture
     .replaceAll('|', '')
     .split('')
-    .map((cell) => (cell === 'X' || cell === 'O' ? cell : null))
+    .map((cell) => (cell === 'X' || cell === 'O' ? cell : null)) as Board
 }
 
-function sampling(picture: string, { system = SYSTEM }: { system?: string } = {}): LanguageModelV3Message[] {
-  return [
-    { role: 'system', content: system },
-    { role: 'user', content: [{ type: 'text', text: `The board:\n\n${boardText(picture)}\n\nReply with the number of the cell you take.` }] },
-  ]
+function sampling(picture: string, { system = SYSTEM }: { system?: string } = {}) {
+  return { system, text: `The board:\n\n${boardText(picture)}\n\nReply with the number of the cell you take.`, prompt: [] }
 }
 
 describe('reading the board', () => {
@@ -72,13 +63,14 @@ describe('choosing a move', () => {
 
   it('ignores sampling calls that are not about tic-tac-toe, or show no board', () => {
     expect(planTicTacToeMove(sampling('X..|...|...', { system: 'Give travel tips.' }))).toBeUndefined()
-    expect(planTicTacToeMove([{ role: 'system', content: SYSTEM }, { role: 'user', content: [{ type: 'text', text: 'Hi' }] }])).toBeUndefined()
+    expect(planTicTacToeMove({ system: SYSTEM, text: 'Hi', prompt: [] })).toBeUndefined()
     expect(planTicTacToeMove(sampling('XOX|XOO|OXX'))).toBeUndefined()
   })
 
-  it('plays through the whole offline model, with tool-call and tool-result parts in the prompt', async () => {
+  it('plays through the whole offline model when its tool samples, with tool-call and tool-result parts in the prompt', async () => {
     const { text } = await generateText({
-      model: createOfflineModel({ delayMs: 0 }),
+      model: createOfflineModel({ delayMs: 0, skills }),
+      providerOptions: { offline: { toolName: 'tictactoe' } },
       system: SYSTEM,
       messages: [
         { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'elicit_a_1', toolName: 'pickMove', input: { board: boardText('...|...|...') } }] },
@@ -110,29 +102,24 @@ describe('starting a game', () => {
   })
 
   it('calls the tictactoe tool when it is offered', () => {
-    const reply = planOfflineReply({ prompt: [{ role: 'user', content: [{ type: 'text', text: "Let's play tic-tac-toe" }] }], tools: [tictactoe] })
+    const reply = offlineReplyTo({ skills, text: "Let's play tic-tac-toe" })
     expect(reply.toolCalls).toEqual([{ toolName: 'tictactoe', input: '{}' }])
     expect(reply.text).toMatch(/^Let's play! You're X/)
   })
 
   it('says the game is not available when the tool is not offered or tools are off', () => {
-    const prompt: LanguageModelV3Message[] = [{ role: 'user', content: [{ type: 'text', text: 'play tictactoe' }] }]
-    const bookFlight: LanguageModelV3FunctionTool = { ...tictactoe, name: 'book_flight' }
-    expect(planOfflineReply({ prompt, tools: [bookFlight] })).toEqual({ text: expect.stringContaining("isn't available"), toolCalls: [] })
-    expect(planOfflineReply({ prompt, tools: [tictactoe], toolChoice: { type: 'none' } }).toolCalls).toEqual([])
+    expect(offlineReplyTo({ skills, text: 'play tictactoe', tools: ['book_flight'] })).toEqual({ text: expect.stringContaining("isn't available"), toolCalls: [] })
+    expect(offlineReplyTo({ skills, text: 'play tictactoe', toolsOff: true }).toolCalls).toEqual([])
   })
 
   it('starts another game after a finished one', () => {
-    const reply = planOfflineReply({
-      tools: [tictactoe],
-      prompt: [
-        { role: 'user', content: [{ type: 'text', text: 'play tictactoe' }] },
-        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'tictactoe', input: {} }] },
-        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'tictactoe', output: { type: 'json', value: { outcome: 'draw', board: [] } } }] },
-        { role: 'assistant', content: [{ type: 'text', text: 'A draw' }] },
-        { role: 'user', content: [{ type: 'text', text: 'Another game?' }] },
-      ],
-    })
+    const before: LanguageModelV3Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'play tictactoe' }] },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'tictactoe', input: {} }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'tictactoe', output: { type: 'json', value: { outcome: 'draw', board: [] } } }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'A draw' }] },
+    ]
+    const reply = offlineReplyTo({ skills, text: 'Another game?', before })
     expect(reply.toolCalls).toEqual([{ toolName: 'tictactoe', input: '{}' }])
   })
 })
@@ -158,17 +145,7 @@ describe('commenting on the game', () => {
   })
 
   it('is what the offline model says after the tool result', () => {
-    const reply = planOfflineReply({
-      tools: [tictactoe],
-      prompt: [
-        { role: 'user', content: [{ type: 'text', text: 'play tictactoe' }] },
-        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'tictactoe', input: {} }] },
-        {
-          role: 'tool',
-          content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'tictactoe', output: { type: 'text', value: JSON.stringify({ outcome: 'win', board, winningLine: [1, 2, 3] }) } }],
-        },
-      ],
-    })
-    expect(reply.text).toMatch(/^Well played — you won/)
+    const text = offlineSummaryOf({ skills, toolName: 'tictactoe', result: { outcome: 'win', board, winningLine: [1, 2, 3] } })
+    expect(text).toMatch(/^Well played — you won/)
   })
 })
