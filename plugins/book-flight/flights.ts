@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { createCode, seededNumber, stableHash } from '@/lib/plugins/kit'
 
 export const flightSchema = z.object({
   id: z.string(),
@@ -31,12 +32,6 @@ const AIRLINES = [
   { name: 'JetStream', code: 'JS' },
 ] as const
 
-/** A stable, route-dependent number, so the same search always shows the same flights. */
-function hash(text: string): number {
-  let value = 2166136261
-  for (const char of text) value = Math.imul(value ^ char.charCodeAt(0), 16777619) >>> 0
-  return value
-}
 
 function clock(minutes: number): string {
   const wrapped = ((minutes % 1440) + 1440) % 1440
@@ -46,7 +41,8 @@ function clock(minutes: number): string {
 /** Search the (simulated) flights between two airports. */
 export function searchFlights(from: string, to: string): Flight[] {
   const route = `${from.toUpperCase()}-${to.toUpperCase()}`
-  const seed = hash(route)
+  // Route-dependent and stable: the same search always shows the same flights.
+  const seed = stableHash(route)
   const durationMinutes = 75 + (seed % 300)
   return AIRLINES.map((airline, index) => {
     const departure = 6 * 60 + index * 255 + (seed % 45)
@@ -74,7 +70,7 @@ export function seatMapFor(flight: Flight): SeatMap {
   for (let row = firstRow; row <= lastRow; row++) {
     for (const letter of letters) {
       // About a quarter of the cabin is taken, the same seats every time for a flight.
-      if (hash(`${flight.id}/${row}${letter}`) % 100 < 25) taken.push(`${row}${letter}`)
+      if (seededNumber({ seed: `${flight.id}/${row}${letter}`, bound: 100 }) < 25) taken.push(`${row}${letter}`)
     }
   }
   return { firstRow, lastRow, letters, aisleAfter: ['C'], taken }
@@ -84,8 +80,7 @@ export function formatFlight(flight: Flight): string {
   return `${flight.airline} ${flight.flightNumber} | ${flight.departure}-${flight.arrival} | $${flight.price}`
 }
 
+/** A new ticket number, e.g. "TKT-7KQ2MZ": random, so the tool makes it in a journaled step. */
 export function createTicketNumber(): string {
-  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-  const bytes = crypto.getRandomValues(new Uint8Array(6))
-  return `TKT-${Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join('')}`
+  return createCode({ prefix: 'TKT-', length: 6 })
 }

@@ -1,5 +1,6 @@
 import type { Operation } from 'effection'
 import { z } from 'zod'
+import { askUntilValid } from '@/lib/plugins/kit'
 import { createMcpTool } from '@/lib/tools'
 import { createTicketNumber, flightSchema, formatFlight, searchFlights, seatMapFor, seatMapSchema, type Flight } from './flights'
 
@@ -30,38 +31,44 @@ export const bookFlightTool = createMcpTool('book_flight')
     const flights = searchFlights(from, destination)
     yield* ctx.log('info', `Found ${flights.length} flights from ${from} to ${destination}`)
 
-    let flight: Flight | undefined
-    let flightPrompt = `Select your flight from ${from} to ${destination}:`
-    while (!flight) {
-      yield* ctx.notify('Waiting for a flight choice', 0.25)
-      const answer = yield* ctx.elicit('pickFlight', {
-        message: `${flightPrompt}\n\n${flights.map((f, i) => `${i + 1}. ${formatFlight(f)}`).join('\n')}`,
-        from,
-        destination,
-        flights,
-      })
-      if (answer.action !== 'accept') {
-        return { status: 'cancelled', step: 'flight', message: 'The user declined to choose a flight; nothing was booked.' }
-      }
-      flight = flights.find((candidate) => candidate.id === answer.content.flightId)
-      flightPrompt = `Flight ${answer.content.flightId} is not one of the offered flights. Select your flight:`
+    const flightChoice = yield* askUntilValid({
+      *ask(problem) {
+        yield* ctx.notify('Waiting for a flight choice', 0.25)
+        const lead = problem ?? `Select your flight from ${from} to ${destination}:`
+        return yield* ctx.elicit('pickFlight', {
+          message: `${lead}\n\n${flights.map((f, i) => `${i + 1}. ${formatFlight(f)}`).join('\n')}`,
+          from,
+          destination,
+          flights,
+        })
+      },
+      check: ({ flightId }) => {
+        const offered = flights.find((candidate) => candidate.id === flightId)
+        return offered ? { value: offered } : { problem: `Flight ${flightId} is not one of the offered flights. Select your flight:` }
+      },
+    })
+    if (flightChoice.action !== 'accept') {
+      return { status: 'cancelled', step: 'flight', message: 'The user declined to choose a flight; nothing was booked.' }
     }
+    const flight = flightChoice.value
 
     const seatMap = seatMapFor(flight)
-    let seat: string | undefined
-    let seatPrompt = `Select your seat on ${flight.flightNumber}:`
-    while (!seat) {
-      yield* ctx.notify('Waiting for a seat choice', 0.5)
-      const answer = yield* ctx.elicit('pickSeat', { message: seatPrompt, flight, seatMap })
-      if (answer.action !== 'accept') {
-        return { status: 'cancelled', step: 'seat', message: `The user cancelled at seat selection; ${flight.flightNumber} was not booked.` }
-      }
-      const { row, seat: letter } = answer.content
-      const chosen = `${row}${letter}`
-      const exists = row >= seatMap.firstRow && row <= seatMap.lastRow && seatMap.letters.includes(letter)
-      if (exists && !seatMap.taken.includes(chosen)) seat = chosen
-      else seatPrompt = `Seat ${chosen} is ${exists ? 'taken' : 'not on this aircraft'}. Select another seat on ${flight.flightNumber}:`
+    const seatChoice = yield* askUntilValid({
+      *ask(problem) {
+        yield* ctx.notify('Waiting for a seat choice', 0.5)
+        return yield* ctx.elicit('pickSeat', { message: problem ?? `Select your seat on ${flight.flightNumber}:`, flight, seatMap })
+      },
+      check: ({ row, seat: letter }) => {
+        const chosen = `${row}${letter}`
+        const exists = row >= seatMap.firstRow && row <= seatMap.lastRow && seatMap.letters.includes(letter)
+        if (exists && !seatMap.taken.includes(chosen)) return { value: chosen }
+        return { problem: `Seat ${chosen} is ${exists ? 'taken' : 'not on this aircraft'}. Select another seat on ${flight.flightNumber}:` }
+      },
+    })
+    if (seatChoice.action !== 'accept') {
+      return { status: 'cancelled', step: 'seat', message: `The user cancelled at seat selection; ${flight.flightNumber} was not booked.` }
     }
+    const seat = seatChoice.value
 
     yield* ctx.notify('Finding a travel tip', 0.8)
     const tip = yield* ctx.sample({

@@ -1,5 +1,6 @@
 import type { Operation } from 'effection'
 import { z } from 'zod'
+import { askUntilValid } from '@/lib/plugins/kit'
 import { createBranchTool } from '@/lib/tools'
 import { cardName, cardSchema, drawCards, formatCardList, pickRandom, sameCard, type Card } from './cards'
 
@@ -81,19 +82,21 @@ export const pickCardTool = createBranchTool('pick_card')
         yield* ctx.log('info', `The analysis suggests card ${analysis.favourite}`)
       }
 
-      let prompt = 'Pick a card! One of them is the secret card.'
-      for (;;) {
-        yield* ctx.notify('Waiting for your pick', 0.6)
-        const answer = yield* ctx.elicit('pickCard', {
-          message: pickMessage({ prompt, cards, analysis }),
-          cards: [...cards],
-          ...(analysis ? { analysis } : {}),
-        })
-        if (answer.action !== 'accept') return { action: 'declined' }
-        const { cardNumber } = answer.content
-        if (cardNumber <= cards.length) return { action: 'picked', cardNumber }
-        prompt = `Card ${cardNumber} is not one of the ${cards.length} cards. Pick a card from 1 to ${cards.length}:`
-      }
+      const pick = yield* askUntilValid({
+        *ask(problem) {
+          yield* ctx.notify('Waiting for your pick', 0.6)
+          return yield* ctx.elicit('pickCard', {
+            message: pickMessage({ prompt: problem ?? 'Pick a card! One of them is the secret card.', cards, analysis }),
+            cards: [...cards],
+            ...(analysis ? { analysis } : {}),
+          })
+        },
+        check: ({ cardNumber }) =>
+          cardNumber <= cards.length
+            ? { value: cardNumber }
+            : { problem: `Card ${cardNumber} is not one of the ${cards.length} cards. Pick a card from 1 to ${cards.length}:` },
+      })
+      return pick.action === 'accept' ? { action: 'picked', cardNumber: pick.value } : { action: 'declined' }
     },
 
     // On the server again: the reveal.

@@ -1,5 +1,6 @@
 import type { Operation } from 'effection'
 import { z } from 'zod'
+import { askUntilValid } from '@/lib/plugins/kit'
 import { createMcpTool } from '@/lib/tools'
 import type { ExtendedMessage } from '@/lib/tools/messages'
 import {
@@ -65,26 +66,21 @@ export const ticTacToeTool = createMcpTool('tictactoe')
     yield* ctx.notify('Your move: you are X', 0)
 
     while (true) {
-      let problem: string | undefined
-      let cell: number | undefined
-      while (cell === undefined) {
-        const answer = yield* ctx.elicit('pickMove', { message: askForMove(board, moves, problem), board, moveHistory: [...moves] })
-        if (answer.action !== 'accept') {
-          yield* ctx.log('info', `You resigned after ${moves.length} ${moves.length === 1 ? 'move' : 'moves'}`)
-          yield* ctx.notify('You resigned', 1)
-          return finish({ outcome: 'resigned', board, moves })
-        }
-        const chosen = answer.content.cell
-        if (!isLegalMove(board, chosen)) {
-          problem = `Cell ${chosen} is already taken by ${cellAt(board, chosen)}. Pick an empty cell.`
-          yield* ctx.log('info', `Cell ${chosen} is taken; asking again`)
-          continue
-        }
-        cell = chosen
-        history.push(
-          ...answer.exchange.withArguments((context) => ({ board: formatBoard(context.board), moveNumber: context.moveHistory.length + 1 })),
-        )
+      const move = yield* askUntilValid({
+        ask: (problem) => ctx.elicit('pickMove', { message: askForMove(board, moves, problem), board, moveHistory: [...moves] }),
+        check: ({ cell: chosen }) =>
+          isLegalMove(board, chosen) ? { value: chosen } : { problem: `Cell ${chosen} is already taken by ${cellAt(board, chosen)}. Pick an empty cell.` },
+        onProblem: (_problem, { cell: chosen }) => ctx.log('info', `Cell ${chosen} is taken; asking again`),
+      })
+      if (move.action !== 'accept') {
+        yield* ctx.log('info', `You resigned after ${moves.length} ${moves.length === 1 ? 'move' : 'moves'}`)
+        yield* ctx.notify('You resigned', 1)
+        return finish({ outcome: 'resigned', board, moves })
       }
+      const cell = move.value
+      history.push(
+        ...move.answer.exchange.withArguments((context) => ({ board: formatBoard(context.board), moveNumber: context.moveHistory.length + 1 })),
+      )
 
       board = placeMark(board, cell, USER_MARK)
       moves.push({ player: 'user', mark: USER_MARK, cell })

@@ -2,7 +2,7 @@ import type { Operation } from 'effection'
 import type { ElicitResult } from '../../tools'
 
 /** What `check` says of an answer: the value to go on with, or why it cannot be used. */
-export type AnswerCheck<TValue> = { value: TValue } | { problem: string }
+export type AnswerCheck<TValue> = { value: TValue; problem?: never } | { problem: string; value?: never }
 
 /** The outcome of `askUntilValid`: a usable value (with the answer that gave it), or the user said no. */
 export type ValidAnswer<TValue, TAnswer> = { action: 'accept'; value: TValue; answer: TAnswer } | { action: 'decline' | 'cancel' }
@@ -28,16 +28,16 @@ export function* askUntilValid<TContext, TResponse, TValue>({
   /** One question; `problem` is undefined the first time, then says what was wrong with the last answer. */
   ask(problem: string | undefined): Operation<ElicitResult<TContext, TResponse>>
   check(content: TResponse): AnswerCheck<TValue>
-  /** Called with each problem before asking again, e.g. to `ctx.log` it. */
-  onProblem?(problem: string): Operation<void>
+  /** Called with each problem (and the answer that had it) before asking again, e.g. to `ctx.log` it. */
+  onProblem?(problem: string, content: TResponse): Operation<void>
 }): Operation<ValidAnswer<TValue, Extract<ElicitResult<TContext, TResponse>, { action: 'accept' }>>> {
   let problem: string | undefined
   for (;;) {
     const answer = yield* ask(problem)
     if (answer.action !== 'accept') return { action: answer.action }
     const checked = check(answer.content)
-    if ('value' in checked) return { action: 'accept', value: checked.value, answer }
+    if (checked.problem === undefined) return { action: 'accept', value: checked.value as TValue, answer }
     problem = checked.problem
-    if (onProblem) yield* onProblem(problem)
+    if (onProblem) yield* onProblem(problem, answer.content)
   }
 }
