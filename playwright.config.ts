@@ -9,7 +9,9 @@ const bundled = chromium.executablePath()
 const executablePath = existsSync(bundled) ? undefined : '/usr/bin/chromium'
 
 export default defineConfig({
-  testDir: 'e2e',
+  // The app's own specs in e2e/, and each plugin's beside its code (plugins/<name>/e2e/).
+  testDir: '.',
+  testMatch: ['e2e/**/*.spec.ts', 'plugins/*/e2e/**/*.spec.ts'],
   fullyParallel: true,
   workers: 2,
   retries: 0,

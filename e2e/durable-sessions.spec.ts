@@ -12,7 +12,7 @@ import {
   sameBrowser,
   seatAnswer,
   toolResults,
-} from './support/booking-answers'
+} from '../plugins/book-flight/e2e/booking-answers'
 import { contextOf, createChatApi, elicitRequests, eventsOf, CLIENT_COOKIE, type ChatApi, type ChatTurn } from './support/chat-api'
 import { startRedis, type RedisProcess } from './support/redis-process'
 

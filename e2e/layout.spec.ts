@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { BookingCard } from '@/plugins/book-flight/e2e/booking-card'
 import { ChatPage } from './pages/chat-page'
 
 test('the seat picker works by keyboard alone', async ({ page }) => {
@@ -6,7 +7,7 @@ test('the seat picker works by keyboard alone', async ({ page }) => {
   await chat.goto()
   await chat.composer.fill('Book a flight from NYC to LAX')
   await page.keyboard.press('Enter')
-  const booking = chat.booking()
+  const booking = BookingCard.nth(page)
   await expect(booking.flights.first()).toBeEnabled()
   await booking.flights.first().focus()
   await page.keyboard.press('Enter')
@@ -40,8 +41,8 @@ test.describe('at phone width, in dark mode', () => {
     const chat = new ChatPage(page)
     await chat.goto()
     await chat.say('Book a flight from NYC to LAX')
-    await chat.booking().pickFlight(0)
-    await expect(chat.booking().seatMap).toBeVisible()
+    await BookingCard.nth(page).pickFlight(0)
+    await expect(BookingCard.nth(page).seatMap).toBeVisible()
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
     expect(overflow).toBeLessThanOrEqual(0)
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)

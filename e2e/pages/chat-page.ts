@@ -1,5 +1,4 @@
 import { expect, type Locator, type Page } from '@playwright/test'
-import { BookingCard } from './booking-card'
 
 /** The chat as a person sees it: found by role and accessible name. */
 export class ChatPage {
@@ -32,13 +31,9 @@ export class ChatPage {
     await this.composer.press('Enter')
   }
 
-  /** The nth book_flight card in the conversation (0-based, in order of appearance). */
-  booking(index = 0): BookingCard {
-    return new BookingCard(this.page.getByRole('group', { name: 'Tool call book_flight' }).nth(index))
-  }
-
-  bookings(): Locator {
-    return this.page.getByRole('group', { name: 'Tool call book_flight' })
+  /** Every call of a tool in the conversation; a plugin's page object (plugins/<name>/e2e/) finds its own. */
+  toolCalls(toolName: string): Locator {
+    return this.page.getByRole('group', { name: `Tool call ${toolName}` })
   }
 
   lastAssistantMessage(): Locator {

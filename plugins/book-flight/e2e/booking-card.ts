@@ -1,7 +1,17 @@
-import { expect, type Locator } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
+import { ToolCallCard } from '@/lib/plugins/kit/testing/tool-call-card'
 
 /** One book_flight tool call: its FlightList, SeatPicker and confirmation. */
-export class BookingCard {
+export class BookingCard extends ToolCallCard {
+  /** The nth book_flight card in the conversation (0-based, in order of appearance). */
+  static nth(page: Page, index = 0): BookingCard {
+    return new BookingCard(BookingCard.all(page).nth(index))
+  }
+
+  static all(page: Page): Locator {
+    return ToolCallCard.all(page, 'book_flight')
+  }
+
   readonly flightList: Locator
   readonly flights: Locator
   readonly decline: Locator
@@ -12,10 +22,9 @@ export class BookingCard {
   readonly cancel: Locator
   readonly confirmation: Locator
   readonly notBooked: Locator
-  readonly status: Locator
-  readonly progress: Locator
 
-  constructor(readonly root: Locator) {
+  constructor(root: Locator) {
+    super(root)
     this.flightList = root.getByRole('region', { name: /^Flights from / })
     this.flights = this.flightList.getByRole('button', { name: /\$\d/ })
     this.decline = root.getByRole('button', { name: 'Decline' })
@@ -26,8 +35,6 @@ export class BookingCard {
     this.cancel = root.getByRole('button', { name: 'Cancel' })
     this.confirmation = root.getByRole('region', { name: 'Booking confirmation' })
     this.notBooked = root.getByRole('region', { name: 'Booking not made' })
-    this.status = root.getByTestId('tool-status')
-    this.progress = root.getByRole('progressbar', { name: 'Tool progress' })
   }
 
   /** Pick the nth flight; returns its accessible name (flight number, times, price). */

@@ -1,5 +1,5 @@
-import type { PluginElicitRequestEvent } from '../../lib/protocol'
-import { contextOf, createChatApi, eventsOf, type ChatApi, type ChatTurn } from './chat-api'
+import type { PluginElicitRequestEvent } from '@/lib/protocol'
+import { contextOf, createChatApi, eventsOf, type ChatApi, type ChatTurn } from '@/e2e/support/chat-api'
 
 /** What `book_flight` offers and returns, as far as these tests look at it. */
 export interface OfferedFlight {

@@ -1,7 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test'
+import { ToolCallCard } from '@/lib/plugins/kit/testing/tool-call-card'
 
 /** One pick_card tool call: the CardPicker, its analysis, and the reveal. */
-export class PickCardCard {
+export class PickCardCard extends ToolCallCard {
   readonly picker: Locator
   readonly cards: Locator
   readonly analysis: Locator
@@ -11,7 +12,6 @@ export class PickCardCard {
   readonly pickedCard: Locator
   readonly secretCard: Locator
   readonly noPick: Locator
-  readonly status: Locator
 
   /** The nth pick_card card in the conversation (0-based, in order of appearance). */
   static nth(page: Page, index = 0): PickCardCard {
@@ -19,10 +19,11 @@ export class PickCardCard {
   }
 
   static all(page: Page): Locator {
-    return page.getByRole('group', { name: 'Tool call pick_card' })
+    return ToolCallCard.all(page, 'pick_card')
   }
 
-  constructor(readonly root: Locator) {
+  constructor(root: Locator) {
+    super(root)
     this.picker = root.getByRole('region', { name: 'Pick a card' })
     this.cards = this.picker.getByRole('button', { name: /^Card \d+: / })
     this.analysis = this.picker.getByRole('complementary', { name: 'Card analysis' })
@@ -32,7 +33,6 @@ export class PickCardCard {
     this.pickedCard = this.result.getByTestId('picked-card')
     this.secretCard = this.result.getByTestId('secret-card')
     this.noPick = root.getByRole('region', { name: 'No card picked' })
-    this.status = root.getByTestId('tool-status')
   }
 
   /** The card button numbered `number` (from 1). */

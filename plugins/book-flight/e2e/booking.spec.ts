@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
-import { ChatPage } from './pages/chat-page'
+import { ChatPage } from '@/e2e/pages/chat-page'
+import { BookingCard } from './booking-card'
 
 test.describe('booking a flight in the chat', () => {
   test('from a message to a ticket: FlightList, SeatPicker, confirmation and the summary', async ({ page }) => {
@@ -7,7 +8,7 @@ test.describe('booking a flight in the chat', () => {
     await chat.goto()
     await chat.say('Book a flight from NYC to LAX')
 
-    const booking = chat.booking()
+    const booking = BookingCard.nth(page)
     await expect(booking.flightList).toBeVisible()
     await expect(booking.flightList.getByTestId('airplane-icon')).toBeVisible()
     await expect(booking.flights).toHaveCount(3)
@@ -44,7 +45,7 @@ test.describe('booking a flight in the chat', () => {
     const chat = new ChatPage(page)
     await chat.goto()
     await chat.say('Book a flight from NYC to LAX')
-    const booking = chat.booking()
+    const booking = BookingCard.nth(page)
     await booking.decline.click()
     await expect(booking.notBooked).toContainText('No flight was chosen')
     await expect(booking.flights.first()).toBeDisabled()
@@ -55,7 +56,7 @@ test.describe('booking a flight in the chat', () => {
     const chat = new ChatPage(page)
     await chat.goto()
     await chat.say('Book a flight from NYC to LAX')
-    const booking = chat.booking()
+    const booking = BookingCard.nth(page)
     await booking.pickFlight(0)
     await booking.cancel.click()
     await expect(booking.notBooked).toContainText('Seat selection was cancelled')
@@ -67,7 +68,7 @@ test.describe('booking a flight in the chat', () => {
     const chat = new ChatPage(page)
     await chat.goto()
     await chat.say('Book a flight from NYC to LAX')
-    const booking = chat.booking()
+    const booking = BookingCard.nth(page)
     await expect(booking.flights.first()).toBeEnabled()
     const callId = await booking.root.getAttribute('data-call-id')
     expect(callId).toBeTruthy()
@@ -90,19 +91,19 @@ test.describe('booking a flight in the chat', () => {
     const chat = new ChatPage(page)
     await chat.goto()
     await chat.say('Book a flight from NYC to LAX')
-    await expect(chat.booking().flights.first()).toBeEnabled()
+    await expect(BookingCard.nth(page).flights.first()).toBeEnabled()
 
     await page.reload()
     await expect(chat.userMessages.first()).toContainText('Book a flight from NYC to LAX')
-    const booking = chat.booking()
+    const booking = BookingCard.nth(page)
     await expect(booking.flights.first()).toBeEnabled()
     await booking.pickFlight(2)
     await expect(booking.seatMap).toBeVisible()
 
     await page.reload()
-    await expect(chat.booking().flights.nth(2)).toHaveAttribute('aria-pressed', 'true')
-    const seat = await chat.booking().pickFreeSeat()
-    const ticket = await chat.booking().expectConfirmed({ seat })
+    await expect(BookingCard.nth(page).flights.nth(2)).toHaveAttribute('aria-pressed', 'true')
+    const seat = await BookingCard.nth(page).pickFreeSeat()
+    const ticket = await BookingCard.nth(page).expectConfirmed({ seat })
     await expect(chat.lastAssistantMessage()).toContainText(ticket)
   })
 
@@ -110,34 +111,34 @@ test.describe('booking a flight in the chat', () => {
     const chat = new ChatPage(page)
     await chat.goto()
     await chat.say('Book a flight from NYC to LAX')
-    await chat.booking(0).pickFlight(0)
-    const firstSeat = await chat.booking(0).pickFreeSeat()
-    const firstTicket = await chat.booking(0).expectConfirmed({ seat: firstSeat })
+    await BookingCard.nth(page, 0).pickFlight(0)
+    const firstSeat = await BookingCard.nth(page, 0).pickFreeSeat()
+    const firstTicket = await BookingCard.nth(page, 0).expectConfirmed({ seat: firstSeat })
     await chat.waitUntilIdle()
 
     await chat.say('Book a flight from LAX to SEA')
-    await expect(chat.bookings()).toHaveCount(2)
-    await chat.booking(1).pickFlight(0)
-    const secondSeat = await chat.booking(1).pickFreeSeat()
-    const secondTicket = await chat.booking(1).expectConfirmed({ seat: secondSeat })
+    await expect(BookingCard.all(page)).toHaveCount(2)
+    await BookingCard.nth(page, 1).pickFlight(0)
+    const secondSeat = await BookingCard.nth(page, 1).pickFreeSeat()
+    const secondTicket = await BookingCard.nth(page, 1).expectConfirmed({ seat: secondSeat })
     expect(secondTicket).not.toBe(firstTicket)
-    await expect(chat.booking(1).confirmation).toContainText('SEA')
-    await expect(chat.booking(0).confirmation).toContainText(firstTicket)
+    await expect(BookingCard.nth(page, 1).confirmation).toContainText('SEA')
+    await expect(BookingCard.nth(page, 0).confirmation).toContainText(firstTicket)
   })
 
   test('two trips in one message: both cards are answered together', async ({ page }) => {
     const chat = new ChatPage(page)
     await chat.goto()
     await chat.say('Book flights from NYC to LAX and from LAX to SEA')
-    await expect(chat.bookings()).toHaveCount(2)
-    await chat.booking(0).pickFlight(0)
-    await chat.booking(1).pickFlight(1)
-    await expect(chat.booking(0).seatMap).toBeVisible()
-    await expect(chat.booking(1).seatMap).toBeVisible()
-    const seats = [await chat.booking(0).pickFreeSeat(), await chat.booking(1).pickFreeSeat()]
+    await expect(BookingCard.all(page)).toHaveCount(2)
+    await BookingCard.nth(page, 0).pickFlight(0)
+    await BookingCard.nth(page, 1).pickFlight(1)
+    await expect(BookingCard.nth(page, 0).seatMap).toBeVisible()
+    await expect(BookingCard.nth(page, 1).seatMap).toBeVisible()
+    const seats = [await BookingCard.nth(page, 0).pickFreeSeat(), await BookingCard.nth(page, 1).pickFreeSeat()]
     const tickets = [
-      await chat.booking(0).expectConfirmed({ seat: seats[0]! }),
-      await chat.booking(1).expectConfirmed({ seat: seats[1]! }),
+      await BookingCard.nth(page, 0).expectConfirmed({ seat: seats[0]! }),
+      await BookingCard.nth(page, 1).expectConfirmed({ seat: seats[1]! }),
     ]
     for (const ticket of tickets) await expect(chat.lastAssistantMessage()).toContainText(ticket)
   })

@@ -1,7 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test'
+import { ToolCallCard } from '@/lib/plugins/kit/testing/tool-call-card'
 
 /** One tictactoe tool call: the board on the user's turn, the moves made, and the result. */
-export class TicTacToeCard {
+export class TicTacToeCard extends ToolCallCard {
   readonly board: Locator
   readonly resign: Locator
   readonly lastModelMove: Locator
@@ -9,7 +10,6 @@ export class TicTacToeCard {
   readonly outcome: Locator
   readonly finalBoard: Locator
   readonly winningCells: Locator
-  readonly status: Locator
 
   /** The nth tictactoe card in the conversation (0-based, in order of appearance). */
   static nth(page: Page, index = 0): TicTacToeCard {
@@ -17,10 +17,11 @@ export class TicTacToeCard {
   }
 
   static all(page: Page): Locator {
-    return page.getByRole('group', { name: 'Tool call tictactoe' })
+    return ToolCallCard.all(page, 'tictactoe')
   }
 
-  constructor(readonly root: Locator) {
+  constructor(root: Locator) {
+    super(root)
     this.board = root.getByRole('grid', { name: 'Tic-tac-toe board' })
     this.resign = root.getByRole('button', { name: 'Resign' })
     this.lastModelMove = this.board.locator('button[data-last-move]')
@@ -28,7 +29,6 @@ export class TicTacToeCard {
     this.outcome = this.result.getByRole('heading')
     this.finalBoard = this.result.getByRole('grid', { name: 'Final board' })
     this.winningCells = this.finalBoard.getByRole('gridcell', { name: /winning line$/ })
-    this.status = root.getByTestId('tool-status')
   }
 
   /** Cell 1-9 of the board waiting for a move; its name says what is in it ("Cell 5, empty"). */
@@ -38,7 +38,7 @@ export class TicTacToeCard {
 
   /** The line a move folds into once made: "You took cell 1", "The model took cell 5, then you took cell 9". */
   moveMade(cell: number): Locator {
-    return this.root.getByTestId('elicitation').getByText(new RegExp(`\\byou took cell ${cell}$`, 'i'))
+    return this.elicitation.getByText(new RegExp(`\\byou took cell ${cell}$`, 'i'))
   }
 
   /** Click an empty cell and wait until the move is made (its board folds away). */

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
-import { ChatPage } from './pages/chat-page'
-import { PickCardCard } from './pages/pick-card-card'
+import { ChatPage } from '@/e2e/pages/chat-page'
+import { PickCardCard } from './pick-card-card'
 
 const CARD_NAME = /^Card \d+: (?:Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of (?:Hearts|Diamonds|Clubs|Spades)$/
 

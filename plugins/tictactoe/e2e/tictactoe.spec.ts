@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
-import { ChatPage } from './pages/chat-page'
-import { TicTacToeCard } from './pages/tictactoe-card'
+import { ChatPage } from '@/e2e/pages/chat-page'
+import { TicTacToeCard } from './tictactoe-card'
 
 // The offline model plays O deterministically: win, else block, else centre, corner, side.
 test.describe('playing tic-tac-toe in the chat', () => {
