@@ -21,7 +21,7 @@ describe('the offline model with every plugin’s skill', () => {
     expect(callOf('Book a flight from NYC to LAX')).toEqual(['book_flight'])
     expect(callOf("Let's play tic-tac-toe")).toEqual(['tictactoe'])
     expect(callOf('Pick a card and give me advice')).toEqual(['pick_card'])
-    expect(callOf('Reserve a table for two at 8pm')).toEqual([])
+    expect(callOf('Reserve a table for two at 8pm')).not.toContain('book_flight')
   })
 
   it('answers a sample with "recommend", "tip" or "advice" by the skill of the tool that asked', () => {
@@ -34,8 +34,8 @@ describe('the offline model with every plugin’s skill', () => {
   it('sums up `status: cancelled` by the skill of the tool that returned it', () => {
     expect(offlineSummaryOf({ skills, toolName: 'book_flight', result: { status: 'cancelled', step: 'flight' } })).toMatch(/^Nothing was booked/)
     expect(offlineSummaryOf({ skills, toolName: 'pick_card', result: { status: 'cancelled' } })).toMatch(/^No card was picked/)
-    expect(offlineSummaryOf({ skills, toolName: 'reserve_table', result: { status: 'cancelled' } })).toBe(
-      'The reserve_table tool returned: {"status":"cancelled"}',
+    expect(offlineSummaryOf({ skills, toolName: 'a_tool_with_no_skill', result: { status: 'cancelled' } })).toBe(
+      'The a_tool_with_no_skill tool returned: {"status":"cancelled"}',
     )
   })
 

@@ -1,0 +1,95 @@
+import { spawnSync } from 'node:child_process'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+// The scaffold runs in a copy of the project, so the plugin it writes never lands in this one.
+const root = process.cwd()
+let copy: string
+
+function run(command: string, args: string[]) {
+  const result = spawnSync(command, args, { cwd: copy, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } })
+  return { status: result.status, output: `${result.stdout}${result.stderr}` }
+}
+
+/** Every file of the copy (but node_modules) with its contents. */
+function snapshot(): Map<string, string> {
+  const files = new Map<string, string>()
+  const walk = (directory: string) => {
+    for (const entry of readdirSync(directory)) {
+      const path = join(directory, entry)
+      if (entry === 'node_modules') continue
+      if (statSync(path).isDirectory()) walk(path)
+      else files.set(relative(copy, path), readFileSync(path, 'utf8'))
+    }
+  }
+  walk(copy)
+  return files
+}
+
+beforeAll(() => {
+  copy = mkdtempSync(join(tmpdir(), 'new-plugin-'))
+  for (const entry of ['lib', 'plugins', 'components', 'e2e', 'scripts', 'app', 'tsconfig.json', 'vitest.config.ts', 'package.json', 'next-env.d.ts']) {
+    try {
+      cpSync(join(root, entry), join(copy, entry), { recursive: true })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
+  }
+  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir')
+})
+afterAll(() => rmSync(copy, { recursive: true, force: true }))
+
+describe('npm run new-plugin', () => {
+  it('writes a plugin whose engine test passes and that type-checks, changing nothing but its folder and one list', { timeout: 240_000 }, () => {
+    const before = snapshot()
+    const made = run('node', ['scripts/new-plugin.mjs', 'reserve-table'])
+    expect(made.output).toContain('Wrote plugins/reserve-table/')
+    expect(made.status).toBe(0)
+
+    const after = snapshot()
+    const changed = [...after.keys()].filter((file) => before.get(file) !== after.get(file)).sort()
+    expect(changed.filter((file) => !file.startsWith('plugins/reserve-table/'))).toEqual(['plugins/index.ts'])
+    expect([...before.keys()].filter((file) => !after.has(file))).toEqual([])
+    expect(changed.filter((file) => file.startsWith('plugins/reserve-table/'))).toEqual(
+      [
+        'components/NameForm.tsx',
+        'components/OptionPicker.tsx',
+        'components/ReserveTableResult.tsx',
+        'e2e/reserve-table-card.ts',
+        'e2e/reserve-table.spec.ts',
+        'offline.ts',
+        'plugin.ts',
+        'reserve-table.engine.test.ts',
+        'tool.ts',
+      ].map((file) => `plugins/reserve-table/${file}`),
+    )
+    expect(after.get('plugins/index.ts')).toContain("import { reserveTablePlugin } from './reserve-table/plugin'")
+    expect(after.get('plugins/index.ts')).toMatch(/export const plugins = \[[^\]]*, reserveTablePlugin\] as const/)
+
+    const tested = run('npx', ['vitest', 'run', 'plugins/reserve-table', 'lib/server/offline-skills.test.ts'])
+    expect(tested.output).toMatch(/Tests\s+\d+ passed/)
+    expect(tested.status).toBe(0)
+
+    const typed = run('npx', ['tsc', '--noEmit'])
+    expect(typed.output).not.toContain('error TS')
+    expect(typed.status).toBe(0)
+  })
+
+  it.each([
+    ['reserve-table', 'plugins/reserve-table already exists'],
+    ['book-flight', 'plugins/book-flight already exists'],
+    ['Reserve Table', 'is not a valid plugin folder name'],
+    ['../escape', 'is not a valid plugin folder name'],
+    ['double--hyphen', 'is not a valid plugin folder name'],
+    ['9lives', 'is not a valid plugin folder name'],
+    ['', 'give one name'],
+  ])('refuses %j with a clear message and writes nothing', (name, message) => {
+    const before = snapshot()
+    const refused = run('node', ['scripts/new-plugin.mjs', ...(name ? [name] : [])])
+    expect(refused.status).toBe(1)
+    expect(refused.output).toContain(message)
+    expect(snapshot()).toEqual(before)
+  })
+})
