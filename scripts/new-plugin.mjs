@@ -35,9 +35,16 @@ const list = readFileSync(index, 'utf8')
 if (new RegExp(`\\b${camel}Plugin\\b`).test(list)) refuse(`plugins/index.ts already has a plugin called ${camel}Plugin.`)
 if (list.includes(`'${tool}'`)) refuse(`a tool called ${tool} is already listed.`)
 
-const listed = /export const plugins = \[([^\]]*)\] as const/.exec(list)
+// The two lists a plugin joins: its browser-and-server half, and its offline skill.
+const lists = [
+  { pattern: /export const plugins = \[([^\]]*)\] as const/, entry: `${camel}Plugin`, from: `./${name}/plugin` },
+  { pattern: /export const offlineSkills: readonly OfflineSkill\[\] = \[([^\]]*)\]/, entry: `${camel}Offline`, from: `./${name}/offline` },
+]
+for (const { pattern } of lists) {
+  if (!pattern.test(list)) refuse(`plugins/index.ts has no list matching ${pattern} to add the plugin to.`)
+}
 const lastImport = [...list.matchAll(/^import .*$/gm)].at(-1)
-if (!listed || !lastImport) refuse('plugins/index.ts has no `export const plugins = [...] as const` to add the plugin to.')
+if (!lastImport) refuse('plugins/index.ts has no imports to add to.')
 
 const tokens = {
   __folder__: name,
@@ -69,13 +76,17 @@ function copy(from, to) {
 }
 copy(templates, folder)
 
-const entries = listed[1].trim()
-const withEntry = list
-  .replace(listed[0], `export const plugins = [${entries ? `${entries}, ` : ''}${camel}Plugin] as const`)
-  .replace(lastImport[0], `${lastImport[0]}\nimport { ${camel}Plugin } from './${name}/plugin'`)
-writeFileSync(index, withEntry)
+let updated = list
+for (const { pattern, entry } of lists) {
+  updated = updated.replace(pattern, (whole, entries) => {
+    const before = entries.trim()
+    return whole.replace(`[${entries}]`, `[${before ? `${before}, ` : ''}${entry}]`)
+  })
+}
+updated = updated.replace(lastImport[0], [lastImport[0], ...lists.map(({ entry, from }) => `import { ${entry} } from '${from}'`)].join('\n'))
+writeFileSync(index, updated)
 
-console.log(`Wrote plugins/${name}/ and added ${camel}Plugin to plugins/index.ts:`)
+console.log(`Wrote plugins/${name}/ and added ${camel}Plugin and ${camel}Offline to plugins/index.ts:`)
 for (const file of written.sort()) console.log(`  ${file}`)
 console.log(`\nTry it: npx vitest run plugins/${name}   ·   npm run build && E2E_PORT=3210 npx playwright test plugins/${name}`)
 console.log(`Then say “${tokens.__Phrase__} for tonight” in the chat (npm run dev). The guide: docs/plugins.md`)

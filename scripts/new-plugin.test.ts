@@ -65,8 +65,11 @@ describe('npm run new-plugin', () => {
         'tool.ts',
       ].map((file) => `plugins/reserve-table/${file}`),
     )
-    expect(after.get('plugins/index.ts')).toContain("import { reserveTablePlugin } from './reserve-table/plugin'")
-    expect(after.get('plugins/index.ts')).toMatch(/export const plugins = \[[^\]]*, reserveTablePlugin\] as const/)
+    const index = after.get('plugins/index.ts')!
+    expect(index).toContain("import { reserveTablePlugin } from './reserve-table/plugin'")
+    expect(index).toContain("import { reserveTableOffline } from './reserve-table/offline'")
+    expect(index).toMatch(/export const plugins = \[[^\]]*, reserveTablePlugin\] as const/)
+    expect(index).toMatch(/export const offlineSkills: readonly OfflineSkill\[\] = \[[^\]]*, reserveTableOffline\]/)
 
     const tested = run('npx', ['vitest', 'run', 'plugins/reserve-table', 'lib/server/offline-skills.test.ts'])
     expect(tested.output).toMatch(/Tests\s+\d+ passed/)

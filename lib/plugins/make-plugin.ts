@@ -1,6 +1,5 @@
 import type { Operation } from 'effection'
 import type { ComponentType } from 'react'
-import type { OfflineSkill } from '../models'
 import type { AnyMcpTool } from '../tools/types'
 import type { ElicitHandlers, Plugin, PluginClientRegistration, ResultViewProps } from './types'
 
@@ -15,9 +14,7 @@ export interface PluginBuilder<TTool extends AnyMcpTool> {
 
 export interface PluginWithHandlers<TTool extends AnyMcpTool> {
   /** Optional: show the tool's result with this component instead of the generic view. */
-  resultView(Component: ComponentType<ResultViewProps<ToolResultOf<TTool>>>): PluginWithHandlers<TTool>
-  /** Optional: what the offline model knows of the tool (the plugin's `offline.ts`, made with `defineOfflineSkill`). */
-  offline(skill: OfflineSkill): PluginWithHandlers<TTool>
+  resultView(Component: ComponentType<ResultViewProps<ToolResultOf<TTool>>>): { build(): Plugin<TTool> }
   build(): Plugin<TTool>
 }
 
@@ -41,32 +38,20 @@ export function makePlugin<TTool extends AnyMcpTool>(tool: TTool): PluginBuilder
       if (missing.length > 0) {
         throw new Error(`Plugin "${tool.name}" has no onElicit handler for: ${missing.join(', ')}.`)
       }
-      const withParts = ({
-        resultView,
-        offline,
-      }: {
-        resultView?: PluginClientRegistration['resultView']
-        offline?: OfflineSkill
-      }): PluginWithHandlers<TTool> => ({
-        resultView: (Component) => withParts({ resultView: Component as PluginClientRegistration['resultView'], offline }),
-        offline: (skill) => {
-          if (skill.toolName !== tool.name) {
-            throw new Error(`Plugin "${tool.name}" was given the offline skill of "${skill.toolName}".`)
-          }
-          return withParts({ resultView, offline: skill })
+      const build = (resultView?: PluginClientRegistration['resultView']): Plugin<TTool> => ({
+        name: tool.name,
+        tool,
+        server: { tools: [tool] as const },
+        client: {
+          toolName: tool.name,
+          handlers: handlers as unknown as PluginClientRegistration['handlers'],
+          ...(resultView ? { resultView } : {}),
         },
-        build: () => ({
-          name: tool.name,
-          tool,
-          server: { tools: [tool] as const, ...(offline ? { offline } : {}) },
-          client: {
-            toolName: tool.name,
-            handlers: handlers as unknown as PluginClientRegistration['handlers'],
-            ...(resultView ? { resultView } : {}),
-          },
-        }),
       })
-      return withParts({})
+      return {
+        resultView: (Component) => ({ build: () => build(Component as PluginClientRegistration['resultView']) }),
+        build: () => build(),
+      }
     },
   }
 }

@@ -1,6 +1,5 @@
 import type { Operation } from 'effection'
 import type { ComponentType } from 'react'
-import type { OfflineSkill } from '../models'
 import type { ContextOf, ElicitSpec, ElicitsMap, ResponseOf } from '../tools/elicits'
 import type { AnyMcpTool, ElicitId, ElicitAnswer } from '../tools/types'
 
@@ -69,7 +68,6 @@ export interface PluginClientRegistration {
 export interface Plugin<TTool extends AnyMcpTool = AnyMcpTool> {
   name: TTool['name']
   tool: TTool
-  /** The server's half: the tool, and what the offline model knows of it. */
-  server: { tools: readonly [TTool]; offline?: OfflineSkill }
+  server: { tools: readonly [TTool] }
   client: PluginClientRegistration
 }

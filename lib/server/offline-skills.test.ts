@@ -3,6 +3,20 @@ import { createOfflineModel, MAX_TOOL_CALLS_PER_STEP } from '@/lib/models'
 import { offlineReplyTo, offlineSampleAnswer, offlineSummaryOf } from '@/lib/models/testing/offline-replies'
 import { offlineSkills, plugins } from '@/plugins'
 
+/**
+ * The fastest of a few runs of `work`, in ms: a quadratic parse of 200 KB takes seconds on every
+ * run, while a busy machine (CI on 2 cores, other suites beside this one) only slows some runs.
+ */
+function fastestOf(work: () => void, runs = 5): number {
+  let fastest = Infinity
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now()
+    work()
+    fastest = Math.min(fastest, performance.now() - started)
+  }
+  return fastest
+}
+
 // The offline model as the app runs it: every plugin's skill, from the one list.
 const skills = offlineSkills
 
@@ -54,20 +68,18 @@ describe('the offline model with every plugin’s skill', () => {
     ['boards', `Let's play tic-tac-toe ${'X | 2 | O\n'.repeat(20_000)}`],
   ])('decides on a 200 KB message of %s well under 50 ms', (_name, text) => {
     expect(text.length).toBeGreaterThanOrEqual(200_000)
-    offlineReplyTo({ skills, text }) // warm up the regular expressions
-    const started = performance.now()
-    offlineReplyTo({ skills, text })
-    expect(performance.now() - started).toBeLessThan(50)
+    expect(fastestOf(() => offlineReplyTo({ skills, text }))).toBeLessThan(50)
   })
 
   it('answers a 200 KB sample, structured or not, well under 50 ms', () => {
     const prompt = `${'1. Ace of Spades (A♠)\n'.repeat(10_000)}`
     const schema = { type: 'object', properties: { favourite: { type: 'integer', minimum: 1, maximum: 10 } } }
     for (const toolName of ['book_flight', 'pick_card', 'tictactoe']) {
-      const started = performance.now()
-      offlineSampleAnswer({ skills, toolName, prompt, system: `tic-tac-toe ${'X | 2 | O\n'.repeat(20_000)}` })
-      offlineSampleAnswer({ skills, toolName, prompt, schema })
-      expect(performance.now() - started).toBeLessThan(50)
+      const answer = () => {
+        offlineSampleAnswer({ skills, toolName, prompt, system: `tic-tac-toe ${'X | 2 | O\n'.repeat(20_000)}` })
+        offlineSampleAnswer({ skills, toolName, prompt, schema })
+      }
+      expect(fastestOf(answer)).toBeLessThan(50)
     }
   })
 

@@ -3,7 +3,6 @@ import { BookingConfirmation } from './components/BookingConfirmation'
 import { FlightList } from './components/FlightList'
 import { SeatPicker } from './components/SeatPicker'
 import { bookFlightTool } from './tool'
-import { bookFlightOffline } from './offline'
 
 export const bookFlightPlugin = makePlugin(bookFlightTool)
   .onElicit({
@@ -28,5 +27,4 @@ export const bookFlightPlugin = makePlugin(bookFlightTool)
     },
   })
   .resultView(BookingConfirmation)
-  .offline(bookFlightOffline)
   .build()

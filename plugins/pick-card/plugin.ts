@@ -2,7 +2,6 @@ import { makePlugin } from '@/lib/plugins'
 import { CardPicker } from './components/CardPicker'
 import { CardReveal } from './components/CardReveal'
 import { pickCardTool } from './tool'
-import { pickCardOffline } from './offline'
 
 export const pickCardPlugin = makePlugin(pickCardTool)
   .onElicit({
@@ -16,5 +15,4 @@ export const pickCardPlugin = makePlugin(pickCardTool)
     },
   })
   .resultView(CardReveal)
-  .offline(pickCardOffline)
   .build()

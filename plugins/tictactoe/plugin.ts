@@ -2,7 +2,6 @@ import { makePlugin } from '@/lib/plugins'
 import { GameResult } from './components/GameResult'
 import { TicTacToeBoard } from './components/TicTacToeBoard'
 import { ticTacToeTool } from './tool'
-import { ticTacToeOffline } from './offline'
 
 export const ticTacToePlugin = makePlugin(ticTacToeTool)
   .onElicit({
@@ -16,5 +15,4 @@ export const ticTacToePlugin = makePlugin(ticTacToeTool)
     },
   })
   .resultView(GameResult)
-  .offline(ticTacToeOffline)
   .build()
