@@ -2,8 +2,8 @@
 
 import type { ElicitComponentProps } from '@/lib/plugins'
 import type { Flight } from '../flights'
-import { AirplaneIcon, formatDuration, formatPrice, promptOf } from './format'
-import { QuietButton } from '@/components/QuietButton'
+import { AnswerBar, promptOf, QuestionPanel, QuietButton } from '@/components/kit'
+import { AirplaneIcon, formatDuration, formatPrice } from './format'
 
 export type FlightChoice = { action: 'accept'; flightId: string } | { action: 'decline' }
 
@@ -41,22 +41,17 @@ export function FlightList({ message, from, destination, flights, onRespond, dis
   const prompt = promptOf(message)
 
   return (
-    <section
-      aria-label={`Flights from ${from} to ${destination}`}
-      className="rounded-xl border border-zinc-200 bg-white p-3 dark:border-zinc-700/70 dark:bg-zinc-900 sm:p-4"
+    <QuestionPanel
+      label={`Flights from ${from} to ${destination}`}
+      icon={<AirplaneIcon data-testid="airplane-icon" aria-hidden="true" className="h-5 w-5" />}
+      title={
+        <>
+          {from} <span aria-hidden="true">→</span>
+          <span className="sr-only">to</span> {destination}
+        </>
+      }
+      prompt={prompt}
     >
-      <header className="flex items-center gap-3">
-        <span className="grid h-9 w-9 shrink-0 place-items-center rounded-full bg-sky-600 text-white dark:bg-sky-500">
-          <AirplaneIcon data-testid="airplane-icon" aria-hidden="true" className="h-5 w-5" />
-        </span>
-        <div className="min-w-0">
-          <h3 className="text-sm font-semibold text-zinc-900 dark:text-zinc-50">
-            {from} <span aria-hidden="true">→</span>
-            <span className="sr-only">to</span> {destination}
-          </h3>
-          {prompt ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{prompt}</p> : null}
-        </div>
-      </header>
 
       <ul className="mt-3 space-y-2">
         {flights.map((flight) => {
@@ -108,18 +103,11 @@ export function FlightList({ message, from, destination, flights, onRespond, dis
         })}
       </ul>
 
-      <div className="mt-3 flex min-h-9 items-center justify-between gap-3">
-        {declined ? (
-          <p className="text-sm font-medium text-zinc-600 dark:text-zinc-400">Declined</p>
-        ) : chosenId ? (
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">Flight chosen</p>
-        ) : (
-          <span />
-        )}
+      <AnswerBar status={declined ? 'Declined' : chosenId ? 'Flight chosen' : undefined}>
         <QuietButton disabled={disabled} onClick={() => onRespond({ action: 'decline' })}>
           Decline
         </QuietButton>
-      </div>
-    </section>
+      </AnswerBar>
+    </QuestionPanel>
   )
 }

@@ -13,11 +13,6 @@ export function formatPrice(price: number): string {
   return `$${price.toLocaleString('en-US', { maximumFractionDigits: 2 })}`
 }
 
-/** The first paragraph of a tool's message: what it asks, without the list it also spells out for text-only clients. */
-export function promptOf(message: string): string {
-  return message.split(/\n\s*\n/)[0]?.trim() ?? ''
-}
-
 export function AirplaneIcon(props: SVGProps<SVGSVGElement>) {
   return (
     <svg viewBox="0 0 24 24" fill="currentColor" {...props}>

@@ -5,7 +5,7 @@ import type { ElicitComponentProps } from '@/lib/plugins'
 import { cardName, type Card } from '../cards'
 import type { CardAnalysis } from '../tool'
 import { CardsIcon, PlayingCard } from './PlayingCard'
-import { QuietButton } from '@/components/QuietButton'
+import { AnswerBar, promptOf, QuestionPanel, QuietButton } from '@/components/kit'
 
 export type CardChoice = { action: 'accept'; cardNumber: number } | { action: 'decline' }
 
@@ -20,10 +20,6 @@ export function cardLabel(card: Card, number: number): string {
   return `Card ${number}: ${cardName(card)}`
 }
 
-/** The first paragraph of the tool's message: what it asks, without the list it spells out for text-only clients. */
-function promptOf(message: string): string {
-  return message.split(/\n\s*\n/)[0]?.trim() ?? ''
-}
 
 /** Arrow keys, Home and End move between the cards; Tab still walks through them. */
 function moveFocus(event: KeyboardEvent<HTMLUListElement>) {
@@ -51,18 +47,13 @@ export function CardPicker({ message, cards, analysis, onRespond, disabled, resp
   const prompt = promptOf(message)
 
   return (
-    <section aria-label="Pick a card" className="rounded-xl border border-zinc-200 bg-white p-3 dark:border-zinc-700/70 dark:bg-zinc-900 sm:p-4">
-      <header className="flex items-center gap-3">
-        <span className="grid h-9 w-9 shrink-0 place-items-center rounded-full bg-violet-600 text-white dark:bg-violet-500">
-          <CardsIcon data-testid="cards-icon" aria-hidden="true" className="h-5 w-5" />
-        </span>
-        <div className="min-w-0">
-          <h3 className="text-sm font-semibold text-zinc-900 dark:text-zinc-50">
-            {cards.length} cards, one secret winner
-          </h3>
-          {prompt ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{prompt}</p> : null}
-        </div>
-      </header>
+    <QuestionPanel
+      label="Pick a card"
+      tone="violet"
+      icon={<CardsIcon data-testid="cards-icon" aria-hidden="true" className="h-5 w-5" />}
+      title={`${cards.length} cards, one secret winner`}
+      prompt={prompt}
+    >
 
       {analysis ? (
         <aside
@@ -114,20 +105,21 @@ export function CardPicker({ message, cards, analysis, onRespond, disabled, resp
         })}
       </ul>
 
-      <div className="mt-3 flex min-h-9 items-center justify-between gap-3">
-        <p className="text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite">
-          {declined ? (
+      <AnswerBar
+        status={
+          declined ? (
             <span className="font-medium">Declined</span>
           ) : chosen !== undefined && cards[chosen - 1] ? (
             <>
               Picked <strong className="font-semibold text-zinc-900 dark:text-zinc-100">{cardLabel(cards[chosen - 1]!, chosen)}</strong>
             </>
-          ) : null}
-        </p>
+          ) : null
+        }
+      >
         <QuietButton disabled={disabled} onClick={() => onRespond({ action: 'decline' })}>
           Decline
         </QuietButton>
-      </div>
-    </section>
+      </AnswerBar>
+    </QuestionPanel>
   )
 }

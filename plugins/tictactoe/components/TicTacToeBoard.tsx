@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import type { ElicitComponentProps } from '@/lib/plugins'
 import { isLegalMove, placeMark, USER_MARK, type Board, type GameMove } from '../game'
 import { cellLabel, leadOf, MARK_COLOUR, MarkGlyph, MiniBoard } from './marks'
-import { QuietButton } from '@/components/QuietButton'
+import { AnswerBar, QuestionPanel, QuietButton } from '@/components/kit'
 
 export type MoveChoice = { action: 'accept'; cell: number } | { action: 'decline' }
 
@@ -58,22 +58,17 @@ function ActiveBoard({ message, board, moveHistory, onRespond, disabled }: Omit<
   }
 
   return (
-    <section
-      aria-label={`Tic-tac-toe, move ${moveHistory.length + 1}`}
-      className="rounded-xl border border-zinc-200 bg-white p-3 dark:border-zinc-700/70 dark:bg-zinc-900 sm:p-4"
+    <QuestionPanel
+      label={`Tic-tac-toe, move ${moveHistory.length + 1}`}
+      icon={<MarkGlyph mark="X" className="h-5 w-5" />}
+      title={disabled ? 'Game stopped' : 'Your move'}
+      prompt={
+        <>
+          You are <span className="font-semibold text-sky-700 dark:text-sky-300">X</span>, the model is{' '}
+          <span className="font-semibold text-rose-600 dark:text-rose-300">O</span>
+        </>
+      }
     >
-      <header className="flex items-center gap-3">
-        <span className="grid h-9 w-9 shrink-0 place-items-center rounded-full bg-sky-600 text-white dark:bg-sky-500">
-          <MarkGlyph mark="X" className="h-5 w-5" />
-        </span>
-        <div className="min-w-0">
-          <h3 className="text-sm font-semibold text-zinc-900 dark:text-zinc-50">{disabled ? 'Game stopped' : 'Your move'}</h3>
-          <p className="text-xs text-zinc-500 dark:text-zinc-400">
-            You are <span className="font-semibold text-sky-700 dark:text-sky-300">X</span>, the model is{' '}
-            <span className="font-semibold text-rose-600 dark:text-rose-300">O</span>
-          </p>
-        </div>
-      </header>
 
       {lead ? (
         <p
@@ -151,15 +146,12 @@ function ActiveBoard({ message, board, moveHistory, onRespond, disabled }: Omit<
         </div>
       </div>
 
-      <div className="mt-3 flex min-h-9 items-center justify-between gap-3">
-        <p className="text-xs text-zinc-500 dark:text-zinc-400">
-          Move {moveHistory.length + 1} · {free.length} {free.length === 1 ? 'cell' : 'cells'} left
-        </p>
+      <AnswerBar status={`Move ${moveHistory.length + 1} · ${free.length} ${free.length === 1 ? 'cell' : 'cells'} left`}>
         <QuietButton disabled={disabled} onClick={() => onRespond({ action: 'decline' })}>
           Resign
         </QuietButton>
-      </div>
-    </section>
+      </AnswerBar>
+    </QuestionPanel>
   )
 }
 
