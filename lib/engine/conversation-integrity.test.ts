@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { bookFlightTool } from '@/plugins/book-flight/tool'
+import { bookFlightOffline } from '@/plugins/book-flight/offline'
 import type { Flight } from '@/plugins/book-flight/flights'
 import { createOfflineModel } from '../models'
 import { decodeModelContext } from '../tools/model-context'
@@ -16,7 +17,7 @@ let waiting: PluginElicitRequestEvent
 let issued: Message[]
 
 beforeEach(async () => {
-  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool] })
+  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] }), tools: [bookFlightTool] })
   client = createChatTestClient({ chat })
   waiting = elicitRequests((await client.say('Book a flight from NYC to LAX')).events)[0]!
   issued = structuredClone(client.messages)
@@ -169,9 +170,9 @@ describe('what is not a forgery', () => {
 
   it('accepts a server-issued conversation on another server with the same secret, and reports its lost session', async () => {
     const secret = 'a-secret-shared-by-both-servers-in-this-test'
-    const first = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool], secret })
-    const second = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool], secret })
-    const stranger = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool] })
+    const first = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] }), tools: [bookFlightTool], secret })
+    const second = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] }), tools: [bookFlightTool], secret })
+    const stranger = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] }), tools: [bookFlightTool] })
     try {
       const browser = createChatTestClient({ chat: first })
       const request = elicitRequests((await browser.say('Book a flight from NYC to LAX')).events)[0]!

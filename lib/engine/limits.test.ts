@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { bookFlightTool } from '@/plugins/book-flight/tool'
+import { bookFlightOffline } from '@/plugins/book-flight/offline'
 import { createOfflineModel } from '../models'
 import type { ChatCompletionRequestBody, ScriptedReply } from '../models/testing/openai-compatible-server'
 import { createMcpTool, type AnyMcpTool } from '../tools'
@@ -26,7 +27,7 @@ async function scripted(
 }
 
 async function offline(options: Partial<Omit<ChatServerOptions, 'model'>> = {}): Promise<ChatServer> {
-  const chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [bookFlightTool], ...options })
+  const chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] }), tools: [bookFlightTool], ...options })
   closers.push(() => chat.close())
   return chat
 }
