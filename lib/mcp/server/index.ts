@@ -1,0 +1,3 @@
+export { createMcpEndpoint, MCP_SERVER_INFO } from './mcp-endpoint'
+export type { McpEndpoint, McpEndpointOptions } from './mcp-endpoint'
+export { McpToolShapeError, flatFormSchemas } from './flat-form-schema'

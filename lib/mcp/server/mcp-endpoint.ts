@@ -1,0 +1,157 @@
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isLegacyRequest,
+  McpServer,
+  originValidationResponse,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+} from '@modelcontextprotocol/server'
+import type { LanguageModel } from 'ai'
+import { createScope, suspend, type Operation } from 'effection'
+import { createModelSampler } from '../../engine/sample-with-model'
+import { createMemorySessionStore, type SessionStore } from '../../sessions'
+import type { AnyMcpTool } from '../../tools/types'
+import { flatFormSchemas } from './flat-form-schema'
+import { registerPluginTool } from './register-plugin-tool'
+import { RoundLedger } from './round-ledger'
+import { createRoundStateCodec } from './round-state'
+
+export interface McpEndpointOptions {
+  tools: readonly AnyMcpTool[]
+  /** The app's own model: it answers `ctx.sample` for clients that do not sample. */
+  model: LanguageModel
+  /** Signs and seals `requestState`; at least 32 bytes, the same on every instance. */
+  stateSecret: string
+  /** How long a round's state stays valid (default 30 minutes). */
+  stateTtlSeconds?: number
+  /** When set, every request needs `Authorization: Bearer <authToken>`. */
+  authToken?: string
+  /** Host names this server answers to (Host and Origin); localhost-class names always. */
+  allowedHosts?: readonly string[]
+  /** Where answered rounds are kept (default: in memory); instances that share rounds share a store. */
+  useStore?: () => Operation<SessionStore>
+  /** More to serve on each server instance (the conformance fixtures). */
+  extend?: (server: McpServer) => void
+  /** At most this many 2025 sessions at once (default 1000); more are refused with 503. */
+  maxSessions?: number
+}
+
+/** `/api/mcp`: one fetch-shaped handler for every MCP request, and its teardown. */
+export interface McpEndpoint {
+  handle(request: Request): Promise<Response>
+  close(): Promise<void>
+}
+
+export const MCP_SERVER_INFO = { name: 'elicit-chat', version: '0.1.0' }
+
+/**
+ * The app's tools over MCP (Streamable HTTP). A request is checked (Host, Origin, bearer
+ * token), then routed by era with the SDK's own classifier: 2025 traffic to a sessionful
+ * transport per `Mcp-Session-Id` (sessions live in this process), the rest to the SDK's
+ * stateless 2026-07-28 handler, strict (`legacy: 'reject'`), since its stateless fallback for
+ * 2025 clients cannot send them elicitation or sampling requests.
+ */
+export async function createMcpEndpoint(options: McpEndpointOptions): Promise<McpEndpoint> {
+  const { tools, stateSecret, authToken, extend, maxSessions = 1000 } = options
+  // Refused at start, naming the tool and key, not in front of a user later.
+  for (const tool of tools) flatFormSchemas(tool)
+  const ttlSeconds = options.stateTtlSeconds ?? 30 * 60
+  const allowedHosts = ['localhost', '127.0.0.1', '[::1]', ...(options.allowedHosts ?? [])]
+
+  const [scope, destroy] = createScope()
+  const store = await new Promise<SessionStore>((resolve, reject) => {
+    scope
+      .run(function* () {
+        resolve(options.useStore ? yield* options.useStore() : createMemorySessionStore())
+        yield* suspend()
+      })
+      .catch(reject)
+  })
+  const serving = {
+    scope,
+    ledger: new RoundLedger(store, ttlSeconds * 1000),
+    sample: createModelSampler(options.model),
+    codec: createRoundStateCodec({
+      secret: stateSecret,
+      ttlSeconds,
+      // The caller is who the bearer token says; without a token every caller is the same one.
+      bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
+    }),
+  }
+
+  const createServer = () => {
+    const server = new McpServer(MCP_SERVER_INFO, {
+      capabilities: { tools: {}, logging: {} },
+      requestState: { verify: (state, ctx) => serving.codec.verify(state, ctx) },
+      // A game of tic-tac-toe, or a user who keeps answering wrongly, takes many rounds.
+      inputRequired: { maxRounds: 100 },
+    })
+    for (const tool of tools) registerPluginTool(server, tool, serving)
+    extend?.(server)
+    return server
+  }
+
+  const modern = createMcpHandler(() => createServer(), { legacy: 'reject' })
+  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: McpServer }>()
+
+  async function legacy(request: Request, authInfo: AuthInfo | undefined): Promise<Response> {
+    const sessionId = request.headers.get('mcp-session-id')
+    if (sessionId) {
+      const session = sessions.get(sessionId)
+      if (!session) return jsonRpcError(404, -32001, 'Session not found: it ended, or this server restarted. Initialize a new session.')
+      return session.transport.handleRequest(request, { authInfo })
+    }
+    if (request.method !== 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required')
+    if (sessions.size >= maxSessions) return jsonRpcError(503, -32000, 'Too many MCP sessions are open; close one or try again later.')
+    const server = createServer()
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
+      onsessionclosed: (id) => void sessions.delete(id),
+    })
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId)
+    }
+    await server.connect(transport)
+    const response = await transport.handleRequest(request, { authInfo })
+    // Anything but an initialize leaves no session behind.
+    if (!transport.sessionId) await server.close()
+    return response
+  }
+
+  return {
+    async handle(request) {
+      const refused = hostHeaderValidationResponse(request, allowedHosts) ?? originValidationResponse(request, allowedHosts)
+      if (refused) return refused
+      let authInfo: AuthInfo | undefined
+      if (authToken !== undefined) {
+        const given = /^Bearer (.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
+        if (!given || !sameSecret(given, authToken)) {
+          return jsonRpcError(401, -32000, 'Unauthorized: send Authorization: Bearer <MCP_AUTH_TOKEN>.', { 'WWW-Authenticate': 'Bearer' })
+        }
+        authInfo = { token: given, clientId: createHash('sha256').update(given).digest('base64url').slice(0, 16), scopes: [] }
+      }
+      if (!['GET', 'POST', 'DELETE'].includes(request.method)) return jsonRpcError(405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' })
+      if (await isLegacyRequest(request)) return legacy(request, authInfo)
+      return modern.fetch(request, { authInfo })
+    },
+    async close() {
+      await Promise.all([...sessions.values()].map(({ server }) => server.close().catch(() => {})))
+      sessions.clear()
+      await modern.close()
+      await destroy()
+    },
+  }
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest()
+  const b = createHash('sha256').update(expected).digest()
+  return timingSafeEqual(a, b)
+}
+
+function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status, headers })
+}

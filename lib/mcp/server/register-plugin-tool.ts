@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto'
+import {
+  fromJsonSchema,
+  inputRequired,
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type InputRequiredResult,
+  type McpServer,
+  type ServerContext,
+} from '@modelcontextprotocol/server'
+import type { Operation, Scope } from 'effection'
+import type { ToolEvent } from '../../runtime/journaling-client'
+import type { ToolSampleRequest } from '../../runtime/tool-client'
+import type { AnyMcpTool, SampleResult } from '../../tools/types'
+import type { RoundLedger } from './round-ledger'
+import type { RoundState, RoundStateCodec } from './round-state'
+import { runRound } from './run-round'
+import { z } from 'zod'
+
+export interface PluginToolServing {
+  /** The server's long-lived scope: rounds run in it, and halt with it. */
+  scope: Scope
+  codec: RoundStateCodec
+  ledger: RoundLedger
+  /** The app's own model, for `ctx.sample` when the client does not sample. */
+  sample(request: ToolSampleRequest): Operation<SampleResult>
+}
+
+/**
+ * Serve a plugin tool on an MCP server. One handler serves both eras: each call is run in
+ * rounds (see `runRound`), the questions of a round returned as `input_required` with the
+ * journal sealed in `requestState`. A 2026-07-28 client answers them and retries; for a
+ * 2025 session the SDK's shim turns them into real elicitation and sampling requests on the
+ * call's stream and calls the handler again with the answers.
+ */
+export function registerPluginTool(server: McpServer, tool: AnyMcpTool, serving: PluginToolServing): void {
+  const inputSchema = z.toJSONSchema(tool.parameters, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>
+  server.registerTool(
+    tool.name,
+    { description: tool.description, inputSchema: fromJsonSchema(inputSchema as never) },
+    (args: unknown, ctx: ServerContext) => callPluginTool({ server, tool, args, ctx, serving }),
+  )
+}
+
+async function callPluginTool({
+  server,
+  tool,
+  args,
+  ctx,
+  serving,
+}: {
+  server: McpServer
+  tool: AnyMcpTool
+  args: unknown
+  ctx: ServerContext
+  serving: PluginToolServing
+}): Promise<CallToolResult | InputRequiredResult> {
+  const { scope, codec, ledger } = serving
+  const state = ctx.mcpReq.requestState<RoundState>()
+  if (state !== undefined && (typeof state !== 'object' || state.toolName !== tool.name)) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' })
+  }
+  const callId = state?.callId ?? `mcp_${randomUUID()}`
+
+  const claim = state ? await scope.run(() => ledger.claim({ stateId: state.id, toolName: tool.name })) : undefined
+  if (claim?.kind === 'answered') return claim.result as CallToolResult | InputRequiredResult
+  if (claim?.kind === 'running') {
+    throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'This round of the tool call is already being answered; wait for its result.')
+  }
+
+  const reports = createReporter(ctx)
+  const task = scope.run(() =>
+    runRound({
+      tool,
+      params: args,
+      callId,
+      journal: state?.journal ?? [],
+      responses: ctx.mcpReq.inputResponses,
+      clientSamples: Boolean(server.server.getClientCapabilities()?.sampling),
+      sample: serving.sample,
+      emit: reports.emit,
+    }),
+  )
+  const abort = () => void task.halt()
+  ctx.mcpReq.signal.addEventListener('abort', abort, { once: true })
+
+  let result: CallToolResult | InputRequiredResult
+  try {
+    const outcome = await task
+    result =
+      outcome.kind === 'complete'
+        ? toolResult(outcome.result)
+        : inputRequired({
+            inputRequests: outcome.inputRequests,
+            requestState: await codec.mint({ toolName: tool.name, callId, journal: outcome.journal }, ctx),
+          })
+  } catch (error) {
+    if (ctx.mcpReq.signal.aborted) throw error
+    result = { content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true }
+  } finally {
+    ctx.mcpReq.signal.removeEventListener('abort', abort)
+    await reports.sent()
+  }
+  if (state && claim?.kind === 'claimed') {
+    await scope.run(() => ledger.answer({ stateId: state.id, toolName: tool.name, version: claim.version, result }))
+  }
+  return result
+}
+
+/** A tool's result for MCP: the JSON as structured content, and as text for clients that read only text. */
+function toolResult(value: unknown): CallToolResult {
+  const structured = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value }
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: structured }
+}
+
+/**
+ * `ctx.log` and `ctx.notify` as MCP notifications, sent in order on the call's stream. The
+ * journaling client reports synchronously; each send is chained to the one before, and the
+ * round awaits the chain before it answers, so every report precedes the result.
+ */
+function createReporter(ctx: ServerContext): { emit(event: ToolEvent): void; sent(): Promise<void> } {
+  const progressToken = ctx.mcpReq._meta?.progressToken
+  let chain: Promise<void> = Promise.resolve()
+  let last = 0
+  const send = (work: () => Promise<void>) => {
+    chain = chain.then(work).catch(() => {
+      // A client that went away misses its reports; the call's own answer says what happened.
+    })
+  }
+  return {
+    emit(event) {
+      if (event.type === 'log') {
+        send(() => ctx.mcpReq.log(event.level, event.message))
+        return
+      }
+      if (progressToken === undefined) return
+      // MCP progress must increase; a tool that asks again reports the same fraction twice.
+      const asked = event.progress === undefined ? undefined : Math.round(event.progress * 100)
+      last = asked !== undefined && asked > last ? asked : last + 0.01
+      const progress = last
+      send(() =>
+        ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 100, message: event.message } }),
+      )
+    },
+    sent: () => chain,
+  }
+}
