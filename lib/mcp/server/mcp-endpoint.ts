@@ -17,6 +17,7 @@ import { flatFormSchemas } from './flat-form-schema'
 import { registerPluginTool } from './register-plugin-tool'
 import { RoundLedger } from './round-ledger'
 import { createRoundStateCodec } from './round-state'
+import { SessionEventStore } from './session-event-store'
 
 export interface McpEndpointOptions {
   tools: readonly AnyMcpTool[]
@@ -108,6 +109,9 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
     const server = createServer()
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Resumable streams: a client told to reconnect (or whose connection broke) misses nothing.
+      eventStore: new SessionEventStore(),
+      retryInterval: 1000,
       onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
       onsessionclosed: (id) => void sessions.delete(id),
     })

@@ -69,7 +69,7 @@ async function callPluginTool({
     throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'This round of the tool call is already being answered; wait for its result.')
   }
 
-  const reports = createReporter(ctx)
+  const reports = createReporter(ctx, state?.reported ?? 0)
   const task = scope.run(() =>
     runRound({
       tool,
@@ -93,7 +93,7 @@ async function callPluginTool({
         ? toolResult(outcome.result)
         : inputRequired({
             inputRequests: outcome.inputRequests,
-            requestState: await codec.mint({ toolName: tool.name, callId, journal: outcome.journal }, ctx),
+            requestState: await codec.mint({ toolName: tool.name, callId, journal: outcome.journal, reported: reports.reported() }, ctx),
           })
   } catch (error) {
     if (ctx.mcpReq.signal.aborted) throw error
@@ -117,9 +117,11 @@ function toolResult(value: unknown): CallToolResult {
 /**
  * `ctx.log` and `ctx.notify` as MCP notifications, sent in order on the call's stream. The
  * journaling client reports synchronously; each send is chained to the one before, and the
- * round awaits the chain before it answers, so every report precedes the result.
+ * round awaits the chain before it answers, so every report precedes the result. Reports up to
+ * `alreadyReported` (a ctx call number) were sent by an earlier round and are not sent again.
  */
-function createReporter(ctx: ServerContext): { emit(event: ToolEvent): void; sent(): Promise<void> } {
+function createReporter(ctx: ServerContext, alreadyReported: number): { emit(event: ToolEvent): void; sent(): Promise<void>; reported(): number } {
+  let reported = alreadyReported
   const progressToken = ctx.mcpReq._meta?.progressToken
   let chain: Promise<void> = Promise.resolve()
   let last = 0
@@ -130,6 +132,9 @@ function createReporter(ctx: ServerContext): { emit(event: ToolEvent): void; sen
   }
   return {
     emit(event) {
+      // A round replays the tool from its last answer; what it reported before that was sent already.
+      if (event.seq <= reported) return
+      reported = event.seq
       if (event.type === 'log') {
         send(() => ctx.mcpReq.log(event.level, event.message))
         return
@@ -144,5 +149,6 @@ function createReporter(ctx: ServerContext): { emit(event: ToolEvent): void; sen
       )
     },
     sent: () => chain,
+    reported: () => reported,
   }
 }

@@ -1,0 +1,40 @@
+import { createHmac } from 'node:crypto'
+import { ConfigError, MIN_SECRET_LENGTH, type Environment } from './config'
+
+/** What `/api/mcp` needs from the environment, read once when the server starts. */
+export interface McpConfig {
+  /** Signs and seals 2026-07-28 `requestState`; the same on every instance that takes rounds. */
+  stateSecret: string
+  /** When set, every MCP request needs `Authorization: Bearer <authToken>`. */
+  authToken?: string
+  /** Host names besides localhost that the endpoint answers to (Host and Origin). */
+  allowedHosts: string[]
+  /** Serve the conformance suite's fixtures too (`MCP_CONFORMANCE=1`); never in the product. */
+  conformance: boolean
+}
+
+/**
+ * - `MCP_STATE_SECRET`: at least 32 bytes. Unset, it is derived from `SESSION_SECRET`, so
+ *   instances that share that one also share rounds.
+ * - `MCP_AUTH_TOKEN`: optional bearer token.
+ * - `MCP_ALLOWED_HOSTS`: comma-separated host names (e.g. the name behind a proxy).
+ * - `MCP_CONFORMANCE=1`: add the conformance fixtures.
+ */
+export function readMcpConfig(env: Environment, { sessionSecret }: { sessionSecret: string }): McpConfig {
+  const given = env.MCP_STATE_SECRET?.trim() || undefined
+  if (given !== undefined && Buffer.byteLength(given) < MIN_SECRET_LENGTH) {
+    throw new ConfigError(
+      `MCP_STATE_SECRET has ${Buffer.byteLength(given)} bytes; it needs at least ${MIN_SECRET_LENGTH}, random, and the same on every instance.`,
+    )
+  }
+  const authToken = env.MCP_AUTH_TOKEN?.trim() || undefined
+  return {
+    stateSecret: given ?? createHmac('sha256', sessionSecret).update('mcp request state').digest('base64url'),
+    authToken,
+    allowedHosts: (env.MCP_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((host) => host.trim())
+      .filter(Boolean),
+    conformance: env.MCP_CONFORMANCE === '1',
+  }
+}

@@ -1,0 +1,41 @@
+import path from 'node:path'
+import { createMcpEndpoint, type McpEndpoint } from '../mcp/server'
+import { selectChatModel } from '../models'
+import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
+import { useRedisSessionStore } from '../sessions/stores/redis-store'
+import { pluginTools } from '@/plugins'
+import { readServerConfig } from './config'
+import { readMcpConfig } from './mcp-config'
+
+const globalForMcp = globalThis as typeof globalThis & { mcpEndpoint?: Promise<McpEndpoint> }
+
+/**
+ * The app's MCP endpoint (`/api/mcp`): the plugins' tools, the model the environment selects
+ * for clients that do not sample, answered rounds kept where sessions are (Redis, or a store
+ * of its own beside the embedded one in `DATA_DIR`). Configured when the server starts.
+ */
+export function getMcpEndpoint(): Promise<McpEndpoint> {
+  globalForMcp.mcpEndpoint ??= startMcpEndpoint()
+  return globalForMcp.mcpEndpoint
+}
+
+async function startMcpEndpoint(): Promise<McpEndpoint> {
+  const config = readServerConfig()
+  const mcp = readMcpConfig(process.env, config)
+  const { redisUrl, dataDir } = config
+  const memory = !redisUrl && process.env.SESSION_STORE === 'memory'
+  const extend = mcp.conformance ? (await import('@/plugins/conformance/fixtures')).registerConformanceFixtures : undefined
+  return createMcpEndpoint({
+    tools: pluginTools,
+    model: selectChatModel().model,
+    stateSecret: mcp.stateSecret,
+    authToken: mcp.authToken,
+    allowedHosts: mcp.allowedHosts,
+    extend,
+    useStore: redisUrl
+      ? () => useRedisSessionStore({ url: redisUrl })
+      : memory
+        ? undefined
+        : () => useEmbeddedSessionStore({ directory: path.join(dataDir, 'mcp-rounds') }),
+  })
+}

@@ -1,0 +1,90 @@
+// `npm run test:conformance`: the official MCP conformance suite against the production build.
+// Starts the server on a free port of 127.0.0.1 with MCP_CONFORMANCE=1 (its fixtures), runs the
+// default server scenarios and the ones the default run leaves out, prints "N passed, N failed"
+// and writes the counts to .test-output/conformance.json for .ci/run's closing line.
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+const SUITE = '@modelcontextprotocol/conformance@0.1.16'
+const EXTRA_SCENARIOS = ['json-schema-2020-12', 'server-sse-polling']
+
+if (!existsSync('.next/standalone/server.js') && spawnSync('npm', ['run', 'build'], { stdio: 'inherit' }).status !== 0) {
+  console.error('The production build failed; the conformance suite did not run.')
+  process.exit(1)
+}
+
+const port = await new Promise((resolve, reject) => {
+  const probe = createServer()
+  probe.once('error', reject)
+  probe.listen(0, '127.0.0.1', () => {
+    const { port } = probe.address()
+    probe.close(() => resolve(port))
+  })
+})
+const dataDir = mkdtempSync(path.join(tmpdir(), 'mcp-conformance-'))
+const server = spawn(process.execPath, ['scripts/start.mjs'], {
+  env: { ...process.env, PORT: String(port), HOSTNAME: '127.0.0.1', DATA_DIR: dataDir, MCP_CONFORMANCE: '1', OPENAI_API_KEY: '', MCP_AUTH_TOKEN: '', REDIS_URL: '' },
+  stdio: ['ignore', 'pipe', 'pipe'],
+})
+let serverOutput = ''
+server.stdout.on('data', (chunk) => (serverOutput += chunk))
+server.stderr.on('data', (chunk) => (serverOutput += chunk))
+const exited = new Promise((resolve) => server.once('exit', resolve))
+
+let passed = 0
+let failed = 0
+try {
+  await waitForHealth(`http://127.0.0.1:${port}/api/health`)
+  const url = `http://127.0.0.1:${port}/api/mcp`
+  for (const scenario of [undefined, ...EXTRA_SCENARIOS]) {
+    const args = ['-y', '-p', 'node@22', '-p', SUITE, '--', 'conformance', 'server', '--url', url, ...(scenario ? ['--scenario', scenario] : [])]
+    console.log(`\n$ npx ${args.join(' ')}`)
+    const run = spawnSync('npx', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+    const output = `${run.stdout}${run.stderr}`
+    process.stdout.write(output)
+    const counts = countChecks(output)
+    if (!counts) {
+      console.error(`The conformance run${scenario ? ` of ${scenario}` : ''} printed no totals (exit ${run.status}).`)
+      failed += 1
+      continue
+    }
+    passed += counts.passed
+    failed += counts.failed + (run.status === 0 || counts.failed > 0 ? 0 : 1)
+  }
+} catch (error) {
+  console.error(String(error))
+  console.error(serverOutput.slice(-4000))
+  failed += 1
+} finally {
+  server.kill('SIGTERM')
+  await exited
+  rmSync(dataDir, { recursive: true, force: true })
+}
+
+mkdirSync('.test-output', { recursive: true })
+writeFileSync('.test-output/conformance.json', JSON.stringify({ passed, failed }))
+console.log(`\nconformance: ${passed} passed, ${failed} failed`)
+process.exit(failed > 0 ? 1 : 0)
+
+/** The suite's totals: "Total: N passed, M failed" (one line per run). */
+function countChecks(output) {
+  const match = /Total:\s*(\d+)\s*passed,\s*(\d+)\s*failed/i.exec(output)
+  return match ? { passed: Number(match[1]), failed: Number(match[2]) } : undefined
+}
+
+async function waitForHealth(url) {
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`The server exited (${server.exitCode}) before it was ready.`)
+    try {
+      if ((await fetch(url)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error('The server did not answer /api/health within 60 s.')
+}
