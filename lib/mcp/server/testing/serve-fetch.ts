@@ -10,6 +10,8 @@ export async function serveFetch(handle: (request: Request) => Promise<Response>
     handle(toRequest(incoming, abort.signal))
       .then(async (response) => {
         outgoing.writeHead(response.status, Object.fromEntries(response.headers))
+        // An event stream may say nothing for a while: its headers go out now, not with its first event.
+        outgoing.flushHeaders()
         if (!response.body) return void outgoing.end()
         for await (const chunk of Readable.fromWeb(response.body as never)) outgoing.write(chunk)
         outgoing.end()

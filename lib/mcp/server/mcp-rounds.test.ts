@@ -1,0 +1,137 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createOfflineModel } from '../../models'
+import { createMemorySessionStore, type SessionStore } from '../../sessions'
+import { decodeModelContext } from '../../tools/model-context'
+import { pluginTools } from '@/plugins'
+import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint'
+import { freeSeat } from './testing/booking-client'
+import { serveFetch } from './testing/serve-fetch'
+
+const SECRET = 'r'.repeat(40)
+const BOOK = { name: 'book_flight', arguments: { from: 'LHR', destination: 'JFK' } }
+
+type Round =
+  | { resultType: 'input_required'; inputRequests: Record<string, { method: string; params: { message: string; requestedSchema: Record<string, unknown> } }>; requestState: string }
+  | { resultType?: 'complete'; structuredContent: Record<string, unknown>; isError?: boolean }
+
+const running: { endpoint: McpEndpoint; served: { url: URL; close(): Promise<void> } }[] = []
+const clients: Client[] = []
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})))
+  for (const { endpoint, served } of running.splice(0)) {
+    await served.close()
+    await endpoint.close()
+  }
+})
+
+/** An instance of the app's MCP endpoint; instances given one store and one secret share rounds. */
+async function instance({ store, secret = SECRET }: { store?: SessionStore; secret?: string } = {}) {
+  const endpoint = await createMcpEndpoint({
+    tools: pluginTools,
+    model: createOfflineModel(),
+    stateSecret: secret,
+    useStore: store ? function* () { return store } : undefined,
+  })
+  const served = await serveFetch((request) => endpoint.handle(request))
+  running.push({ endpoint, served })
+  return served.url
+}
+
+/** An official v2 client speaking 2026-07-28 that drives the rounds itself (`allowInputRequired`). */
+async function manualClient(url: URL) {
+  const client = new Client({ name: 'rounds-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } })
+  await client.connect(new StreamableHTTPClientTransport(url))
+  clients.push(client)
+  return {
+    round: (params: Record<string, unknown> = {}) =>
+      client.request({ method: 'tools/call', params: { ...BOOK, ...params } } as never, { allowInputRequired: true } as never) as Promise<Round>,
+  }
+}
+
+function only(round: Round) {
+  if (round.resultType !== 'input_required') throw new Error(`expected input_required, got ${JSON.stringify(round)}`)
+  const [[key, request]] = Object.entries(round.inputRequests) as [[string, { method: string; params: { message: string; requestedSchema: Record<string, unknown> } }]]
+  const { context } = decodeModelContext({ message: request.params.message, schema: request.params.requestedSchema })
+  return { key, request, context, requestState: round.requestState }
+}
+
+/** Round 1 asks for a flight; round 2, answered, asks for a seat. */
+async function toTheSeatQuestion(round: (params?: Record<string, unknown>) => Promise<Round>) {
+  const flight = only(await round())
+  const flightId = (flight.context.flights as { id: string }[])[0]!.id
+  const seat = only(await round({ requestState: flight.requestState, inputResponses: { [flight.key]: { action: 'accept', content: { flightId } } } }))
+  return { flight, seat, seatAnswer: { [seat.key]: { action: 'accept', content: freeSeat({ message: '', schema: {}, context: seat.context }) } } }
+}
+
+describe('2026-07-28 rounds', () => {
+  it('return each question as input_required with a requestState, and no Mcp-Session-Id', async () => {
+    const url = await instance()
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'book_flight' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { ...BOOK, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } } },
+      }),
+    })
+    expect(response.headers.get('mcp-session-id')).toBeNull()
+    const text = await response.text()
+    expect(response.status, text).toBe(200)
+    expect(text).toContain('"resultType":"input_required"')
+    expect(text).toContain('"requestState":"v1.')
+  })
+
+  it('refuse a tampered requestState with a JSON-RPC error', async () => {
+    const { round } = await manualClient(await instance())
+    const flight = only(await round())
+    const [prefix, body, mac] = [flight.requestState.slice(0, 3), ...flight.requestState.slice(3).split('.')] as [string, string, string]
+    const tampered = `${prefix}${body.slice(0, -2)}${body.at(-2) === 'A' ? 'B' : 'A'}${body.at(-1)}.${mac}`
+    await expect(round({ requestState: tampered, inputResponses: { [flight.key]: { action: 'accept', content: { flightId: 'x' } } } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Invalid or expired requestState'),
+    })
+    // One signed by another secret is refused the same way.
+    const { round: elsewhere } = await manualClient(await instance({ secret: 'another-secret-of-at-least-32-bytes!!' }))
+    const foreign = only(await elsewhere())
+    await expect(round({ requestState: foreign.requestState, inputResponses: {} })).rejects.toMatchObject({ code: -32602 })
+  })
+
+  it('never book twice: the final round presented again returns the same ticket', async () => {
+    const { round } = await manualClient(await instance())
+    const { seat, seatAnswer } = await toTheSeatQuestion(round)
+    const first = (await round({ requestState: seat.requestState, inputResponses: seatAnswer })) as Extract<Round, { structuredContent: unknown }>
+    expect(first.structuredContent).toMatchObject({ status: 'confirmed', ticketNumber: expect.stringMatching(/^TKT-/) })
+    const again = (await round({ requestState: seat.requestState, inputResponses: seatAnswer })) as Extract<Round, { structuredContent: unknown }>
+    expect(again.structuredContent).toEqual(first.structuredContent)
+  })
+
+  it('can be taken by any instance sharing MCP_STATE_SECRET and the store, alternating', async () => {
+    const store = createMemorySessionStore()
+    const a = await manualClient(await instance({ store }))
+    const b = await manualClient(await instance({ store }))
+    const flight = only(await a.round())
+    const flightId = (flight.context.flights as { id: string }[])[1]!.id
+    const seat = only(await b.round({ requestState: flight.requestState, inputResponses: { [flight.key]: { action: 'accept', content: { flightId } } } }))
+    expect((seat.context.flight as { id: string }).id).toBe(flightId)
+    const answer = { [seat.key]: { action: 'accept', content: freeSeat({ message: '', schema: {}, context: seat.context }) } }
+    const done = (await a.round({ requestState: seat.requestState, inputResponses: answer })) as Extract<Round, { structuredContent: unknown }>
+    expect(done.structuredContent).toMatchObject({ status: 'confirmed', flight: { id: flightId } })
+    // The other instance, asked the same final round, answers from the shared record: the same ticket.
+    const replayed = (await b.round({ requestState: seat.requestState, inputResponses: answer })) as Extract<Round, { structuredContent: unknown }>
+    expect(replayed.structuredContent).toEqual(done.structuredContent)
+  })
+
+  it('keep what the tool keeps from the user out of sight: the journal in requestState is encrypted', async () => {
+    const { round } = await manualClient(await instance())
+    const flight = only(await round())
+    const flightId = (flight.context.flights as { id: string }[])[0]!.id
+    const seat = only(await round({ requestState: flight.requestState, inputResponses: { [flight.key]: { action: 'accept', content: { flightId } } } }))
+    const payload = Buffer.from(seat.requestState.slice(3).split('.')[0]!, 'base64url').toString('utf8')
+    expect(payload).not.toContain(flightId)
+    expect(payload).not.toContain('pickFlight')
+  })
+})

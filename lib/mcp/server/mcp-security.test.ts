@@ -1,0 +1,131 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createOfflineModel } from '../../models'
+import { createMcpTool } from '../../tools'
+import { pluginTools } from '@/plugins'
+import { McpToolShapeError } from './flat-form-schema'
+import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint'
+import { serveFetch } from './testing/serve-fetch'
+
+const TOKEN = 'a-bearer-token-for-tests'
+let endpoint: McpEndpoint
+let served: { url: URL; close(): Promise<void> }
+
+const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }
+
+function post(body: unknown, headers: Record<string, string> = {}) {
+  return fetch(served.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+}
+
+describe('without MCP_AUTH_TOKEN', () => {
+  beforeEach(async () => {
+    endpoint = await createMcpEndpoint({ tools: pluginTools, model: createOfflineModel(), stateSecret: 'k'.repeat(32), allowedHosts: ['chat.example'] })
+    served = await serveFetch((request) => endpoint.handle(request))
+  })
+  afterEach(async () => {
+    await served.close()
+    await endpoint.close()
+  })
+
+  it('refuses a foreign Origin with 403 and accepts its own', async () => {
+    const refused = await post(INITIALIZE, { origin: 'https://evil.example' })
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', error: { message: 'Invalid Origin: evil.example' } })
+    expect((await post(INITIALIZE, { origin: `http://127.0.0.1:${served.url.port}` })).status).toBe(200)
+    expect((await post(INITIALIZE, { origin: 'https://chat.example' })).status).toBe(200)
+  })
+
+  it('refuses a foreign Host with 403 (DNS rebinding)', async () => {
+    const { request } = await import('node:http')
+    const status = await new Promise<number>((resolve, reject) => {
+      const outgoing = request(served.url, { method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (response) => {
+        response.resume()
+        resolve(response.statusCode!)
+      })
+      outgoing.on('error', reject)
+      outgoing.end(JSON.stringify(INITIALIZE))
+    })
+    expect(status).toBe(403)
+  })
+
+  it('answers bad JSON-RPC with JSON-RPC errors, never a 500', async () => {
+    const notJson = await post('{not json')
+    expect(notJson.status).toBe(400)
+    expect(await notJson.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } })
+    const notRpc = await post({ hello: 'world' })
+    expect(notRpc.status).toBeGreaterThanOrEqual(400)
+    expect(notRpc.status).toBeLessThan(500)
+    expect(await notRpc.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } })
+    const noSession = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' })
+    expect(noSession.status).toBe(400)
+    const goneSession = await post({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-session-id': 'not-a-session' })
+    expect(goneSession.status).toBe(404)
+    expect(await goneSession.json()).toMatchObject({ error: { code: -32001 } })
+    const put = await fetch(served.url, { method: 'PUT' })
+    expect(put.status).toBe(405)
+  })
+
+  it('gives 2025 clients a session: Mcp-Session-Id on initialize, then GET and DELETE on it', async () => {
+    const initialized = await post(INITIALIZE)
+    const sessionId = initialized.headers.get('mcp-session-id')
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/)
+    await initialized.text()
+    const headers = { 'mcp-session-id': sessionId!, 'mcp-protocol-version': '2025-11-25' }
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status).toBe(202)
+    const stream = new AbortController()
+    const get = await fetch(served.url, { headers: { ...headers, accept: 'text/event-stream' }, signal: stream.signal })
+    expect(get.status).toBe(200)
+    expect(get.headers.get('content-type')).toContain('text/event-stream')
+    expect((await fetch(served.url, { method: 'DELETE', headers })).status).toBe(200)
+    stream.abort()
+    expect((await post({ jsonrpc: '2.0', id: 4, method: 'tools/list' }, headers)).status).toBe(404)
+  })
+})
+
+describe('with MCP_AUTH_TOKEN', () => {
+  beforeEach(async () => {
+    endpoint = await createMcpEndpoint({ tools: pluginTools, model: createOfflineModel(), stateSecret: 'k'.repeat(32), authToken: TOKEN })
+    served = await serveFetch((request) => endpoint.handle(request))
+  })
+  afterEach(async () => {
+    await served.close()
+    await endpoint.close()
+  })
+
+  it('refuses a request without the bearer token, or with a wrong one, with 401', async () => {
+    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: TOKEN }]) {
+      const response = await post(INITIALIZE, headers)
+      expect(response.status).toBe(401)
+      expect(response.headers.get('www-authenticate')).toBe('Bearer')
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringMatching(/^Unauthorized/) } })
+    }
+  })
+
+  it.each(['2025', '2026'] as const)('serves an official client (%s) that sends it', async (era) => {
+    const client = new Client({ name: 'auth-test', version: '1' }, era === '2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {})
+    await client.connect(new StreamableHTTPClientTransport(served.url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }))
+    expect((await client.listTools()).tools).toHaveLength(3)
+    await client.close()
+  })
+})
+
+describe('registration', () => {
+  it('refuses a tool whose answer cannot be an MCP form, naming the tool and the key', async () => {
+    const tool = createMcpTool('plan_trip')
+      .description('Plans a trip')
+      .parameters(z.object({}))
+      .elicits({ pickStops: z.object({ stops: z.array(z.object({ city: z.string() })) }) })
+      .execute(function* () {
+        return 'planned'
+      })
+    await expect(createMcpEndpoint({ tools: [tool], model: createOfflineModel(), stateSecret: 'k'.repeat(32) })).rejects.toThrow(McpToolShapeError)
+    await expect(createMcpEndpoint({ tools: [tool], model: createOfflineModel(), stateSecret: 'k'.repeat(32) })).rejects.toThrow(
+      /Tool "plan_trip" cannot be served over MCP: the response schema of elicitation 'pickStops' has property 'stops' of type array, not a primitive/,
+    )
+  })
+})
