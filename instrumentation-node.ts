@@ -1,4 +1,5 @@
 import { getChatApp } from './lib/server/chat-server-instance'
+import { getMcpEndpoint } from './lib/server/mcp-server-instance'
 import { installPeerAddress } from './lib/server/peer-address'
 
 /*
@@ -13,5 +14,13 @@ try {
   console.log(`Sessions: ${store} store; client addresses from ${trustProxy ? "the proxy's X-Forwarded-For (TRUST_PROXY=1)" : 'the TCP peer'}`)
 } catch (error) {
   console.error(`The chat server cannot start: ${error instanceof Error ? error.message : String(error)}`)
+  process.exit(1)
+}
+
+// The MCP endpoint too: a short MCP_STATE_SECRET stops the server now, not at the first MCP request.
+try {
+  await getMcpEndpoint()
+} catch (error) {
+  console.error(`The MCP endpoint cannot start: ${error instanceof Error ? error.message : String(error)}`)
   process.exit(1)
 }

@@ -98,7 +98,7 @@ describe('with MCP_AUTH_TOKEN', () => {
   })
 
   it('refuses a request without the bearer token, or with a wrong one, with 401', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: TOKEN }]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: TOKEN }] as Record<string, string>[]) {
       const response = await post(INITIALIZE, headers)
       expect(response.status).toBe(401)
       expect(response.headers.get('www-authenticate')).toBe('Bearer')

@@ -1,0 +1,77 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { test as base, expect } from '@playwright/test'
+import { connectBookingClient, firstFlightAndSeat, freeSeat } from '../lib/mcp/server/testing/booking-client'
+import { decodeModelContext } from '../lib/tools/model-context'
+import { startApp, type AppProcess, type StartAppOptions } from './support/app-process'
+
+// /api/mcp on the production server: the official v2 client in both eras, and 2026-07-28 rounds
+// taken in turn by two server processes that share MCP_STATE_SECRET.
+
+const test = base.extend<{ apps: { start(options?: StartAppOptions): Promise<AppProcess> } }>({
+  apps: async ({}, use, testInfo) => {
+    const started: AppProcess[] = []
+    await use({
+      async start(options) {
+        const app = await startApp(options)
+        started.push(app)
+        return app
+      },
+    })
+    await Promise.all(started.map((app) => app.kill()))
+    if (testInfo.status !== testInfo.expectedStatus) {
+      for (const [index, app] of started.entries()) await testInfo.attach(`server-${index}.log`, { body: app.output() })
+    }
+  },
+})
+
+const BOOK = { name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } }
+
+for (const era of ['2025', '2026'] as const) {
+  test(`an MCP client (${era}) books a flight through /api/mcp`, async ({ baseURL }) => {
+    const { client, asked } = await connectBookingClient({ url: new URL('/api/mcp', baseURL), era, answer: firstFlightAndSeat })
+    try {
+      const { tools } = await client.listTools()
+      expect(tools.map((tool) => tool.name)).toContain('book_flight')
+      expect(tools.map((tool) => tool.name).filter((name) => name.startsWith('test_'))).toEqual([])
+      const result = await client.callTool(BOOK)
+      expect(asked).toHaveLength(2)
+      expect(result.structuredContent).toMatchObject({ status: 'confirmed', ticketNumber: expect.stringMatching(/^TKT-/) })
+    } finally {
+      await client.close()
+    }
+  })
+}
+
+test('two server processes sharing MCP_STATE_SECRET take a booking’s 2026 rounds in turn; a bearer token is required when set', async ({ apps }) => {
+  const env = { MCP_STATE_SECRET: 'e2e-state-secret-shared-by-both-instances', MCP_AUTH_TOKEN: 'e2e-token' }
+  const [a, b] = await Promise.all([apps.start({ env }), apps.start({ env })])
+  const unauthorized = await fetch(`${a.url}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+  expect(unauthorized.status).toBe(401)
+
+  const connect = async (app: AppProcess) => {
+    const client = new Client({ name: 'e2e-rounds', version: '1' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    await client.connect(new StreamableHTTPClientTransport(new URL('/api/mcp', app.url), { requestInit: { headers: { authorization: 'Bearer e2e-token' } } }))
+    return client
+  }
+  const [onA, onB] = await Promise.all([connect(a), connect(b)])
+  type Round = { resultType?: string; inputRequests?: Record<string, { params: { message: string; requestedSchema: Record<string, unknown> } }>; requestState?: string; structuredContent?: Record<string, unknown> }
+  const round = (client: Client, params: Record<string, unknown> = {}) =>
+    client.request({ method: 'tools/call', params: { ...BOOK, ...params } } as never, { allowInputRequired: true } as never) as Promise<Round>
+  const question = (result: Round) => {
+    expect(result.resultType).toBe('input_required')
+    const [[key, request]] = Object.entries(result.inputRequests!)
+    return { key: key!, context: decodeModelContext({ message: request!.params.message, schema: request!.params.requestedSchema }).context, requestState: result.requestState! }
+  }
+  try {
+    const flight = question(await round(onA))
+    const flightId = (flight.context.flights as { id: string }[])[0]!.id
+    const seat = question(await round(onB, { requestState: flight.requestState, inputResponses: { [flight.key]: { action: 'accept', content: { flightId } } } }))
+    const done = await round(onA, {
+      requestState: seat.requestState,
+      inputResponses: { [seat.key]: { action: 'accept', content: freeSeat({ message: '', schema: {}, context: seat.context }) } },
+    })
+    expect(done.structuredContent).toMatchObject({ status: 'confirmed', flight: { id: flightId } })
+  } finally {
+    await Promise.all([onA.close(), onB.close()])
+  }
+})
