@@ -37,6 +37,8 @@ export interface McpEndpointOptions {
   extend?: (server: McpServer) => void
   /** At most this many 2025 sessions at once (default 1000); more are refused with 503. */
   maxSessions?: number
+  /** A 2025 session unused this long is closed when room is needed for a new one (default 30 minutes). */
+  sessionIdleMs?: number
 }
 
 /** `/api/mcp`: one fetch-shaped handler for every MCP request, and its teardown. */
@@ -55,7 +57,7 @@ export const MCP_SERVER_INFO = { name: 'elicit-chat', version: '0.1.0' }
  * 2025 clients cannot send them elicitation or sampling requests.
  */
 export async function createMcpEndpoint(options: McpEndpointOptions): Promise<McpEndpoint> {
-  const { tools, stateSecret, authToken, extend, maxSessions = 1000 } = options
+  const { tools, stateSecret, authToken, extend, maxSessions = 1000, sessionIdleMs = 30 * 60_000 } = options
   // Refused at start, naming the tool and key, not in front of a user later.
   for (const tool of tools) flatFormSchemas(tool)
   const ttlSeconds = options.stateTtlSeconds ?? 30 * 60
@@ -95,16 +97,19 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
   }
 
   const modern = createMcpHandler(() => createServer(), { legacy: 'reject' })
-  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: McpServer }>()
+  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: McpServer; usedAt: number }>()
 
   async function legacy(request: Request, authInfo: AuthInfo | undefined): Promise<Response> {
     const sessionId = request.headers.get('mcp-session-id')
     if (sessionId) {
       const session = sessions.get(sessionId)
       if (!session) return jsonRpcError(404, -32001, 'Session not found: it ended, or this server restarted. Initialize a new session.')
+      session.usedAt = Date.now()
       return session.transport.handleRequest(request, { authInfo })
     }
     if (request.method !== 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required')
+    // Clients that vanish without DELETE leave sessions behind: the idle ones make room (no timer per session).
+    if (sessions.size >= maxSessions) await closeIdleSessions(Date.now() - sessionIdleMs)
     if (sessions.size >= maxSessions) return jsonRpcError(503, -32000, 'Too many MCP sessions are open; close one or try again later.')
     const server = createServer()
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
@@ -112,7 +117,7 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       // Resumable streams: a client told to reconnect (or whose connection broke) misses nothing.
       eventStore: new SessionEventStore(),
       retryInterval: 1000,
-      onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
+      onsessioninitialized: (id) => void sessions.set(id, { transport, server, usedAt: Date.now() }),
       onsessionclosed: (id) => void sessions.delete(id),
     })
     transport.onclose = () => {
@@ -123,6 +128,12 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
     // Anything but an initialize leaves no session behind.
     if (!transport.sessionId) await server.close()
     return response
+  }
+
+  async function closeIdleSessions(before: number): Promise<void> {
+    const idle = [...sessions].filter(([, session]) => session.usedAt < before)
+    for (const [id] of idle) sessions.delete(id)
+    await Promise.all(idle.map(([, { server }]) => server.close().catch(() => {})))
   }
 
   return {

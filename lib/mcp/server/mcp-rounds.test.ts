@@ -100,6 +100,15 @@ describe('2026-07-28 rounds', () => {
     await expect(round({ requestState: foreign.requestState, inputResponses: {} })).rejects.toMatchObject({ code: -32602 })
   })
 
+  it('refuse a state presented for the same tool with other arguments (an error result)', async () => {
+    const { round } = await manualClient(await instance())
+    const flight = only(await round())
+    const answer = { [flight.key]: { action: 'accept', content: { flightId: (flight.context.flights as { id: string }[])[0]!.id } } }
+    const refused = (await round({ arguments: { from: 'LHR', destination: 'CDG' }, requestState: flight.requestState, inputResponses: answer })) as unknown as { isError?: boolean; content: { text: string }[] }
+    expect(refused.isError).toBe(true)
+    expect(refused.content[0]!.text).toMatch(/This requestState belongs to another call than book_flight/)
+  })
+
   it('never book twice: the final round presented again returns the same ticket', async () => {
     const { round } = await manualClient(await instance())
     const { seat, seatAnswer } = await toTheSeatQuestion(round)

@@ -87,6 +87,31 @@ describe('without MCP_AUTH_TOKEN', () => {
   })
 })
 
+describe('2025 sessions', () => {
+  afterEach(async () => {
+    await served.close()
+    await endpoint.close()
+  })
+
+  it('are capped: an idle one is closed to make room, and a busy endpoint answers 503', async () => {
+    endpoint = await createMcpEndpoint({ tools: pluginTools, model: createOfflineModel(), stateSecret: 'k'.repeat(32), maxSessions: 1, sessionIdleMs: 0 })
+    served = await serveFetch((request) => endpoint.handle(request))
+    const first = (await post(INITIALIZE)).headers.get('mcp-session-id')!
+    const second = await post(INITIALIZE)
+    expect(second.status).toBe(200)
+    expect((await post({ jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': first, 'mcp-protocol-version': '2025-11-25' })).status).toBe(404)
+    await endpoint.close()
+    await served.close()
+
+    endpoint = await createMcpEndpoint({ tools: pluginTools, model: createOfflineModel(), stateSecret: 'k'.repeat(32), maxSessions: 1 })
+    served = await serveFetch((request) => endpoint.handle(request))
+    expect((await post(INITIALIZE)).status).toBe(200)
+    const refused = await post(INITIALIZE)
+    expect(refused.status).toBe(503)
+    expect(await refused.json()).toMatchObject({ error: { message: expect.stringMatching(/Too many MCP sessions/) } })
+  })
+})
+
 describe('with MCP_AUTH_TOKEN', () => {
   beforeEach(async () => {
     endpoint = await createMcpEndpoint({ tools: pluginTools, model: createOfflineModel(), stateSecret: 'k'.repeat(32), authToken: TOKEN })

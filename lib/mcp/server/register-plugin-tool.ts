@@ -1,22 +1,20 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import {
   fromJsonSchema,
   inputRequired,
-  ProtocolError,
-  ProtocolErrorCode,
   type CallToolResult,
   type InputRequiredResult,
   type McpServer,
   type ServerContext,
 } from '@modelcontextprotocol/server'
 import type { Operation, Scope } from 'effection'
+import { z } from 'zod'
 import type { ToolEvent } from '../../runtime/journaling-client'
 import type { ToolSampleRequest } from '../../runtime/tool-client'
 import type { AnyMcpTool, SampleResult } from '../../tools/types'
 import type { RoundLedger } from './round-ledger'
 import type { RoundState, RoundStateCodec } from './round-state'
 import { runRound } from './run-round'
-import { z } from 'zod'
 
 export interface PluginToolServing {
   /** The server's long-lived scope: rounds run in it, and halt with it. */
@@ -58,15 +56,17 @@ async function callPluginTool({
 }): Promise<CallToolResult | InputRequiredResult> {
   const { scope, codec, ledger } = serving
   const state = ctx.mcpReq.requestState<RoundState>()
-  if (state !== undefined && (typeof state !== 'object' || state.toolName !== tool.name)) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' })
+  const argumentsDigest = createHash('sha256').update(JSON.stringify(args ?? {})).digest('base64url')
+  // A state continues the call it was minted for: the same tool, with the same arguments.
+  if (state !== undefined && (typeof state !== 'object' || state.toolName !== tool.name || state.argumentsDigest !== argumentsDigest)) {
+    return failed(`This requestState belongs to another call than ${tool.name} with these arguments; start the call again without it.`)
   }
   const callId = state?.callId ?? `mcp_${randomUUID()}`
 
   const claim = state ? await scope.run(() => ledger.claim({ stateId: state.id, toolName: tool.name })) : undefined
   if (claim?.kind === 'answered') return claim.result as CallToolResult | InputRequiredResult
   if (claim?.kind === 'running') {
-    throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'This round of the tool call is already being answered; wait for its result.')
+    return failed('This round of the tool call is already being answered elsewhere; wait for its result.')
   }
 
   const reports = createReporter(ctx, state?.reported ?? 0)
@@ -93,11 +93,11 @@ async function callPluginTool({
         ? toolResult(outcome.result)
         : inputRequired({
             inputRequests: outcome.inputRequests,
-            requestState: await codec.mint({ toolName: tool.name, callId, journal: outcome.journal, reported: reports.reported() }, ctx),
+            requestState: await codec.mint({ toolName: tool.name, callId, argumentsDigest, journal: outcome.journal, reported: reports.reported() }, ctx),
           })
   } catch (error) {
     if (ctx.mcpReq.signal.aborted) throw error
-    result = { content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true }
+    result = failed(error instanceof Error ? error.message : String(error))
   } finally {
     ctx.mcpReq.signal.removeEventListener('abort', abort)
     await reports.sent()
@@ -106,6 +106,10 @@ async function callPluginTool({
     await scope.run(() => ledger.answer({ stateId: state.id, toolName: tool.name, version: claim.version, result }))
   }
   return result
+}
+
+function failed(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true }
 }
 
 /** A tool's result for MCP: the JSON as structured content, and as text for clients that read only text. */

@@ -9,6 +9,8 @@ export interface RoundState {
   id: string
   toolName: string
   callId: string
+  /** A digest of the call's arguments: a state is refused for a call with other arguments. */
+  argumentsDigest: string
   journal: JournalEntry[]
   /** The last ctx call whose log or progress was sent: a replay does not send those again. */
   reported: number
@@ -21,7 +23,7 @@ export interface RoundStateCodec {
 }
 
 const sealedSchema = z.object({ id: z.string(), sealed: z.string() })
-const journalSchema = z.object({ toolName: z.string(), callId: z.string(), reported: z.number().int().nonnegative(), journal: z.array(z.custom<JournalEntry>((v) => typeof v === 'object' && v !== null)) })
+const journalSchema = z.object({ toolName: z.string(), callId: z.string(), argumentsDigest: z.string(), reported: z.number().int().nonnegative(), journal: z.array(z.custom<JournalEntry>((v) => typeof v === 'object' && v !== null)) })
 
 /**
  * `requestState` for 2026-07-28 rounds. The SDK's codec signs it (HMAC of `secret`, an expiry,
@@ -44,10 +46,10 @@ export function createRoundStateCodec({
   const key = Buffer.from(hkdfSync('sha256', secret, 'elicit-chat', 'mcp request state encryption', 32))
 
   return {
-    async mint({ toolName, callId, journal, reported }, ctx) {
+    async mint({ toolName, callId, argumentsDigest, journal, reported }, ctx) {
       const iv = randomBytes(12)
       const cipher = createCipheriv('aes-256-gcm', key, iv)
-      const body = Buffer.concat([cipher.update(JSON.stringify({ toolName, callId, journal, reported }), 'utf8'), cipher.final()])
+      const body = Buffer.concat([cipher.update(JSON.stringify({ toolName, callId, argumentsDigest, journal, reported }), 'utf8'), cipher.final()])
       const sealed = Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')
       return signed.mint({ id: randomUUID(), sealed }, ctx)
     },
