@@ -33,12 +33,27 @@ export interface PluginToolServing {
  * call's stream and calls the handler again with the answers.
  */
 export function registerPluginTool(server: McpServer, tool: AnyMcpTool, serving: PluginToolServing): void {
-  const inputSchema = z.toJSONSchema(tool.parameters, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>
   server.registerTool(
     tool.name,
-    { description: tool.description, inputSchema: fromJsonSchema(inputSchema as never) },
+    { description: tool.description, inputSchema: inputSchemaOf(tool) },
     (args: unknown, ctx: ServerContext) => callPluginTool({ server, tool, args, ctx, serving }),
   )
+}
+
+const inputSchemas = new WeakMap<AnyMcpTool, ReturnType<typeof fromJsonSchema>>()
+
+/**
+ * The tool's parameters as the JSON Schema clients see (input side: a parameter with a default
+ * is optional). Made once per tool: every 2026-07-28 round builds a server, and compiling the
+ * schema's validator each time would cost more than the round.
+ */
+function inputSchemaOf(tool: AnyMcpTool): ReturnType<typeof fromJsonSchema> {
+  let schema = inputSchemas.get(tool)
+  if (!schema) {
+    schema = fromJsonSchema(z.toJSONSchema(tool.parameters, { io: 'input', unrepresentable: 'any' }) as never)
+    inputSchemas.set(tool, schema)
+  }
+  return schema
 }
 
 async function callPluginTool({
