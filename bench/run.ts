@@ -6,12 +6,14 @@
 //
 // Smaller counts for a quick run: BENCH_SEQUENTIAL, BENCH_CONCURRENT, BENCH_CPU_BOOKINGS,
 // BENCH_CPU_TRIVIAL, BENCH_WAITING, BENCH_DEHYDRATED, BENCH_BOOKINGS (the last three: 0 skips it);
-// BENCH_SERVERS=memory,embedded,redis,cold picks server runs; BENCH_PORT is the first port.
+// BENCH_SERVERS=memory,embedded,redis,cold picks server runs; BENCH_PORT is the first port;
+// BENCH_MCP_BOOKINGS (0 skips it): bookings over /api/mcp on the embedded store.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { measureDehydratedSessions } from './dehydrated-sessions'
 import { measureRetainedHeap, measureWaitingSessions } from './in-process'
+import { measureMcp } from './mcp-booking'
 import { measureOverHttp, type HttpCounts, type HttpMeasures } from './over-http'
 import { ensureBuild, startServer } from './server-process'
 import { serverSetups, type ServerSetup, type SetupName } from './server-setups'
@@ -29,6 +31,7 @@ const HTTP: HttpCounts = {
 const WAITING = count('BENCH_WAITING', 1_000)
 const DEHYDRATED = count('BENCH_DEHYDRATED', 100_000)
 const LEAK_BOOKINGS = count('BENCH_BOOKINGS', 10_000)
+const MCP_BOOKINGS = count('BENCH_MCP_BOOKINGS', 100)
 /** e.g. `BENCH_SERVERS=memory,cold`: only those server runs (all four by default). */
 const SERVERS = process.env.BENCH_SERVERS?.split(',').map((name) => name.trim()) ?? serverSetups.map((setup) => setup.name)
 /** `BENCH_SERVER_PROFILE=1`: each server runs with --cpu-prof, its profile in bench/results/profiles/<store>/. */
@@ -136,6 +139,30 @@ printSummary(runs)
 const storeTime = HTTP.sequential > 0 ? await measureResumeStoreTime(HTTP.sequential, Object.keys(runs) as SetupName[]) : undefined
 if (storeTime) printStoreTime(storeTime)
 
+const mcp = MCP_BOOKINGS > 0 ? await measureMcpServer() : undefined
+if (mcp) {
+  console.log(`\nMCP booking over /api/mcp (embedded store; each round a POST whose requestState carries the journal):`)
+  console.log(`  trivial route (GET /api/health)       ${summary(mcp.floor)}`)
+  console.log(`  2026-07-28 round                      ${summary(mcp.rounds)}`)
+  console.log(`  2025 session answer (round trip)      ${summary(mcp.session)}`)
+  console.log(`  2026 round p50 / trivial p50 = ${mcp.ratio.toFixed(2)}x (target <= 2x): ${verdict(mcp.ratio <= 2)}`)
+}
+
+async function measureMcpServer() {
+  const setup = serverSetups.find((candidate) => candidate.name === 'embedded')!
+  const prepared = await setup.prepare()
+  try {
+    const server = await startServer({ port: PORT + serverSetups.length, env: prepared.env })
+    try {
+      return await measureMcp(server.base, MCP_BOOKINGS)
+    } finally {
+      await server.stop()
+    }
+  } finally {
+    await prepared.cleanup()
+  }
+}
+
 const waiting = WAITING > 0 ? await measureWaitingSessions(WAITING) : undefined
 if (waiting) {
   console.log(`\n${waiting.sessions} waiting sessions kept hot (live tools in memory, memory store, in-process):`)
@@ -185,9 +212,10 @@ writeFileSync(
     {
       at: new Date().toISOString(),
       machine: { cpus: cpus().length, loadBefore, loadAfter: loadavg() },
-      counts: { ...HTTP, waiting: WAITING, dehydrated: DEHYDRATED, bookings: LEAK_BOOKINGS },
+      counts: { ...HTTP, waiting: WAITING, dehydrated: DEHYDRATED, bookings: LEAK_BOOKINGS, mcpBookings: MCP_BOOKINGS },
       servers: runs,
       storeTime,
+      mcp,
       waiting,
       dehydrated,
       leak,
