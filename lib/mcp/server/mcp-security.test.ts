@@ -70,6 +70,13 @@ describe('without MCP_AUTH_TOKEN', () => {
     expect(put.status).toBe(405)
   })
 
+  it('gives a 2025-06-18 client a session of its revision', async () => {
+    const initialized = await post({ ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: '2025-06-18' } })
+    expect(initialized.headers.get('mcp-session-id')).toBeTruthy()
+    const text = await initialized.text()
+    expect(text).toContain('"protocolVersion":"2025-06-18"')
+  })
+
   it('gives 2025 clients a session: Mcp-Session-Id on initialize, then GET and DELETE on it', async () => {
     const initialized = await post(INITIALIZE)
     const sessionId = initialized.headers.get('mcp-session-id')
