@@ -111,7 +111,11 @@ async function callPluginTool({
             requestState: await codec.mint({ toolName: tool.name, callId, argumentsDigest, journal: outcome.journal, reported: reports.reported() }, ctx),
           })
   } catch (error) {
-    if (ctx.mcpReq.signal.aborted) throw error
+    if (ctx.mcpReq.signal.aborted) {
+      // Nobody got an answer: the state stays free for the client to present again.
+      if (state && claim?.kind === 'claimed') await scope.run(() => ledger.release(state.id))
+      throw error
+    }
     result = failed(error instanceof Error ? error.message : String(error))
   } finally {
     ctx.mcpReq.signal.removeEventListener('abort', abort)
