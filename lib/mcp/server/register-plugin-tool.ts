@@ -97,7 +97,8 @@ async function callPluginTool({
       emit: reports.emit,
     }),
   )
-  const abort = () => void task.halt()
+  // halt() is lazy in Effection 4: only a subscription runs it. The round's own `await task` reports the outcome.
+  const abort = () => task.halt().then(undefined, () => {})
   ctx.mcpReq.signal.addEventListener('abort', abort, { once: true })
 
   let result: CallToolResult | InputRequiredResult
