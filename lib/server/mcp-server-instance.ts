@@ -3,7 +3,7 @@ import { createMcpEndpoint, type McpEndpoint } from '../mcp/server'
 import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
-import { pluginTools } from '@/plugins'
+import { offlineSkills, pluginTools } from '@/plugins'
 import { readServerConfig } from './config'
 import { readMcpConfig } from './mcp-config'
 
@@ -27,7 +27,7 @@ async function startMcpEndpoint(): Promise<McpEndpoint> {
   const extend = mcp.conformance ? (await import('@/plugins/conformance/fixtures')).registerConformanceFixtures : undefined
   return createMcpEndpoint({
     tools: pluginTools,
-    model: selectChatModel().model,
+    model: selectChatModel({ skills: offlineSkills }).model,
     stateSecret: mcp.stateSecret,
     authToken: mcp.authToken,
     allowedHosts: mcp.allowedHosts,
