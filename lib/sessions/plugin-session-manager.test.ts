@@ -169,6 +169,8 @@ describe('PluginSessionManager', () => {
     now += 5_000
     const abandoned = await on(b, () => b.manager.load('client-a', session.id))
     expect(abandoned).toMatchObject({ kind: 'running', abandoned: true })
+    // Nothing runs it any more: it is not listed as open, though a request naming it takes it over.
+    expect(await on(b, () => b.manager.listActive())).toEqual([])
     const takenOver = await on(b, () => b.manager.takeOver(abandoned as Extract<LoadedSession, { kind: 'running' }>))
     const replay = await on(b, () => b.manager.continue({ taken: takenOver!, parentMessages: [] }))
     expect(await on(b, () => nextQuestion(replay))).toEqual({ type: 'completed', content: 'Rome/T-FIRST/first reply' })

@@ -319,7 +319,9 @@ export function usePluginSessionManager({
         const at = now()
         const records = yield* store.list({ statuses: ['waiting', 'running'], limit: 10_000 })
         return records
-          .filter((record) => record.status === 'running' || record.expiresAt > at)
+          // Past its expiry a waiting session has ended, and a running one's process stopped
+          // writing (its lease is over): neither is open, as the limits count them too.
+          .filter((record) => record.expiresAt > at)
           .map((record) => ({
             id: record.id,
             toolName: record.toolName,
