@@ -2,7 +2,14 @@ import { defineConfig } from 'vitest/config'
 import { fileURLToPath } from 'node:url'
 
 export default defineConfig({
-  resolve: { alias: { '@': fileURLToPath(new URL('./', import.meta.url)) } },
+  resolve: {
+    alias: {
+      '@': fileURLToPath(new URL('./', import.meta.url)),
+      // As in Next's own server builds (and its Jest preset): the marker of a server half is
+      // empty wherever server code runs; only a browser bundle that imports it fails.
+      'server-only': fileURLToPath(new URL('./node_modules/next/dist/compiled/server-only/empty.js', import.meta.url)),
+    },
+  },
   test: {
     include: ['{lib,plugins,app,components,scripts}/**/*.test.{ts,tsx}'],
     environment: 'node',

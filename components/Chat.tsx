@@ -2,15 +2,18 @@
 
 import { useChat } from '@/lib/client'
 import { createPluginRegistry } from '@/lib/plugins'
-import { plugins } from '@/plugins'
+import { pluginUis } from '@/plugins/browser'
 import { ChatHeader } from './ChatHeader'
 import { Composer } from './Composer'
 import { EmptyState } from './EmptyState'
 import { AlertIcon } from './icons'
 import { MessageList } from './MessageList'
 
-/** Tool UIs are found through this registry by tool name, never by branching on it. */
-const registry = createPluginRegistry(plugins.map((plugin) => plugin.client))
+/**
+ * Tool UIs are found through this registry by tool name, never by branching on it; each
+ * plugin's UI is loaded when its tool card first appears.
+ */
+const registry = createPluginRegistry(pluginUis)
 
 export function Chat() {
   const { state, renders, ready, send, stop, newChat } = useChat({ registry })

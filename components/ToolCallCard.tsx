@@ -6,11 +6,13 @@ import { ToolLogs } from './ToolLogs'
 import { ToolProgress } from './ToolProgress'
 import { ToolResult } from './ToolResult'
 import { ToolStatusBadge } from './ToolStatusBadge'
+import { usePluginUi } from './use-plugin-ui'
 
 /** One tool call: what was called, how far it got, what it asks the user, and how it ended. */
 export function ToolCallCard({ entry, renders, registry }: { entry: ToolCallEntry; renders: RenderMap; registry: PluginRegistry }) {
   const summary = summarizeArguments(entry.arguments)
   const active = entry.status === 'running' || entry.status === 'awaiting_input'
+  const ui = usePluginUi({ registry, toolName: entry.name })
   return (
     <section
       role="group"
@@ -50,7 +52,13 @@ export function ToolCallCard({ entry, renders, registry }: { entry: ToolCallEntr
         <ElicitationView key={elicitation.elicitId} elicitation={elicitation} renders={renders[renderKey(elicitation)] ?? []} />
       ))}
 
-      {entry.result ? <ToolResult result={entry.result} ResultView={registry.get(entry.name)?.resultView} /> : null}
+      {entry.result ? (
+        <ToolResult
+          result={entry.result}
+          pending={ui.status === 'loading'}
+          ResultView={ui.status === 'ready' ? ui.plugin.resultView : undefined}
+        />
+      ) : null}
 
       {entry.error ? (
         <p role="alert" className="mx-3 mb-3 flex items-start gap-2 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-500/10 dark:text-red-200 sm:mx-4">

@@ -7,9 +7,12 @@ import { JsonView } from './JsonView'
 export function ToolResult({
   result,
   ResultView,
+  pending = false,
 }: {
   result: { text: string; value?: unknown }
   ResultView?: ComponentType<ResultViewProps<unknown>>
+  /** The plugin's view is on its way: keep the space rather than flash the generic view. */
+  pending?: boolean
 }) {
   const generic =
     result.value === undefined ? (
@@ -23,7 +26,9 @@ export function ToolResult({
     )
   return (
     <div className="px-3 pb-3 sm:px-4" data-testid="tool-result">
-      {ResultView && result.value !== undefined ? (
+      {pending && result.value !== undefined ? (
+        <div aria-busy="true" className="h-16 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-800/60" />
+      ) : ResultView && result.value !== undefined ? (
         <ErrorBoundary fallback={generic}>
           <ResultView result={result.value} />
         </ErrorBoundary>

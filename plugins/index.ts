@@ -1,19 +1,28 @@
+import 'server-only'
 import type { OfflineSkill } from '@/lib/models'
 import type { AnyMcpTool } from '@/lib/tools'
 import { bookFlightOffline } from './book-flight/offline'
-import { bookFlightPlugin } from './book-flight/plugin'
+import { bookFlightTool } from './book-flight/tool'
 import { pickCardOffline } from './pick-card/offline'
-import { pickCardPlugin } from './pick-card/plugin'
+import { pickCardTool } from './pick-card/tool'
 import { ticTacToeOffline } from './tictactoe/offline'
-import { ticTacToePlugin } from './tictactoe/plugin'
+import { ticTacToeTool } from './tictactoe/tool'
 
-/** The one list of plugins: the server takes their tools, the browser their handlers. */
-export const plugins = [bookFlightPlugin, ticTacToePlugin, pickCardPlugin] as const
+/**
+ * The one list of plugins, as the server knows them: each plugin's server half (its tool and
+ * its offline skill). The browser halves (handlers and components) are listed by the same names
+ * in `./browser.ts`, which the compiler holds to this list; the server never imports them.
+ */
+export const plugins = [
+  { name: bookFlightTool.name, tool: bookFlightTool, offline: bookFlightOffline },
+  { name: ticTacToeTool.name, tool: ticTacToeTool, offline: ticTacToeOffline },
+  { name: pickCardTool.name, tool: pickCardTool, offline: pickCardOffline },
+] as const
 
 /** Every plugin's tools, as the chat server offers them to the model. */
-export const pluginTools: readonly AnyMcpTool[] = plugins.flatMap<AnyMcpTool>((plugin) => plugin.server.tools)
+export const pluginTools: readonly AnyMcpTool[] = plugins.map<AnyMcpTool>((plugin) => plugin.tool)
 
 /** What the offline model knows of each plugin's tool (its `offline.ts`), for the composition root to hand it. */
-export const offlineSkills: readonly OfflineSkill[] = [bookFlightOffline, ticTacToeOffline, pickCardOffline]
+export const offlineSkills: readonly OfflineSkill[] = plugins.map<OfflineSkill>((plugin) => plugin.offline)
 
 export type PluginName = (typeof plugins)[number]['name']

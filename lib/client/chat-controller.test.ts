@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { beforeAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { bookFlightPlugin } from '@/plugins/book-flight/plugin'
+import { pluginUis } from '@/plugins/browser'
 import { searchFlights, seatMapFor } from '@/plugins/book-flight/flights'
 import type { ChatEvent } from '../protocol/events'
 import type { Message } from '../protocol/messages'
@@ -143,7 +143,12 @@ const seatTurn: ChatEvent[] = [
   { type: 'conversation_state', messages: [{ role: 'user', content: 'Book a flight from NYC to LAX' }, bookingCall] },
 ]
 
-const registry = createPluginRegistry([bookFlightPlugin.client])
+// The app's own list: each plugin's browser half is loaded on its first question.
+const registry = createPluginRegistry(pluginUis)
+// Loaded once up front, so that each test's renders follow its events without a chunk to wait for.
+beforeAll(async () => {
+  await registry.load('book_flight')
+})
 
 describe('createChatController', () => {
   it('sends a message and streams the answer', async () => {
@@ -260,7 +265,7 @@ describe('createChatController', () => {
     function Ask(_props: ElicitComponentProps<string> & { question: string }) {
       return null
     }
-    const twoStep = makePlugin(tool)
+    const twoStep = makePlugin<typeof tool>('two_step')
       .onElicit({
         *confirm(_request, ctx) {
           const first = yield* ctx.render(Ask, { question: 'first?' })
@@ -269,7 +274,7 @@ describe('createChatController', () => {
         },
       })
       .build()
-    const twoStepRegistry = createPluginRegistry([twoStep.client])
+    const twoStepRegistry = createPluginRegistry([twoStep])
     const server = createServer()
     server.stream([
       { type: 'tool_calls', calls: [{ id: 'call-1', name: 'two_step', arguments: {} }] },

@@ -22,7 +22,7 @@ const serverSnapshot: ChatSnapshot = { state: initialChatState, renders: {}, rea
  * plugins render to ask the user. The chat survives a reload, a waiting question included.
  *
  * @example
- * const registry = createPluginRegistry(plugins.map((plugin) => plugin.client))
+ * const registry = createPluginRegistry(pluginUis)
  * function Chat() {
  *   const { state, renders, send, stop, newChat } = useChat({ registry })
  *   ...

@@ -10,9 +10,12 @@ export type {
   ElicitHandler,
   ElicitHandlerRequest,
   ElicitHandlers,
-  Plugin,
   PluginClientContext,
   PluginClientRegistration,
   PluginElicitRequest,
+  PluginSource,
+  PluginUi,
+  PluginUiLoader,
+  PluginUiLoaders,
   ResultViewProps,
 } from './types'

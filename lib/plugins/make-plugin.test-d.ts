@@ -4,11 +4,11 @@ import { z } from 'zod'
 import { FlightList, type FlightChoice } from '@/plugins/book-flight/components/FlightList'
 import { SeatPicker, type SeatChoice } from '@/plugins/book-flight/components/SeatPicker'
 import type { Flight, SeatMap } from '@/plugins/book-flight/flights'
-import { bookFlightTool } from '@/plugins/book-flight/tool'
+import type { bookFlightTool } from '@/plugins/book-flight/tool'
 import { createMcpTool } from '../tools/create-mcp-tool'
 import type { ElicitAnswer } from '../tools/types'
 import { makePlugin } from './make-plugin'
-import type { ElicitComponentProps, Plugin, PluginClientContext } from './types'
+import type { ElicitComponentProps, PluginClientContext, PluginUi } from './types'
 
 const confirmTool = createMcpTool('confirm_order')
   .elicits({
@@ -21,7 +21,7 @@ declare function YesNo(props: ElicitComponentProps<boolean> & { question: string
 
 describe('makePlugin(tool).onElicit', () => {
   it('accepts one handler per declared key and builds a plugin typed by the tool', () => {
-    const plugin = makePlugin(confirmTool)
+    const plugin = makePlugin<typeof confirmTool>('confirm_order')
       .onElicit({
         *confirm() {
           return { action: 'accept', content: { ok: true } }
@@ -31,13 +31,19 @@ describe('makePlugin(tool).onElicit', () => {
         },
       })
       .build()
-    expectTypeOf(plugin).toEqualTypeOf<Plugin<typeof confirmTool>>()
-    expectTypeOf(plugin.name).toEqualTypeOf<'confirm_order'>()
-    expectTypeOf(plugin.server.tools).toEqualTypeOf<readonly [typeof confirmTool]>()
+    expectTypeOf(plugin).toEqualTypeOf<PluginUi<typeof confirmTool>>()
+    expectTypeOf(plugin.toolName).toEqualTypeOf<'confirm_order'>()
+  })
+
+  it('takes the tool by type only, and its name must be the tool’s', () => {
+    // @ts-expect-error the tool is called confirm_order
+    makePlugin<typeof confirmTool>('confirm')
+    // @ts-expect-error a tool's value is not what the browser half takes
+    makePlugin(confirmTool)
   })
 
   it('rejects a handler set with a key missing', () => {
-    makePlugin(confirmTool).onElicit(
+    makePlugin<typeof confirmTool>('confirm_order').onElicit(
       // @ts-expect-error pickSize has no handler
       {
         *confirm() {
@@ -48,7 +54,7 @@ describe('makePlugin(tool).onElicit', () => {
   })
 
   it('rejects a handler for a key the tool does not declare', () => {
-    makePlugin(confirmTool).onElicit({
+    makePlugin<typeof confirmTool>('confirm_order').onElicit({
       *confirm() {
         return { action: 'decline' }
       },
@@ -63,7 +69,7 @@ describe('makePlugin(tool).onElicit', () => {
   })
 
   it('gives each handler a request with its key and its typed context, also spread on the request', () => {
-    makePlugin(bookFlightTool).onElicit({
+    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
       *pickFlight(request, ctx) {
         expectTypeOf(request.key).toEqualTypeOf<'pickFlight'>()
         expectTypeOf(request.flights).toEqualTypeOf<Flight[]>()
@@ -86,7 +92,7 @@ describe('makePlugin(tool).onElicit', () => {
   })
 
   it('gives a plain-schema key a free-form context', () => {
-    makePlugin(confirmTool).onElicit({
+    makePlugin<typeof confirmTool>('confirm_order').onElicit({
       *confirm(request) {
         expectTypeOf(request.context).toEqualTypeOf<Record<string, unknown>>()
         expectTypeOf(request.anything).toEqualTypeOf<unknown>()
@@ -100,7 +106,7 @@ describe('makePlugin(tool).onElicit', () => {
   })
 
   it('types each handler’s result by the key’s response schema', () => {
-    makePlugin(bookFlightTool).onElicit({
+    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
       *pickFlight(): Operation<ElicitAnswer<{ flightId: string }>> {
         return { action: 'decline' }
       },
@@ -111,7 +117,7 @@ describe('makePlugin(tool).onElicit', () => {
   })
 
   it('rejects a handler that answers with content of the wrong shape', () => {
-    makePlugin(bookFlightTool).onElicit({
+    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
       // @ts-expect-error flightId must be a string
       *pickFlight() {
         return { action: 'accept', content: { flightId: 42 } }
@@ -121,7 +127,7 @@ describe('makePlugin(tool).onElicit', () => {
         return { action: 'accept', content: { seatId: '12C' } }
       },
     })
-    makePlugin(confirmTool).onElicit({
+    makePlugin<typeof confirmTool>('confirm_order').onElicit({
       // @ts-expect-error 'maybe' is not an action
       *confirm() {
         return { action: 'maybe' }
@@ -136,7 +142,7 @@ describe('makePlugin(tool).onElicit', () => {
 
 describe('ctx.render', () => {
   it('resumes with the type the component passes to onRespond', () => {
-    makePlugin(bookFlightTool).onElicit({
+    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
       *pickFlight(request, ctx) {
         const choice = yield* ctx.render(FlightList, {
           message: request.message,
@@ -158,7 +164,7 @@ describe('ctx.render', () => {
   })
 
   it('requires the component’s own props, and only those', () => {
-    makePlugin(bookFlightTool).onElicit({
+    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
       *pickFlight(request, ctx) {
         // @ts-expect-error flights is missing
         yield* ctx.render(FlightList, { message: request.message, from: request.from, destination: request.destination })
@@ -181,7 +187,7 @@ describe('ctx.render', () => {
   it('refuses a component that takes no onRespond', () => {
     const Label = (props: { text: string }) => null
     void Label
-    makePlugin(confirmTool).onElicit({
+    makePlugin<typeof confirmTool>('confirm_order').onElicit({
       *confirm(_request, ctx) {
         // @ts-expect-error a component rendered for an answer must take onRespond
         yield* ctx.render(Label, { text: 'hi' })

@@ -16,46 +16,41 @@ const tool = createMcpTool('order_pizza')
   })
 
 describe('makePlugin', () => {
-  it('builds a plugin exposing the tool for the server and the handlers for the browser', async () => {
+  it('builds a plugin’s browser half: the tool’s name and one handler per key', async () => {
     function* pickSize() {
       return { action: 'accept', content: { size: 'M' } } as const
     }
     function* confirm(request: { total: number }) {
       return { action: 'accept', content: { ok: request.total < 30 } } as const
     }
-    const plugin = makePlugin(tool).onElicit({ pickSize, confirm }).build()
-
-    expect(plugin.name).toBe('order_pizza')
-    expect(plugin.tool).toBe(tool)
-    expect(plugin.server.tools).toEqual([tool])
-    expect(plugin.server.tools[0]).toBe(tool)
-    expect(plugin.client.toolName).toBe('order_pizza')
-    expect(Object.keys(plugin.client.handlers).sort()).toEqual(['confirm', 'pickSize'])
-    expect(plugin.client.handlers.pickSize).toBe(pickSize)
-
-    const result = await run(() =>
-      plugin.client.handlers.confirm!({ total: 12 } as never, {} as PluginClientContext),
-    )
+    const plugin = makePlugin<typeof tool>('order_pizza').onElicit({ pickSize, confirm }).build()
+    expect(plugin.toolName).toBe('order_pizza')
+    expect(Object.keys(plugin.handlers).sort()).toEqual(['confirm', 'pickSize'])
+    expect(plugin.handlers.pickSize).toBe(pickSize)
+    expect(plugin).not.toHaveProperty('resultView')
+    const result = await run(() => plugin.handlers.confirm!({ total: 12 } as never, {} as PluginClientContext))
     expect(result).toEqual({ action: 'accept', content: { ok: true } })
+  })
+
+  it('carries the result view when one is given', () => {
+    const View = () => null
+    const plugin = makePlugin<typeof tool>('order_pizza')
+      .onElicit({
+        *pickSize() {
+          return { action: 'decline' }
+        },
+        *confirm() {
+          return { action: 'decline' }
+        },
+      })
+      .resultView(View)
+      .build()
+    expect(plugin.resultView).toBe(View)
   })
 
   it('builds a plugin for a tool with no elicitations', () => {
     const quiet = createMcpTool('quiet').elicits({}).execute(function* () {})
-    const plugin = makePlugin(quiet).onElicit({}).build()
-    expect(plugin.server.tools).toEqual([quiet])
-    expect(plugin.client).toEqual({ toolName: 'quiet', handlers: {} })
-  })
-
-  it('throws at run time, naming every missing handler, when a key has no handler', () => {
-    const partial = { *pickSize() { return { action: 'decline' } as const } }
-    expect(() => makePlugin(tool).onElicit(partial as never)).toThrow('Plugin "order_pizza" has no onElicit handler for: confirm.')
-    expect(() => makePlugin(tool).onElicit({} as never)).toThrow(
-      'Plugin "order_pizza" has no onElicit handler for: pickSize, confirm.',
-    )
-  })
-
-  it('counts a handler that is not a function as missing', () => {
-    const broken = { *pickSize() { return { action: 'decline' } as const }, confirm: 'yes' }
-    expect(() => makePlugin(tool).onElicit(broken as never)).toThrow('Plugin "order_pizza" has no onElicit handler for: confirm.')
+    const plugin = makePlugin<typeof quiet>('quiet').onElicit({}).build()
+    expect(plugin).toEqual({ toolName: 'quiet', handlers: {} })
   })
 })

@@ -1,9 +1,10 @@
 import type { Operation } from 'effection'
 import type { ComponentType } from 'react'
 import type { AnyMcpTool } from '../tools/types'
-import type { ElicitHandlers, Plugin, PluginClientRegistration, ResultViewProps } from './types'
+import type { ElicitHandlers, PluginClientRegistration, PluginUi, ResultViewProps } from './types'
 
 type ElicitsOf<T extends AnyMcpTool> = T['elicits']
+
 /** What the tool's `execute` returns. */
 export type ToolResultOf<T extends AnyMcpTool> = ReturnType<T['execute']> extends Operation<infer R> ? R : unknown
 
@@ -14,15 +15,19 @@ export interface PluginBuilder<TTool extends AnyMcpTool> {
 
 export interface PluginWithHandlers<TTool extends AnyMcpTool> {
   /** Optional: show the tool's result with this component instead of the generic view. */
-  resultView(Component: ComponentType<ResultViewProps<ToolResultOf<TTool>>>): { build(): Plugin<TTool> }
-  build(): Plugin<TTool>
+  resultView(Component: ComponentType<ResultViewProps<ToolResultOf<TTool>>>): { build(): PluginUi<TTool> }
+  build(): PluginUi<TTool>
 }
 
 /**
- * Turn a tool into a plugin: the tool for the server, its elicitation handlers for the browser.
+ * Build a plugin's browser half: its elicitation handlers and result view, typed by its tool.
+ * The tool is imported as a type only (`import type`), so none of its code reaches the
+ * browser; its name is checked against the tool's.
  *
  * @example
- * export const greetPlugin = makePlugin(greetTool)
+ * import type { greetTool } from './tool'
+ *
+ * export const greetPlugin = makePlugin<typeof greetTool>('greet')
  *   .onElicit({
  *     *pickName(request, ctx) {
  *       const name = yield* ctx.render(NameForm, { prompt: request.message })
@@ -31,22 +36,13 @@ export interface PluginWithHandlers<TTool extends AnyMcpTool> {
  *   })
  *   .build()
  */
-export function makePlugin<TTool extends AnyMcpTool>(tool: TTool): PluginBuilder<TTool> {
+export function makePlugin<TTool extends AnyMcpTool>(toolName: TTool['name']): PluginBuilder<TTool> {
   return {
     onElicit(handlers) {
-      const missing = Object.keys(tool.elicits).filter((key) => typeof (handlers as Record<string, unknown>)[key] !== 'function')
-      if (missing.length > 0) {
-        throw new Error(`Plugin "${tool.name}" has no onElicit handler for: ${missing.join(', ')}.`)
-      }
-      const build = (resultView?: PluginClientRegistration['resultView']): Plugin<TTool> => ({
-        name: tool.name,
-        tool,
-        server: { tools: [tool] as const },
-        client: {
-          toolName: tool.name,
-          handlers: handlers as unknown as PluginClientRegistration['handlers'],
-          ...(resultView ? { resultView } : {}),
-        },
+      const build = (resultView?: PluginClientRegistration['resultView']): PluginUi<TTool> => ({
+        toolName,
+        handlers: handlers as unknown as PluginClientRegistration['handlers'],
+        ...(resultView ? { resultView } : {}),
       })
       return {
         resultView: (Component) => ({ build: () => build(Component as PluginClientRegistration['resultView']) }),

@@ -25,7 +25,7 @@ const pizzaTool = createMcpTool('order_pizza')
 /** What the handlers saw, so tests can look at it after they ran. */
 const seen: { requests: unknown[]; cleanedUp: number } = { requests: [], cleanedUp: 0 }
 
-const pizzaPlugin = makePlugin(pizzaTool)
+const pizzaPlugin = makePlugin<typeof pizzaTool>('order_pizza')
   .onElicit({
     *pickSize(request, ctx) {
       seen.requests.push(request)
@@ -46,7 +46,8 @@ const pizzaPlugin = makePlugin(pizzaTool)
   })
   .build()
 
-const registry = createPluginRegistry([pizzaPlugin.client])
+// Loaded on the first question, as the app's plugins are.
+const registry = createPluginRegistry([{ toolName: 'order_pizza', load: async () => pizzaPlugin }])
 
 function requestFor(key: string, context: Record<string, unknown> = {}, toolName = 'order_pizza'): PluginElicitRequest {
   const seq = 2

@@ -1,4 +1,4 @@
-import { withResolvers, type Operation } from 'effection'
+import { until, withResolvers, type Operation } from 'effection'
 import type { ComponentType } from 'react'
 import type { ElicitAnswer } from '../tools/types'
 import type { PluginRegistry } from './plugin-registry'
@@ -73,7 +73,8 @@ export function* executePluginElicitHandler({
   request: PluginElicitRequest
   ctx: PluginClientContext
 }): Operation<ElicitAnswer<unknown>> {
-  const plugin = registry.get(request.toolName)
+  // The plugin's browser half arrives with its first question (or its tool card) in this page.
+  const plugin = registry.get(request.toolName) ?? (yield* until(registry.load(request.toolName)))
   if (!plugin) throw new PluginHandlerError(`No plugin is registered for tool "${request.toolName}".`)
   // Own keys only: a key such as "constructor" must not find Object.prototype's.
   const handler = Object.hasOwn(plugin.handlers, request.key) ? plugin.handlers[request.key] : undefined

@@ -64,4 +64,55 @@ describe('createPluginRegistry', () => {
     two.register(registration('book_flight'))
     expect(one.get('book_flight')).not.toBe(two.get('book_flight'))
   })
+
+  it('loads a plugin the first time it is asked for, once', async () => {
+    const flights = registration('book_flight')
+    let loads = 0
+    const registry = createPluginRegistry([
+      {
+        toolName: 'book_flight',
+        load: async () => {
+          loads++
+          return flights
+        },
+      },
+    ])
+    expect(registry.has('book_flight')).toBe(true)
+    expect(registry.get('book_flight')).toBeUndefined()
+    expect(loads).toBe(0)
+    const [first, second] = await Promise.all([registry.load('book_flight'), registry.load('book_flight')])
+    expect(first).toBe(flights)
+    expect(second).toBe(flights)
+    expect(registry.get('book_flight')).toBe(flights)
+    expect(loads).toBe(1)
+    expect(await registry.load('order_pizza')).toBeUndefined()
+  })
+
+  it('gives a plugin registered whole at once', async () => {
+    const flights = registration('book_flight')
+    expect(await createPluginRegistry([flights]).load('book_flight')).toBe(flights)
+  })
+
+  it('tries a failed load again on the next call', async () => {
+    const flights = registration('book_flight')
+    let attempts = 0
+    const registry = createPluginRegistry([
+      {
+        toolName: 'book_flight',
+        load: async () => {
+          if (++attempts === 1) throw new Error('ChunkLoadError')
+          return flights
+        },
+      },
+    ])
+    await expect(registry.load('book_flight')).rejects.toThrow('ChunkLoadError')
+    expect(registry.get('book_flight')).toBeUndefined()
+    expect(await registry.load('book_flight')).toBe(flights)
+    expect(attempts).toBe(2)
+  })
+
+  it('refuses a loader that brings another tool’s plugin', async () => {
+    const registry = createPluginRegistry([{ toolName: 'book_flight', load: async () => registration('order_pizza') }])
+    await expect(registry.load('book_flight')).rejects.toThrow('The plugin loaded for tool "book_flight" is the plugin of "order_pizza".')
+  })
 })

@@ -1,22 +1,64 @@
-import type { PluginClientRegistration } from './types'
+import type { PluginClientRegistration, PluginSource } from './types'
 
 export interface PluginRegistry {
-  register(plugin: PluginClientRegistration): void
+  register(plugin: PluginSource): void
+  /** The plugin's browser half if it is loaded (always, for one registered whole). */
   get(toolName: string): PluginClientRegistration | undefined
+  /**
+   * The plugin's browser half, loading it the first time it is asked for; undefined when no
+   * plugin serves the tool. A load that failed (a chunk that did not arrive) is tried again
+   * on the next call.
+   */
+  load(toolName: string): Promise<PluginClientRegistration | undefined>
   has(toolName: string): boolean
 }
 
-/** Plugins by tool name; registering a name twice is a mistake and throws. */
-export function createPluginRegistry(plugins: readonly PluginClientRegistration[] = []): PluginRegistry {
-  const byName = new Map<string, PluginClientRegistration>()
+interface Entry {
+  source: PluginSource
+  loaded?: PluginClientRegistration
+  loading?: Promise<PluginClientRegistration>
+}
+
+/**
+ * Plugins by tool name, whole or as loaders of their browser half (so that a plugin's
+ * components reach the browser only when its tool card appears). Registering a name twice is
+ * a mistake and throws.
+ */
+export function createPluginRegistry(plugins: readonly PluginSource[] = []): PluginRegistry {
+  const byName = new Map<string, Entry>()
+
+  function load(entry: Entry): Promise<PluginClientRegistration> {
+    if (entry.loaded) return Promise.resolve(entry.loaded)
+    if (!('load' in entry.source)) return Promise.resolve(entry.source)
+    const { toolName, load: loader } = entry.source
+    entry.loading ??= loader().then(
+      (plugin) => {
+        if (plugin.toolName !== toolName) {
+          throw new Error(`The plugin loaded for tool "${toolName}" is the plugin of "${plugin.toolName}".`)
+        }
+        entry.loaded = plugin
+        return plugin
+      },
+      (failure: unknown) => {
+        entry.loading = undefined
+        throw failure
+      },
+    )
+    return entry.loading
+  }
+
   const registry: PluginRegistry = {
     register(plugin) {
       if (byName.has(plugin.toolName)) {
         throw new Error(`A plugin for tool "${plugin.toolName}" is already registered.`)
       }
-      byName.set(plugin.toolName, plugin)
+      byName.set(plugin.toolName, 'load' in plugin ? { source: plugin } : { source: plugin, loaded: plugin })
     },
-    get: (toolName) => byName.get(toolName),
+    get: (toolName) => byName.get(toolName)?.loaded,
+    async load(toolName) {
+      const entry = byName.get(toolName)
+      return entry ? load(entry) : undefined
+    },
     has: (toolName) => byName.has(toolName),
   }
   for (const plugin of plugins) registry.register(plugin)

@@ -65,9 +65,19 @@ export interface PluginClientRegistration {
   resultView?: ComponentType<ResultViewProps<unknown>>
 }
 
-export interface Plugin<TTool extends AnyMcpTool = AnyMcpTool> {
-  name: TTool['name']
-  tool: TTool
-  server: { tools: readonly [TTool] }
-  client: PluginClientRegistration
+/**
+ * A plugin's browser half, typed by its tool: what `makePlugin` builds in `plugins/<name>/plugin.ts`.
+ * The tool itself stays on the server; the browser knows it by type only.
+ */
+export interface PluginUi<TTool extends AnyMcpTool = AnyMcpTool> extends PluginClientRegistration {
+  toolName: TTool['name']
 }
+
+/** Brings a plugin's browser half, e.g. `() => import('./book-flight/plugin').then((module) => module.bookFlightPlugin)`. */
+export type PluginUiLoader<TName extends string = string> = () => Promise<PluginClientRegistration & { toolName: TName }>
+
+/** One loader per plugin name: a name missing or one too many does not compile. */
+export type PluginUiLoaders<TName extends string> = { readonly [K in TName]: PluginUiLoader<K> }
+
+/** What a registry holds for a tool: its browser half, or how to load it when its card appears. */
+export type PluginSource = PluginClientRegistration | { toolName: string; load: PluginUiLoader }

@@ -1,10 +1,12 @@
+import 'client-only'
 import { makePlugin } from '@/lib/plugins'
 import { BookingConfirmation } from './components/BookingConfirmation'
 import { FlightList } from './components/FlightList'
 import { SeatPicker } from './components/SeatPicker'
-import { bookFlightTool } from './tool'
+import type { bookFlightTool } from './tool'
 
-export const bookFlightPlugin = makePlugin(bookFlightTool)
+/** The browser half of the plugin: its handlers and components (the tool stays on the server). */
+export const bookFlightPlugin = makePlugin<typeof bookFlightTool>('book_flight')
   .onElicit({
     *pickFlight(request, ctx) {
       const choice = yield* ctx.render(FlightList, {

@@ -1,3 +1,4 @@
+import 'server-only'
 import type { Operation } from 'effection'
 import { z } from 'zod'
 import { askUntilValid } from '@/lib/plugins/kit'

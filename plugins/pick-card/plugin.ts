@@ -1,9 +1,11 @@
+import 'client-only'
 import { makePlugin } from '@/lib/plugins'
 import { CardPicker } from './components/CardPicker'
 import { CardReveal } from './components/CardReveal'
-import { pickCardTool } from './tool'
+import type { pickCardTool } from './tool'
 
-export const pickCardPlugin = makePlugin(pickCardTool)
+/** The browser half of the plugin: its handlers and components (the tool stays on the server). */
+export const pickCardPlugin = makePlugin<typeof pickCardTool>('pick_card')
   .onElicit({
     *pickCard(request, ctx) {
       const choice = yield* ctx.render(CardPicker, {

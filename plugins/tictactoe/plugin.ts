@@ -1,9 +1,11 @@
+import 'client-only'
 import { makePlugin } from '@/lib/plugins'
 import { GameResult } from './components/GameResult'
 import { TicTacToeBoard } from './components/TicTacToeBoard'
-import { ticTacToeTool } from './tool'
+import type { ticTacToeTool } from './tool'
 
-export const ticTacToePlugin = makePlugin(ticTacToeTool)
+/** The browser half of the plugin: its handlers and components (the tool stays on the server). */
+export const ticTacToePlugin = makePlugin<typeof ticTacToeTool>('tictactoe')
   .onElicit({
     *pickMove(request, ctx) {
       const choice = yield* ctx.render(TicTacToeBoard, {
