@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from 'next'
 import type { ReactNode } from 'react'
+import { storedChatScript } from './stored-chat-script'
 import './globals.css'
 
 export const metadata: Metadata = {
@@ -18,7 +19,11 @@ export const viewport: Viewport = {
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    // The attribute the script below may set is not React's to reconcile.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: storedChatScript }} />
+      </head>
       <body className="font-sans antialiased">{children}</body>
     </html>
   )

@@ -1,5 +1,6 @@
 'use client'
 
+import { useRef } from 'react'
 import { useChat } from '@/lib/client'
 import { createPluginRegistry } from '@/lib/plugins'
 import { pluginUis } from '@/plugins/browser'
@@ -18,10 +19,12 @@ const registry = createPluginRegistry(pluginUis)
 export function Chat() {
   const { state, renders, ready, send, stop, newChat } = useChat({ registry })
   const empty = state.entries.length === 0
+  const composer = useRef<HTMLTextAreaElement>(null)
 
   return (
     <div
       data-testid="chat"
+      data-chat
       data-chat-status={state.status}
       data-ready={ready}
       className="flex h-dvh flex-col bg-zinc-50 text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100"
@@ -29,7 +32,17 @@ export function Chat() {
       <ChatHeader onNewChat={() => void newChat()} />
       <main data-scroll-container className="flex flex-1 flex-col overflow-y-auto">
         <div className="mx-auto flex w-full max-w-3xl flex-1 flex-col px-3 py-6 sm:px-4">
-          {ready && empty ? <EmptyState onSuggestion={(text) => void send(text)} disabled={state.status === 'streaming'} /> : null}
+          {/* Rendered on the server too: the first paint is the empty state, not a blank page. */}
+          {empty ? (
+            <EmptyState
+              onSuggestion={(text) => {
+                // The suggestion goes away with the empty state: the composer keeps the focus.
+                composer.current?.focus()
+                void send(text)
+              }}
+              disabled={state.status === 'streaming'}
+            />
+          ) : null}
           <MessageList state={state} renders={renders} registry={registry} />
         </div>
       </main>
@@ -45,7 +58,7 @@ export function Chat() {
             </p>
           </div>
         ) : null}
-        <Composer status={state.status} ready={ready} onSend={(text) => void send(text)} onStop={() => void stop()} />
+        <Composer inputRef={composer} status={state.status} ready={ready} onSend={(text) => void send(text)} onStop={() => void stop()} />
       </footer>
     </div>
   )

@@ -4,6 +4,7 @@ import type { RenderedComponent } from '@/lib/plugins'
 import { decodeModelContext } from '@/lib/tools/model-context'
 import { ErrorBoundary } from './ErrorBoundary'
 import { AlertIcon } from './icons'
+import { LIVE_RENDER } from './use-focus-follows'
 
 /** One elicitation inside its tool card: the components its plugin handler rendered. */
 export function ElicitationView({ elicitation, renders }: { elicitation: ElicitationEntry; renders: readonly RenderedComponent[] }) {
@@ -25,18 +26,20 @@ export function ElicitationView({ elicitation, renders }: { elicitation: Elicita
         renders.map((rendered) => {
           // The handler chose the component and its props; the chat adds the answer wiring.
           const Rendered = rendered.Component as ComponentType<Record<string, unknown>>
+          const live = rendered.response === undefined && waiting
           return (
-            <ErrorBoundary
-              key={rendered.index}
-              fallback={<p className="text-sm text-red-700 dark:text-red-300">This part of the tool’s interface could not be shown.</p>}
-            >
-              <Rendered
-                {...rendered.props}
-                onRespond={rendered.respond}
-                disabled={rendered.response !== undefined || !waiting}
-                response={rendered.response?.value}
-              />
-            </ErrorBoundary>
+            <div key={rendered.index} {...(live ? { [LIVE_RENDER]: '' } : {})}>
+              <ErrorBoundary
+                fallback={<p className="text-sm text-red-700 dark:text-red-300">This part of the tool’s interface could not be shown.</p>}
+              >
+                <Rendered
+                  {...rendered.props}
+                  onRespond={rendered.respond}
+                  disabled={!live}
+                  response={rendered.response?.value}
+                />
+              </ErrorBoundary>
+            </div>
           )
         })
       )}

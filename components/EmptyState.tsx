@@ -4,7 +4,7 @@ const SUGGESTIONS = ['Book a flight from NYC to LAX', 'Let’s play tic-tac-toe'
 
 export function EmptyState({ onSuggestion, disabled }: { onSuggestion: (text: string) => void; disabled: boolean }) {
   return (
-    <div className="flex flex-1 flex-col items-center justify-center px-4 py-12 text-center">
+    <div data-empty-state className="flex flex-1 flex-col items-center justify-center px-4 py-12 text-center">
       <span className="grid h-12 w-12 place-items-center rounded-2xl bg-gradient-to-br from-sky-500 to-indigo-600 text-white shadow-lg shadow-sky-500/20">
         <SparkIcon className="h-6 w-6" />
       </span>

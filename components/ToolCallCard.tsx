@@ -1,3 +1,4 @@
+import { useRef } from 'react'
 import { renderKey, type RenderMap, type ToolCallEntry } from '@/lib/client'
 import type { PluginRegistry } from '@/lib/plugins'
 import { ElicitationView } from './ElicitationView'
@@ -6,6 +7,7 @@ import { ToolLogs } from './ToolLogs'
 import { ToolProgress } from './ToolProgress'
 import { ToolResult } from './ToolResult'
 import { ToolStatusBadge } from './ToolStatusBadge'
+import { useFocusFollows } from './use-focus-follows'
 import { usePluginUi } from './use-plugin-ui'
 
 /** One tool call: what was called, how far it got, what it asks the user, and how it ended. */
@@ -13,14 +15,20 @@ export function ToolCallCard({ entry, renders, registry }: { entry: ToolCallEntr
   const summary = summarizeArguments(entry.arguments)
   const active = entry.status === 'running' || entry.status === 'awaiting_input'
   const ui = usePluginUi({ registry, toolName: entry.name })
+  const card = useRef<HTMLElement>(null)
+  const result = useRef<HTMLDivElement>(null)
+  useFocusFollows({ card, result, hasResult: entry.result !== undefined })
   return (
     <section
+      ref={card}
+      // Focusable by the chat only: it holds the focus between an answer and what comes next.
+      tabIndex={-1}
       role="group"
       aria-label={`Tool call ${entry.name}`}
       data-testid="tool-call"
       data-call-id={entry.callId}
       data-status={entry.status}
-      className={`overflow-hidden rounded-2xl border bg-white shadow-sm dark:bg-zinc-900/70 ${
+      className={`overflow-hidden rounded-2xl border bg-white shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:bg-zinc-900/70 ${
         entry.status === 'awaiting_input'
           ? 'border-amber-300 dark:border-amber-500/40'
           : entry.status === 'failed'
@@ -54,6 +62,7 @@ export function ToolCallCard({ entry, renders, registry }: { entry: ToolCallEntr
 
       {entry.result ? (
         <ToolResult
+          ref={result}
           result={entry.result}
           pending={ui.status === 'loading'}
           ResultView={ui.status === 'ready' ? ui.plugin.resultView : undefined}

@@ -3,9 +3,9 @@ import type { LogLine } from '@/lib/client'
 import { ChevronIcon } from './icons'
 
 const LEVEL_CLASS: Record<LogLine['level'], string> = {
-  debug: 'text-zinc-400 dark:text-zinc-500',
-  info: 'text-sky-600 dark:text-sky-400',
-  warning: 'text-amber-600 dark:text-amber-400',
+  debug: 'text-zinc-500 dark:text-zinc-400',
+  info: 'text-sky-700 dark:text-sky-400',
+  warning: 'text-amber-700 dark:text-amber-400',
   error: 'text-red-600 dark:text-red-400',
 }
 

@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react'
+import type { ComponentType, Ref } from 'react'
 import type { ResultViewProps } from '@/lib/plugins'
 import { ErrorBoundary } from './ErrorBoundary'
 import { JsonView } from './JsonView'
@@ -8,7 +8,9 @@ export function ToolResult({
   result,
   ResultView,
   pending = false,
+  ref,
 }: {
+  ref?: Ref<HTMLDivElement>
   result: { text: string; value?: unknown }
   ResultView?: ComponentType<ResultViewProps<unknown>>
   /** The plugin's view is on its way: keep the space rather than flash the generic view. */
@@ -25,7 +27,8 @@ export function ToolResult({
       </div>
     )
   return (
-    <div className="px-3 pb-3 sm:px-4" data-testid="tool-result">
+    // Focusable by the chat only: the focus comes here when the tool it was answering finishes.
+    <div ref={ref} tabIndex={-1} className="px-3 pb-3 focus:outline-none sm:px-4" data-testid="tool-result">
       {pending && result.value !== undefined ? (
         <div aria-busy="true" className="h-16 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-800/60" />
       ) : ResultView && result.value !== undefined ? (

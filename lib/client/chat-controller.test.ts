@@ -305,6 +305,62 @@ describe('createChatController', () => {
     })
   })
 
+  it('shows answered elicitations again after a reload, when the plugin arrives only later', async () => {
+    const storage = memoryStorage()
+    const tool = createMcpTool('two_step')
+      .elicits({ confirm: z.object({ first: z.string(), second: z.string() }) })
+      .execute(function* () {
+        return 'unused'
+      })
+    function Ask(_props: ElicitComponentProps<string> & { question: string }) {
+      return null
+    }
+    const twoStep = makePlugin<typeof tool>('two_step')
+      .onElicit({
+        *confirm(_request, ctx) {
+          const first = yield* ctx.render(Ask, { question: 'first?' })
+          const second = yield* ctx.render(Ask, { question: 'second?' })
+          return { action: 'accept', content: { first, second } }
+        },
+      })
+      .build()
+    const server = createServer()
+    server.stream([
+      { type: 'tool_calls', calls: [{ id: 'call-1', name: 'two_step', arguments: {} }] },
+      elicitEvent({ callId: 'call-1', toolName: 'two_step', key: 'confirm', seq: 1, message: 'Confirm twice', context: {} }),
+      { type: 'conversation_state', messages: [{ role: 'user', content: 'go' }] },
+    ])
+    const before = start({ registry: createPluginRegistry([twoStep]), fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
+    await before.send('go')
+    server.stream([
+      { type: 'tool_result', id: 'call-1', name: 'two_step', content: 'done' },
+      {
+        type: 'conversation_state',
+        messages: [
+          { role: 'user', content: 'go' },
+          { role: 'assistant', content: null, tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'two_step', arguments: '{}' } }] },
+          { role: 'tool', tool_call_id: 'call-1', content: 'done' },
+        ],
+      },
+      { type: 'complete', text: '' },
+    ])
+    rendersOf(before, 'call-1')[0].respond('yes')
+    rendersOf(before, 'call-1')[1].respond('sure')
+    await vi.waitFor(() => expect(before.getSnapshot().state.status).toBe('idle'))
+    expect(card(before, 'call-1').elicitations[0].status).not.toBe('waiting')
+    before.detach()
+
+    // After the reload the plugin's code comes later, as a chunk does.
+    let arrive!: () => void
+    const arrived = new Promise<void>((resolve) => (arrive = resolve))
+    const lazy = createPluginRegistry([{ toolName: 'two_step', load: () => arrived.then(() => twoStep) }])
+    const after = start({ registry: lazy, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
+    expect(rendersOf(after, 'call-1')).toEqual([])
+    arrive()
+    await vi.waitFor(() => expect(rendersOf(after, 'call-1')).toHaveLength(2))
+    expect(rendersOf(after, 'call-1').map((rendered) => rendered.response)).toEqual([{ value: 'yes' }, { value: 'sure' }])
+  })
+
   it('stops waiting sessions one request at a time and halts their handlers', async () => {
     const server = createServer()
     server.stream([

@@ -79,6 +79,9 @@ export function createChatController({
   let snapshot: ChatSnapshot = { state: initialChatState, renders: {}, ready: false }
   const listeners = new Set<() => void>()
   const handlers = new Map<string, HandlerTask>()
+  /** Plugins whose browser half is on its way, and those that could not be loaded. */
+  const loading = new Set<string>()
+  const failedLoads = new Set<string>()
   let scope: { scope: Scope; destroy: () => void } | undefined
   let inFlight: InFlight | undefined
   let stopping: Promise<void> | undefined
@@ -129,7 +132,7 @@ export function createChatController({
         const keys = new Set(elicitations.map(renderKey))
         for (const elicitation of elicitations) {
           const key = renderKey(elicitation)
-          if (!handlers.has(key)) startHandler(elicitation)
+          if (!handlers.has(key) && pluginArrived(elicitation.toolName)) startHandler(elicitation)
           const handler = handlers.get(key)
           if (handler && !handler.done && elicitation.status !== 'waiting') halt(handler)
         }
@@ -147,6 +150,31 @@ export function createChatController({
       reconciling = false
     }
     submitWhenAnswered()
+  }
+
+  /**
+   * Whether the browser half of the tool's plugin is here (or there is none, or it failed to
+   * load: the handler then says so). If not, it is fetched and the handlers start once it is:
+   * a handler must get to its first render at once, since the answered ones shown after a
+   * reload are halted right after.
+   */
+  function pluginArrived(toolName: string): boolean {
+    if (registry.get(toolName) || !registry.has(toolName) || failedLoads.has(toolName)) return true
+    if (!loading.has(toolName)) {
+      loading.add(toolName)
+      registry.load(toolName).then(
+        () => {
+          loading.delete(toolName)
+          reconcile()
+        },
+        () => {
+          loading.delete(toolName)
+          failedLoads.add(toolName)
+          reconcile()
+        },
+      )
+    }
+    return false
   }
 
   function halt(handler: HandlerTask) {

@@ -3,8 +3,9 @@ import { messageSchema } from '../protocol/messages'
 import { elicitResultSchema } from '../protocol/request-schema'
 import type { ChatState } from './chat-state'
 
-/** Bump when the stored shape changes; older data is then ignored, never misread. */
-export const CHAT_STORAGE_KEY = 'elicit-chat/state/v1'
+import { CHAT_STORAGE_KEY } from './storage-key'
+
+export { CHAT_STORAGE_KEY }
 
 const logLevelSchema = z.enum(['debug', 'info', 'warning', 'error'])
 
@@ -39,7 +40,8 @@ const entrySchema = z.discriminatedUnion('kind', [
     progress: z.object({ message: z.string(), value: z.number().min(0).max(1).optional() }).optional(),
     logs: z.array(z.object({ level: logLevelSchema, message: z.string() })),
     elicitations: z.array(elicitationSchema),
-    result: z.object({ text: z.string(), value: z.unknown() }).optional(),
+    // Optional: a result that is plain text has no value (Zod 4 requires an unknown key unless told otherwise).
+    result: z.object({ text: z.string(), value: z.unknown().optional() }).optional(),
     error: z.string().optional(),
   }),
 ])

@@ -39,7 +39,7 @@ export function BookingConfirmation({ result }: ResultViewProps<BookFlightResult
           <p className="text-xl font-bold tracking-tight text-zinc-900 dark:text-zinc-50">{flight.from}</p>
           <p className="text-xs tabular-nums text-zinc-500 dark:text-zinc-400">{flight.departure}</p>
         </div>
-        <div className="flex flex-col items-center text-zinc-400 dark:text-zinc-500">
+        <div className="flex flex-col items-center text-zinc-500 dark:text-zinc-400">
           <AirplaneIcon aria-hidden="true" className="h-4 w-4 rotate-90" />
           <span className="text-[11px]">{formatDuration(flight.durationMinutes)}</span>
         </div>

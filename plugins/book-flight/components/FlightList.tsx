@@ -92,7 +92,7 @@ export function FlightList({ message, from, destination, flights, onRespond, dis
                 <span className="flex flex-col items-end gap-1">
                   <span className="text-base font-semibold tabular-nums text-zinc-900 dark:text-zinc-50">{formatPrice(flight.price)}</span>
                   {chosen ? (
-                    <span className="rounded-full bg-sky-600 px-2 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-white dark:bg-sky-500">
+                    <span className="rounded-full bg-sky-700 px-2 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-white dark:bg-sky-700">
                       Selected
                     </span>
                   ) : null}

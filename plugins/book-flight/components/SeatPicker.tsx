@@ -135,7 +135,7 @@ export function SeatPicker({ message, flight, seatMap, onRespond, disabled, resp
                         'grid h-8 w-8 place-items-center rounded-t-lg rounded-b-md border text-[11px] font-semibold transition',
                         'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-1 dark:focus-visible:ring-offset-zinc-900',
                         isSelected
-                          ? 'border-sky-700 bg-sky-600 text-white dark:border-sky-300 dark:bg-sky-500'
+                          ? 'border-sky-800 bg-sky-700 text-white dark:border-sky-300 dark:bg-sky-700'
                           : isTaken
                             ? 'cursor-not-allowed border-zinc-300 bg-zinc-200 text-zinc-400 dark:border-zinc-700 dark:bg-zinc-800 dark:text-zinc-600'
                             : 'border-zinc-300 bg-white text-zinc-600 enabled:hover:border-sky-500 enabled:hover:bg-sky-50 dark:border-zinc-600 dark:bg-zinc-900 dark:text-zinc-300 dark:enabled:hover:bg-sky-500/10',
@@ -176,7 +176,7 @@ export function SeatPicker({ message, flight, seatMap, onRespond, disabled, resp
             type="button"
             disabled={disabled || !selected}
             onClick={() => selected && onRespond({ action: 'accept', row: selected.row, seat: selected.letter })}
-            className="rounded-lg bg-sky-600 px-4 py-1.5 text-sm font-semibold text-white shadow-sm transition enabled:hover:bg-sky-700 disabled:cursor-not-allowed disabled:opacity-40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-2 dark:bg-sky-500 dark:enabled:hover:bg-sky-400 dark:focus-visible:ring-offset-zinc-900"
+            className="rounded-lg bg-sky-700 px-4 py-1.5 text-sm font-semibold text-white shadow-sm transition enabled:hover:bg-sky-800 disabled:cursor-not-allowed disabled:opacity-40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-2 dark:bg-sky-700 dark:enabled:hover:bg-sky-800 dark:focus-visible:ring-offset-zinc-900"
           >
             Confirm
           </button>

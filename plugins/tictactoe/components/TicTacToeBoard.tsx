@@ -1,6 +1,6 @@
 'use client'
 
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { useRef, useState, type KeyboardEvent } from 'react'
 import type { ElicitComponentProps } from '@/lib/plugins'
 import { isLegalMove, placeMark, USER_MARK, type Board, type GameMove } from '../game'
 import { cellLabel, leadOf, MARK_COLOUR, MarkGlyph, MiniBoard } from './marks'
@@ -38,14 +38,6 @@ function ActiveBoard({ message, board, moveHistory, onRespond, disabled }: Omit<
   const [focused, setFocused] = useState<number>()
   const tabStop = focused !== undefined && free.includes(focused) ? focused : free.includes(5) ? 5 : free[0]
   const buttons = useRef(new Map<number, HTMLButtonElement>())
-
-  // The previous board folded away under the user's focus: give it to this one rather than to the page.
-  useEffect(() => {
-    if (disabled || tabStop === undefined) return
-    const active = document.activeElement
-    if (!active || active === document.body) buttons.current.get(tabStop)?.focus()
-    // Only when the board first appears: later renders must not pull focus back.
-  }, [])
 
   function moveFocus(event: KeyboardEvent<HTMLDivElement>) {
     const from = focused ?? tabStop

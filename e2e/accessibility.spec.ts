@@ -1,0 +1,87 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+import { ChatPage } from './pages/chat-page'
+import { PickCardCard } from './pages/pick-card-card'
+import { TicTacToeCard } from './pages/tictactoe-card'
+
+// axe-core on every screen of the chat, light and dark, desktop and phone: no serious or
+// critical violation of WCAG 2.1 A/AA. Each screen is also kept as a screenshot to look at.
+const VARIANTS = [
+  { name: 'desktop-light', viewport: { width: 1280, height: 860 }, colorScheme: 'light' },
+  { name: 'desktop-dark', viewport: { width: 1280, height: 860 }, colorScheme: 'dark' },
+  { name: 'phone-light', viewport: { width: 390, height: 844 }, colorScheme: 'light' },
+  { name: 'phone-dark', viewport: { width: 390, height: 844 }, colorScheme: 'dark' },
+] as const
+
+async function expectAccessible(page: Page, screen: string) {
+  await page.screenshot({ path: test.info().outputPath(`${screen}.png`), fullPage: true })
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      rule: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary ?? ''}`),
+    }))
+  // Soft: one run reports every screen that fails, not only the first.
+  expect.soft(serious, `axe on the ${screen} screen`).toEqual([])
+}
+
+for (const variant of VARIANTS) {
+  test.describe(`accessibility, ${variant.name}`, () => {
+    // Reduced motion: no transition half-way through when the colours are measured.
+    test.use({ viewport: variant.viewport, colorScheme: variant.colorScheme, reducedMotion: 'reduce' })
+
+    test('the empty chat and a booking: flights, seats, confirmation', async ({ page }) => {
+      const chat = new ChatPage(page)
+      await chat.goto()
+      await expect(page.getByTestId('chat')).toHaveAttribute('data-ready', 'true')
+      await expect(page.getByRole('heading', { name: 'What can I help with?' })).toBeVisible()
+      await expectAccessible(page, 'empty')
+
+      await chat.say('Book a flight from NYC to LAX')
+      const booking = chat.booking()
+      await expect(booking.flights.first()).toBeEnabled()
+      await expectAccessible(page, 'flight-list')
+
+      await booking.pickFlight(0)
+      await expect(booking.freeSeats.first()).toBeEnabled()
+      await expectAccessible(page, 'seat-picker')
+
+      await booking.pickFreeSeat()
+      await expect(booking.confirmation).toBeVisible()
+      await chat.waitUntilIdle()
+      // With the tool's logs open: their level names are coloured text too.
+      await booking.root.getByRole('button', { name: /^Logs \(\d+\)$/ }).click()
+      await expect(booking.root.getByRole('list', { name: 'Tool logs' })).toBeVisible()
+      await expectAccessible(page, 'confirmation')
+    })
+
+    test('tic-tac-toe: the board, and the board after a move', async ({ page }) => {
+      const chat = new ChatPage(page)
+      await chat.goto()
+      await chat.say("Let's play tic-tac-toe")
+      const game = TicTacToeCard.nth(page)
+      await expect(game.cell(1)).toBeEnabled()
+      await expectAccessible(page, 'tictactoe')
+      await game.play(1)
+      await expect(game.cell(9)).toBeEnabled()
+      await expectAccessible(page, 'tictactoe-move')
+    })
+
+    test('pick a card with analysis: the picker and the reveal', async ({ page }) => {
+      const chat = new ChatPage(page)
+      await chat.goto()
+      await chat.say('Pick a card and help me choose')
+      const game = PickCardCard.nth(page)
+      await expect(game.analysis).toBeVisible()
+      await expect(game.card(1)).toBeEnabled()
+      await expectAccessible(page, 'pick-card')
+      await game.pick(2)
+      await expect(game.result).toBeVisible()
+      await chat.waitUntilIdle()
+      await expectAccessible(page, 'card-reveal')
+    })
+  })
+}
