@@ -91,3 +91,16 @@ test('tic-tac-toe by keyboard: each new board takes the focus from the one just 
 
   expect(await focusDrops(page)).toEqual([])
 })
+
+test('a suggestion chosen by keyboard: its button goes away, the focus does not fall to the page', async ({ page }) => {
+  const chat = new ChatPage(page)
+  await chat.goto()
+  await expect(page.getByTestId('chat')).toHaveAttribute('data-ready', 'true')
+  const suggestion = page.getByRole('button', { name: 'Book a flight from NYC to LAX' })
+  await tabTo(page, suggestion)
+  await watchFocusDrops(page)
+  await page.keyboard.press('Enter')
+  await expect(suggestion).toHaveCount(0)
+  await expect(chat.booking().flights.first()).toBeFocused()
+  expect(await focusDrops(page)).toEqual([])
+})
