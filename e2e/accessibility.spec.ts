@@ -32,6 +32,9 @@ for (const variant of VARIANTS) {
   test.describe(`accessibility, ${variant.name}`, () => {
     // Reduced motion: no transition half-way through when the colours are measured.
     test.use({ viewport: variant.viewport, colorScheme: variant.colorScheme, reducedMotion: 'reduce' })
+    // Each axe run walks the whole page (the seat map alone is 70 buttons): on a busy 2-core
+    // machine a flow with four of them needs more than the default 30 s.
+    test.slow()
 
     test('the empty chat and a booking: flights, seats, confirmation', async ({ page }) => {
       const chat = new ChatPage(page)
