@@ -1,8 +1,9 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
+import { BookingCard } from '../plugins/book-flight/e2e/booking-card'
 import { ChatPage } from './pages/chat-page'
-import { PickCardCard } from './pages/pick-card-card'
-import { TicTacToeCard } from './pages/tictactoe-card'
+import { PickCardCard } from '../plugins/pick-card/e2e/pick-card-card'
+import { TicTacToeCard } from '../plugins/tictactoe/e2e/tictactoe-card'
 
 // axe-core on every screen of the chat, light and dark, desktop and phone: no serious or
 // critical violation of WCAG 2.1 A/AA. Each screen is also kept as a screenshot to look at.
@@ -44,7 +45,7 @@ for (const variant of VARIANTS) {
       await expectAccessible(page, 'empty')
 
       await chat.say('Book a flight from NYC to LAX')
-      const booking = chat.booking()
+      const booking = BookingCard.nth(page)
       await expect(booking.flights.first()).toBeEnabled()
       await expectAccessible(page, 'flight-list')
 

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
+import { BookingCard } from '../plugins/book-flight/e2e/booking-card'
 import { ChatPage } from './pages/chat-page'
-import { TicTacToeCard } from './pages/tictactoe-card'
+import { TicTacToeCard } from '../plugins/tictactoe/e2e/tictactoe-card'
 
 // WCAG 2.4.3: the focus follows the conversation. A question that appears takes it from the
 // composer; an answer hands it to what comes next; it never falls to <body> on the way.
@@ -48,7 +49,7 @@ test('a keyboard-only booking: the focus moves with each question and never fall
 
   await page.keyboard.type('Book a flight from NYC to LAX')
   await page.keyboard.press('Enter')
-  const booking = chat.booking()
+  const booking = BookingCard.nth(page)
   // The flight list appeared while the focus was in the composer: it takes the focus.
   await expect(booking.flights.first()).toBeFocused()
 
@@ -101,6 +102,6 @@ test('a suggestion chosen by keyboard: its button goes away, the focus does not 
   await watchFocusDrops(page)
   await page.keyboard.press('Enter')
   await expect(suggestion).toHaveCount(0)
-  await expect(chat.booking().flights.first()).toBeFocused()
+  await expect(BookingCard.nth(page).flights.first()).toBeFocused()
   expect(await focusDrops(page)).toEqual([])
 })

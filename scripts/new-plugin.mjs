@@ -1,6 +1,6 @@
 // `npm run new-plugin <name>`: writes a working plugin into plugins/<name>/ (a tool with two
 // questions, two components, a result view, an offline skill, an engine test and a Playwright
-// spec) and adds it to plugins/index.ts. Nothing else changes. See docs/plugins.md.
+// spec) and adds it to plugins/index.ts and plugins/browser.ts. Nothing else changes. See docs/plugins.md.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -32,17 +32,17 @@ const tool = words.join('_')
 const phrase = words.join(' ')
 const index = join(root, 'plugins', 'index.ts')
 const list = readFileSync(index, 'utf8')
-if (new RegExp(`\\b${camel}Plugin\\b`).test(list)) refuse(`plugins/index.ts already has a plugin called ${camel}Plugin.`)
+if (new RegExp(`\\b${camel}Tool\\b`).test(list)) refuse(`plugins/index.ts already has a tool called ${camel}Tool.`)
 if (list.includes(`'${tool}'`)) refuse(`a tool called ${tool} is already listed.`)
 
-// The two lists a plugin joins: its browser-and-server half, and its offline skill.
-const lists = [
-  { pattern: /export const plugins = \[([^\]]*)\] as const/, entry: `${camel}Plugin`, from: `./${name}/plugin` },
-  { pattern: /export const offlineSkills: readonly OfflineSkill\[\] = \[([^\]]*)\]/, entry: `${camel}Offline`, from: `./${name}/offline` },
-]
-for (const { pattern } of lists) {
-  if (!pattern.test(list)) refuse(`plugins/index.ts has no list matching ${pattern} to add the plugin to.`)
-}
+// The two lists a plugin joins: its server half (tool and offline skill) in plugins/index.ts,
+// its browser half in plugins/browser.ts.
+const browser = join(root, 'plugins', 'browser.ts')
+const browserList = readFileSync(browser, 'utf8')
+const serverEnd = /\n\] as const/
+const browserEnd = /\n\} satisfies PluginUiLoaders/
+if (!/export const plugins = \[/.test(list) || !serverEnd.test(list)) refuse('plugins/index.ts has no `export const plugins = [ ... ] as const` list to add the plugin to.')
+if (!browserEnd.test(browserList)) refuse('plugins/browser.ts has no `const loaders = { ... } satisfies PluginUiLoaders` list to add the plugin to.')
 const lastImport = [...list.matchAll(/^import .*$/gm)].at(-1)
 if (!lastImport) refuse('plugins/index.ts has no imports to add to.')
 
@@ -76,17 +76,16 @@ function copy(from, to) {
 }
 copy(templates, folder)
 
-let updated = list
-for (const { pattern, entry } of lists) {
-  updated = updated.replace(pattern, (whole, entries) => {
-    const before = entries.trim()
-    return whole.replace(`[${entries}]`, `[${before ? `${before}, ` : ''}${entry}]`)
-  })
-}
-updated = updated.replace(lastImport[0], [lastImport[0], ...lists.map(({ entry, from }) => `import { ${entry} } from '${from}'`)].join('\n'))
+const updated = list
+  .replace(serverEnd, `\n  { name: ${camel}Tool.name, tool: ${camel}Tool, offline: ${camel}Offline },\n] as const`)
+  .replace(lastImport[0], [lastImport[0], `import { ${camel}Offline } from './${name}/offline'`, `import { ${camel}Tool } from './${name}/tool'`].join('\n'))
 writeFileSync(index, updated)
+writeFileSync(
+  browser,
+  browserList.replace(browserEnd, `\n  ${tool}: () => import('./${name}/plugin').then((module) => module.${camel}Plugin),\n} satisfies PluginUiLoaders`),
+)
 
-console.log(`Wrote plugins/${name}/ and added ${camel}Plugin and ${camel}Offline to plugins/index.ts:`)
+console.log(`Wrote plugins/${name}/, added ${camel}Tool and ${camel}Offline to plugins/index.ts and ${camel}Plugin to plugins/browser.ts:`)
 for (const file of written.sort()) console.log(`  ${file}`)
 console.log(`\nTry it: npx vitest run plugins/${name}   ·   npm run build && E2E_PORT=3210 npx playwright test plugins/${name}`)
 console.log(`Then say “${tokens.__Phrase__} for tonight” in the chat (npm run dev). The guide: docs/plugins.md`)

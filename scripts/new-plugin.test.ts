@@ -42,7 +42,7 @@ beforeAll(() => {
 afterAll(() => rmSync(copy, { recursive: true, force: true }))
 
 describe('npm run new-plugin', () => {
-  it('writes a plugin whose engine test passes and that type-checks, changing nothing but its folder and one list', { timeout: 240_000 }, () => {
+  it('writes a plugin whose engine test passes and that type-checks, changing nothing but its folder and the two lists', { timeout: 240_000 }, () => {
     const before = snapshot()
     const made = run('node', ['scripts/new-plugin.mjs', 'reserve-table'])
     expect(made.output).toContain('Wrote plugins/reserve-table/')
@@ -50,7 +50,7 @@ describe('npm run new-plugin', () => {
 
     const after = snapshot()
     const changed = [...after.keys()].filter((file) => before.get(file) !== after.get(file)).sort()
-    expect(changed.filter((file) => !file.startsWith('plugins/reserve-table/'))).toEqual(['plugins/index.ts'])
+    expect(changed.filter((file) => !file.startsWith('plugins/reserve-table/'))).toEqual(['plugins/browser.ts', 'plugins/index.ts'])
     expect([...before.keys()].filter((file) => !after.has(file))).toEqual([])
     expect(changed.filter((file) => file.startsWith('plugins/reserve-table/'))).toEqual(
       [
@@ -66,10 +66,11 @@ describe('npm run new-plugin', () => {
       ].map((file) => `plugins/reserve-table/${file}`),
     )
     const index = after.get('plugins/index.ts')!
-    expect(index).toContain("import { reserveTablePlugin } from './reserve-table/plugin'")
+    expect(index).toContain("import { reserveTableTool } from './reserve-table/tool'")
     expect(index).toContain("import { reserveTableOffline } from './reserve-table/offline'")
-    expect(index).toMatch(/export const plugins = \[[^\]]*, reserveTablePlugin\] as const/)
-    expect(index).toMatch(/export const offlineSkills: readonly OfflineSkill\[\] = \[[^\]]*, reserveTableOffline\]/)
+    expect(index).toContain('  { name: reserveTableTool.name, tool: reserveTableTool, offline: reserveTableOffline },\n] as const')
+    expect(index).not.toContain('./reserve-table/plugin')
+    expect(after.get('plugins/browser.ts')).toContain("  reserve_table: () => import('./reserve-table/plugin').then((module) => module.reserveTablePlugin),\n} satisfies")
 
     const tested = run('npx', ['vitest', 'run', 'plugins/reserve-table', 'lib/server/offline-skills.test.ts'])
     expect(tested.output).toMatch(/Tests\s+\d+ passed/)
