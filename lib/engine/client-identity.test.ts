@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { CLIENT_COOKIE, createClientIdentity } from './client-identity'
+import { CLIENT_COOKIE, createClientIdentity, SECURE_CLIENT_COOKIE } from './client-identity'
 
 const SECRET = 'a-shared-secret-of-at-least-32-characters'
 const OTHER_SECRET = 'another-secret-of-at-least-32-characters!'
@@ -26,11 +26,36 @@ describe('signed client identity', () => {
     expect(signature).toBe(createHmac('sha256', SECRET).update(id!).digest('base64url'))
   })
 
-  it('marks the cookie Secure behind https or a proxy that says so', () => {
+  it('over https: a Secure __Host- cookie, read back under that name only', () => {
     const identity = createClientIdentity({ secret: SECRET })
-    expect(identity.resolve(request(undefined, { url: 'https://chat.example/api/chat' })).headers['Set-Cookie']).toMatch(/; Secure$/)
-    expect(identity.resolve(request(undefined, { headers: { 'x-forwarded-proto': 'https' } })).headers['Set-Cookie']).toMatch(/; Secure$/)
-    expect(identity.resolve(request()).headers['Set-Cookie']).not.toContain('Secure')
+    const https = { url: 'https://chat.example/api/chat' }
+    const issued = identity.resolve(request(undefined, https))
+    expect(issued.headers['Set-Cookie']).toMatch(/^__Host-chat_client_id=[\w-]{32}\.[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=31536000; Secure$/)
+    expect(issued.headers['Set-Cookie']).not.toContain('Domain')
+    const cookie = cookieOf(issued.headers)
+    expect(cookie.startsWith(`${SECURE_CLIENT_COOKIE}=`)).toBe(true)
+    expect(identity.resolve(request(cookie, https))).toEqual({ clientId: issued.clientId, headers: {} })
+    // The same signed value under the plain name is not read over https, nor the secure name over http.
+    const plain = `${CLIENT_COOKIE}=${cookie.slice(`${SECURE_CLIENT_COOKIE}=`.length)}`
+    expect(identity.resolve(request(plain, https)).clientId).not.toBe(issued.clientId)
+    expect(identity.resolve(request(cookie)).clientId).not.toBe(issued.clientId)
+  })
+
+  it('believes X-Forwarded-Proto: https only when told to trust the proxy', () => {
+    const forwarded = { headers: { 'x-forwarded-proto': 'https' } }
+    expect(createClientIdentity({ secret: SECRET }).resolve(request(undefined, forwarded)).headers['Set-Cookie']).toMatch(/^chat_client_id=(?!.*Secure)/)
+    const trusting = createClientIdentity({ secret: SECRET, trustProxy: true })
+    expect(trusting.resolve(request(undefined, forwarded)).headers['Set-Cookie']).toMatch(/^__Host-chat_client_id=.*; Secure$/)
+    expect(trusting.resolve(request(undefined, { headers: { 'x-forwarded-proto': 'https, http' } })).headers['Set-Cookie']).toMatch(/^__Host-/)
+    expect(trusting.resolve(request(undefined, { headers: { 'x-forwarded-proto': 'http' } })).headers['Set-Cookie']).toMatch(/^chat_client_id=(?!.*Secure)/)
+    expect(trusting.resolve(request()).headers['Set-Cookie']).not.toContain('Secure')
+  })
+
+  it('finds its own cookie beside a planted one of the same name', () => {
+    const identity = createClientIdentity({ secret: SECRET })
+    const issued = identity.resolve(request())
+    const planted = `${CLIENT_COOKIE}=${'A'.repeat(32)}.${'B'.repeat(43)}`
+    expect(identity.resolve(request(`${planted}; ${cookieOf(issued.headers)}`))).toEqual({ clientId: issued.clientId, headers: {} })
   })
 
   it('is accepted, unchanged and without a new cookie, by another instance with the same secret', () => {

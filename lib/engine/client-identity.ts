@@ -1,6 +1,14 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { requestIsHttps } from './request-is-https'
 
+/** The identity cookie on plain http (localhost, development). */
 export const CLIENT_COOKIE = 'chat_client_id'
+/**
+ * The identity cookie over HTTPS. Browsers accept a `__Host-` cookie only if it is `Secure`,
+ * has `Path=/` and no `Domain`: a sibling subdomain or a plain-http page cannot plant or
+ * overwrite it.
+ */
+export const SECURE_CLIENT_COOKIE = `__Host-${CLIENT_COOKIE}`
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60
 const ID_BYTES = 24
 const ID = /^[A-Za-z0-9_-]{32,64}$/
@@ -26,8 +34,12 @@ export interface ClientIdentityResolver {
  * Invariant: an id is accepted only with a signature made by the same secret, so every
  * instance that shares `SESSION_SECRET` accepts a cookie another issued, and a cookie that
  * is missing, malformed, forged or signed with another secret is replaced by a fresh identity.
+ *
+ * Over HTTPS (the request URL, or `X-Forwarded-Proto: https` when `trustProxy`), the cookie is
+ * `__Host-chat_client_id` and `Secure`, and only that name is read; on plain http it is
+ * `chat_client_id`.
  */
-export function createClientIdentity({ secret }: { secret: string }): ClientIdentityResolver {
+export function createClientIdentity({ secret, trustProxy = false }: { secret: string; trustProxy?: boolean }): ClientIdentityResolver {
   if (!secret) throw new TypeError('createClientIdentity needs a non-empty secret')
   const sign = (id: string) => createHmac('sha256', secret).update(id).digest()
 
@@ -45,12 +57,14 @@ export function createClientIdentity({ secret }: { secret: string }): ClientIden
 
   return {
     resolve(request): ClientIdentity {
-      const existing = verify(readCookie(request.headers.get('cookie') ?? '', CLIENT_COOKIE))
+      const secure = requestIsHttps({ request, trustProxy })
+      const name = secure ? SECURE_CLIENT_COOKIE : CLIENT_COOKIE
+      // Every value under our name is tried: a planted duplicate must not hide the real one.
+      const existing = readCookies(request.headers.get('cookie') ?? '', name).map(verify).find((id) => id !== undefined)
       if (existing) return { clientId: existing, headers: {} }
       const clientId = randomBytes(ID_BYTES).toString('base64url')
-      const secure = new URL(request.url).protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https'
       const cookie = [
-        `${CLIENT_COOKIE}=${clientId}.${sign(clientId).toString('base64url')}`,
+        `${name}=${clientId}.${sign(clientId).toString('base64url')}`,
         'Path=/',
         'HttpOnly',
         'SameSite=Lax',
@@ -62,10 +76,11 @@ export function createClientIdentity({ secret }: { secret: string }): ClientIden
   }
 }
 
-function readCookie(header: string, name: string): string | undefined {
+function readCookies(header: string, name: string): string[] {
+  const values: string[] = []
   for (const part of header.split(';')) {
     const [key, ...rest] = part.trim().split('=')
-    if (key === name) return rest.join('=')
+    if (key === name) values.push(rest.join('='))
   }
-  return undefined
+  return values
 }

@@ -72,5 +72,5 @@ async function startChatApp(): Promise<ChatApp> {
     globalPerSecond: limits.globalRatePerSecond,
   })
   const inFlight = createInFlightLimiter({ maxPerAddress: limits.maxRequestsInFlightPerAddress })
-  return { chat, identity: createClientIdentity({ secret: config.sessionSecret }), rateLimiter, inFlight, trustProxy: limits.trustProxy, store }
+  return { chat, identity: createClientIdentity({ secret: config.sessionSecret, trustProxy: limits.trustProxy }), rateLimiter, inFlight, trustProxy: limits.trustProxy, store }
 }
