@@ -1,10 +1,29 @@
 import type { NextConfig } from 'next'
+import { API_CONTENT_SECURITY_POLICY } from './lib/server/content-security-policy'
+
+// On every response, pages, API and static files alike. The pages' Content-Security-Policy
+// carries a nonce per response, so proxy.ts sets it.
+const securityHeaders = [
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  // CSP's frame-ancestors 'none' says the same to browsers that read CSP; this to the rest.
+  { key: 'X-Frame-Options', value: 'DENY' },
+  // Links in answers open other sites: they learn our origin, never a path or a query.
+  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+  { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
+  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=()' },
+]
 
 const nextConfig: NextConfig = {
   // A self-contained server in .next/standalone for plain Node hosts (see README, "Deploy").
   output: 'standalone',
   devIndicators: false,
   poweredByHeader: false,
+  async headers() {
+    return [
+      { source: '/:path*', headers: securityHeaders },
+      { source: '/api/:path*', headers: [{ key: 'Content-Security-Policy', value: API_CONTENT_SECURITY_POLICY }] },
+    ]
+  },
   // Native (lmdb) or Node-only (redis) packages: loaded from node_modules, never bundled.
   serverExternalPackages: ['lmdb', 'redis'],
   // lmdb finds its native binary (and msgpackr its optional one) in a per-platform package at

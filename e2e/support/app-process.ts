@@ -28,6 +28,7 @@ const APP_VARIABLES = [
   'OPENAI_BASE_URL',
   'OPENAI_MODEL',
   'NODE_OPTIONS',
+  'TRUST_PROXY',
 ]
 
 export interface StartAppOptions {

@@ -26,9 +26,9 @@ describe('signed client identity', () => {
     expect(signature).toBe(createHmac('sha256', SECRET).update(id!).digest('base64url'))
   })
 
-  it('over https: a Secure __Host- cookie, read back under that name only', () => {
-    const identity = createClientIdentity({ secret: SECRET })
-    const https = { url: 'https://chat.example/api/chat' }
+  it('behind a trusted HTTPS proxy: a Secure __Host- cookie, read back under that name only', () => {
+    const identity = createClientIdentity({ secret: SECRET, trustProxy: true })
+    const https = { headers: { 'x-forwarded-proto': 'https' } }
     const issued = identity.resolve(request(undefined, https))
     expect(issued.headers['Set-Cookie']).toMatch(/^__Host-chat_client_id=[\w-]{32}\.[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=31536000; Secure$/)
     expect(issued.headers['Set-Cookie']).not.toContain('Domain')
@@ -41,12 +41,15 @@ describe('signed client identity', () => {
     expect(identity.resolve(request(cookie)).clientId).not.toBe(issued.clientId)
   })
 
-  it('believes X-Forwarded-Proto: https only when told to trust the proxy', () => {
+  it('believes X-Forwarded-Proto only when told to trust the proxy, and never the request URL alone', () => {
     const forwarded = { headers: { 'x-forwarded-proto': 'https' } }
-    expect(createClientIdentity({ secret: SECRET }).resolve(request(undefined, forwarded)).headers['Set-Cookie']).toMatch(/^chat_client_id=(?!.*Secure)/)
+    const untrusting = createClientIdentity({ secret: SECRET })
+    expect(untrusting.resolve(request(undefined, forwarded)).headers['Set-Cookie']).toMatch(/^chat_client_id=(?!.*Secure)/)
+    // Next derives the URL's scheme from that same header, so an https URL proves nothing either.
+    expect(untrusting.resolve(request(undefined, { url: 'https://chat.example/api/chat' })).headers['Set-Cookie']).toMatch(/^chat_client_id=(?!.*Secure)/)
     const trusting = createClientIdentity({ secret: SECRET, trustProxy: true })
     expect(trusting.resolve(request(undefined, forwarded)).headers['Set-Cookie']).toMatch(/^__Host-chat_client_id=.*; Secure$/)
-    expect(trusting.resolve(request(undefined, { headers: { 'x-forwarded-proto': 'https, http' } })).headers['Set-Cookie']).toMatch(/^__Host-/)
+    expect(trusting.resolve(request(undefined, { headers: { 'x-forwarded-proto': 'HTTPS, http' } })).headers['Set-Cookie']).toMatch(/^__Host-/)
     expect(trusting.resolve(request(undefined, { headers: { 'x-forwarded-proto': 'http' } })).headers['Set-Cookie']).toMatch(/^chat_client_id=(?!.*Secure)/)
     expect(trusting.resolve(request()).headers['Set-Cookie']).not.toContain('Secure')
   })

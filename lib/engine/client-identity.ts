@@ -35,9 +35,9 @@ export interface ClientIdentityResolver {
  * instance that shares `SESSION_SECRET` accepts a cookie another issued, and a cookie that
  * is missing, malformed, forged or signed with another secret is replaced by a fresh identity.
  *
- * Over HTTPS (the request URL, or `X-Forwarded-Proto: https` when `trustProxy`), the cookie is
- * `__Host-chat_client_id` and `Secure`, and only that name is read; on plain http it is
- * `chat_client_id`.
+ * Over HTTPS (`X-Forwarded-Proto: https` from a proxy we trust, see request-is-https.ts), the
+ * cookie is `__Host-chat_client_id` and `Secure`, and only that name is read; on plain http it
+ * is `chat_client_id`.
  */
 export function createClientIdentity({ secret, trustProxy = false }: { secret: string; trustProxy?: boolean }): ClientIdentityResolver {
   if (!secret) throw new TypeError('createClientIdentity needs a non-empty secret')

@@ -1,10 +1,11 @@
 /**
- * Whether the browser reached us over HTTPS: the request URL says so, or — only when the
- * operator says a proxy in front of us terminates TLS (`TRUST_PROXY=1`) — the proxy's
- * `X-Forwarded-Proto` does. Without that trust, anyone could send the header.
+ * Whether the browser reached us over HTTPS. Node's server behind `npm start` speaks plain
+ * HTTP, so HTTPS can only end at a proxy in front of it, and only the proxy's
+ * `X-Forwarded-Proto` can say so — believed only when the operator says that proxy is ours
+ * (`TRUST_PROXY=1`). `request.url` is no evidence: Next builds its scheme from that same
+ * header, whoever sent it.
  */
 export function requestIsHttps({ request, trustProxy }: { request: Request; trustProxy: boolean }): boolean {
-  if (new URL(request.url).protocol === 'https:') return true
   if (!trustProxy) return false
   // A chain of proxies appends: the first value is what the client spoke to the outermost one.
   const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase()

@@ -1,0 +1,42 @@
+import { NextResponse, type NextRequest } from 'next/server'
+import { readTrustProxy, requestIsHttps } from './lib/engine/request-is-https'
+import { createContentSecurityPolicy } from './lib/server/content-security-policy'
+
+/**
+ * A fresh CSP nonce for every page (Next 16's documented way to a CSP without
+ * 'unsafe-inline'): Next reads the nonce from the request's Content-Security-Policy header
+ * and puts it on every script it renders, including its inline RSC payload. Hashes cannot
+ * cover that payload (it differs per render), and the experimental SRI option covers only
+ * files. The cost is that pages render per request, which a one-page chat pays anyway.
+ *
+ * The other headers (nosniff, Referrer-Policy, X-Frame-Options) and the API's own CSP are
+ * static, in next.config.ts.
+ */
+export function proxy(request: NextRequest) {
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64')
+  const policy = createContentSecurityPolicy({
+    nonce,
+    https: requestIsHttps({ request, trustProxy: readTrustProxy() }),
+    development: process.env.NODE_ENV === 'development',
+  })
+  const requestHeaders = new Headers(request.headers)
+  requestHeaders.set('content-security-policy', policy)
+  const response = NextResponse.next({ request: { headers: requestHeaders } })
+  response.headers.set('Content-Security-Policy', policy)
+  return response
+}
+
+export const config = {
+  matcher: [
+    // Pages only: the API answers data with a static policy (next.config.ts), and static
+    // files need none. A future MCP Apps sandbox route is left out here too: it gets its own
+    // policy, one that lets the chat frame it.
+    {
+      source: '/((?!api/|_next/static|_next/image|favicon.ico|icon.svg).*)',
+      missing: [
+        { type: 'header', key: 'next-router-prefetch' },
+        { type: 'header', key: 'purpose', value: 'prefetch' },
+      ],
+    },
+  ],
+}
