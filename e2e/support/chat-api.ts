@@ -20,6 +20,8 @@ export interface ChatApiOptions {
   baseURL: string
   /** A Playwright `request` fixture or `request.newContext()`; without it, Node's fetch. */
   request?: APIRequestContext
+  /** Sent with every request, e.g. `X-Forwarded-For` to play a client behind a trusted proxy. */
+  headers?: Record<string, string>
 }
 
 export interface SendOptions {
@@ -43,7 +45,7 @@ export type ElicitAction = { action: 'accept'; content: unknown } | { action: 'd
  * const flights = contextOf(elicit!).flights as Array<{ id: string }>
  * const next = await chat.answer({ event: elicit!, content: { flightId: flights[0]!.id } })
  */
-export function createChatApi({ baseURL, request }: ChatApiOptions) {
+export function createChatApi({ baseURL, request, headers: extraHeaders = {} }: ChatApiOptions) {
   let target = baseURL
   let cookie: string | undefined
   let messages: Message[] = []
@@ -52,7 +54,7 @@ export function createChatApi({ baseURL, request }: ChatApiOptions) {
     const url = new URL('/api/chat', to).toString()
     const payload = typeof body === 'string' ? body : JSON.stringify(body)
     // An explicit cookie header (even empty) keeps Playwright's own jar out of it.
-    const headers = { 'content-type': 'application/json', accept: 'application/x-ndjson', cookie: cookie ?? '' }
+    const headers = { ...extraHeaders, 'content-type': 'application/json', accept: 'application/x-ndjson', cookie: cookie ?? '' }
     let status: number
     let contentType: string
     let setCookies: string[]

@@ -12,8 +12,7 @@ export function requestIsHttps({ request, trustProxy }: { request: Request; trus
   return forwarded === 'https'
 }
 
-/** `TRUST_PROXY=1` (or `true`): a proxy we run sits in front and its `X-Forwarded-*` headers are believed. */
+/** `TRUST_PROXY=1`: a proxy we run sits in front and its `X-Forwarded-*` headers are believed. */
 export function readTrustProxy(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
-  const value = env.TRUST_PROXY?.trim().toLowerCase()
-  return value === '1' || value === 'true'
+  return env.TRUST_PROXY?.trim() === '1'
 }
