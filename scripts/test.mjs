@@ -1,5 +1,6 @@
-// `npm test`: unit and type tests (vitest), then a production build and the browser tests
-// (Playwright), then one closing line that counts both: "N passed, N failed".
+// `npm test`: unit and type tests (vitest), then a production build, the browser tests
+// (Playwright) and the reliability suite against that build (vitest.reliability.config.ts),
+// then one closing line that counts all three: "N passed, N failed".
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 
@@ -39,8 +40,15 @@ if (run('npm', ['run', 'build'])) {
     failed += e2e.stats.unexpected + e2e.stats.flaky
     if (e2e.errors?.length) broken = true
   } else broken = true
+  run('npx', ['vitest', 'run', '--config', 'vitest.reliability.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${out}/reliability.json`])
+  const reliability = readJson(`${out}/reliability.json`)
+  if (reliability) {
+    passed += reliability.numPassedTests
+    failed += reliability.numFailedTests
+    if (reliability.numFailedTestSuites > 0 && reliability.numFailedTests === 0) broken = true
+  } else broken = true
 } else {
-  console.error('The production build failed, so the browser tests did not run.')
+  console.error('The production build failed, so the browser tests and the reliability suite did not run.')
   broken = true
 }
 
