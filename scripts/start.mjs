@@ -1,6 +1,7 @@
 // Serve the production build on PORT (default 3000).
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs'
+import http from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -26,6 +27,34 @@ try {
   process.exit(1)
 }
 process.env.DATA_DIR = dataDir
+
+// How long a client may take to send its headers, and its whole request (the body included;
+// the streamed answer is not limited by either). Next's standalone server makes a plain
+// http.createServer with Node's defaults (60 s and 300 s, checked every 30 s), so a slow client
+// could hold a connection for five minutes; it takes no option for them. This is not a custom
+// server: the one server Next makes is given these options when it is created.
+function readTimeout(name, fallback) {
+  const text = process.env[name]?.trim()
+  if (!text) return fallback
+  const value = Number(text)
+  if (!Number.isInteger(value) || value <= 0) {
+    console.error(`Cannot start: ${name} must be a positive whole number of milliseconds (default ${fallback}); got "${text}".`)
+    process.exit(1)
+  }
+  return value
+}
+const headersTimeout = readTimeout('HEADERS_TIMEOUT_MS', 15_000)
+const requestTimeout = readTimeout('REQUEST_TIMEOUT_MS', 30_000)
+if (headersTimeout > requestTimeout) {
+  console.error(`Cannot start: HEADERS_TIMEOUT_MS (${headersTimeout}) must not be more than REQUEST_TIMEOUT_MS (${requestTimeout}).`)
+  process.exit(1)
+}
+const createServer = http.createServer
+http.createServer = (...args) => {
+  const [options, listener] = typeof args[0] === 'function' ? [{}, args[0]] : args
+  // Checked once a second (Node's default: every 30 s), so a timeout ends close to its time.
+  return createServer({ connectionsCheckingInterval: Math.min(1_000, headersTimeout), ...options, headersTimeout, requestTimeout }, listener)
+}
 
 process.env.PORT ??= '3000'
 console.log(`Chat on http://localhost:${process.env.PORT} (model: ${process.env.OPENAI_API_KEY ? 'OpenAI-compatible' : 'offline'}; data: ${dataDir})`)

@@ -29,6 +29,9 @@ const APP_VARIABLES = [
   'OPENAI_MODEL',
   'NODE_OPTIONS',
   'TRUST_PROXY',
+  'HEADERS_TIMEOUT_MS',
+  'REQUEST_TIMEOUT_MS',
+  'KEEP_ALIVE_TIMEOUT',
 ]
 
 export interface StartAppOptions {
