@@ -3,21 +3,24 @@ import { confirmedBooking, describeTurn, flightAnswer, isRefusal, seatAnswer, to
 import { startApp, type AppProcess } from '../e2e/support/app-process'
 import type { ChatApi, ChatTurn } from '../e2e/support/chat-api'
 import { browser, reloaded } from './support/booking'
-import { addressOf, isAlive, listSessions, report, rssMiB } from './support/measure'
+import { addressOf, isAlive, listSessions, report, rssMiB, rssPartsMiB } from './support/measure'
 
 /**
  * Soak: many bookings, each ending one of the ways a person ends one — finished, abandoned,
  * declined, cancelled, stopped, answered after a reload, answered twice at once — against one
  * server. Contract (issue 9): no lost session, waiting sessions back to 0 after expiry, resident
- * memory growing less than 10% over the second half of the run (V8 grows its heap lazily
- * during the first bookings, so the first half is the warm-up; a leak that grows with the
- * number of bookings grows in the second half too). The issue asks for 10,000 bookings; the
+ * memory growing less than 10%. The bookings run in two halves, each followed by the wait
+ * until every abandoned session has expired, and memory is read at those two quiet moments:
+ * V8 grows its heap lazily during the first bookings, so the first half is the warm-up, and a
+ * leak that grows with the number of bookings grows in the second half too. The issue asks for 10,000 bookings; the
  * default here is 600, so that the whole suite fits in a few minutes on 2 cores
  * (`RELIABILITY_SOAK_BOOKINGS=10000` runs the full count, about 16 times as long).
  */
 const BOOKINGS = Number(process.env.RELIABILITY_SOAK_BOOKINGS ?? 600)
 const CONCURRENCY = 8
-const IDLE_TIMEOUT_MS = 3_000
+// Short, so that abandoned sessions expire within the run; long enough that a booking's next
+// answer on a busy machine is never later than it.
+const IDLE_TIMEOUT_MS = 10_000
 const SEED = Number(process.env.RELIABILITY_SEED ?? 20_261_123)
 
 let app: AppProcess
@@ -29,6 +32,10 @@ beforeAll(async () => {
       // The soak is about how sessions end, not about request rates: one server, many browsers.
       RATE_LIMIT_GLOBAL_BURST: '100000',
       RATE_LIMIT_GLOBAL_PER_SECOND: '100000',
+      // V8 grows its heap long before it collects much: with room to spare it lets garbage pile
+      // up, and resident memory says little about what is live. A heap of 256 MB (about four
+      // times what the server uses) makes it collect as it goes, so growth means memory kept.
+      NODE_OPTIONS: '--max-old-space-size=256',
     },
   })
 })
@@ -124,39 +131,51 @@ async function runBooking(chat: ChatApi, index: number, ending: Ending): Promise
 }
 
 describe('soak', () => {
-  it(`${BOOKINGS} bookings ending every way a person ends one: none lost, waiting sessions back to 0 after expiry, memory growth under 10% over the second half`, async () => {
+  it(`${BOOKINGS} bookings ending every way a person ends one: none lost, waiting sessions back to 0 after expiry, memory growth under 10% from the first half to the second`, async () => {
     const next = random(SEED)
     const endings = Array.from({ length: BOOKINGS }, () => ENDINGS[Math.floor(next() * ENDINGS.length)]!)
     const counts: Partial<Record<Ending, number>> = {}
     const failures: string[] = []
     const tickets: string[] = []
-    let warmMiB = 0
-    let cursor = 0
-    const warmUp = Math.max(1, Math.floor(BOOKINGS / 2))
     const began = performance.now()
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (cursor < BOOKINGS) {
-          const index = cursor++
-          if (index === warmUp) warmMiB = rssMiB(app.pid)
-          const ending = endings[index]!
-          counts[ending] = (counts[ending] ?? 0) + 1
-          try {
-            const ticket = await runBooking(browser({ baseURL: app.url, index: 1_000 + index }), 1_000 + index, ending)
-            if (ticket) tickets.push(ticket)
-          } catch (error) {
-            failures.push(`#${index} (${ending}): ${(error as Error).message.slice(0, 400)}`)
+
+    /** Runs bookings [from, to), 8 at a time. */
+    async function runHalf(from: number, to: number): Promise<void> {
+      let cursor = from
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (cursor < to) {
+            const index = cursor++
+            const ending = endings[index]!
+            counts[ending] = (counts[ending] ?? 0) + 1
+            try {
+              const ticket = await runBooking(browser({ baseURL: app.url, index: 1_000 + index }), 1_000 + index, ending)
+              if (ticket) tickets.push(ticket)
+            } catch (error) {
+              failures.push(`#${index} (${ending}): ${(error as Error).message.slice(0, 400)}`)
+            }
           }
-        }
-      }),
-    )
-    const seconds = (performance.now() - began) / 1000
-    const waitingAtEnd = (await listSessions(app.url)).length
-    // Abandoned sessions expire after the idle time-out; then nothing waits.
-    const expiryStarted = performance.now()
-    await expect.poll(async () => (await listSessions(app.url)).length, { timeout: IDLE_TIMEOUT_MS + 30_000, interval: 500 }).toBe(0)
-    const expirySeconds = (performance.now() - expiryStarted) / 1000
+        }),
+      )
+    }
+    /** Abandoned sessions expire after the idle time-out; then nothing waits. Resolves to how many waited right after the bookings and how long expiry took. */
+    async function untilNothingWaits(): Promise<{ waiting: number; seconds: number }> {
+      const waiting = (await listSessions(app.url)).length
+      const started = performance.now()
+      await expect.poll(async () => (await listSessions(app.url)).length, { timeout: IDLE_TIMEOUT_MS + 30_000, interval: 500 }).toBe(0)
+      return { waiting, seconds: (performance.now() - started) / 1000 }
+    }
+
+    const half = Math.floor(BOOKINGS / 2)
+    await runHalf(0, half)
+    const firstExpiry = await untilNothingWaits()
+    const warmMiB = rssMiB(app.pid)
+    const warmParts = rssPartsMiB(app.pid)
+    await runHalf(half, BOOKINGS)
+    const secondExpiry = await untilNothingWaits()
     const endMiB = rssMiB(app.pid)
+    const endParts = rssPartsMiB(app.pid)
+    const seconds = (performance.now() - began) / 1000
     const growth = (endMiB - warmMiB) / warmMiB
 
     report('soak', {
@@ -165,11 +184,13 @@ describe('soak', () => {
       endings: counts,
       tickets: tickets.length,
       failures: failures.length,
-      'waiting right after': waitingAtEnd,
-      'back to 0 after s': expirySeconds,
-      'RSS half-way MiB': warmMiB,
+      'waiting right after each half': [firstExpiry.waiting, secondExpiry.waiting],
+      'back to 0 after s': [firstExpiry.seconds, secondExpiry.seconds],
+      'RSS after the first half MiB': warmMiB,
       'RSS at end MiB': endMiB,
       'RSS growth %': growth * 100,
+      'RSS of which anonymous MiB': [warmParts.anonymous, endParts.anonymous],
+      'RSS of which mapped files MiB': [warmParts.file, endParts.file],
     })
     expect(isAlive(app.pid)).toBe(true)
     expect(failures.slice(0, 10)).toEqual([])

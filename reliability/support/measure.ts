@@ -8,6 +8,17 @@ export function rssMiB(pid: number): number {
   return Number(kiB) / 1024
 }
 
+/**
+ * The parts of resident memory, in MiB: `anonymous` is the process's own (heap, stacks,
+ * buffers); `file` is pages of mapped files, such as the embedded store's LMDB file, which the
+ * kernel shares with its page cache and takes back when memory is short.
+ */
+export function rssPartsMiB(pid: number): { anonymous: number; file: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const read = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)\\s+kB$`, 'm').exec(status)?.[1] ?? NaN) / 1024
+  return { anonymous: read('RssAnon'), file: read('RssFile') }
+}
+
 /** Whether the process is still there (not exited, not a zombie). */
 export function isAlive(pid: number): boolean {
   try {
