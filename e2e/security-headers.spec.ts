@@ -1,7 +1,8 @@
 import { expect, test, type APIResponse, type Page } from '@playwright/test'
 import { ChatPage } from './pages/chat-page'
-import { PickCardCard } from './pages/pick-card-card'
-import { TicTacToeCard } from './pages/tictactoe-card'
+import { BookingCard } from '@/plugins/book-flight/e2e/booking-card'
+import { PickCardCard } from '@/plugins/pick-card/e2e/pick-card-card'
+import { TicTacToeCard } from '@/plugins/tictactoe/e2e/tictactoe-card'
 import { startApp, type AppProcess } from './support/app-process'
 
 /** Collects every CSP violation the page reports, from the first script on. */
@@ -86,7 +87,7 @@ test.describe('security headers', () => {
     await chat.goto()
 
     await chat.say('Book a flight from NYC to LAX')
-    const booking = chat.booking()
+    const booking = BookingCard.nth(page)
     await booking.pickFlight(0)
     const seat = await booking.pickFreeSeat()
     await booking.expectConfirmed({ seat })
@@ -109,7 +110,7 @@ test.describe('security headers', () => {
     // A reload restores everything from storage, rendered on the client.
     await page.reload()
     await expect(chat.composer).toBeEditable()
-    await expect(chat.bookings()).toHaveCount(1)
+    await expect(BookingCard.all(page)).toHaveCount(1)
     expect(await violations()).toEqual([])
   })
 })
