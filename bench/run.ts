@@ -123,7 +123,12 @@ const idleVerdict = (waitingCpuMs: number, baselineCpuMs: number, idleMs: number
 }
 
 // Interrupted: exit, so that the servers (and redis-server) this bench started are killed too.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130))
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.log(`\nStopped by ${signal}: no figures written.`)
+    process.exit(130)
+  })
+}
 
 ensureBuild()
 const loadBefore = loadavg()
