@@ -34,22 +34,18 @@ type Waiting = Extract<LoadedSession, { kind: 'waiting' }>
  * answers: each answer is recorded with a compare-and-set, so of two deliveries of the same
  * answer (to two instances, at the same moment) one is refused here, before streaming.
  */
-export function* prepareTurn({
-  request,
-  clientId,
-  address,
-  sessions,
-  signer,
-}: {
+export interface PrepareTurnOptions {
   request: ChatRequest
   clientId: string
   address: string
   sessions: PluginSessionManager
   /** Checks that every assistant and tool message is one this server produced. */
   signer: ConversationSigner
-}): Operation<TurnPlan> {
+}
+
+export function* prepareTurn(options: PrepareTurnOptions): Operation<TurnPlan> {
   try {
-    return yield* plan({ request, clientId, address, sessions, signer })
+    return yield* plan(options)
   } catch (error) {
     if (error instanceof SessionStoreUnavailableError) {
       throw new ChatRequestError('store_unavailable', `Sessions cannot be reached right now (${error.message}). Try again in a moment.`)
@@ -58,19 +54,7 @@ export function* prepareTurn({
   }
 }
 
-function* plan({
-  request,
-  clientId,
-  address,
-  sessions,
-  signer,
-}: {
-  request: ChatRequest
-  clientId: string
-  address: string
-  sessions: PluginSessionManager
-  signer: ConversationSigner
-}): Operation<TurnPlan> {
+function* plan({ request, clientId, address, sessions, signer }: PrepareTurnOptions): Operation<TurnPlan> {
   if (request.messages.length === 0) {
     throw new ChatRequestError('invalid_conversation', 'messages must contain at least one message.')
   }
