@@ -1,8 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
 import { test as base, expect } from '@playwright/test'
 import { cardName, type Card } from '../plugins/pick-card/cards'
-import { startApp, type AppProcess, type StartAppOptions } from './support/app-process'
+import type { AppProcess } from './support/app-process'
+import { appsFixture, type Apps } from './support/apps-fixture'
 import {
   completedText,
   confirmedBooking,
@@ -20,30 +20,8 @@ import { startRedis, type RedisProcess } from './support/redis-process'
 // that share Redis, resumes exactly once, stays its owner's, expires, and outlives a Redis outage.
 // Every server here is a real `node scripts/start.mjs` process on 127.0.0.1 (run `npm run build` first).
 
-interface Apps {
-  /** Start a server; it is killed when the test ends, and its output attached if the test failed. */
-  start(options?: StartAppOptions): Promise<AppProcess>
-}
-
 const test = base.extend<{ apps: Apps; redis: RedisProcess }>({
-  apps: async ({}, use, testInfo) => {
-    const started: AppProcess[] = []
-    await use({
-      async start(options) {
-        const app = await startApp(options)
-        started.push(app)
-        return app
-      },
-    })
-    await Promise.all(started.map((app) => app.kill()))
-    if (testInfo.status !== testInfo.expectedStatus) {
-      for (const [index, app] of started.entries()) {
-        const file = testInfo.outputPath(`server-${index + 1}-port-${app.port}.log`)
-        writeFileSync(file, app.output())
-        await testInfo.attach(`server ${index + 1} (port ${app.port}) output`, { path: file, contentType: 'text/plain' })
-      }
-    }
-  },
+  apps: appsFixture,
   redis: async ({}, use) => {
     const redis = await startRedis()
     await use(redis)

@@ -2,27 +2,13 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { test as base, expect } from '@playwright/test'
 import { connectBookingClient, firstFlightAndSeat, freeSeat } from '../lib/mcp/server/testing/booking-client'
 import { decodeModelContext } from '../lib/tools/model-context'
-import { startApp, type AppProcess, type StartAppOptions } from './support/app-process'
+import type { AppProcess } from './support/app-process'
+import { appsFixture, type Apps } from './support/apps-fixture'
 
 // /api/mcp on the production server: the official v2 client in both eras, and 2026-07-28 rounds
 // taken in turn by two server processes that share MCP_STATE_SECRET.
 
-const test = base.extend<{ apps: { start(options?: StartAppOptions): Promise<AppProcess> } }>({
-  apps: async ({}, use, testInfo) => {
-    const started: AppProcess[] = []
-    await use({
-      async start(options) {
-        const app = await startApp(options)
-        started.push(app)
-        return app
-      },
-    })
-    await Promise.all(started.map((app) => app.kill()))
-    if (testInfo.status !== testInfo.expectedStatus) {
-      for (const [index, app] of started.entries()) await testInfo.attach(`server-${index}.log`, { body: app.output() })
-    }
-  },
-})
+const test = base.extend<{ apps: Apps }>({ apps: appsFixture })
 
 const BOOK = { name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } }
 
