@@ -6,8 +6,8 @@ import type { ChatEvent } from '../protocol/events'
  * stream (the client went away) or aborting `signal` halts the operation.
  *
  * The stream is pulled: events wait in a queue as lines and are written only when the
- * consumer reads (`highWaterMark: 0`), every line ready by then in one chunk. A slow reader
- * therefore holds back the bytes, not the turn: the queue holds at most what one turn emits,
+ * consumer reads (`highWaterMark: 0`), every line ready by the end of that turn of the event
+ * loop in one chunk. A slow reader therefore holds back the bytes, not the turn: the queue holds at most what one turn emits,
  * which the limits on model steps, output tokens and tool calls per step bound.
  */
 export function createNdjsonStream({
@@ -71,6 +71,9 @@ export function createNdjsonStream({
         while (!ended && (lines.length === 0 || !open)) {
           await new Promise<void>((resolve) => (wake = resolve))
         }
+        // What the turn emits in this turn of the event loop goes out as one chunk: one write
+        // to the socket instead of one per event (a model's text comes in many small deltas).
+        if (!ended && open) await new Promise<void>((resolve) => setImmediate(resolve))
         if (lines.length > 0 && open) controller.enqueue(encoder.encode(lines.join('')))
         lines.length = 0
         if (ended || !open) {
