@@ -1,4 +1,4 @@
-import type { LanguageModel } from 'ai'
+import type { LanguageModelV3 } from '@ai-sdk/provider'
 import { all, ensure, type Operation } from 'effection'
 import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
 import { SessionLimitError, SessionStoreUnavailableError, type LiveSession, type PluginSessionManager } from '../sessions'
@@ -22,7 +22,7 @@ export const DEFAULT_SYSTEM_PROMPT = [
 ].join(' ')
 
 export interface ChatEngineConfig {
-  model: LanguageModel
+  model: LanguageModelV3
   tools: ToolRegistry
   sessions: PluginSessionManager
   systemPrompt: string

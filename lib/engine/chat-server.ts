@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { LanguageModel } from 'ai'
+import type { LanguageModelV3 } from '@ai-sdk/provider'
 import { createScope, suspend, type Operation } from 'effection'
 import {
   SessionStoreUnavailableError,
@@ -25,7 +25,7 @@ import { createToolRegistry } from './tool-registry'
 import { toIssues } from '../runtime/json-schema'
 
 export interface ChatServerOptions {
-  model: LanguageModel
+  model: LanguageModelV3
   tools: readonly AnyMcpTool[]
   systemPrompt?: string
   /** Model calls per turn at most (default 8). */

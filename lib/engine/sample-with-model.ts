@@ -1,9 +1,10 @@
-import { generateText, type LanguageModel, type OutputInterface } from 'ai'
-import { scoped, until, useAbortSignal, type Operation } from 'effection'
+import type { JSONSchema7, LanguageModelV3 } from '@ai-sdk/provider'
+import { until, type Operation } from 'effection'
+import { toModelPrompt } from '../models/model-prompt'
 import type { ToolSampleRequest } from '../runtime/tool-client'
 import type { SampleResult } from '../tools/types'
 import { toModelMessages } from './model-messages'
-import { formatSeconds, isTimeout } from './model-step'
+import { formatSeconds, withModelTimeout } from './model-step'
 
 /**
  * `ctx.sample` in the chat: one call to the chat's own model, cancelled with the scope that
@@ -16,41 +17,30 @@ export function sampleWithModel({
   timeoutMs,
   maxOutputTokens,
 }: {
-  model: LanguageModel
+  model: LanguageModelV3
   request: ToolSampleRequest
   /** The call fails (the tool sees an error) after this long. */
   timeoutMs?: number
   /** The cap when the request names none, and the most it may name. */
   maxOutputTokens?: number
 }): Operation<SampleResult> {
-  return scoped(function* () {
-    const abortSignal = yield* useAbortSignal()
-    const tokens = request.maxTokens === undefined ? maxOutputTokens : Math.min(request.maxTokens, maxOutputTokens ?? Infinity)
-    let result: Awaited<ReturnType<typeof generateText>>
-    try {
-      result = yield* until(
-        generateText({
-          model,
-          system: request.system,
-          messages: toModelMessages(request.messages),
-          maxOutputTokens: tokens,
-          output: request.schema ? jsonText(request.schema) : undefined,
-          abortSignal,
-          timeout: timeoutMs,
-          maxRetries: 0,
-          // Which tool asks: the offline model answers with that tool's skill; other providers ignore it.
-          ...(request.toolName ? { providerOptions: { offline: { toolName: request.toolName } } } : {}),
-        }),
-      )
-    } catch (error) {
-      // An abort that is not our scope's (which would have halted us first) is the call's own timeout.
-      if (timeoutMs !== undefined && !abortSignal.aborted && isTimeout(error)) throw new Error(`The model did not answer the sample within ${formatSeconds(timeoutMs)}.`)
-      throw error
-    }
-    return {
-      text: result.text,
-      usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
-    }
+  const tokens = request.maxTokens === undefined ? maxOutputTokens : Math.min(request.maxTokens, maxOutputTokens ?? Infinity)
+  const timeoutError = () => new Error(`The model did not answer the sample within ${formatSeconds(timeoutMs!)}.`)
+  return withModelTimeout(timeoutMs, timeoutError, function* (abortSignal) {
+    const result = yield* until(
+      model.doGenerate({
+        prompt: toModelPrompt({ system: request.system, messages: toModelMessages(request.messages) }),
+        maxOutputTokens: tokens,
+        // With a schema the model is asked for JSON; the runtime parses and validates the text.
+        ...(request.schema ? { responseFormat: { type: 'json', schema: request.schema as JSONSchema7 } } : {}),
+        abortSignal,
+        // Which tool asks: the offline model answers with that tool's skill; other providers ignore it.
+        ...(request.toolName ? { providerOptions: { offline: { toolName: request.toolName } } } : {}),
+      }),
+    )
+    let text = ''
+    for (const part of result.content) if (part.type === 'text') text += part.text
+    return { text, usage: { inputTokens: result.usage.inputTokens.total, outputTokens: result.usage.outputTokens.total } }
   })
 }
 
@@ -59,19 +49,8 @@ export function sampleWithModel({
  * inside a turn would keep the whole turn alive for as long as a session waits.
  */
 export function createModelSampler(
-  model: LanguageModel,
+  model: LanguageModelV3,
   limits: { timeoutMs?: number; maxOutputTokens?: number } = {},
 ): (request: ToolSampleRequest) => Operation<SampleResult> {
   return (request) => sampleWithModel({ model, request, ...limits })
-}
-
-/** Asks for JSON following the schema and leaves the text as it is, for the runtime to parse. */
-function jsonText(schema: Record<string, unknown>): OutputInterface<string, undefined, undefined> {
-  return {
-    name: 'json',
-    responseFormat: Promise.resolve({ type: 'json', schema: schema as never }),
-    parseCompleteOutput: async ({ text }) => text,
-    parsePartialOutput: async () => undefined,
-    createElementStreamTransform: () => undefined,
-  }
 }

@@ -8,7 +8,7 @@ import type {
 } from '@ai-sdk/provider'
 import { planOfflineReply, type OfflineReply } from './offline-plan'
 import type { OfflineSkill } from './offline-skill'
-import { createPacedStream, toAbortError } from './offline-stream'
+import { createPacedStream, thinkingPause, toAbortError } from './offline-stream'
 
 const DEFAULT_DELAY_MS = 25
 const WORDS_PER_DELTA = 3
@@ -20,8 +20,9 @@ const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
  * a tool when a skill hears a request for it, answers a tool's samples through that tool's
  * skill, sums up results, and otherwise says what it can do. It reads at most a few KB of any
  * message and makes at most `MAX_TOOL_CALLS_PER_STEP` calls per step. Everything but the
- * tool-call ids is deterministic; text streams in pieces `delayMs` apart (default:
- * `OFFLINE_MODEL_DELAY_MS`, else 25 ms; 0 streams without any timer).
+ * tool-call ids is deterministic; text streams in pieces `delayMs` apart, and a whole answer
+ * (`doGenerate`) comes after one such pause (default: `OFFLINE_MODEL_DELAY_MS`, else 25 ms; 0
+ * answers without any timer).
  *
  * @example
  * const { text } = await generateText({ model: createOfflineModel({ delayMs: 0, skills }), prompt: 'Hello' })
@@ -38,6 +39,8 @@ export function createOfflineModel({
 
     async doGenerate(options) {
       if (options.abortSignal?.aborted) throw toAbortError(options.abortSignal.reason)
+      // A whole answer at once takes a model as long as its first piece would when streamed.
+      if (delayMs > 0) await thinkingPause(delayMs, options.abortSignal)
       const reply = planOfflineReply({ options, skills })
       const content: LanguageModelV3Content[] = []
       if (reply.text) content.push({ type: 'text', text: reply.text })

@@ -69,6 +69,22 @@ export function createPacedStream({
   })
 }
 
+/** Waits `ms`, as a model thinking would; rejects with an `AbortError` at once when `abortSignal` fires. */
+export function thinkingPause(ms: number, abortSignal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (abortSignal?.aborted) return reject(toAbortError(abortSignal.reason))
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(toAbortError(abortSignal?.reason))
+    }
+    const timer = setTimeout(() => {
+      abortSignal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    abortSignal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
 /** The error a fetch-based provider would throw: the AI SDK reports it as an abort, not a failure. */
 export function toAbortError(reason: unknown): Error {
   if (reason instanceof Error && (reason.name === 'AbortError' || reason.name === 'TimeoutError')) return reason

@@ -8,7 +8,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
 } from '@modelcontextprotocol/server'
-import type { LanguageModel } from 'ai'
+import type { LanguageModelV3 } from '@ai-sdk/provider'
 import { createScope, suspend, type Operation } from 'effection'
 import { createModelSampler } from '../../engine/sample-with-model'
 import { createMemorySessionStore, type SessionStore } from '../../sessions'
@@ -22,7 +22,7 @@ import { SessionEventStore } from './session-event-store'
 export interface McpEndpointOptions {
   tools: readonly AnyMcpTool[]
   /** The app's own model: it answers `ctx.sample` for clients that do not sample. */
-  model: LanguageModel
+  model: LanguageModelV3
   /** Signs and seals `requestState`; at least 32 bytes, the same on every instance. */
   stateSecret: string
   /** How long a round's state stays valid (default 30 minutes). */
