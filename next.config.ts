@@ -24,12 +24,12 @@ const nextConfig: NextConfig = {
       { source: '/api/:path*', headers: [{ key: 'Content-Security-Policy', value: API_CONTENT_SECURITY_POLICY }] },
     ]
   },
-  // Native (lmdb) or Node-only (redis) packages: loaded from node_modules, never bundled.
-  serverExternalPackages: ['lmdb', 'redis'],
-  // lmdb finds its native binary (and msgpackr its optional one) in a per-platform package at
-  // run time, which tracing cannot see: without this, a copied standalone folder fails with
-  // "No native build was found".
-  outputFileTracingIncludes: { '/**': ['./node_modules/@lmdb/**/*', './node_modules/@msgpackr-extract/**/*'] },
+  // Native (libsql) or Node-only (redis) packages: loaded from node_modules, never bundled.
+  serverExternalPackages: ['libsql', 'redis'],
+  // libsql finds its native binary in a per-platform package (`@libsql/linux-x64-gnu` …) at
+  // run time, which tracing cannot see: without this, a copied standalone folder cannot open
+  // the session store.
+  outputFileTracingIncludes: { '/**': ['./node_modules/@libsql/**/*', './node_modules/@neon-rs/**/*', './node_modules/detect-libc/**/*'] },
   // `NEXT_PROFILE_BUILD=1 npm run build`: readable server chunks with source maps, for CPU
   // profiles (`--cpu-prof --enable-source-maps`) that name our functions and Next's.
   ...(process.env.NEXT_PROFILE_BUILD === '1' && { experimental: { serverMinification: false, serverSourceMaps: true } }),

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ensure, run, until } from 'effection'
-import { asBinary, open } from 'lmdb'
+import { run } from 'effection'
+import Database from 'libsql'
 import { afterAll, describe, expect, it } from 'vitest'
-import { EMBEDDED_DATABASES, useEmbeddedSessionStore } from './embedded-store'
+import { EMBEDDED_DATABASE_FILE, useEmbeddedSessionStore } from './embedded-store'
 import { describeSessionStoreContract } from './session-store-contract'
 
 const root = mkdtempSync(join(tmpdir(), 'embedded-store-'))
@@ -22,11 +22,13 @@ describeSessionStoreContract('embedded', {
     return {
       store,
       *corrupt(clientId, id) {
-        // A second handle on the same files, writing bytes that are not MessagePack.
-        const env = open({ path: join(directory, 'sessions') })
-        yield* ensure(() => until(env.close()))
-        const sessions = env.openDB({ name: EMBEDDED_DATABASES.sessions, useVersions: true })
-        yield* until(sessions.put([clientId, id], asBinary(Buffer.from([0xc1, 0xff, 0x00])), 1))
+        // A second handle on the same database, writing a record that is not JSON.
+        const db = new Database(join(directory, EMBEDDED_DATABASE_FILE))
+        try {
+          db.prepare('update sessions set record = ? where client_id = ? and id = ?').run('{"format": 1, "id": tru', clientId, id)
+        } finally {
+          db.close()
+        }
       },
     }
   },
