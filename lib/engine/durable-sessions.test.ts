@@ -113,6 +113,22 @@ describe('sessions shared by instances through one store', () => {
     expect(finals.map((turn) => turn.status).sort()).toEqual([200, 409])
   })
 
+  it('says a session was stopped on another instance when the one holding it in memory gets its answer', async () => {
+    const store = createMemorySessionStore()
+    const a = await instance(store)
+    const b = await instance(store)
+    const onA = createChatTestClient({ chat: a })
+    const pickFlight = await startBooking(onA)
+    const stopped = await on(b, onA).abort(pickFlight.sessionId, 'Stopped in the other tab.')
+    expect(stopped.status).toBe(200)
+
+    // A still holds the tool waiting in memory; the store says it was stopped.
+    const late = await onA.answer([{ request: pickFlight, result: { action: 'accept', content: { flightId: firstFlight(pickFlight).id } } }])
+    expect(late.status).toBe(200)
+    expect(eventsOf(late.events, 'plugin_session_error')).toMatchObject([{ sessionId: pickFlight.sessionId, error: 'SESSION_ABORTED' }])
+    expect(elicitRequests(late.events)).toEqual([])
+  })
+
   it('gives the result of a session that finished while its client was away, instead of losing it', async () => {
     const store = createMemorySessionStore()
     const a = await instance(store)

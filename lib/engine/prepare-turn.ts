@@ -99,8 +99,8 @@ function* plan({ request, clientId, address, sessions, signer }: PrepareTurnOpti
   const abandoned: Array<{ call: ToolCall; loaded: Extract<LoadedSession, { kind: 'running' }> }> = []
   for (const call of pendingCalls) {
     if (call.id === turn.abort?.call.id) continue
-    const loaded = yield* sessions.load(clientId, call.id)
     const response = responses.get(call.id)
+    const loaded = yield* sessions.load(clientId, call.id, { answering: response?.elicitId })
     switch (loaded.kind) {
       case 'missing':
         turn.lost.push({ call, error: 'SESSION_NOT_FOUND', message: `No session for tool call ${call.id}: it ended, or expired.` })
@@ -145,10 +145,17 @@ function* plan({ request, clientId, address, sessions, signer }: PrepareTurnOpti
   // Every refusal is made; now take the sessions (an invalid answer leaves its session waiting).
   for (const { call, loaded, response, checked } of answered) {
     const session = yield* sessions.take(loaded, { raw: response.result, checked })
-    if (!session) {
-      throw new ChatRequestError('elicit_already_answered', `Elicitation ${response.elicitId} was answered by another request at the same moment.`)
+    if (session) {
+      turn.taken.push({ call, session })
+      continue
     }
-    turn.taken.push({ call, session })
+    // Read from this process's memory, and the store moved on: stopped or expired elsewhere, say so.
+    const now = loaded.cached ? yield* sessions.load(clientId, call.id) : undefined
+    if (now?.kind === 'ended' && now.ending.kind === 'aborted' && !wasAnswered(now.stored.record.journal, response.elicitId)) {
+      turn.lost.push({ call, error: 'SESSION_ABORTED', message: now.ending.reason })
+      continue
+    }
+    throw new ChatRequestError('elicit_already_answered', `Elicitation ${response.elicitId} was answered by another request at the same moment.`)
   }
   for (const { call, loaded } of abandoned) {
     const session = yield* sessions.takeOver(loaded)

@@ -135,6 +135,11 @@ export class LiveSession {
     return this.pending !== undefined
   }
 
+  /** What the tool waits on here and now, and the record (and version) this process wrote when it began to. */
+  get waitingOn(): { stored: StoredSession; request: BridgeElicitRequest } | undefined {
+    return this.pending && { stored: { record: this.record, version: this.version }, request: this.pending }
+  }
+
   /** The next event; the driver calls this until a terminal event or an `elicit`. */
   *nextEvent(): Operation<LiveSessionEvent> {
     const ready = this.events.shift()

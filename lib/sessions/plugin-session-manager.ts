@@ -29,7 +29,8 @@ export type LoadedSession =
   /** The record cannot be used: corrupted, from another version, or its tool is not served here. */
   | { kind: 'broken'; message: string }
   | { kind: 'ended'; ending: SessionEnding; stored: StoredSession }
-  | { kind: 'waiting'; stored: StoredSession; request: BridgeElicitRequest }
+  /** `cached`: read from the tool waiting in this process, not the store; a take may find the store moved on. */
+  | { kind: 'waiting'; stored: StoredSession; request: BridgeElicitRequest; cached?: boolean }
   /** Working in some request; `abandoned` when its process stopped writing (lease over). */
   | { kind: 'running'; stored: StoredSession; abandoned: boolean }
 
@@ -45,7 +46,12 @@ export interface PluginSessionManager {
   /** Start a tool call as a new session; throws when the call id is taken for this client. */
   start(options: { tool: AnyMcpTool; params: unknown; callId: string; clientId: string; parentMessages: readonly ExtendedMessage[] }): Operation<LiveSession>
   /** The session as stored, for the client that started it only. */
-  load(clientId: string, id: string): Operation<LoadedSession>
+  /**
+   * The session as the store has it. With `answering` (an elicitation id), a tool waiting on
+   * that question in this process answers from memory instead, without a read: the
+   * compare-and-set at `take` still checks that the store has not moved on.
+   */
+  load(clientId: string, id: string, options?: { answering?: string }): Operation<LoadedSession>
   /**
    * Record the answer to a waiting session, a compare-and-set on the version loaded: undefined
    * when another delivery recorded one first. `answer` must have passed `request.check`.
@@ -215,7 +221,11 @@ export function usePluginSessionManager({
         return startLive(tool, stored, parentMessages)
       },
 
-      *load(clientId, id) {
+      *load(clientId, id, { answering } = {}) {
+        const waiting = answering === undefined ? undefined : live.get(keyOf(clientId, id))?.waitingOn
+        if (waiting && waiting.request.elicitId === answering && waiting.stored.record.expiresAt > now()) {
+          return { kind: 'waiting', ...waiting, cached: true }
+        }
         let stored: StoredSession | undefined
         try {
           stored = yield* store.get(clientId, id)
