@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from 'node:crypto'
-import { createRequestStateCodec, type ServerContext } from '@modelcontextprotocol/server'
+import type { ServerContext } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import type { JournalEntry } from '../../runtime/journal'
 
@@ -22,15 +22,30 @@ export interface RoundStateCodec {
   verify(wire: string, ctx: ServerContext): Promise<RoundState>
 }
 
-const sealedSchema = z.object({ id: z.string(), sealed: z.string() })
-const journalSchema = z.object({ toolName: z.string(), callId: z.string(), argumentsDigest: z.string(), reported: z.number().int().nonnegative(), journal: z.array(z.custom<JournalEntry>((v) => typeof v === 'object' && v !== null)) })
+const payloadSchema = z.object({
+  id: z.string(),
+  exp: z.number(),
+  toolName: z.string(),
+  callId: z.string(),
+  argumentsDigest: z.string(),
+  reported: z.number().int().nonnegative(),
+  journal: z.array(z.custom<JournalEntry>((v) => typeof v === 'object' && v !== null)),
+})
+
+/** Shorter secrets are refused: every instance must share one that cannot be guessed. */
+const MIN_SECRET_BYTES = 32
+const VERSION = 'v1.'
 
 /**
- * `requestState` for 2026-07-28 rounds. The SDK's codec signs it (HMAC of `secret`, an expiry,
- * a binding to the caller and the call); the journal inside is also encrypted (AES-256-GCM under
- * a key derived from the same secret), because a journal holds what the tool keeps from the
- * user — a handoff's `before` result, such as pick_card's secret card. Every instance with the
- * same secret reads the states of the others.
+ * `requestState` for 2026-07-28 rounds: the journal, an id, and an expiry, sealed with
+ * AES-256-GCM under a key derived from `secret`, with the caller's binding as additional data.
+ * The seal is the signature: a changed byte, another secret or another caller fails its check,
+ * and the expiry inside cannot be moved. It is encrypted, not only signed, because a journal
+ * holds what the tool keeps from the user — a handoff's `before` result, such as pick_card's
+ * secret card. Every instance with the same secret reads the states of the others.
+ *
+ * All in `node:crypto`, synchronously: the SDK's codec signs with WebCrypto, whose every HMAC is
+ * a job on the thread pool — four per round, a fifth of a round's CPU in a profile.
  */
 export function createRoundStateCodec({
   secret,
@@ -42,24 +57,36 @@ export function createRoundStateCodec({
   /** Who and what the state belongs to: a state minted under one value is refused under another. */
   bind: (ctx: ServerContext) => string
 }): RoundStateCodec {
-  const signed = createRequestStateCodec<z.infer<typeof sealedSchema>>({ key: secret, ttlSeconds, bind })
+  if (Buffer.byteLength(secret) < MIN_SECRET_BYTES) {
+    throw new RangeError(`The requestState secret has ${Buffer.byteLength(secret)} bytes; it needs at least ${MIN_SECRET_BYTES}.`)
+  }
   const key = Buffer.from(hkdfSync('sha256', secret, 'elicit-chat', 'mcp request state encryption', 32))
 
   return {
     async mint({ toolName, callId, argumentsDigest, journal, reported }, ctx) {
       const iv = randomBytes(12)
       const cipher = createCipheriv('aes-256-gcm', key, iv)
-      const body = Buffer.concat([cipher.update(JSON.stringify({ toolName, callId, argumentsDigest, journal, reported }), 'utf8'), cipher.final()])
-      const sealed = Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')
-      return signed.mint({ id: randomUUID(), sealed }, ctx)
+      cipher.setAAD(Buffer.from(bind(ctx), 'utf8'))
+      const payload = { id: randomUUID(), exp: Date.now() + ttlSeconds * 1000, toolName, callId, argumentsDigest, reported, journal }
+      const body = Buffer.concat([iv, cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()])
+      return `${VERSION}${body.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}`
     },
     async verify(wire, ctx) {
-      const { id, sealed } = sealedSchema.parse(await signed.verify(wire, ctx))
-      const bytes = Buffer.from(sealed, 'base64url')
+      const [body, tag] = wire.startsWith(VERSION) ? wire.slice(VERSION.length).split('.') : []
+      if (!body || !tag) throw new Error('requestState is malformed')
+      const bytes = Buffer.from(body, 'base64url')
       const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12))
-      decipher.setAuthTag(bytes.subarray(12, 28))
-      const text = Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8')
-      return { id, ...journalSchema.parse(JSON.parse(text)) }
+      decipher.setAAD(Buffer.from(bind(ctx), 'utf8'))
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'))
+      let text: string
+      try {
+        text = Buffer.concat([decipher.update(bytes.subarray(12)), decipher.final()]).toString('utf8')
+      } catch {
+        throw new Error('requestState fails its seal: changed, sealed with another secret, or minted for another caller')
+      }
+      const { exp, ...state } = payloadSchema.parse(JSON.parse(text))
+      if (exp <= Date.now()) throw new Error('requestState has expired')
+      return state
     },
   }
 }
