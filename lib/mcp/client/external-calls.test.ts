@@ -1,0 +1,153 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createChatServer, type ChatServer } from '../../engine/chat-server'
+import { createChatTestClient, elicitRequests, eventsOf } from '../../engine/testing/chat-test-client'
+import { createOfflineModel } from '../../models'
+import { decodeModelContext } from '../../tools/model-context'
+import type { PluginElicitRequestEvent } from '../../protocol/events'
+import { createMemorySessionStore } from '../../sessions'
+import { EXTERNAL_QUESTION } from './external-questions'
+import { createExternalToolSource } from './external-tool-source'
+import { startMcpClients } from './start-mcp-clients'
+import { everythingServer, faultServer } from './testing/servers'
+import type { McpClients } from './use-mcp-clients'
+
+const closing: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (const close of closing.splice(0).reverse()) await close()
+})
+
+const SECRET = 'a-secret-every-instance-in-these-tests-shares'
+
+async function setUp() {
+  const started = await startMcpClients({
+    config: {
+      servers: [
+        { name: 'everything', transport: 'stdio', env: {}, ...everythingServer() },
+        { name: 'faulty', transport: 'stdio', env: {}, ...faultServer('serve') },
+      ],
+      invalid: [],
+    },
+    timing: { initializeTimeoutMs: 5_000, backoffMs: 50, maxBackoffMs: 200 },
+  })
+  closing.push(started.close)
+  const { clients } = started
+  await expect.poll(() => clients.tools().map((tool) => tool.name), { timeout: 10_000 }).toContain('everything__trigger-sampling-request')
+  await expect.poll(() => clients.servers().every((server) => server.status === 'ready'), { timeout: 10_000 }).toBe(true)
+  const store = createMemorySessionStore()
+  const chat = await instance(clients, store)
+  return { clients, chat, store, browser: createChatTestClient({ chat }) }
+}
+
+async function instance(clients: McpClients, store = createMemorySessionStore()): Promise<ChatServer> {
+  const chat = await createChatServer({
+    model: createOfflineModel({ delayMs: 0 }),
+    tools: [],
+    externalTools: createExternalToolSource({ clients }),
+    secret: SECRET,
+    // eslint-disable-next-line require-yield
+    useStore: function* () {
+      return store
+    },
+  })
+  closing.push(() => chat.close())
+  return chat
+}
+
+const command = (name: string, args: Record<string, unknown>) => ({ role: 'user' as const, content: `/${name} ${JSON.stringify(args)}` })
+const contextOf = (request: PluginElicitRequestEvent) => decodeModelContext({ message: request.message, schema: request.schema }).context
+
+describe('external tools in the chat', () => {
+  it('a slash command calls the tool directly and ends the turn with its result, no model', async () => {
+    const { chat, browser } = await setUp()
+    expect(chat.listTools()).toContainEqual({ name: 'everything__echo', description: expect.stringContaining('Echo'), source: 'mcp:everything' })
+    const turn = await browser.post({ messages: [command('everything__echo', { message: 'hi' })], directToolCall: { name: 'everything__echo', arguments: { message: 'hi' } } })
+    expect(eventsOf(turn.events, 'tool_calls')[0]!.calls).toEqual([
+      { id: expect.stringMatching(/^direct\./), name: 'everything__echo', arguments: { message: 'hi' }, external: { server: 'everything', tool: 'echo' } },
+    ])
+    const [result] = eventsOf(turn.events, 'tool_result')
+    expect(JSON.parse(result!.content)).toEqual({ content: [{ type: 'text', text: 'Echo: hi' }] })
+    expect(eventsOf(turn.events, 'text')).toEqual([])
+    expect(browser.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool'])
+
+    const unknown = await browser.post({ messages: [command('nope__echo', {})], directToolCall: { name: 'nope__echo', arguments: {} } })
+    expect(unknown.status).toBe(400)
+    expect(unknown.error).toMatchObject({ code: 'unknown_tool', message: expect.stringContaining('no tool named "nope__echo"') })
+  })
+
+  it('the server elicits: a form question whose answer is checked against its schema, then sent back', async () => {
+    const { browser } = await setUp()
+    const args = {}
+    const turn = await browser.post({ messages: [command('everything__trigger-elicitation-request', args)], directToolCall: { name: 'everything__trigger-elicitation-request', arguments: args } })
+    const [question] = elicitRequests(turn.events)
+    expect(question).toMatchObject({ key: EXTERNAL_QUESTION.form, message: expect.stringContaining('Please provide inputs') })
+    expect(contextOf(question!)).toMatchObject({ server: 'everything', requestedSchema: { type: 'object', required: ['name'] } })
+
+    const rejected = await browser.answer([{ request: question!, result: { action: 'accept', content: { name: 'Ada', integer: 'seven' } } }])
+    expect(eventsOf(rejected.events, 'plugin_elicit_rejected')[0]!.message).toMatch(/integer/)
+
+    const answered = await browser.answer([{ request: question!, result: { action: 'accept', content: { name: 'Ada', integer: 7, untitledMultipleSelectEnum: ['Piano'] } } }])
+    const [result] = eventsOf(answered.events, 'tool_result')
+    const text = JSON.stringify(JSON.parse(result!.content).content)
+    expect(text).toContain('Name: Ada')
+    expect(text).toContain('Favorite Integer: 7')
+    expect(eventsOf(answered.events, 'text')).toEqual([])
+  })
+
+  it('the server samples: approved, the chat model answers within its limits; denied, the server gets an error', async () => {
+    const { browser } = await setUp()
+    const args = { prompt: 'Name a colour', maxTokens: 50 }
+    const start = () => browser.post({ messages: [...browser.messages, command('everything__trigger-sampling-request', args)], directToolCall: { name: 'everything__trigger-sampling-request', arguments: args } })
+    const [question] = elicitRequests((await start()).events)
+    expect(question!.key).toBe(EXTERNAL_QUESTION.sampling)
+    expect(contextOf(question!)).toMatchObject({ server: 'everything', maxTokens: 50, temperature: 0.7, systemPrompt: 'You are a helpful test server.', messages: [{ role: 'user', text: expect.stringContaining('Name a colour') }] })
+    const approved = await browser.answer([{ request: question!, result: { action: 'accept', content: {} } }])
+    const answer = eventsOf(approved.events, 'plugin_log').find((log) => log.message.startsWith("The chat's model answered"))
+    expect(answer).toBeDefined()
+    const [result] = eventsOf(approved.events, 'tool_result')
+    expect(result!.content).toContain('LLM sampling result')
+
+    const [second] = elicitRequests((await start()).events)
+    const denied = await browser.answer([{ request: second!, result: { action: 'decline' } }])
+    expect(eventsOf(denied.events, 'tool_error')[0]?.message ?? eventsOf(denied.events, 'tool_result')[0]?.content).toMatch(/denied/)
+  })
+
+  it('progress reaches the card; Stop cancels the call', async () => {
+    const { browser, clients } = await setUp()
+    const args = { duration: 0.4, steps: 4 }
+    const done = await browser.post({ messages: [command('everything__trigger-long-running-operation', args)], directToolCall: { name: 'everything__trigger-long-running-operation', arguments: args } })
+    // The last notification may come after the result (the SDK hands them over separately): the card then shows the result.
+    expect(eventsOf(done.events, 'plugin_progress').map((event) => event.progress).slice(0, 3)).toEqual([0.25, 0.5, 0.75])
+
+    const long = { duration: 30, steps: 30 }
+    const abort = new AbortController()
+    const response = await browser.send(
+      { messages: [...browser.messages, command('everything__trigger-long-running-operation', long)], directToolCall: { name: 'everything__trigger-long-running-operation', arguments: long } },
+      { signal: abort.signal },
+    )
+    const reader = response.body!.getReader()
+    let seen = ''
+    while (!seen.includes('plugin_progress')) seen += new TextDecoder().decode((await reader.read()).value)
+    expect(clients.connection('everything')!.calls.size).toBe(1)
+    abort.abort()
+    await reader.cancel().catch(() => undefined)
+    await expect.poll(() => clients.connection('everything')!.calls.size).toBe(0)
+  })
+
+  it('malformed and oversized results are clear errors; a session from another process is lost, never replayed', async () => {
+    const { browser, clients, store } = await setUp()
+    const malformed = await browser.post({ messages: [command('faulty__malformed', {})], directToolCall: { name: 'faulty__malformed', arguments: {} } })
+    expect(eventsOf(malformed.events, 'tool_error')[0]!.message).toMatch(/answer could not be used/)
+    const huge = await browser.post({ messages: [...browser.messages, command('faulty__huge', {})], directToolCall: { name: 'faulty__huge', arguments: {} } })
+    expect(eventsOf(huge.events, 'tool_error')[0]!.message).toMatch(/too large to show: 2,000,0\d\d characters/)
+
+    const [question] = elicitRequests(
+      (await browser.post({ messages: [...browser.messages, command('everything__trigger-elicitation-request', {})], directToolCall: { name: 'everything__trigger-elicitation-request', arguments: {} } })).events,
+    )
+    const other = createChatTestClient({ chat: await instance(clients, store) })
+    other.cookie = browser.cookie
+    other.messages = browser.messages
+    const lost = await other.answer([{ request: question!, result: { action: 'accept', content: { name: 'Ada' } } }])
+    expect(eventsOf(lost.events, 'plugin_session_error')[0]!.message).toMatch(/external call everything__trigger-elicitation-request was lost/)
+    expect(eventsOf(lost.events, 'tool_result')).toEqual([])
+  })
+})

@@ -1,0 +1,184 @@
+import type { ChildProcess } from 'node:child_process'
+import { Client, ProtocolError, ProtocolErrorCode, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client'
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { createQueue, ensure, race, scoped, sleep, spawn, until, withResolvers, type Operation } from 'effection'
+import type { McpServerConfig } from './mcp-servers-config'
+import type { McpServerConnection } from './server-connection'
+import { trackChildProcess } from './child-processes'
+
+export interface McpServerTiming {
+  /** A server that has not answered `initialize` after this long is failed (and retried). */
+  initializeTimeoutMs: number
+  /** The first wait before a restart; each failure in a row doubles it, up to `maxBackoffMs`. */
+  backoffMs: number
+  maxBackoffMs: number
+}
+
+export const DEFAULT_MCP_SERVER_TIMING: McpServerTiming = { initializeTimeoutMs: 10_000, backoffMs: 1_000, maxBackoffMs: 60_000 }
+
+const CLIENT_INFO = { name: 'elicit-chat', version: '0.1.0' }
+const STDERR_TAIL = 2_000
+
+/**
+ * Keep one server connected for as long as the scope lives: connect, list its tools, wait for
+ * the connection to end, report why, wait (doubling after each failure in a row), start again.
+ * Halting it closes the connection, and with it the server's process.
+ */
+export function* runMcpServer({
+  config,
+  connection,
+  timing = DEFAULT_MCP_SERVER_TIMING,
+}: {
+  config: McpServerConfig
+  connection: McpServerConnection
+  timing?: McpServerTiming
+}): Operation<never> {
+  let failuresInARow = 0
+  while (true) {
+    connection.starting()
+    const { reason, wasReady } = yield* connectOnce({ config, connection, timing })
+    connection.failed(reason)
+    failuresInARow = wasReady ? 1 : failuresInARow + 1
+    yield* sleep(Math.min(timing.maxBackoffMs, timing.backoffMs * 2 ** (failuresInARow - 1)))
+    connection.restarts++
+  }
+}
+
+function* connectOnce({
+  config,
+  connection,
+  timing,
+}: {
+  config: McpServerConfig
+  connection: McpServerConnection
+  timing: McpServerTiming
+}): Operation<{ reason: string; wasReady: boolean }> {
+  // Each attempt in a scope of its own: its end closes the client and the process, whatever happened.
+  return yield* scoped(function* (): Operation<{ reason: string; wasReady: boolean }> {
+    let stderr = ''
+    const exit = { text: '' }
+    const transport = createTransport(config, (chunk) => {
+      stderr = (stderr + chunk).slice(-STDERR_TAIL)
+    })
+    watchExit(transport, exit)
+    const client = new Client(CLIENT_INFO, { capabilities: { elicitation: { form: {} }, sampling: {} } })
+    const closed = withResolvers<void>('the connection to close')
+    client.onclose = () => closed.resolve()
+    installRequestHandlers(client, connection)
+    const toolsChanged = createQueue<void, never>()
+    client.setNotificationHandler('notifications/tools/list_changed', () => toolsChanged.add())
+
+    let untrack: (() => void) | undefined
+    yield* ensure(function* () {
+      untrack?.()
+      yield* until(client.close().catch(() => undefined))
+    })
+    const describe = (what: string) => withTail(what, stderr)
+
+    const connecting = client.connect(transport)
+    connecting.catch(() => undefined)
+    try {
+      const connected = yield* race([
+        until(connecting.then(() => true)),
+        (function* () {
+          yield* sleep(timing.initializeTimeoutMs)
+          return false
+        })(),
+      ])
+      if (!connected) return { reason: describe(`it did not answer initialize within ${seconds(timing.initializeTimeoutMs)}`), wasReady: false }
+    } catch (error) {
+      return { reason: describe(`it could not be started: ${messageOf(error)}${exit.text}`), wasReady: false }
+    }
+    const pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined
+    if (pid !== undefined) untrack = trackChildProcess(pid)
+
+    let tools: readonly Tool[]
+    try {
+      tools = yield* listTools(client)
+    } catch (error) {
+      return { reason: describe(`it did not list its tools: ${messageOf(error)}`), wasReady: false }
+    }
+    connection.ready({ client, tools, pid })
+
+    yield* spawn(function* () {
+      while (true) {
+        yield* toolsChanged.next()
+        try {
+          connection.tools = yield* listTools(client)
+        } catch {
+          // The old list stays; a connection that is gone is reported by its close.
+        }
+      }
+    })
+    yield* closed.operation
+    return { reason: describe(`the connection ended${exit.text}`), wasReady: true }
+  })
+}
+
+function* listTools(client: Client): Operation<readonly Tool[]> {
+  if (!client.getServerCapabilities()?.tools) return []
+  const { tools } = yield* until(client.listTools(undefined, { cacheMode: 'bypass' }))
+  return tools
+}
+
+function createTransport(config: McpServerConfig, onStderr: (chunk: string) => void): Transport {
+  if (config.transport === 'http') {
+    return new StreamableHTTPClientTransport(config.url, { requestInit: { headers: config.headers } })
+  }
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    env: { ...getDefaultEnvironment(), ...config.env },
+    ...(config.cwd ? { cwd: config.cwd } : {}),
+    stderr: 'pipe',
+  })
+  transport.stderr?.on('data', (chunk: Buffer | string) => onStderr(chunk.toString()))
+  return transport
+}
+
+/** Server requests go to the call in flight they belong to (see `routeRequest`). */
+function installRequestHandlers(client: Client, connection: McpServerConnection): void {
+  const route = () => {
+    try {
+      return connection.routeRequest()
+    } catch (error) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, messageOf(error))
+    }
+  }
+  client.setRequestHandler('elicitation/create', (request, ctx) => route().elicit(request.params, ctx.mcpReq.signal))
+  client.setRequestHandler('sampling/createMessage', (request, ctx) => route().sample(request.params, ctx.mcpReq.signal))
+  client.setNotificationHandler('notifications/message', (notification) => {
+    // A log line nobody can be told of is dropped rather than shown to the wrong chat.
+    if (connection.calls.size === 1) connection.calls.values().next().value!.log(notification.params)
+  })
+}
+
+/**
+ * Note how the server's process ends. The SDK's transport keeps its child private and reports
+ * only that the connection closed (and forgets the child then); the exit code is what a person
+ * needs to see, so the child is looked at as soon as the transport has started it.
+ */
+function watchExit(transport: Transport, exit: { text: string }): void {
+  if (!(transport instanceof StdioClientTransport)) return
+  const start = transport.start.bind(transport)
+  transport.start = async () => {
+    await start()
+    const child = (transport as unknown as { _process?: ChildProcess })._process
+    child?.once('exit', (code, signal) => {
+      exit.text = code !== null ? ` (the process exited with code ${code})` : signal ? ` (the process was killed by ${signal})` : ''
+    })
+  }
+}
+
+function withTail(what: string, stderr: string): string {
+  const tail = stderr.trim()
+  return tail ? `${what}; its stderr ended with: ${tail.slice(-500)}` : what
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

@@ -1,0 +1,50 @@
+// A small MCP server over stdio that misbehaves on purpose, for the client's tests:
+//   node fault-server.mjs exit       exits at once (code 3), saying why on stderr
+//   node fault-server.mjs hang       never answers initialize
+//   node fault-server.mjs serve      answers, with tools that misbehave:
+//     malformed   a result that is not a CallToolResult
+//     huge        a text block of `bytes` characters (default 2 MB)
+//     crash       the process exits in the middle of the call
+//     pid         the process id, as text
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+
+const mode = process.argv[2] ?? 'serve'
+
+if (mode === 'exit') {
+  process.stderr.write('fault-server: told to exit at once\n')
+  process.exit(3)
+} else if (mode === 'hang') {
+  process.stderr.write('fault-server: hanging\n')
+  // Reads every request and answers none; ends when its stdin does.
+  process.stdin.resume()
+  process.stdin.on('end', () => process.exit(0))
+} else {
+  const server = new Server({ name: 'fault-server', version: '1.0.0' }, { capabilities: { tools: {} } })
+  const object = { type: 'object', properties: {} }
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [
+      { name: 'malformed', description: 'Returns a result that is not a CallToolResult.', inputSchema: object },
+      { name: 'huge', description: 'Returns one very large text block.', inputSchema: { type: 'object', properties: { bytes: { type: 'integer' } } } },
+      { name: 'crash', description: 'Exits in the middle of the call.', inputSchema: object },
+      { name: 'pid', description: 'Says its process id.', inputSchema: object },
+    ],
+  }))
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    switch (request.params.name) {
+      case 'malformed':
+        return { content: 'this should be an array', isError: 'no' }
+      case 'huge':
+        return { content: [{ type: 'text', text: 'x'.repeat(Number(request.params.arguments?.bytes ?? 2_000_000)) }] }
+      case 'crash':
+        setTimeout(() => process.exit(7), 10)
+        return await new Promise(() => {})
+      case 'pid':
+        return { content: [{ type: 'text', text: String(process.pid) }] }
+      default:
+        return { content: [{ type: 'text', text: `unknown tool ${request.params.name}` }], isError: true }
+    }
+  })
+  await server.connect(new StdioServerTransport())
+}

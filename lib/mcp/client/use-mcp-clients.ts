@@ -1,0 +1,93 @@
+import type { CallToolResult, ReadResourceResult, RequestOptions, Tool } from '@modelcontextprotocol/client'
+import { resource, spawn, type Operation } from 'effection'
+import type { McpServersConfig } from './mcp-servers-config'
+import { DEFAULT_MCP_SERVER_TIMING, runMcpServer, type McpServerTiming } from './run-mcp-server'
+import { McpServerConnection, type McpServerStatus } from './server-connection'
+import { externalToolName } from './tool-names'
+
+/** One server as `GET /api/tools` lists it. */
+export interface McpServerInfo {
+  name: string
+  status: McpServerStatus
+  error?: string
+}
+
+/** One tool of a server that is up, with the name the chat knows it by. */
+export interface ExternalToolInfo {
+  /** `<server>__<tool>` */
+  name: string
+  server: string
+  /** The tool as the server lists it: its own name, description, inputSchema, `_meta`. */
+  tool: Tool
+}
+
+/** The app's connections to the servers of `mcp.json`: one per server, for the app's lifetime. */
+export interface McpClients {
+  servers(): McpServerInfo[]
+  /** The tools of the servers that are up now. */
+  tools(): ExternalToolInfo[]
+  /** A server's tool by its own name (with its `_meta`, e.g. `_meta.ui.resourceUri`). */
+  getTool(server: string, name: string): Tool | undefined
+  /** A server's connection (its status, client and calls in flight). */
+  connection(server: string): McpServerConnection | undefined
+  /** Call a server's tool; `signal` cancels it (`notifications/cancelled`). */
+  callTool(server: string, name: string, args: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult>
+  /** Read one of a server's resources (e.g. an MCP App's `ui://` HTML). */
+  readResource(server: string, uri: string, options?: RequestOptions): Promise<ReadResourceResult>
+}
+
+export interface UseMcpClientsOptions {
+  config: McpServersConfig
+  timing?: Partial<McpServerTiming>
+}
+
+/** Thrown when a call names a server that is not configured or not up. */
+export class McpServerUnavailableError extends Error {
+  override name = 'McpServerUnavailableError'
+}
+
+/**
+ * Start every configured server and keep each connected (see `runMcpServer`) until the scope
+ * ends, which closes them all. Entries `mcp.json` could not accept are listed as failed.
+ */
+export function useMcpClients({ config, timing = {} }: UseMcpClientsOptions): Operation<McpClients> {
+  return resource(function* (provide) {
+    const merged = { ...DEFAULT_MCP_SERVER_TIMING, ...timing }
+    const connections = new Map<string, McpServerConnection>()
+    for (const server of config.servers) {
+      const connection = new McpServerConnection(server.name)
+      connections.set(server.name, connection)
+      yield* spawn(() => runMcpServer({ config: server, connection, timing: merged }))
+    }
+    const invalid: McpServerInfo[] = config.invalid.map(({ name, error }) => ({ name, status: 'failed', error: `mcp.json: ${error}` }))
+
+    const ready = (server: string) => {
+      const connection = connections.get(server)
+      if (!connection) throw new McpServerUnavailableError(`There is no MCP server named "${server}" in mcp.json.`)
+      if (connection.status !== 'ready' || !connection.client) {
+        throw new McpServerUnavailableError(
+          `The MCP server "${server}" is ${connection.status === 'starting' ? 'still starting' : `down (${connection.error ?? 'failed'})`}.`,
+        )
+      }
+      return connection.client
+    }
+
+    yield* provide({
+      servers: () => [
+        ...[...connections.values()].map(({ name, status, error }) => ({ name, status, ...(error && status !== 'ready' ? { error } : {}) })),
+        ...invalid,
+      ],
+      tools: () =>
+        [...connections.values()].flatMap((connection) =>
+          connection.tools.flatMap((tool) => {
+            const name = externalToolName({ server: connection.name, tool: tool.name })
+            return name ? [{ name, server: connection.name, tool }] : []
+          }),
+        ),
+      getTool: (server, name) => connections.get(server)?.tools.find((tool) => tool.name === name),
+      connection: (server) => connections.get(server),
+      callTool: async (server, name, args, options) => (await ready(server).callTool({ name, arguments: args }, options)) as CallToolResult,
+      readResource: (server, uri, options) => ready(server).readResource({ uri }, options),
+    })
+  })
+}
