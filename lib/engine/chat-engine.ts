@@ -106,6 +106,57 @@ export function* runTurn({
     })
   }
 
+  /** Announce the calls (with where external ones go) and start each as a session; refusals get a tool error. */
+  function* startCalls(entries: Array<{ call: ToolCall; input: unknown }>): Operation<Array<{ call: ToolCall; session: LiveSession }>> {
+    emit({
+      type: 'tool_calls',
+      calls: entries.map(({ call, input }) => {
+        const external = config.tools.originOf(call.function.name)
+        return { id: call.id, name: call.function.name, arguments: input, ...(external ? { external } : {}) }
+      }),
+    })
+    const started: Array<{ call: ToolCall; session: LiveSession }> = []
+    const parentMessages = toolContextOf({ conversation, maxBytes: config.maxToolContextBytes })
+    for (const [index, { call, input }] of entries.entries()) {
+      const tool = config.tools.get(call.function.name)
+      if (index >= config.maxToolCallsPerStep) {
+        const message = `Not run: at most ${config.maxToolCallsPerStep} tool calls are run per model step. Ask for the rest in a later step.`
+        toolMessage(call, `Error: ${message}`)
+        emit({ type: 'tool_error', id: call.id, name: call.function.name, message })
+        continue
+      }
+      if (!tool) {
+        toolMessage(call, `Error: There is no tool named "${call.function.name}".`)
+        emit({ type: 'tool_error', id: call.id, name: call.function.name, message: `There is no tool named "${call.function.name}".` })
+        continue
+      }
+      const starts = config.toolStarts?.take(plan.address)
+      if (starts && !starts.allowed) {
+        const message = `The tool could not start: too many tools were started from your address just now. Try again in ${Math.ceil(starts.retryAfterSeconds)} s.`
+        toolMessage(call, `Error: ${message}`)
+        emit({ type: 'tool_error', id: call.id, name: call.function.name, message })
+        continue
+      }
+      let session: LiveSession
+      try {
+        session = yield* sessions.start({ tool, params: input, callId: call.id, clientId, parentMessages })
+      } catch (error) {
+        if (!(error instanceof SessionStoreUnavailableError) && !(error instanceof SessionLimitError)) throw error
+        // The call gets a result the model can read, so the conversation stays whole.
+        const message =
+          error instanceof SessionLimitError
+            ? `The tool could not start: ${error.message}`
+            : `The tool could not start: sessions cannot be reached right now (${error.message}). Try again in a moment.`
+        toolMessage(call, `Error: ${message}`)
+        emit({ type: 'tool_error', id: call.id, name: call.function.name, message })
+        continue
+      }
+      running.add(call.id)
+      started.push({ call, session })
+    }
+    return started
+  }
+
   function askUser(waiting: Waiting[]) {
     for (const { call, request } of waiting) {
       emit({
@@ -148,7 +199,15 @@ export function* runTurn({
     }
     let waiting = [...(yield* drive(continued)), ...stillWaiting]
 
-    if (waiting.length === 0 && !plan.abort) {
+    if (plan.direct) {
+      // A slash command: its call is made as the model would make it, and the model is not asked.
+      const { name, arguments: input } = plan.direct
+      const call: ToolCall = { id: directCallId(config.callIds), type: 'function', function: { name, arguments: JSON.stringify(input) } }
+      conversation.push({ role: 'assistant', content: null, tool_calls: [call] })
+      waiting = [...waiting, ...(yield* drive(yield* startCalls([{ call, input }])))]
+    }
+
+    if (waiting.length === 0 && !plan.abort && !plan.direct && !endsWithDirectCalls(plan.messages)) {
       for (let iteration = 0; ; iteration++) {
         if (iteration === config.maxIterations) {
           throw new TurnError('iteration_limit', `Stopped after ${config.maxIterations} model calls in one turn.`)
@@ -157,7 +216,7 @@ export function* runTurn({
           model: config.model,
           system: config.systemPrompt,
           messages: conversation,
-          tools: config.tools.forModel,
+          tools: config.tools.forModel(),
           maxOutputTokens: config.maxOutputTokens,
           timeoutMs: config.modelTimeoutMs,
           emit,
@@ -176,51 +235,7 @@ export function* runTurn({
           function: { name, arguments: JSON.stringify(input ?? {}) },
         }))
         conversation.push({ role: 'assistant', content: step.text || null, tool_calls: calls })
-        emit({
-          type: 'tool_calls',
-          calls: calls.map((call, index) => ({ id: call.id, name: call.function.name, arguments: step.toolCalls[index]!.input })),
-        })
-
-        const started: Array<{ call: ToolCall; session: LiveSession }> = []
-        const parentMessages = toolContextOf({ conversation, maxBytes: config.maxToolContextBytes })
-        for (const [index, call] of calls.entries()) {
-          const tool = config.tools.get(call.function.name)
-          if (index >= config.maxToolCallsPerStep) {
-            const message = `Not run: at most ${config.maxToolCallsPerStep} tool calls are run per model step. Ask for the rest in a later step.`
-            toolMessage(call, `Error: ${message}`)
-            emit({ type: 'tool_error', id: call.id, name: call.function.name, message })
-            continue
-          }
-          if (!tool) {
-            toolMessage(call, `Error: There is no tool named "${call.function.name}".`)
-            emit({ type: 'tool_error', id: call.id, name: call.function.name, message: `There is no tool named "${call.function.name}".` })
-            continue
-          }
-          const starts = config.toolStarts?.take(plan.address)
-          if (starts && !starts.allowed) {
-            const message = `The tool could not start: too many tools were started from your address just now. Try again in ${Math.ceil(starts.retryAfterSeconds)} s.`
-            toolMessage(call, `Error: ${message}`)
-            emit({ type: 'tool_error', id: call.id, name: call.function.name, message })
-            continue
-          }
-          let session: LiveSession
-          try {
-            session = yield* sessions.start({ tool, params: step.toolCalls[index]!.input, callId: call.id, clientId, parentMessages })
-          } catch (error) {
-            if (!(error instanceof SessionStoreUnavailableError) && !(error instanceof SessionLimitError)) throw error
-            // The call gets a result the model can read, so the conversation stays whole.
-            const message =
-              error instanceof SessionLimitError
-                ? `The tool could not start: ${error.message}`
-                : `The tool could not start: sessions cannot be reached right now (${error.message}). Try again in a moment.`
-            toolMessage(call, `Error: ${message}`)
-            emit({ type: 'tool_error', id: call.id, name: call.function.name, message })
-            continue
-          }
-          running.add(call.id)
-          started.push({ call, session })
-        }
-        waiting = yield* drive(started)
+        waiting = yield* drive(yield* startCalls(calls.map((call, index) => ({ call, input: step.toolCalls[index]!.input }))))
         if (waiting.length > 0) break
       }
     }
@@ -237,6 +252,24 @@ export function* runTurn({
     } else emit({ type: 'error', code: 'turn_failed', message: describeFailure(error) })
     emit({ type: 'conversation_state', messages: config.signer.sign(conversation) })
   }
+}
+
+/**
+ * The id of a slash command's call: an id the call-id issuer gives, behind `direct.` — the
+ * issuer keeps only `[A-Za-z0-9_-]` of a model's ids, so no model call ever starts so.
+ */
+function directCallId(callIds: CallIdIssuer): string {
+  return `direct.${callIds.issue('call')}`
+}
+
+/**
+ * Whether the conversation ends with the results of a slash command's calls (answered in this
+ * turn): the turn then ends with them, as the command's first turn would have, without the model.
+ */
+function endsWithDirectCalls(messages: readonly Message[]): boolean {
+  if (messages.at(-1)?.role === 'user') return false
+  const assistant = messages.findLast((message) => message.role === 'assistant')
+  return assistant?.tool_calls?.length ? assistant.tool_calls.every((call) => call.id.startsWith('direct.')) : false
 }
 
 class TurnError extends Error {

@@ -21,12 +21,14 @@ import { createNdjsonStream } from './ndjson-stream'
 import { prepareTurn, type TurnPlan } from './prepare-turn'
 import { chatRequestSchema } from '../protocol/request-schema'
 import { createModelSampler } from './sample-with-model'
-import { createToolRegistry } from './tool-registry'
+import { createToolRegistry, type ExternalToolSource, type ToolDescription } from './tool-registry'
 import { toIssues } from '../runtime/json-schema'
 
 export interface ChatServerOptions {
   model: LanguageModelV3
   tools: readonly AnyMcpTool[]
+  /** Tools of external MCP servers, offered beside `tools` while their servers are up. */
+  externalTools?: ExternalToolSource
   systemPrompt?: string
   /** Model calls per turn at most (default 8). */
   maxIterations?: number
@@ -73,6 +75,8 @@ export interface ChatServer {
   stream(plan: TurnPlan, signal?: AbortSignal, onEnd?: () => void): ReadableStream<Uint8Array>
   /** The sessions that wait or run; a `ChatRequestError` (503) when the store cannot be reached. */
   listActive(): Promise<PluginSessionInfo[]>
+  /** Every tool the chat can use now, the app's own and external ones. */
+  listTools(): ToolDescription[]
   /** Halt every session and the scope. */
   close(): Promise<void>
 }
@@ -80,6 +84,7 @@ export interface ChatServer {
 export async function createChatServer({
   model,
   tools,
+  externalTools,
   systemPrompt = DEFAULT_SYSTEM_PROMPT,
   maxIterations = 8,
   maxToolCallsPerStep = 8,
@@ -96,7 +101,7 @@ export async function createChatServer({
   branchLimits,
 }: ChatServerOptions): Promise<ChatServer> {
   if (branchLimits) checkLimits('createChatServer branchLimits', branchLimits)
-  const registry = createToolRegistry(tools)
+  const registry = createToolRegistry(tools, externalTools)
   const [scope, destroy] = createScope()
   const sessions = await new Promise<PluginSessionManager>((resolve, reject) => {
     scope
@@ -145,7 +150,9 @@ export async function createChatServer({
       if (!parsed.success) {
         throw new ChatRequestError('invalid_request', 'The request body does not match the chat contract.', toIssues(parsed.error))
       }
-      return await run(() => prepareTurn({ request: parsed.data, clientId, address, sessions, signer }))
+      return await run(() =>
+        prepareTurn({ request: parsed.data, clientId, address, sessions, signer, hasTool: (name) => registry.get(name) !== undefined }),
+      )
     },
     stream: (plan, signal, onEnd) => createNdjsonStream({ scope, signal, onEnd, run: (emit) => runTurn({ plan, config, emit }) }),
     listActive: () =>
@@ -159,6 +166,7 @@ export async function createChatServer({
           throw error
         }
       }),
+    listTools: () => registry.describe(),
     close: () => destroy(),
   }
 }

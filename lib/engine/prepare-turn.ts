@@ -7,7 +7,7 @@ import type { ConversationSigner } from './conversation-signature'
 import { ChatRequestError } from './errors'
 import type { SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
-import type { ChatRequest, PluginElicitResponse } from '../protocol/request-schema'
+import type { ChatRequest, DirectToolCall, PluginElicitResponse } from '../protocol/request-schema'
 
 /** What a turn will do, decided (and every refusal made) before the first byte streams. */
 export interface TurnPlan {
@@ -25,6 +25,8 @@ export interface TurnPlan {
   /** Pending calls whose sessions ended without this client hearing of it: their results now. */
   finished: Array<{ call: ToolCall; outcome: { kind: 'completed'; content: string } | { kind: 'failed'; message: string } }>
   lost: Array<{ call: ToolCall; error: SessionErrorCode; message: string }>
+  /** A slash command: this tool is called with these arguments instead of asking the model. */
+  direct?: DirectToolCall
 }
 
 type Waiting = Extract<LoadedSession, { kind: 'waiting' }>
@@ -41,6 +43,8 @@ export interface PrepareTurnOptions {
   sessions: PluginSessionManager
   /** Checks that every assistant and tool message is one this server produced. */
   signer: ConversationSigner
+  /** Whether a tool of this name exists (for a slash command). */
+  hasTool(name: string): boolean
 }
 
 export function* prepareTurn(options: PrepareTurnOptions): Operation<TurnPlan> {
@@ -54,7 +58,7 @@ export function* prepareTurn(options: PrepareTurnOptions): Operation<TurnPlan> {
   }
 }
 
-function* plan({ request, clientId, address, sessions, signer }: PrepareTurnOptions): Operation<TurnPlan> {
+function* plan({ request, clientId, address, sessions, signer, hasTool }: PrepareTurnOptions): Operation<TurnPlan> {
   if (request.messages.length === 0) {
     throw new ChatRequestError('invalid_conversation', 'messages must contain at least one message.')
   }
@@ -77,6 +81,15 @@ function* plan({ request, clientId, address, sessions, signer }: PrepareTurnOpti
   }
 
   const turn: TurnPlan = { clientId, address, messages, interruptedCalls, taken: [], rejected: [], waiting: [], finished: [], lost: [] }
+  if (request.directToolCall) {
+    if (messages.at(-1)!.role !== 'user' || request.pluginAbort || request.pluginElicitResponses?.length) {
+      throw new ChatRequestError('invalid_request', 'directToolCall goes with a new user message only (no answers, no abort).')
+    }
+    if (!hasTool(request.directToolCall.name)) {
+      throw new ChatRequestError('unknown_tool', `There is no tool named "${request.directToolCall.name}". Type / in the composer to see the tools.`)
+    }
+    turn.direct = request.directToolCall
+  }
   if (request.pluginAbort) {
     const call = pendingCall(request.pluginAbort.sessionId, 'pluginAbort')
     turn.abort = { call, reason: request.pluginAbort.reason ?? 'Stopped by the user.' }

@@ -31,6 +31,8 @@ export function sampleWithModel({
       model.doGenerate({
         prompt: toModelPrompt({ system: request.system, messages: toModelMessages(request.messages) }),
         maxOutputTokens: tokens,
+        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        ...(request.stopSequences?.length ? { stopSequences: request.stopSequences } : {}),
         // With a schema the model is asked for JSON; the runtime parses and validates the text.
         ...(request.schema ? { responseFormat: { type: 'json', schema: request.schema as JSONSchema7 } } : {}),
         abortSignal,

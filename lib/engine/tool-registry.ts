@@ -1,23 +1,81 @@
-import { jsonSchema, tool as defineModelTool, type ToolSet } from 'ai'
+import { jsonSchema, tool as defineModelTool, type Tool as ModelTool, type ToolSet } from 'ai'
+import type { ExternalToolOrigin } from '../protocol/events'
 import { toJsonSchema } from '../runtime/json-schema'
 import type { AnyMcpTool } from '../tools/types'
 
-export interface ToolRegistry {
-  get(name: string): AnyMcpTool | undefined
-  /** The tools as the model sees them: name, description, JSON Schema; executed by the engine. */
-  forModel: ToolSet
+/** A tool the chat gets from elsewhere (an external MCP server's), as its source offers it. */
+export interface ExternalTool {
+  tool: AnyMcpTool
+  description: string
+  /** The JSON Schema of its input, as its server gave it: what the model sees. */
+  inputSchema: Record<string, unknown>
+  /** Where it comes from: `mcp:<server>`. */
+  source: string
+  origin: ExternalToolOrigin
 }
 
-export function createToolRegistry(tools: readonly AnyMcpTool[]): ToolRegistry {
+/** Tools that come and go while the chat runs (external MCP servers start, fail, change their lists). */
+export interface ExternalToolSource {
+  /** The tools offered now. */
+  list(): readonly ExternalTool[]
+  /** One tool by name, offered now or not (a session waiting for it still needs it). */
+  get(name: string): ExternalTool | undefined
+}
+
+/** Every tool the chat can use, as `GET /api/tools` lists them. */
+export interface ToolDescription {
+  name: string
+  description: string
+  /** `plugin` for the app's own tools; `mcp:<server>` for an external server's. */
+  source: string
+}
+
+export interface ToolRegistry {
+  get(name: string): AnyMcpTool | undefined
+  /** Where an external tool comes from; undefined for the app's own. */
+  originOf(name: string): ExternalToolOrigin | undefined
+  /** The tools as the model sees them now: name, description, JSON Schema; executed by the engine. */
+  forModel(): ToolSet
+  describe(): ToolDescription[]
+}
+
+export const PLUGIN_TOOL_SOURCE = 'plugin'
+
+export function createToolRegistry(tools: readonly AnyMcpTool[], external?: ExternalToolSource): ToolRegistry {
   const byName = new Map<string, AnyMcpTool>()
-  const forModel: ToolSet = {}
+  const own: ToolSet = {}
   for (const tool of tools) {
     if (byName.has(tool.name)) throw new Error(`Two tools are named "${tool.name}".`)
     byName.set(tool.name, tool)
-    forModel[tool.name] = defineModelTool({
+    own[tool.name] = defineModelTool({
       description: tool.description,
       inputSchema: jsonSchema(toJsonSchema(tool.parameters) as Parameters<typeof jsonSchema>[0]),
     })
   }
-  return { get: (name) => byName.get(name), forModel }
+  // An external tool's model definition is made once per tool object (a server's new list makes new ones).
+  const definitions = new WeakMap<ExternalTool, ModelTool>()
+  const definitionOf = (entry: ExternalTool) => {
+    let definition = definitions.get(entry)
+    if (!definition) {
+      definition = defineModelTool({ description: entry.description, inputSchema: jsonSchema(entry.inputSchema as Parameters<typeof jsonSchema>[0]) })
+      definitions.set(entry, definition)
+    }
+    return definition
+  }
+  return {
+    // The app's own tools first: an external server cannot take over a plugin's name.
+    get: (name) => byName.get(name) ?? external?.get(name)?.tool,
+    originOf: (name) => (byName.has(name) ? undefined : external?.get(name)?.origin),
+    forModel() {
+      const offered = external?.list().filter((entry) => !byName.has(entry.tool.name)) ?? []
+      if (offered.length === 0) return own
+      return { ...own, ...Object.fromEntries(offered.map((entry) => [entry.tool.name, definitionOf(entry)])) }
+    },
+    describe: () => [
+      ...tools.map((tool) => ({ name: tool.name, description: tool.description, source: PLUGIN_TOOL_SOURCE })),
+      ...(external?.list() ?? [])
+        .filter((entry) => !byName.has(entry.tool.name))
+        .map((entry) => ({ name: entry.tool.name, description: entry.description, source: entry.source })),
+    ],
+  }
 }

@@ -6,6 +6,8 @@ export const CHAT_ERROR_STATUS = {
   invalid_request: 400,
   invalid_conversation: 400,
   unknown_tool_call: 400,
+  /** A slash command names a tool the chat does not have. */
+  unknown_tool: 400,
   duplicate_response: 400,
   /** An assistant or tool message the server did not produce, or changed since. */
   tampered_message: 400,

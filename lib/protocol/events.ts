@@ -8,10 +8,20 @@ export interface ValidationIssue {
   message: string
 }
 
+/**
+ * Where a tool call goes when its tool is an external MCP server's: the server (its `mcp.json`
+ * name), the tool's own name, and the MCP App that shows it (`_meta.ui.resourceUri`), if any.
+ */
+export interface ExternalToolOrigin {
+  server: string
+  tool: string
+  uiResourceUri?: string
+}
+
 /** Every line of the NDJSON stream that `POST /api/chat` answers with. */
 export type ChatEvent =
   | { type: 'text'; content: string }
-  | { type: 'tool_calls'; calls: Array<{ id: string; name: string; arguments: unknown }> }
+  | { type: 'tool_calls'; calls: Array<{ id: string; name: string; arguments: unknown; external?: ExternalToolOrigin }> }
   | { type: 'tool_result'; id: string; name: string; content: string }
   | { type: 'tool_error'; id: string; name: string; message: string }
   | {

@@ -19,13 +19,25 @@ export const pluginAbortSchema = z.object({
   reason: z.string().max(1_000).optional(),
 })
 
+/**
+ * A slash command (`/<tool> <json>` in the composer): call this tool with these arguments now,
+ * without asking the model, and end the turn with its result. The last message is the user's
+ * command as typed.
+ */
+export const directToolCallSchema = z.object({
+  name: z.string().min(1).max(200),
+  arguments: z.record(z.string(), z.unknown()),
+})
+
 /** The body of `POST /api/chat`. */
 export const chatRequestSchema = z.object({
   messages: z.array(messageSchema).max(1_000),
   pluginElicitResponses: z.array(pluginElicitResponseSchema).max(32).optional(),
   pluginAbort: pluginAbortSchema.optional(),
+  directToolCall: directToolCallSchema.optional(),
 })
 
 export type ChatRequest = z.infer<typeof chatRequestSchema>
 export type PluginElicitResponse = z.infer<typeof pluginElicitResponseSchema>
 export type PluginAbort = z.infer<typeof pluginAbortSchema>
+export type DirectToolCall = z.infer<typeof directToolCallSchema>

@@ -124,7 +124,7 @@ export class Branch {
     const id: ElicitId = { toolName: tool.name, key, callId: run.callId, seq: ++run.seq }
     const { message, ...context } = options as { message: string } & Record<string, unknown>
     checkContext(tool, key, contextSchemaOf(spec), context)
-    const responseSchema = responseSchemaOf(spec)
+    const responseSchema = responseSchemaOf(spec, context)
     const request = new BridgeElicitRequest(formatElicitId(id), id, message, context, responseSchema)
     run.pendingKey = key
     let answer
@@ -158,6 +158,8 @@ export class Branch {
       messages: prompt ? [...this.own, prompt] : [...request.messages!],
       system: request.system,
       maxTokens: fewest(request.maxTokens, this.budget?.remaining()),
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...(request.stopSequences?.length ? { stopSequences: request.stopSequences } : {}),
       schema: schema ? toJsonSchema(schema) : undefined,
     })
     this.budget?.charge((result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0))

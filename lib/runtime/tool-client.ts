@@ -21,6 +21,8 @@ export interface ToolSampleRequest {
   messages: ExtendedMessage[]
   system?: string
   maxTokens?: number
+  temperature?: number
+  stopSequences?: string[]
   /** JSON Schema the answer must follow, when the tool asked for structured output. */
   schema?: Record<string, unknown>
 }

@@ -238,6 +238,7 @@ export function usePluginSessionManager({
         if (record.ending) return { kind: 'ended', ending: record.ending, stored }
         const tool = tools(record.toolName)
         if (!tool) return { kind: 'broken', message: `Session ${id} needs the tool "${record.toolName}", which this server does not offer.` }
+        if (tool.liveOnly && !live.has(keyOf(clientId, id))) return { kind: 'broken', message: lostLiveOnly(record.toolName) }
         if (record.status === 'running') return { kind: 'running', stored, abandoned: record.expiresAt <= now() }
         if (record.expiresAt <= now()) {
           return { kind: 'ended', stored, ending: { kind: 'aborted', reason: expiredReason(record.toolName, idleTimeoutMs) } }
@@ -246,7 +247,7 @@ export function usePluginSessionManager({
         const spec = pending && Object.hasOwn(tool.elicits, pending.key) ? tool.elicits[pending.key] : undefined
         const id_ = pending ? parseElicitId(pending.elicitId) : undefined
         if (!pending || !spec || !id_) return { kind: 'broken', message: `Session ${id} waits for a question this server cannot ask.` }
-        return { kind: 'waiting', stored, request: new BridgeElicitRequest(pending.elicitId, id_, pending.message, pending.context, responseSchemaOf(spec)) }
+        return { kind: 'waiting', stored, request: new BridgeElicitRequest(pending.elicitId, id_, pending.message, pending.context, responseSchemaOf(spec, pending.context)) }
       },
 
       *take(loaded, { raw, checked }) {
@@ -286,12 +287,15 @@ export function usePluginSessionManager({
         if (cached) yield* forget(record.clientId, record.id)
         const tool = tools(record.toolName)
         if (!tool) throw new Error(`Session ${record.id} needs the tool "${record.toolName}", which this server does not offer.`)
+        if (tool.liveOnly) throw new Error(lostLiveOnly(record.toolName))
         return startLive(tool, taken.taken, parentMessages)
       },
 
       touch(session) {
         const key = keyOf(session.clientId, session.id)
         if (live.get(key) !== session) return
+        // Dropped from memory, a live-only tool would be lost: it stays until it ends (its call has a deadline).
+        if (tools(session.toolName)?.liveOnly) return
         idle.delete(key)
         idle.set(key, now())
         wakeCache?.()
@@ -345,6 +349,13 @@ export function usePluginSessionManager({
     // Ending this resource ends its scope, which halts every tool still in memory.
     yield* provide(manager)
   })
+}
+
+function lostLiveOnly(toolName: string): string {
+  return (
+    `The external call ${toolName} was lost: it lived in a server process that has since stopped (or in another instance). ` +
+    'It is not repeated, since calling the outside server again could redo what it did. Ask again to make a new call.'
+  )
 }
 
 function expiredReason(toolName: string, idleTimeoutMs: number): string {

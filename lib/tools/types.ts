@@ -46,6 +46,10 @@ interface SampleOptions {
   system?: string
   /** At most this many output tokens. */
   maxTokens?: number
+  /** Sampling temperature, for models that take one. */
+  temperature?: number
+  /** The model stops before any of these. */
+  stopSequences?: string[]
 }
 
 /**
@@ -133,6 +137,12 @@ export interface McpTool<
   readonly requires: ToolRequirements
   /** The tool's own limits, between the runtime's and each branch site's. */
   readonly limits: BranchLimits
+  /**
+   * Set for a tool whose calls cannot be replayed from their journal (an external MCP server's:
+   * calling it again would redo its side effects). Its session lives only in the process that
+   * started it; a request that reaches it anywhere else, or after a restart, learns it was lost.
+   */
+  readonly liveOnly?: boolean
   execute(params: z.output<TParams>, ctx: McpToolContext<TElicits>): Operation<TResult>
 }
 
