@@ -28,6 +28,11 @@ try {
 }
 process.env.DATA_DIR = dataDir
 
+// The same for the external MCP servers: MCP_CONFIG, else mcp.json here if there is one.
+const mcpConfig = process.env.MCP_CONFIG?.trim()
+if (mcpConfig) process.env.MCP_CONFIG = path.resolve(process.cwd(), mcpConfig)
+else if (existsSync('mcp.json')) process.env.MCP_CONFIG = path.resolve('mcp.json')
+
 // How long a client may take to send its headers, and its whole request (the body included;
 // the streamed answer is not limited by either). Next's standalone server makes a plain
 // http.createServer with Node's defaults (60 s and 300 s, checked every 30 s), so a slow client

@@ -12,7 +12,9 @@ import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
 import { offlineSkills, pluginTools } from '@/plugins'
+import { createExternalToolSource } from '../mcp/client'
 import { readServerConfig } from './config'
+import { getMcpClients } from './mcp-clients-instance'
 
 /** The app's chat server and the identity every request is resolved with. */
 export interface ChatApp {
@@ -45,9 +47,12 @@ async function startChatApp(): Promise<ChatApp> {
   const config = readServerConfig()
   const { redisUrl, dataDir, limits } = config
   const store = redisUrl ? 'redis' : process.env.SESSION_STORE === 'memory' ? 'memory' : 'embedded'
+  const clients = await getMcpClients()
   const chat = await createChatServer({
     model: selectChatModel({ skills: offlineSkills }).model,
     tools: pluginTools,
+    // An external call waits for its user as long as a plugin's question does.
+    externalTools: createExternalToolSource({ clients, callTimeoutMs: config.idleTimeoutMs }),
     idleTimeoutMs: config.idleTimeoutMs,
     hotMs: config.hotMs,
     secret: config.sessionSecret,
