@@ -1,25 +1,31 @@
 'use client'
 
-import { useRef } from 'react'
+import { useRef, useState } from 'react'
 import { useChat } from '@/lib/client'
 import { createPluginRegistry } from '@/lib/plugins'
 import { pluginUis } from '@/plugins/browser'
+import { externalToolSource } from './mcp/external-tool-source'
 import { ChatHeader } from './ChatHeader'
 import { Composer } from './Composer'
 import { EmptyState } from './EmptyState'
 import { AlertIcon } from './icons'
 import { MessageList } from './MessageList'
+import { ServerNotice } from './mcp/ServerNotice'
+import { useTools } from './use-tools'
 
 /**
  * Tool UIs are found through this registry by tool name, never by branching on it; each
  * plugin's UI is loaded when its tool card first appears.
  */
-const registry = createPluginRegistry(pluginUis)
+const registry = createPluginRegistry(pluginUis, { fallback: externalToolSource })
 
 export function Chat() {
   const { state, renders, ready, send, stop, newChat } = useChat({ registry })
   const empty = state.entries.length === 0
   const composer = useRef<HTMLTextAreaElement>(null)
+  // The tool list is read again when a turn ends and when a command is started.
+  const [commandStarts, setCommandStarts] = useState(0)
+  const listing = useTools(`${state.status === 'streaming'}-${commandStarts}`)
 
   return (
     <div
@@ -47,6 +53,7 @@ export function Chat() {
         </div>
       </main>
       <footer className="shrink-0 bg-gradient-to-t from-zinc-50 via-zinc-50 to-zinc-50/0 dark:from-zinc-950 dark:via-zinc-950 dark:to-zinc-950/0">
+        <ServerNotice servers={listing.servers} />
         {state.error ? (
           <div className="mx-auto w-full max-w-3xl px-3 sm:px-4">
             <p
@@ -58,7 +65,15 @@ export function Chat() {
             </p>
           </div>
         ) : null}
-        <Composer inputRef={composer} status={state.status} ready={ready} onSend={(text) => void send(text)} onStop={() => void stop()} />
+        <Composer
+          inputRef={composer}
+          status={state.status}
+          ready={ready}
+          onSend={(text) => void send(text)}
+          onStop={() => void stop()}
+          tools={listing.tools}
+          onCommandStart={() => setCommandStarts((count) => count + 1)}
+        />
       </footer>
     </div>
   )

@@ -1,14 +1,28 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react'
 import type { ChatStatus } from '@/lib/client'
 import { ArrowUpIcon, StopIcon } from './icons'
 
-/** The message box: Enter sends, Shift+Enter starts a new line; Stop while a turn runs or a tool waits. */
+export interface ToolSuggestion {
+  name: string
+  description: string
+}
+
+/** The most tool names suggested at once. */
+const MAX_SUGGESTIONS = 8
+
+/**
+ * The message box: Enter sends, Shift+Enter starts a new line; Stop while a turn runs or a tool
+ * waits. `/` starts a slash command (`/<tool> <json>`): the tools whose names match are
+ * suggested in a list (arrow keys move, Enter or Tab picks, Escape closes).
+ */
 export function Composer({
   status,
   ready,
   onSend,
   onStop,
   inputRef,
+  tools = [],
+  onCommandStart,
 }: {
   status: ChatStatus
   ready: boolean
@@ -16,8 +30,22 @@ export function Composer({
   onStop: () => void
   /** The message box, for the chat to give it the focus. */
   inputRef?: RefObject<HTMLTextAreaElement | null>
+  /** The tools a slash command can call. */
+  tools?: readonly ToolSuggestion[]
+  /** The user typed `/` at the start: a good moment to read the tools again. */
+  onCommandStart?: () => void
 }) {
   const [text, setText] = useState('')
+  const listId = useId()
+  const [active, setActive] = useState(0)
+  const [dismissed, setDismissed] = useState<string | undefined>(undefined)
+  const typing = /^\/([A-Za-z0-9_-]*)$/.exec(text)
+  const suggestions =
+    typing && dismissed !== text
+      ? tools.filter((tool) => tool.name.toLowerCase().includes(typing[1]!.toLowerCase())).slice(0, MAX_SUGGESTIONS)
+      : []
+  const open = suggestions.length > 0
+  const current = open ? Math.min(active, suggestions.length - 1) : -1
   const ownInput = useRef<HTMLTextAreaElement>(null)
   const input = inputRef ?? ownInput
   const busy = status === 'streaming' || status === 'awaiting_input'
@@ -41,7 +69,31 @@ export function Composer({
     input.current?.focus()
   }
 
+  function pick(name: string) {
+    setText(`/${name} `)
+    setActive(0)
+    input.current?.focus()
+  }
+
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (open) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault()
+        const step = event.key === 'ArrowDown' ? 1 : -1
+        setActive((current + step + suggestions.length) % suggestions.length)
+        return
+      }
+      if ((event.key === 'Enter' && !event.shiftKey) || event.key === 'Tab') {
+        event.preventDefault()
+        pick(suggestions[current]!.name)
+        return
+      }
+      if (event.key === 'Escape') {
+        event.preventDefault()
+        setDismissed(text)
+        return
+      }
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault()
       submit()
@@ -50,6 +102,30 @@ export function Composer({
 
   return (
     <form onSubmit={submit} data-composer className="mx-auto w-full max-w-3xl px-3 pb-3 pt-2 sm:px-4 sm:pb-4">
+      {open ? (
+        <ul
+          id={listId}
+          role="listbox"
+          aria-label="Tools"
+          className="mb-2 max-h-64 overflow-y-auto rounded-xl border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
+        >
+          {suggestions.map((tool, index) => (
+            <li
+              key={tool.name}
+              id={`${listId}-${index}`}
+              role="option"
+              aria-selected={index === current}
+              // The textarea keeps the focus: a pointer press must not take it away.
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => pick(tool.name)}
+              className={`cursor-pointer rounded-lg px-3 py-1.5 text-sm ${index === current ? 'bg-sky-50 dark:bg-sky-500/15' : ''}`}
+            >
+              <span className="font-mono font-medium text-zinc-900 dark:text-zinc-100">/{tool.name}</span>
+              {tool.description ? <span className="ml-2 text-zinc-500 dark:text-zinc-400">{clip(tool.description)}</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <div className="flex items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm transition focus-within:border-sky-500 focus-within:ring-2 focus-within:ring-sky-500/20 dark:border-zinc-700 dark:bg-zinc-900 dark:focus-within:border-sky-500">
         <label htmlFor="composer-message" className="sr-only">
           Message
@@ -59,8 +135,17 @@ export function Composer({
           ref={input}
           rows={1}
           value={text}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            const next = event.target.value
+            if (next === '/' && text === '') onCommandStart?.()
+            setText(next)
+            setActive(0)
+          }}
           onKeyDown={onKeyDown}
+          // A textbox still (what people and tests find it as), which names its list of suggestions.
+          aria-autocomplete="list"
+          aria-controls={open ? listId : undefined}
+          aria-activedescendant={open ? `${listId}-${current}` : undefined}
           placeholder={status === 'awaiting_input' ? 'Waiting for your answer…' : 'Message the assistant…'}
           className="max-h-48 min-h-[2.5rem] flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-zinc-900 placeholder:text-zinc-400 focus:outline-none dark:text-zinc-100 dark:placeholder:text-zinc-500 [field-sizing:content]"
         />
@@ -91,8 +176,12 @@ export function Composer({
         </button>
       </div>
       <p className="mt-1.5 hidden text-center text-xs text-zinc-500 dark:text-zinc-400 sm:block">
-        Enter to send · Shift+Enter for a new line
+        Enter to send · Shift+Enter for a new line · / to call a tool
       </p>
     </form>
   )
+}
+
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text
 }

@@ -9,6 +9,7 @@ import { ToolResult } from './ToolResult'
 import { ToolStatusBadge } from './ToolStatusBadge'
 import { useFocusFollows } from './use-focus-follows'
 import { usePluginUi } from './use-plugin-ui'
+import { McpAppSlot } from './mcp/McpAppSlot'
 
 /** One tool call: what was called, how far it got, what it asks the user, and how it ended. */
 export function ToolCallCard({ entry, renders, registry }: { entry: ToolCallEntry; renders: RenderMap; registry: PluginRegistry }) {
@@ -59,6 +60,9 @@ export function ToolCallCard({ entry, renders, registry }: { entry: ToolCallEntr
       {entry.elicitations.map((elicitation) => (
         <ElicitationView key={elicitation.elicitId} elicitation={elicitation} renders={renders[renderKey(elicitation)] ?? []} />
       ))}
+
+      {/* An external tool's MCP App renders here (see McpAppSlot). */}
+      {entry.external?.uiResourceUri ? <McpAppSlot entry={entry} uiResourceUri={entry.external.uiResourceUri} /> : null}
 
       {entry.result ? (
         <ToolResult

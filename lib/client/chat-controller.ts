@@ -1,4 +1,5 @@
 import { createScope, useAbortSignal, type Operation, type Scope, type Task } from 'effection'
+import { parseComposerText } from './slash-command'
 import type { ChatRequest } from '../protocol/request-schema'
 import { createPluginClientContext, executePluginElicitHandler, toPluginElicitRequest } from '../plugins'
 import type { PluginRegistry, RenderedComponent } from '../plugins'
@@ -375,8 +376,16 @@ export function createChatController({
       const content = text.trim()
       const { status } = snapshot.state
       if (!content || !scope || inFlight || stopping || status === 'streaming' || status === 'awaiting_input') return
+      const intent = parseComposerText(content)
+      if (intent.kind === 'invalid') {
+        dispatch({ type: 'local/refused', message: intent.message })
+        return
+      }
       dispatch({ type: 'local/send', text: content })
-      await request({ messages: snapshot.state.messages })
+      await request({
+        messages: snapshot.state.messages,
+        ...(intent.kind === 'command' ? { directToolCall: { name: intent.name, arguments: intent.arguments } } : {}),
+      })
     },
     stop() {
       if (stopping) return stopping

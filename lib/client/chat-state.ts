@@ -1,4 +1,4 @@
-import type { ChatEvent, LogLevel, SessionErrorCode, ValidationIssue } from '../protocol/events'
+import type { ChatEvent, ExternalToolOrigin, LogLevel, SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message } from '../protocol/messages'
 import type { ElicitAnswer } from '../tools/types'
 import {
@@ -73,7 +73,9 @@ export interface ToolCallEntry {
   progress?: { message: string; value?: number }
   logs: LogLine[]
   elicitations: ElicitationEntry[]
-  /** The tool's result: the text as received, and its JSON value when it parses. */
+  /** Set when the tool is an external MCP server's: the server, the tool's own name, its MCP App. */
+  external?: ExternalToolOrigin
+  /** The tool's result: the text as received, and its JSON value when it parses (an external tool's: its `CallToolResult`). */
   result?: { text: string; value?: unknown }
   error?: string
 }
@@ -114,6 +116,8 @@ export type LocalAction =
   | { type: 'local/interrupted'; reason: string; error?: string }
   /** The request failed before any event (a non-200 answer, or no connection). */
   | { type: 'local/request_failed'; message: string }
+  /** The browser would not send what the user typed (a slash command that cannot be made). */
+  | { type: 'local/refused'; message: string }
 
 export type ChatAction = ChatEvent | LocalAction
 
@@ -140,7 +144,12 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
     case 'tool_calls': {
       let next = endAssistantText(state)
       for (const call of action.calls) {
-        next = updateTool(next, call.id, call.name, (tool) => ({ ...tool, name: call.name, arguments: parseMaybeJson(call.arguments) }))
+        next = updateTool(next, call.id, call.name, (tool) => ({
+          ...tool,
+          name: call.name,
+          arguments: parseMaybeJson(call.arguments),
+          ...(call.external ? { external: call.external } : {}),
+        }))
       }
       return next
     }
@@ -279,6 +288,8 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
     }
     case 'local/interrupted':
       return state.turn ? interrupt(state, { reason: action.reason, error: action.error, toolStatus: 'cancelled' }) : state
+    case 'local/refused':
+      return settle({ ...state, error: action.message })
     case 'local/request_failed': {
       const turn = state.turn
       let next: ChatState = { ...state, error: action.message, turn: undefined }

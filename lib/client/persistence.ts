@@ -42,6 +42,7 @@ const entrySchema = z.discriminatedUnion('kind', [
     elicitations: z.array(elicitationSchema),
     // Optional: a result that is plain text has no value (Zod 4 requires an unknown key unless told otherwise).
     result: z.object({ text: z.string(), value: z.unknown().optional() }).optional(),
+    external: z.object({ server: z.string(), tool: z.string(), uiResourceUri: z.string().optional() }).optional(),
     error: z.string().optional(),
   }),
 ])

@@ -24,8 +24,28 @@ interface Entry {
  * components reach the browser only when its tool card appears). Registering a name twice is
  * a mistake and throws.
  */
-export function createPluginRegistry(plugins: readonly PluginSource[] = []): PluginRegistry {
+export function createPluginRegistry(
+  plugins: readonly PluginSource[] = [],
+  {
+    fallback,
+  }: {
+    /**
+     * The browser half for a tool no plugin serves, if there is one for it (external MCP
+     * tools share one); asked once per name, the first time the name is looked up.
+     */
+    fallback?: (toolName: string) => PluginSource | undefined
+  } = {},
+): PluginRegistry {
   const byName = new Map<string, Entry>()
+  const entryOf = (toolName: string) => {
+    const entry = byName.get(toolName)
+    if (entry || !fallback) return entry
+    const source = fallback(toolName)
+    if (!source) return undefined
+    const adopted: Entry = 'load' in source ? { source } : { source, loaded: source }
+    byName.set(toolName, adopted)
+    return adopted
+  }
 
   function load(entry: Entry): Promise<PluginClientRegistration> {
     if (entry.loaded) return Promise.resolve(entry.loaded)
@@ -54,12 +74,12 @@ export function createPluginRegistry(plugins: readonly PluginSource[] = []): Plu
       }
       byName.set(plugin.toolName, 'load' in plugin ? { source: plugin } : { source: plugin, loaded: plugin })
     },
-    get: (toolName) => byName.get(toolName)?.loaded,
+    get: (toolName) => entryOf(toolName)?.loaded,
     async load(toolName) {
-      const entry = byName.get(toolName)
+      const entry = entryOf(toolName)
       return entry ? load(entry) : undefined
     },
-    has: (toolName) => byName.has(toolName),
+    has: (toolName) => entryOf(toolName) !== undefined,
   }
   for (const plugin of plugins) registry.register(plugin)
   return registry

@@ -1,0 +1,30 @@
+import 'client-only'
+import type { ElicitAnswer } from '@/lib/protocol'
+import type { PluginClientRegistration } from '@/lib/plugins'
+import { EXTERNAL_QUESTION, type FormQuestion, type SamplingQuestion, type UrlQuestion } from '@/lib/mcp/client/external-questions'
+import { ExternalForm } from './ExternalForm'
+import { ExternalResult } from './ExternalResult'
+import { SamplingApproval } from './SamplingApproval'
+import { UrlQuestion as UrlQuestionView } from './UrlQuestion'
+
+/**
+ * The browser half every external MCP tool shares: the server's forms, links and sampling
+ * requests, and its results. Registered for each external tool's name by `Chat`'s registry
+ * (`externalToolSource`), so external tools are found like plugins, never branched on.
+ */
+export const externalToolUi: Omit<PluginClientRegistration, 'toolName'> = {
+  handlers: {
+    *[EXTERNAL_QUESTION.form](request, ctx) {
+      const { server, requestedSchema } = request.context as unknown as FormQuestion
+      return (yield* ctx.render(ExternalForm, { message: request.message, server, requestedSchema })) as ElicitAnswer<unknown>
+    },
+    *[EXTERNAL_QUESTION.url](request, ctx) {
+      const { server, url } = request.context as unknown as UrlQuestion
+      return yield* ctx.render(UrlQuestionView, { message: request.message, server, url })
+    },
+    *[EXTERNAL_QUESTION.sampling](request, ctx) {
+      return yield* ctx.render(SamplingApproval, { question: request.context as unknown as SamplingQuestion })
+    },
+  },
+  resultView: ExternalResult,
+}

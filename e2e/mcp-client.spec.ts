@@ -1,0 +1,182 @@
+import { expect, test } from '@playwright/test'
+import { ChatPage } from './pages/chat-page'
+import { startApp, type AppProcess } from './support/app-process'
+import { writeMcpConfig } from './fixtures/mcp-servers'
+
+// The chat as an MCP client: the production server with an mcp.json of real servers
+// (server-everything, a fault server, one that exits at once), driven from Chromium.
+
+test.describe.configure({ mode: 'serial' })
+
+let app: AppProcess
+test.beforeAll(async () => {
+  app = await startApp({ env: { MCP_CONFIG: writeMcpConfig(), OFFLINE_MODEL_DELAY_MS: '0' } })
+  // server-everything adds its elicitation and sampling tools once it knows the client offers them.
+  await expect
+    .poll(async () => ((await (await fetch(`${app.url}/api/tools`)).json()) as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name), { timeout: 20_000 })
+    .toContain('everything__trigger-sampling-request')
+})
+test.afterAll(async () => {
+  await app?.kill()
+})
+test.use({ baseURL: undefined })
+
+async function open(page: import('@playwright/test').Page) {
+  const chat = new ChatPage(page)
+  await page.goto(app.url)
+  await expect(chat.composer).toBeEditable()
+  return chat
+}
+
+test('GET /api/tools lists the app’s tools, the servers’ tools by <server>__<tool>, and which server is down and why', async () => {
+  const response = await fetch(`${app.url}/api/tools`)
+  expect(response.status).toBe(200)
+  const body = (await response.json()) as { tools: Array<{ name: string; description: string; source: string }>; servers: Array<{ name: string; status: string; error?: string }> }
+  expect(body.tools).toContainEqual({ name: 'book_flight', description: expect.any(String), source: 'plugin' })
+  expect(body.tools).toContainEqual({ name: 'everything__echo', description: expect.stringContaining('Echo'), source: 'mcp:everything' })
+  expect(body.tools).toContainEqual(expect.objectContaining({ name: 'everything__trigger-long-running-operation', source: 'mcp:everything' }))
+  expect(body.tools.filter((tool) => tool.source === 'mcp:broken')).toEqual([])
+  expect(body.servers).toContainEqual({ name: 'everything', status: 'ready' })
+  expect(body.servers).toContainEqual({ name: 'broken', status: expect.stringMatching(/failed|starting/), error: expect.stringContaining('code 3') })
+})
+
+test('a slash command calls a tool directly: names suggested after /, the result in the card, no model', async ({ page }) => {
+  const chat = await open(page)
+  await chat.composer.fill('/everything__ec')
+  const suggestions = page.getByRole('listbox', { name: 'Tools' })
+  await expect(suggestions.getByRole('option')).toHaveCount(1)
+  await expect(suggestions.getByRole('option', { selected: true })).toContainText('/everything__echo')
+  await page.screenshot({ path: test.info().outputPath('suggestions.png') })
+  await chat.composer.press('Enter')
+  await expect(chat.composer).toHaveValue('/everything__echo ')
+  await chat.composer.pressSequentially('{"message":"hi from the composer"}')
+  await chat.composer.press('Enter')
+  const card = chat.toolCalls('everything__echo')
+  await expect(card.getByTestId('external-result')).toHaveText('Echo: hi from the composer')
+  await expect(card).toHaveAttribute('data-status', 'completed')
+  await chat.waitUntilIdle()
+  await expect(chat.assistantMessages).toHaveCount(0)
+
+  // Arrow keys move through the suggestions, and Escape closes them.
+  await chat.composer.fill('/everything__')
+  await expect(suggestions.getByRole('option').first()).toHaveAttribute('aria-selected', 'true')
+  await chat.composer.press('ArrowDown')
+  await expect(suggestions.getByRole('option').nth(1)).toHaveAttribute('aria-selected', 'true')
+  await chat.composer.press('Escape')
+  await expect(suggestions).toBeHidden()
+
+  await chat.say('/everything__echo {"message": oops}')
+  await expect(page.getByRole('alert').filter({ hasText: 'not valid JSON' })).toBeVisible()
+  await chat.say('/nowhere__echo {}')
+  await expect(page.getByRole('alert').filter({ hasText: 'no tool named "nowhere__echo"' })).toBeVisible()
+  await expect(chat.assistantMessages).toHaveCount(0)
+})
+
+test('a server’s form: labelled controls from its schema, required checked, Accept sends it; it survives a reload', async ({ page }) => {
+  const chat = await open(page)
+  await chat.say('/everything__trigger-elicitation-request {}')
+  const form = page.getByRole('region', { name: 'Form from everything' })
+  await expect(form).toBeVisible()
+  await expect(form.getByLabel('String with email format')).toHaveAttribute('type', 'email')
+  await expect(form.getByLabel('String with date format')).toHaveAttribute('type', 'date')
+  await expect(form.getByLabel('Integer', { exact: true })).toHaveValue('42')
+  await expect(form.getByRole('checkbox', { name: 'Boolean' })).not.toBeChecked()
+  await expect(form.getByLabel('Legacy Titled Single Select Enum')).toHaveValue('pet-1')
+  await expect(form.getByRole('option', { name: 'Cats' })).toHaveCount(1)
+  await expect(form.getByRole('radio', { name: 'Superman' })).toBeChecked()
+  await expect(form.getByRole('group', { name: 'Titled Multiple Select Enum' }).getByRole('checkbox', { name: 'Tuna' })).toBeChecked()
+  await page.screenshot({ path: test.info().outputPath('form.png'), fullPage: true })
+
+  await page.reload()
+  await expect(form).toBeVisible()
+  await form.getByRole('button', { name: 'Accept' }).click()
+  await expect(form.getByRole('alert').first()).toBeVisible()
+  await expect(form.getByLabel(/^String \*?$/)).toHaveAttribute('aria-invalid', 'true')
+  await form.getByLabel(/^String \*?$/).fill('Ada Lovelace')
+  await form.getByLabel('Integer', { exact: true }).fill('7')
+  await form.getByRole('checkbox', { name: 'Boolean' }).check()
+  await form.getByRole('button', { name: 'Accept' }).click()
+  const card = chat.toolCalls('everything__trigger-elicitation-request')
+  await expect(card.getByTestId('external-result')).toContainText('Name: Ada Lovelace')
+  await expect(card.getByTestId('external-result')).toContainText('Favorite Integer: 7')
+  await expect(card.getByTestId('external-result')).toContainText('Agreed to terms: true')
+})
+
+test('a server’s sampling request: shown with its limits, approved, answered by the chat’s model', async ({ page }) => {
+  const chat = await open(page)
+  await chat.say('/everything__trigger-sampling-request {"prompt":"Suggest a colour","maxTokens":40}')
+  const approval = page.getByRole('region', { name: 'Sampling request from everything' })
+  await expect(approval).toContainText('Suggest a colour')
+  await expect(approval).toContainText('at most 40 tokens · temperature 0.7')
+  await expect(approval).toContainText('You are a helpful test server.')
+  await page.screenshot({ path: test.info().outputPath('sampling.png'), fullPage: true })
+  await approval.getByRole('button', { name: 'Approve' }).click()
+  const card = chat.toolCalls('everything__trigger-sampling-request')
+  await expect(card.getByTestId('external-result')).toContainText('LLM sampling result')
+  await expect(card).toContainText("The chat's model answered")
+  await expect(approval).toContainText('Approved.')
+})
+
+test('a long call’s progress bar moves; Stop cancels the call', async ({ page }) => {
+  const chat = await open(page)
+  await chat.say('/everything__trigger-long-running-operation {"duration":2,"steps":4}')
+  const card = chat.toolCalls('everything__trigger-long-running-operation')
+  const bar = card.getByRole('progressbar')
+  await expect(bar).toHaveAttribute('aria-valuemax', '100')
+  await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 10_000 }).toBeGreaterThanOrEqual(50)
+  await expect(card.getByTestId('external-result')).toContainText('Long running operation completed')
+
+  await chat.say('/everything__trigger-long-running-operation {"duration":60,"steps":60}')
+  const second = chat.toolCalls('everything__trigger-long-running-operation').nth(1)
+  await expect(second.getByRole('progressbar')).toHaveAttribute('aria-valuenow', /\d/)
+  await chat.stop.click()
+  await expect(second).toHaveAttribute('data-status', /stopped|cancelled/)
+  await chat.waitUntilIdle()
+  // The server's session is gone too: nothing is left running.
+  await expect.poll(async () => ((await (await fetch(`${app.url}/api/sessions`)).json()) as { sessions: unknown[] }).sessions).toEqual([])
+})
+
+test('a dead server is named in the chat; malformed and huge results are errors in their card; the rest works', async ({ page }) => {
+  const chat = await open(page)
+  const notice = page.getByRole('status', { name: 'MCP servers down' })
+  await expect(notice).toContainText('MCP server broken is down')
+  await expect(notice).toContainText('code 3')
+  await page.screenshot({ path: test.info().outputPath('server-down.png') })
+
+  await chat.say('/faulty__malformed {}')
+  await expect(chat.toolCalls('faulty__malformed').getByRole('alert')).toContainText('could not be used')
+  await chat.waitUntilIdle()
+  await chat.say('/faulty__huge {}')
+  await expect(chat.toolCalls('faulty__huge').getByRole('alert')).toContainText('too large to show')
+  await chat.waitUntilIdle()
+  await chat.say('Book a flight from NYC to LAX')
+  await expect(chat.toolCalls('book_flight')).toBeVisible()
+})
+
+test('stopping the app stops its servers: no child process is left', async () => {
+  const own = await startApp({ env: { MCP_CONFIG: writeMcpConfig() } })
+  try {
+    await expect.poll(async () => ((await (await fetch(`${own.url}/api/tools`)).json()) as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name), { timeout: 20_000 }).toContain('faulty__pid')
+    const response = await fetch(`${own.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', content: '/faulty__pid' }], directToolCall: { name: 'faulty__pid', arguments: {} } }),
+    })
+    const result = (await response.text()).split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((event) => event.type === 'tool_result')
+    const pid = Number(JSON.parse(result.content).content[0].text)
+    expect(isAlive(pid)).toBe(true)
+    await own.stop()
+    await expect.poll(() => isAlive(pid), { timeout: 5_000 }).toBe(false)
+  } finally {
+    await own.kill()
+  }
+})
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
