@@ -93,6 +93,17 @@ describe('external tools in the chat', () => {
     expect(eventsOf(answered.events, 'text')).toEqual([])
   })
 
+  it('a URL-mode elicitation: the link, confirmed, reaches the server as accepted', async () => {
+    const { browser } = await setUp()
+    const args = { url: 'https://example.com/authorize', message: 'Sign in to continue.' }
+    const turn = await browser.post({ messages: [command('everything__trigger-url-elicitation', args)], directToolCall: { name: 'everything__trigger-url-elicitation', arguments: args } })
+    const [question] = elicitRequests(turn.events)
+    expect(question).toMatchObject({ key: EXTERNAL_QUESTION.url, message: expect.stringContaining('Sign in to continue.') })
+    expect(contextOf(question!)).toMatchObject({ server: 'everything', url: 'https://example.com/authorize' })
+    const answered = await browser.answer([{ request: question!, result: { action: 'accept', content: {} } }])
+    expect(eventsOf(answered.events, 'tool_result')[0]!.content).toMatch(/accept/)
+  })
+
   it('the server samples: approved, the chat model answers within its limits; denied, the server gets an error', async () => {
     const { browser } = await setUp()
     const args = { prompt: 'Name a colour', maxTokens: 50 }

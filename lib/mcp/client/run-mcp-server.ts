@@ -39,9 +39,14 @@ export function* runMcpServer({
     const { reason, wasReady } = yield* connectOnce({ config, connection, timing })
     connection.failed(reason)
     failuresInARow = wasReady ? 1 : failuresInARow + 1
-    yield* sleep(Math.min(timing.maxBackoffMs, timing.backoffMs * 2 ** (failuresInARow - 1)))
+    yield* sleep(backoffDelay(timing, failuresInARow))
     connection.restarts++
   }
+}
+
+/** The wait before the next start: `backoffMs` after one failure, doubling with each in a row, at most `maxBackoffMs`. */
+export function backoffDelay(timing: McpServerTiming, failuresInARow: number): number {
+  return Math.min(timing.maxBackoffMs, timing.backoffMs * 2 ** (Math.max(1, failuresInARow) - 1))
 }
 
 function* connectOnce({
@@ -61,7 +66,7 @@ function* connectOnce({
       stderr = (stderr + chunk).slice(-STDERR_TAIL)
     })
     watchExit(transport, exit)
-    const client = new Client(CLIENT_INFO, { capabilities: { elicitation: { form: {} }, sampling: {} } })
+    const client = new Client(CLIENT_INFO, { capabilities: { elicitation: { form: {}, url: {} }, sampling: {} } })
     const closed = withResolvers<void>('the connection to close')
     client.onclose = () => closed.resolve()
     installRequestHandlers(client, connection)

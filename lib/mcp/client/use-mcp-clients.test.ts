@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { backoffDelay, DEFAULT_MCP_SERVER_TIMING } from './run-mcp-server'
 import { startMcpClients } from './start-mcp-clients'
 import type { McpServerConfig } from './mcp-servers-config'
 import { everythingServer, faultServer } from './testing/servers'
@@ -31,6 +32,10 @@ function isAlive(pid: number): boolean {
 }
 
 describe('external MCP servers', () => {
+  it('wait longer after each failure in a row before starting again, up to a limit', () => {
+    expect([1, 2, 3, 4, 7, 8, 20].map((failures) => backoffDelay(DEFAULT_MCP_SERVER_TIMING, failures))).toEqual([1_000, 2_000, 4_000, 8_000, 60_000, 60_000, 60_000])
+  })
+
   it('connects to server-everything and lists its tools, those it adds after initialize too', async () => {
     const clients = await start([stdio('everything', everythingServer())])
     expect(clients.servers()).toEqual([{ name: 'everything', status: 'starting' }])
@@ -56,9 +61,10 @@ describe('external MCP servers', () => {
     await expect(clients.callTool('broken', 'anything', {})).rejects.toThrow(/MCP server "broken" is (down|still starting)/)
   })
 
-  it('a server that never answers initialize times out, is reported, and is stopped', async () => {
+  it('a server that never answers initialize times out, is reported, and is tried again', async () => {
     const clients = await start([stdio('silent', faultServer('hang'))])
-    await expect.poll(() => clients.connection('silent')!.error, { timeout: 10_000 }).toMatch(/did not answer initialize within 1.5 s/)
+    await expect.poll(() => clients.connection('silent')!.error, { timeout: 10_000 }).toMatch(/did not answer initialize within 1.5 s.*hanging/s)
+    await expect.poll(() => clients.connection('silent')!.restarts, { timeout: 10_000 }).toBeGreaterThanOrEqual(1)
   })
 
   it('restarts a server that dies, and leaves no process behind when it stops', async () => {
