@@ -41,7 +41,7 @@ describe('flat forms (MCP form mode)', () => {
     expect(answers.safeParse({ name: 'Ada', email: 'ada@example.com', age: 36, pet: 'cat', tools: ['a'] }).success).toBe(true)
     const wrong = answers.safeParse({ name: 'A', email: 'nope', age: 36.5, pet: 'fish', tools: [], born: '12/10/1815', extra: 1 })
     expect(wrong.success).toBe(false)
-    expect(new Set(wrong.error!.issues.map((issue) => String(issue.path[0] ?? issue.keys?.[0])))).toEqual(new Set(['name', 'email', 'age', 'pet', 'tools', 'born', 'extra']))
+    expect(new Set(wrong.error!.issues.map((issue) => String(issue.path[0] ?? (issue as { keys?: string[] }).keys?.[0])))).toEqual(new Set(['name', 'email', 'age', 'pet', 'tools', 'born', 'extra']))
     expect(answers.safeParse({ email: 'ada@example.com' }).success).toBe(false)
     expect(answers.safeParse({ name: 'Ada', email: 'ada@example.com', age: '36' }).success).toBe(false)
   })
