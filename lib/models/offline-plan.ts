@@ -1,4 +1,5 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3Message } from '@ai-sdk/provider'
+import { namedToolCall } from './offline-named-call'
 import { isGreeting, lastUserText, systemText } from './offline-prompt'
 import { briefAnswer, describeCapabilities, toolUnavailable } from './offline-replies'
 import { MAX_TOOL_CALLS_PER_STEP, type OfflineIntent, type OfflineSkill } from './offline-skill'
@@ -21,6 +22,7 @@ export type OfflineCallOptions = Pick<LanguageModelV3CallOptions, 'prompt' | 'to
  * - A sample a tool asked for (the engine names the tool in `providerOptions.offline.toolName`)
  *   is answered by that tool's skill, else briefly; a structured one with JSON of its schema.
  * - Tool results at the end of the prompt are summed up, each by its tool's skill.
+ * - A message that names a tool on offer and its JSON arguments ("Call x__y with {…}") calls it.
  * - Otherwise the most confident skill's intent for the latest user message answers (calls
  *   capped at `MAX_TOOL_CALLS_PER_STEP`); with none, the model says what it can do.
  */
@@ -44,6 +46,8 @@ export function planOfflineReply({ options, skills }: { options: OfflineCallOpti
   const toolNames = new Set((tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.name] : [])))
   const canCallTools = toolChoice?.type !== 'none'
   if (prompt.at(-1)?.role === 'user') {
+    const named = canCallTools ? namedToolCall({ text: question, toolNames }) : undefined
+    if (named) return { text: `Calling ${named.toolName}.`, toolCalls: [{ toolName: named.toolName, input: JSON.stringify(named.input) }] }
     const best = mostConfident({ skills, toolNames, request: { text: question, prompt, maxCalls: MAX_TOOL_CALLS_PER_STEP } })
     if (best) {
       const { skill, intent } = best

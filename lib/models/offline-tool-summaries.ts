@@ -47,6 +47,8 @@ function failure(toolName: string, message: string): string {
 function summariseValue({ toolName, skill, value }: { toolName: string; skill: OfflineSkill | undefined; value: JSONValue }): string {
   const own = skill?.summarise?.(value)
   if (own) return own
+  const texts = mcpResultTexts(value)
+  if (texts !== undefined) return `The ${toolName} tool ${texts.isError ? 'reported an error' : 'returned'}: ${clip(texts.text, 300)}`
   const shown = typeof value === 'string' ? value : JSON.stringify(value)
   return `The ${toolName} tool returned: ${clip(shown, 300)}`
 }
@@ -63,4 +65,14 @@ function parseJsonText(value: string): JSONValue {
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 3)}…` : text
+}
+
+/** The text blocks of an MCP `CallToolResult` (an external server's tool), when `value` is one. */
+function mcpResultTexts(value: JSONValue): { text: string; isError: boolean } | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Array.isArray(value.content)) return undefined
+  const texts = value.content.flatMap((block) =>
+    typeof block === 'object' && block !== null && !Array.isArray(block) && block.type === 'text' && typeof block.text === 'string' ? [block.text] : [],
+  )
+  if (texts.length === 0) return undefined
+  return { text: texts.join(' '), isError: value.isError === true }
 }

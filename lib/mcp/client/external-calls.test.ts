@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createChatServer, type ChatServer } from '../../engine/chat-server'
-import { createChatTestClient, elicitRequests, eventsOf } from '../../engine/testing/chat-test-client'
+import { createChatTestClient, elicitRequests, eventsOf, textOf } from '../../engine/testing/chat-test-client'
 import { createOfflineModel } from '../../models'
 import { decodeModelContext } from '../../tools/model-context'
 import type { PluginElicitRequestEvent } from '../../protocol/events'
@@ -72,6 +72,15 @@ describe('external tools in the chat', () => {
     const unknown = await browser.post({ messages: [command('nope__echo', {})], directToolCall: { name: 'nope__echo', arguments: {} } })
     expect(unknown.status).toBe(400)
     expect(unknown.error).toMatchObject({ code: 'unknown_tool', message: expect.stringContaining('no tool named "nope__echo"') })
+  })
+
+  it('the model is offered the servers’ tools with their own schemas, and calls one when asked plainly', async () => {
+    const { browser } = await setUp()
+    const turn = await browser.say('Call everything__echo with {"message": "from the model"}')
+    expect(eventsOf(turn.events, 'tool_calls')[0]!.calls[0]).toMatchObject({ name: 'everything__echo', arguments: { message: 'from the model' }, external: { server: 'everything', tool: 'echo' } })
+    expect(JSON.parse(eventsOf(turn.events, 'tool_result')[0]!.content).content[0].text).toBe('Echo: from the model')
+    // The model speaks again after the result (only slash commands end without it).
+    expect(textOf(turn.events)).toContain('The everything__echo tool returned: Echo: from the model')
   })
 
   it('the server elicits: a form question whose answer is checked against its schema, then sent back', async () => {
