@@ -72,6 +72,30 @@ test('a slash command calls a tool directly: names suggested after /, the result
   await expect(chat.assistantMessages).toHaveCount(0)
 })
 
+test('results: every text block readable, images as images, structuredContent in the JSON view, isError as an error', async ({ page }) => {
+  const chat = await open(page)
+  await chat.say('/everything__get-tiny-image {}')
+  const image = chat.toolCalls('everything__get-tiny-image').getByTestId('external-result')
+  await expect(image.getByRole('img', { name: 'Image from the tool' })).toBeVisible()
+  await expect(image.getByRole('img')).toHaveJSProperty('complete', true)
+  expect(await image.getByRole('img').evaluate((element: HTMLImageElement) => element.naturalWidth)).toBeGreaterThan(0)
+  await expect(image).toContainText('Here\'s the image you requested')
+  await chat.waitUntilIdle()
+
+  await chat.say('/everything__get-structured-content {"location":"Chicago"}')
+  const weather = chat.toolCalls('everything__get-structured-content').getByTestId('external-result')
+  await expect(weather).toContainText('Light rain / drizzle')
+  await expect(weather.getByRole('term').filter({ hasText: /humidity/i })).toBeVisible()
+  await chat.waitUntilIdle()
+
+  await chat.say('/faulty__fails {}')
+  const failed = chat.toolCalls('faulty__fails').getByTestId('external-result')
+  await expect(failed.getByRole('alert')).toHaveText('The tool reported an error')
+  await expect(chat.toolCalls('faulty__fails')).toHaveAttribute('data-status', 'failed')
+  await expect(failed).toContainText('The disk is full.')
+  await page.screenshot({ path: test.info().outputPath('results.png'), fullPage: true })
+})
+
 test('a server’s form: labelled controls from its schema, required checked, Accept sends it; it survives a reload', async ({ page }) => {
   const chat = await open(page)
   await chat.say('/everything__trigger-elicitation-request {}')

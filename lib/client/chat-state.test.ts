@@ -321,3 +321,37 @@ describe('reduceChat', () => {
     expect(reduceChat(state, { type: 'plugin_log', sessionId: 'x', callId: 'x', level: 'info', message: 'm' })).toBe(state)
   })
 })
+
+describe('external MCP tool calls', () => {
+  const external = { server: 'basic-react', tool: 'get-time', uiResourceUri: 'ui://basic-react/app.html' }
+  const callResult = { content: [{ type: 'text', text: '12:00' }], structuredContent: { time: '12:00' }, _meta: { ok: 1 } }
+
+  it('keep where the call went (server, tool, MCP App) and the whole CallToolResult', () => {
+    const state = run([
+      { type: 'local/send', text: '/basic-react__get-time {}' },
+      { type: 'tool_calls', calls: [{ id: 'call-1', name: 'basic-react__get-time', arguments: { zone: 'UTC' }, external }] },
+      { type: 'tool_result', id: 'call-1', name: 'basic-react__get-time', content: JSON.stringify(callResult) },
+    ])
+    expect(tool(state)).toMatchObject({ external, arguments: { zone: 'UTC' }, status: 'completed', result: { value: callResult } })
+  })
+
+  it('a result with isError is a failed call that keeps its result; a plugin result is never read so', () => {
+    const failed = run([
+      { type: 'local/send', text: '/x__y {}' },
+      { type: 'tool_calls', calls: [{ id: 'call-1', name: 'x__y', arguments: {}, external: { server: 'x', tool: 'y' } }] },
+      { type: 'tool_result', id: 'call-1', name: 'x__y', content: JSON.stringify({ content: [], isError: true }) },
+    ])
+    expect(tool(failed)).toMatchObject({ status: 'failed', result: { value: { isError: true } } })
+    const plugin = run([
+      { type: 'local/send', text: 'hi' },
+      { type: 'tool_calls', calls: [{ id: 'call-1', name: 'book_flight', arguments: {} }] },
+      { type: 'tool_result', id: 'call-1', name: 'book_flight', content: JSON.stringify({ isError: true }) },
+    ])
+    expect(tool(plugin).status).toBe('completed')
+  })
+
+  it('a slash command the browser cannot send is refused with a message, and nothing is sent', () => {
+    const state = run([{ type: 'local/refused', message: '/x: the arguments are not valid JSON' }])
+    expect(state).toMatchObject({ status: 'error', error: '/x: the arguments are not valid JSON', entries: [], messages: [] })
+  })
+})

@@ -154,11 +154,15 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       return next
     }
     case 'tool_result':
-      return updateTool(endAssistantText(state), action.id, action.name, (tool) => ({
-        ...closeElicitations(tool),
-        status: keepSticky(tool.status, 'completed'),
-        result: { text: action.content, value: parseJson(action.content) },
-      }))
+      return updateTool(endAssistantText(state), action.id, action.name, (tool) => {
+        const value = parseJson(action.content)
+        return {
+          ...closeElicitations(tool),
+          // An external tool's result that says it is an error (MCP `isError`) failed, though it is a result.
+          status: keepSticky(tool.status, tool.external && isErrorResult(value) ? 'failed' : 'completed'),
+          result: { text: action.content, value },
+        }
+      })
     case 'tool_error':
       return updateTool(endAssistantText(state), action.id, action.name, (tool) => ({
         ...closeElicitations(tool),
@@ -377,4 +381,8 @@ const SESSION_ERROR_LABELS: Record<SessionErrorCode, string> = {
 function sessionErrorText(code: SessionErrorCode, message: string): string {
   const label = SESSION_ERROR_LABELS[code] ?? 'The plugin session failed'
   return message ? `${label}: ${message}` : `${label}.`
+}
+
+function isErrorResult(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { isError?: unknown }).isError === true
 }

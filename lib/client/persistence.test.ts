@@ -99,3 +99,22 @@ describe('createLocalPersistence', () => {
     expect(persistence.load()).toBeUndefined()
   })
 })
+
+describe('an external tool call across a reload', () => {
+  it('keeps its server, tool, MCP App and whole result', () => {
+    const external = { server: 'basic-react', tool: 'get-time', uiResourceUri: 'ui://basic-react/app.html' }
+    const result = { content: [{ type: 'text', text: '12:00' }], structuredContent: { time: '12:00' }, isError: false, _meta: { a: 1 } }
+    const state = (
+      [
+        { type: 'local/send', text: '/basic-react__get-time {}' },
+        { type: 'tool_calls', calls: [{ id: 'direct.call_1', name: 'basic-react__get-time', arguments: {}, external }] },
+        { type: 'tool_result', id: 'direct.call_1', name: 'basic-react__get-time', content: JSON.stringify(result) },
+        { type: 'local/stream_end' },
+      ] satisfies ChatAction[]
+    ).reduce(reduceChat, initialChatState)
+    const storage = memoryStorage()
+    createLocalPersistence({ storage }).save(state)
+    const card = createLocalPersistence({ storage }).load()?.entries.find((entry) => entry.kind === 'tool')
+    expect(card).toMatchObject({ external, result: { value: result } })
+  })
+})

@@ -116,3 +116,22 @@ describe('createPluginRegistry', () => {
     await expect(registry.load('book_flight')).rejects.toThrow('The plugin loaded for tool "book_flight" is the plugin of "order_pizza".')
   })
 })
+
+describe('a fallback for tools no plugin serves', () => {
+  it('is asked once per name, and only for names no plugin has', async () => {
+    const asked: string[] = []
+    const registry = createPluginRegistry([{ toolName: 'book_flight', handlers: {} }], {
+      fallback: (toolName) => {
+        asked.push(toolName)
+        return toolName.includes('__') ? { toolName, load: async () => ({ toolName, handlers: {} }) } : undefined
+      },
+    })
+    expect(registry.has('book_flight')).toBe(true)
+    expect(registry.has('everything__echo')).toBe(true)
+    expect(registry.get('everything__echo')).toBeUndefined()
+    expect((await registry.load('everything__echo'))?.toolName).toBe('everything__echo')
+    expect(registry.get('everything__echo')?.toolName).toBe('everything__echo')
+    expect(registry.has('unknown')).toBe(false)
+    expect(asked).toEqual(['everything__echo', 'unknown'])
+  })
+})

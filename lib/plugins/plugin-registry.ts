@@ -31,7 +31,7 @@ export function createPluginRegistry(
   }: {
     /**
      * The browser half for a tool no plugin serves, if there is one for it (external MCP
-     * tools share one); asked once per name, the first time the name is looked up.
+     * tools share one); asked the first time a name is looked up, and kept when it gives one.
      */
     fallback?: (toolName: string) => PluginSource | undefined
   } = {},

@@ -6,6 +6,7 @@
 //     huge        a text block of `bytes` characters (default 2 MB)
 //     crash       the process exits in the middle of the call
 //     pid         the process id, as text
+//     fails       a result with isError: true
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
@@ -29,6 +30,7 @@ if (mode === 'exit') {
       { name: 'huge', description: 'Returns one very large text block.', inputSchema: { type: 'object', properties: { bytes: { type: 'integer' } } } },
       { name: 'crash', description: 'Exits in the middle of the call.', inputSchema: object },
       { name: 'pid', description: 'Says its process id.', inputSchema: object },
+      { name: 'fails', description: 'Reports an error in its result.', inputSchema: object },
     ],
   }))
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -42,6 +44,8 @@ if (mode === 'exit') {
         return await new Promise(() => {})
       case 'pid':
         return { content: [{ type: 'text', text: String(process.pid) }] }
+      case 'fails':
+        return { content: [{ type: 'text', text: 'The disk is full.' }], isError: true }
       default:
         return { content: [{ type: 'text', text: `unknown tool ${request.params.name}` }], isError: true }
     }
