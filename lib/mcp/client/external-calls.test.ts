@@ -131,6 +131,18 @@ describe('external tools in the chat', () => {
     expect(eventsOf(denied.events, 'tool_error')[0]?.message ?? eventsOf(denied.events, 'tool_result')[0]?.content).toMatch(/denied/)
   })
 
+  it('Stop sends notifications/cancelled to the server', async () => {
+    const { browser } = await setUp()
+    // The request is cut while the call waits (as Stop cuts it): the turn stops, and with it the call.
+    const stopped = await browser.post({ messages: [command('faulty__wait', {})], directToolCall: { name: 'faulty__wait', arguments: {} } }, { signal: AbortSignal.timeout(300) })
+    expect(eventsOf(stopped.events, 'tool_result')).toEqual([])
+    const count = async () => {
+      const turn = await browser.post({ messages: [command('faulty__cancelled', {})], directToolCall: { name: 'faulty__cancelled', arguments: {} } })
+      return JSON.parse(eventsOf(turn.events, 'tool_result')[0]!.content).content[0].text
+    }
+    await expect.poll(count).toBe('1')
+  })
+
   it('progress reaches the card; Stop cancels the call', async () => {
     const { browser, clients } = await setUp()
     const args = { duration: 0.4, steps: 4 }

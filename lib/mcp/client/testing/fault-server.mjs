@@ -7,6 +7,8 @@
 //     crash       the process exits in the middle of the call
 //     pid         the process id, as text
 //     fails       a result with isError: true
+//     wait        answers only when the client cancels it (notifications/cancelled)
+//     cancelled   how many calls the client has cancelled so far, as text
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
@@ -24,6 +26,7 @@ if (mode === 'exit') {
 } else {
   const server = new Server({ name: 'fault-server', version: '1.0.0' }, { capabilities: { tools: {} } })
   const object = { type: 'object', properties: {} }
+  let cancelled = 0
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [
       { name: 'malformed', description: 'Returns a result that is not a CallToolResult.', inputSchema: object },
@@ -31,9 +34,11 @@ if (mode === 'exit') {
       { name: 'crash', description: 'Exits in the middle of the call.', inputSchema: object },
       { name: 'pid', description: 'Says its process id.', inputSchema: object },
       { name: 'fails', description: 'Reports an error in its result.', inputSchema: object },
+      { name: 'wait', description: 'Waits until the call is cancelled.', inputSchema: object },
+      { name: 'cancelled', description: 'Counts the calls cancelled so far.', inputSchema: object },
     ],
   }))
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     switch (request.params.name) {
       case 'malformed':
         return { content: 'this should be an array', isError: 'no' }
@@ -44,6 +49,12 @@ if (mode === 'exit') {
         return await new Promise(() => {})
       case 'pid':
         return { content: [{ type: 'text', text: String(process.pid) }] }
+      case 'wait':
+        await new Promise((resolve) => extra.signal.addEventListener('abort', resolve, { once: true }))
+        cancelled++
+        return { content: [{ type: 'text', text: 'cancelled' }] }
+      case 'cancelled':
+        return { content: [{ type: 'text', text: String(cancelled) }] }
       case 'fails':
         return { content: [{ type: 'text', text: 'The disk is full.' }], isError: true }
       default:
