@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
 import { ChatPage } from './pages/chat-page'
 import { startApp, type AppProcess } from './support/app-process'
 import { writeMcpConfig } from './fixtures/mcp-servers'
@@ -21,7 +22,13 @@ test.afterAll(async () => {
 })
 test.use({ baseURL: undefined })
 
-async function open(page: import('@playwright/test').Page) {
+/** No serious or critical axe finding on the page as it is now. */
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+  expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => `${node.target.join(' ')} ${node.failureSummary ?? ''}`).join('; ')}`)).toEqual([])
+}
+
+async function open(page: Page) {
   const chat = new ChatPage(page)
   await page.goto(app.url)
   await expect(chat.composer).toBeEditable()
@@ -47,6 +54,7 @@ test('a slash command calls a tool directly: names suggested after /, the result
   await expect(suggestions.getByRole('option')).toHaveCount(1)
   await expect(suggestions.getByRole('option', { selected: true })).toContainText('/everything__echo')
   await page.screenshot({ path: test.info().outputPath('suggestions.png') })
+  await expectAccessible(page)
   await chat.composer.press('Enter')
   await expect(chat.composer).toHaveValue('/everything__echo ')
   await chat.composer.pressSequentially('{"message":"hi from the composer"}')
@@ -110,6 +118,7 @@ test('a server’s form: labelled controls from its schema, required checked, Ac
   await expect(form.getByRole('radio', { name: 'Superman' })).toBeChecked()
   await expect(form.getByRole('group', { name: 'Titled Multiple Select Enum' }).getByRole('checkbox', { name: 'Tuna' })).toBeChecked()
   await page.screenshot({ path: test.info().outputPath('form.png'), fullPage: true })
+  await expectAccessible(page)
 
   await page.reload()
   await expect(form).toBeVisible()
@@ -134,6 +143,7 @@ test('a server’s sampling request: shown with its limits, approved, answered b
   await expect(approval).toContainText('at most 40 tokens · temperature 0.7')
   await expect(approval).toContainText('You are a helpful test server.')
   await page.screenshot({ path: test.info().outputPath('sampling.png'), fullPage: true })
+  await expectAccessible(page)
   await approval.getByRole('button', { name: 'Approve' }).click()
   const card = chat.toolCalls('everything__trigger-sampling-request')
   await expect(card.getByTestId('external-result')).toContainText('LLM sampling result')

@@ -1,7 +1,7 @@
 import type { ElicitAnswer } from '@/lib/protocol'
 
 export const ANSWER_BUTTON =
-  'rounded-lg bg-sky-600 px-3 py-1.5 text-sm font-medium text-white transition enabled:hover:bg-sky-700 disabled:opacity-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-zinc-900'
+  'rounded-lg bg-sky-700 px-3 py-1.5 text-sm font-medium text-white transition enabled:hover:bg-sky-800 disabled:opacity-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-zinc-900'
 
 const SAID = { accept: 'Accepted', decline: 'Declined', cancel: 'Cancelled' } as const
 
