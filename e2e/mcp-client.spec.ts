@@ -117,7 +117,9 @@ test('a server’s form: labelled controls from its schema, required checked, Ac
   await expect(form.getByRole('option', { name: 'Cats' })).toHaveCount(1)
   await expect(form.getByRole('radio', { name: 'Superman' })).toBeChecked()
   await expect(form.getByRole('group', { name: 'Titled Multiple Select Enum' }).getByRole('checkbox', { name: 'Tuna' })).toBeChecked()
-  await page.screenshot({ path: test.info().outputPath('form.png'), fullPage: true })
+  // Tall enough for the whole form: the conversation scrolls inside the page, not the page itself.
+  await page.setViewportSize({ width: 900, height: 1900 })
+  await form.screenshot({ path: test.info().outputPath('form.png') })
   await expectAccessible(page)
 
   await page.reload()
