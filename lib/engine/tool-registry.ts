@@ -62,6 +62,7 @@ export function createToolRegistry(tools: readonly AnyMcpTool[], external?: Exte
     }
     return definition
   }
+  let last: { offered: readonly ExternalTool[]; set: ToolSet } = { offered: [], set: own }
   return {
     // The app's own tools first: an external server cannot take over a plugin's name.
     get: (name) => byName.get(name) ?? external?.get(name)?.tool,
@@ -69,7 +70,11 @@ export function createToolRegistry(tools: readonly AnyMcpTool[], external?: Exte
     forModel() {
       const offered = external?.list().filter((entry) => !byName.has(entry.tool.name)) ?? []
       if (offered.length === 0) return own
-      return { ...own, ...Object.fromEntries(offered.map((entry) => [entry.tool.name, definitionOf(entry)])) }
+      // The same set while the servers offer the same tools: the model layer converts each set once.
+      if (offered.length !== last.offered.length || offered.some((entry, index) => entry !== last.offered[index])) {
+        last = { offered, set: { ...own, ...Object.fromEntries(offered.map((entry) => [entry.tool.name, definitionOf(entry)])) } }
+      }
+      return last.set
     },
     describe: () => [
       ...tools.map((tool) => ({ name: tool.name, description: tool.description, source: PLUGIN_TOOL_SOURCE })),

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createMcpTool } from '../tools/create-mcp-tool'
+import type { AnyMcpTool } from '../tools/types'
+import { createToolRegistry, type ExternalTool } from './tool-registry'
+
+// eslint-disable-next-line require-yield
+const own = createMcpTool('echo').description('Echoes').parameters(z.object({ text: z.string() })).elicits({}).execute(function* ({ text }) {
+  return text
+}) as AnyMcpTool
+
+function external(name: string): ExternalTool {
+  return {
+    tool: { ...own, name, liveOnly: true },
+    description: `${name} from a server`,
+    inputSchema: { type: 'object', properties: { message: { type: 'string' } } },
+    source: `mcp:${name.split('__')[0]}`,
+    origin: { server: name.split('__')[0]!, tool: name.split('__')[1]! },
+  }
+}
+
+describe('the tool registry with external tools', () => {
+  it('offers them beside the app’s own, with their own schemas; the app’s own keep their names', () => {
+    let listed = [external('everything__echo'), { ...external('x__y'), tool: { ...own, name: 'echo' } }]
+    const registry = createToolRegistry([own], { list: () => listed, get: (name) => listed.find((entry) => entry.tool.name === name) })
+    expect(registry.describe()).toEqual([
+      { name: 'echo', description: 'Echoes', source: 'plugin' },
+      { name: 'everything__echo', description: 'everything__echo from a server', source: 'mcp:everything' },
+    ])
+    expect(registry.get('echo')).toBe(own)
+    expect(registry.originOf('echo')).toBeUndefined()
+    expect(registry.originOf('everything__echo')).toEqual({ server: 'everything', tool: 'echo' })
+    const first = registry.forModel()
+    expect(Object.keys(first)).toEqual(['echo', 'everything__echo'])
+    // The same tools on offer: the same set (converted for the model once); a change: a new one.
+    expect(registry.forModel()).toBe(first)
+    listed = [listed[0]!, external('files__list')]
+    expect(Object.keys(registry.forModel())).toEqual(['echo', 'everything__echo', 'files__list'])
+    listed = []
+    expect(Object.keys(registry.forModel())).toEqual(['echo'])
+  })
+})
