@@ -137,6 +137,22 @@ test('a server’s form: labelled controls from its schema, required checked, Ac
   await expect(card.getByTestId('external-result')).toContainText('Agreed to terms: true')
 })
 
+test('a URL-mode question: the link, opened in a new tab, and Accept only once confirmed', async ({ page }) => {
+  const chat = await open(page)
+  await chat.say('/everything__trigger-url-elicitation {"url":"https://example.com/authorize","message":"Sign in to continue."}')
+  const question = page.getByRole('region', { name: 'Link from everything' })
+  await expect(question).toContainText('Sign in to continue.')
+  const link = question.getByRole('link', { name: 'https://example.com/authorize' })
+  await expect(link).toHaveAttribute('target', '_blank')
+  await expect(link).toHaveAttribute('rel', 'noopener noreferrer')
+  const accept = question.getByRole('button', { name: 'Accept' })
+  await expect(accept).toBeDisabled()
+  await question.getByRole('checkbox', { name: 'I opened the page and finished there' }).check()
+  await accept.click()
+  await expect(chat.toolCalls('everything__trigger-url-elicitation').getByTestId('external-result')).toContainText('accept')
+  await expect(question).toContainText('Accepted.')
+})
+
 test('a server’s sampling request: shown with its limits, approved, answered by the chat’s model', async ({ page }) => {
   const chat = await open(page)
   await chat.say('/everything__trigger-sampling-request {"prompt":"Suggest a colour","maxTokens":40}')
