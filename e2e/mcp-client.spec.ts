@@ -11,6 +11,8 @@ test.describe.configure({ mode: 'serial' })
 
 let app: AppProcess
 test.beforeAll(async () => {
+  // A production server and three MCP servers to start: more than one test's time on a loaded machine.
+  test.setTimeout(90_000)
   app = await startApp({ env: { MCP_CONFIG: writeMcpConfig(), OFFLINE_MODEL_DELAY_MS: '0' } })
   // server-everything adds its elicitation and sampling tools once it knows the client offers them.
   await expect
@@ -206,6 +208,7 @@ test('a dead server is named in the chat; malformed and huge results are errors 
 })
 
 test('stopping the app stops its servers: no child process is left', async () => {
+  test.setTimeout(60_000)
   const own = await startApp({ env: { MCP_CONFIG: writeMcpConfig() } })
   try {
     await expect.poll(async () => ((await (await fetch(`${own.url}/api/tools`)).json()) as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name), { timeout: 20_000 }).toContain('faulty__pid')

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createChatServer, type ChatServer } from '../../engine/chat-server'
 import { createChatTestClient, elicitRequests, eventsOf, textOf } from '../../engine/testing/chat-test-client'
 import { createOfflineModel } from '../../models'
@@ -18,7 +18,10 @@ afterEach(async () => {
 
 const SECRET = 'a-secret-every-instance-in-these-tests-shares'
 
-async function setUp() {
+// One set of connections for the file, as the app has one per process; each test has its own chat.
+let clients: McpClients
+let closeClients: () => Promise<void>
+beforeAll(async () => {
   const started = await startMcpClients({
     config: {
       servers: [
@@ -27,12 +30,24 @@ async function setUp() {
       ],
       invalid: [],
     },
-    timing: { initializeTimeoutMs: 5_000, backoffMs: 50, maxBackoffMs: 200 },
+    timing: { initializeTimeoutMs: 15_000, backoffMs: 50, maxBackoffMs: 200 },
   })
-  closing.push(started.close)
-  const { clients } = started
-  await expect.poll(() => clients.tools().map((tool) => tool.name), { timeout: 10_000 }).toContain('everything__trigger-sampling-request')
-  await expect.poll(() => clients.servers().every((server) => server.status === 'ready'), { timeout: 10_000 }).toBe(true)
+  clients = started.clients
+  closeClients = started.close
+  // Up, and with the tools server-everything adds once it knows what this client offers.
+  await vi.waitFor(
+    () => {
+      expect(clients.servers().every((server) => server.status === 'ready')).toBe(true)
+      expect(clients.tools().map((tool) => tool.name)).toContain('everything__trigger-sampling-request')
+    },
+    { timeout: 30_000, interval: 50 },
+  )
+}, 40_000)
+afterAll(async () => {
+  await closeClients?.()
+})
+
+async function setUp() {
   const store = createMemorySessionStore()
   const chat = await instance(clients, store)
   return { clients, chat, store, browser: createChatTestClient({ chat }) }
@@ -56,7 +71,7 @@ async function instance(clients: McpClients, store = createMemorySessionStore())
 const command = (name: string, args: Record<string, unknown>) => ({ role: 'user' as const, content: `/${name} ${JSON.stringify(args)}` })
 const contextOf = (request: PluginElicitRequestEvent) => decodeModelContext({ message: request.message, schema: request.schema }).context
 
-describe('external tools in the chat', () => {
+describe('external tools in the chat', { timeout: 30_000 }, () => {
   it('a slash command calls the tool directly and ends the turn with its result, no model', async () => {
     const { chat, browser } = await setUp()
     expect(chat.listTools()).toContainEqual({ name: 'everything__echo', description: expect.stringContaining('Echo'), source: 'mcp:everything' })
@@ -100,6 +115,17 @@ describe('external tools in the chat', () => {
     expect(text).toContain('Name: Ada')
     expect(text).toContain('Favorite Integer: 7')
     expect(eventsOf(answered.events, 'text')).toEqual([])
+  })
+
+  it('a server question while two calls to it are in flight is refused, never shown to the wrong chat', async () => {
+    const { chat, browser } = await setUp()
+    const other = createChatTestClient({ chat })
+    const first = await browser.post({ messages: [command('everything__trigger-elicitation-request', {})], directToolCall: { name: 'everything__trigger-elicitation-request', arguments: {} } })
+    expect(elicitRequests(first.events)).toHaveLength(1)
+    const second = await other.post({ messages: [command('everything__trigger-elicitation-request', {})], directToolCall: { name: 'everything__trigger-elicitation-request', arguments: {} } })
+    expect(elicitRequests(second.events)).toEqual([])
+    const outcome = eventsOf(second.events, 'tool_error')[0]?.message ?? eventsOf(second.events, 'tool_result')[0]?.content
+    expect(outcome).toMatch(/2 calls to everything in flight and cannot tell which one/)
   })
 
   it('a URL-mode elicitation: the link, confirmed, reaches the server as accepted', async () => {
