@@ -1,20 +1,28 @@
 import type { ChatEvent, Message, PluginElicitRequestEvent } from '../lib/protocol'
 import { BOOKING_MESSAGE, chooseFlight, chooseSeat } from './booking-answers'
+import { processCpuMs } from './process-cpu'
 
 export type RequestKind = 'start' | 'resume' | 'finish'
 
 export interface Timed {
   kind: RequestKind
   ms: number
+  /** The server's CPU from just before the request to its last byte (only with `serverPid`). */
+  cpuMs?: number
 }
 
-/** One browser's booking over HTTP: three requests, each timed to its last byte. */
-export async function bookOverHttp(baseUrl: string): Promise<Timed[]> {
+/**
+ * One browser's booking over HTTP: three requests, each timed to its last byte. With
+ * `serverPid`, the server's CPU is read around each request too (work the server does after the
+ * last byte, such as a write finishing, falls between requests and is not counted there).
+ */
+export async function bookOverHttp({ baseUrl, serverPid }: { baseUrl: string; serverPid?: number }): Promise<Timed[]> {
   let cookie: string | undefined
   let messages: Message[] = []
   const timings: Timed[] = []
 
   async function post(kind: RequestKind, body: unknown): Promise<ChatEvent[]> {
+    const cpuBefore = serverPid === undefined ? 0 : processCpuMs(serverPid)
     const started = performance.now()
     const response = await fetch(`${baseUrl}/api/chat`, {
       method: 'POST',
@@ -23,7 +31,8 @@ export async function bookOverHttp(baseUrl: string): Promise<Timed[]> {
       signal: AbortSignal.timeout(30_000),
     })
     const text = await response.text()
-    timings.push({ kind, ms: performance.now() - started })
+    const ms = performance.now() - started
+    timings.push(serverPid === undefined ? { kind, ms } : { kind, ms, cpuMs: processCpuMs(serverPid) - cpuBefore })
     if (!response.ok) throw new Error(`${kind}: HTTP ${response.status} ${text}`)
     cookie ??= response.headers.get('set-cookie')?.split(';')[0]
     const events = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as ChatEvent)

@@ -82,12 +82,12 @@ try {
     nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profiles.path],
   })
   try {
-    for (let index = 0; index < WARM_UP; index++) await bookOverHttp(server.base)
+    for (let index = 0; index < WARM_UP; index++) await bookOverHttp({ baseUrl: server.base })
     // A pause the profile shows as a long idle stretch: what comes before it (start-up, warm-up) is left out.
     await new Promise((resolve) => setTimeout(resolve, MARK_MS))
     const started = performance.now()
     const cpuBefore = processCpuMs(server.pid)
-    for (let index = 0; index < BOOKINGS; index++) await bookOverHttp(server.base)
+    for (let index = 0; index < BOOKINGS; index++) await bookOverHttp({ baseUrl: server.base })
     cpuPerBookingMs = (processCpuMs(server.pid) - cpuBefore) / BOOKINGS
     console.log(`${BOOKINGS} bookings in ${((performance.now() - started) / 1000).toFixed(1)} s`)
   } finally {

@@ -11,6 +11,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { resolve } from 'node:path'
+import { startBareHttpServer, type BareHttpServer } from './bare-http'
+import { formatCpu } from './cpu-units'
 import { measureDehydratedSessions } from './dehydrated-sessions'
 import { measureRetainedHeap, measureWaitingSessions } from './in-process'
 import { measureMcp } from './mcp-booking'
@@ -32,6 +34,8 @@ const WAITING = count('BENCH_WAITING', 1_000)
 const DEHYDRATED = count('BENCH_DEHYDRATED', 100_000)
 const LEAK_BOOKINGS = count('BENCH_BOOKINGS', 10_000)
 const MCP_BOOKINGS = count('BENCH_MCP_BOOKINGS', 100)
+// Ports after the server runs' (PORT + index) and the MCP run's (PORT + serverSetups.length).
+const BARE_PORT = PORT + serverSetups.length + 1
 /** e.g. `BENCH_SERVERS=memory,cold`: only those server runs (all four by default). */
 const SERVERS = process.env.BENCH_SERVERS?.split(',').map((name) => name.trim()) ?? serverSetups.map((setup) => setup.name)
 /** `BENCH_SERVER_PROFILE=1`: each server runs with --cpu-prof, its profile in bench/results/profiles/<store>/. */
@@ -41,6 +45,7 @@ const IDLE_TOLERANCE = 0.01
 
 const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES TARGET')
 const ms = (value: number) => `${value.toFixed(2)} ms`
+const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)}%`
 
 interface ServerRun extends HttpMeasures {
   label: string
@@ -50,14 +55,14 @@ interface ServerRun extends HttpMeasures {
 }
 
 /** One server process with `setup`, measured over HTTP; tried again if it fails (a build being rewritten under it). */
-async function measureSetup(setup: ServerSetup, port: number): Promise<ServerRun> {
+async function measureSetup({ setup, port, bare }: { setup: ServerSetup; port: number; bare: BareHttpServer }): Promise<ServerRun> {
   for (let attempt = 1; ; attempt++) {
     const prepared = await setup.prepare()
     try {
       const nodeArgs = PROFILE ? ['--cpu-prof', '--cpu-prof-dir', resolve('bench/results/profiles', setup.name)] : []
       const server = await startServer({ port, env: prepared.env, nodeArgs })
       try {
-        const http = await measureOverHttp(server, HTTP)
+        const http = await measureOverHttp({ server, bare, counts: HTTP })
         return { label: setup.label, target: setup.target, ratio: percentile(http.resume, 50) / percentile(http.floor, 50), ...http }
       } finally {
         await server.stop()
@@ -74,23 +79,37 @@ async function measureSetup(setup: ServerSetup, port: number): Promise<ServerRun
 
 function printServerRun(run: ServerRun) {
   console.log(`\n${run.label}`)
+  console.log(`  bare node:http request (own process)  ${summary(run.bare)}`)
   console.log(`  trivial route (GET /api/health)       ${summary(run.floor)}`)
   console.log(`  start  (message in, FlightList out)   ${summary(run.start)}`)
   console.log(`  resume (flight in, SeatPicker out)    ${summary(run.resume)}`)
   console.log(`  finish (seat in, ticket + summary)    ${summary(run.finish)}`)
   console.log(`  resume p50 / trivial p50 = ${run.ratio.toFixed(2)}x (target <= ${run.target}x): ${verdict(run.ratio <= run.target)}`)
-  const { booking, trivial } = run.cpu
+  const { booking, trivial, bare, units, wholeRun } = run.cpu
+  console.log(`  CPU per request, every thread (schedstat), as multiples of a bare node:http request and of Next's trivial route:`)
+  console.log(`    bare node:http request               ${ms(bare.perCallMs)} (${bare.calls} in a row, its own process)`)
+  console.log(`    trivial route (GET /api/health)      ${formatCpu(units.trivial)} (${trivial.calls} in a row)`)
+  console.log(`    start                                ${formatCpu(units.start)}`)
+  console.log(`    resume                               ${formatCpu(units.resume)}`)
+  console.log(`    finish                               ${formatCpu(units.finish)}`)
+  console.log(`    between requests (after last bytes)  ${formatCpu(units.between)}`)
+  console.log(`    whole booking                        ${formatCpu(units.booking)} (${booking.calls} in a row)`)
   console.log(
-    `  server CPU: ${ms(booking.perCallMs)} per booking (${booking.calls} in a row), ${ms(trivial.perCallMs)} per GET /api/health (${trivial.calls} in a row)`,
+    `    of a booking, Next's floor (3 trivial routes) ${units.nextFloor.bare.toFixed(1)}x bare (${percent(units.nextFloor.ms, units.booking.ms)}), ours ${units.ours.bare.toFixed(1)}x bare, ${ms(units.ours.ms)} (${percent(units.ours.ms, units.booking.ms)})`,
+  )
+  console.log(
+    `    server CPU over this whole run: ${ms(wholeRun.schedstatMs)} by schedstat, ${ms(wholeRun.statMs)} by /proc/<pid>/stat (${percent(wholeRun.schedstatMs - wholeRun.statMs, wholeRun.statMs)} apart)`,
   )
   const { concurrent } = run
-  console.log(`  ${concurrent.bookings} bookings at once: ${concurrent.failures} failed, ${concurrent.seconds.toFixed(2)} s: ${verdict(concurrent.failures === 0)}`)
+  console.log(
+    `  ${concurrent.bookings} bookings at once: ${concurrent.failures} failed, ${concurrent.seconds.toFixed(2)} s, ${concurrent.flowsPerSecond.toFixed(1)} flows/s: ${verdict(concurrent.failures === 0)}`,
+  )
   if (concurrent.firstFailure) console.log(`    first failure: ${concurrent.firstFailure}`)
 }
 
 function printSummary(runs: Partial<Record<SetupName, ServerRun>>) {
-  console.log('\nSummary: resume p50 against GET /api/health p50 on the same server process; server CPU from /proc')
-  console.log('  server     resume p50   trivial p50   ratio   target   CPU/booking   CPU/health')
+  console.log('\nSummary: resume p50 against GET /api/health p50 on the same server process; server CPU from /proc (schedstat)')
+  console.log('  server     resume p50   trivial p50   ratio   target   CPU/booking   x bare   CPU/health   x bare   CPU/bare   flows/s')
   for (const [name, run] of Object.entries(runs)) {
     const row = [
       name.padEnd(8),
@@ -99,7 +118,11 @@ function printSummary(runs: Partial<Record<SetupName, ServerRun>>) {
       `${run.ratio.toFixed(2)}x`.padStart(7),
       `<= ${run.target}x`.padStart(8),
       ms(run.cpu.booking.perCallMs).padStart(13),
+      `${run.cpu.units.booking.bare.toFixed(1)}x`.padStart(8),
       ms(run.cpu.trivial.perCallMs).padStart(12),
+      `${run.cpu.units.trivial.bare.toFixed(1)}x`.padStart(8),
+      ms(run.cpu.bare.perCallMs).padStart(10),
+      run.concurrent.flowsPerSecond.toFixed(1).padStart(9),
     ]
     console.log(`  ${row.join(' ')}${run.ratio <= run.target ? '' : '  MISSES TARGET'}`)
   }
@@ -135,10 +158,16 @@ const loadBefore = loadavg()
 console.log(`Load average ${load()} on ${cpus().length} CPUs (other work on this machine makes every figure noisier).\n`)
 console.log('Server time per request over loopback (production build, offline model, no delay), one server process per store:')
 const runs: Partial<Record<SetupName, ServerRun>> = {}
-for (const [index, setup] of serverSetups.entries()) {
-  if (!SERVERS.includes(setup.name)) continue
-  runs[setup.name] = await measureSetup(setup, PORT + index)
-  printServerRun(runs[setup.name]!)
+// One bare node:http server for the whole bench, measured again beside each server run.
+const bare = await startBareHttpServer({ port: BARE_PORT })
+try {
+  for (const [index, setup] of serverSetups.entries()) {
+    if (!SERVERS.includes(setup.name)) continue
+    runs[setup.name] = await measureSetup({ setup, port: PORT + index, bare })
+    printServerRun(runs[setup.name]!)
+  }
+} finally {
+  await bare.stop()
 }
 printSummary(runs)
 const storeTime = HTTP.sequential > 0 ? await measureResumeStoreTime(HTTP.sequential, Object.keys(runs) as SetupName[]) : undefined
