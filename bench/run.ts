@@ -7,13 +7,16 @@
 // Smaller counts for a quick run: BENCH_SEQUENTIAL, BENCH_CONCURRENT, BENCH_CPU_BOOKINGS,
 // BENCH_CPU_TRIVIAL, BENCH_WAITING, BENCH_DEHYDRATED, BENCH_BOOKINGS (the last three: 0 skips it);
 // BENCH_SERVERS=memory,embedded,redis,cold picks server runs; BENCH_PORT is the first port;
-// BENCH_MCP_BOOKINGS (0 skips it): bookings over /api/mcp on the embedded store.
+// BENCH_MCP_BOOKINGS (0 skips it): bookings over /api/mcp on the embedded store;
+// BENCH_HTTP_LEAK_BOOKINGS (0 skips it): bookings over HTTP with the server's heap read through
+// its inspector, on BENCH_HTTP_LEAK_STORE (embedded by default; memory to see the records kept).
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { startBareHttpServer, type BareHttpServer } from './bare-http'
 import { formatCpu } from './cpu-units'
 import { measureDehydratedSessions } from './dehydrated-sessions'
+import { measureHttpHeap } from './http-heap'
 import { measureRetainedHeap, measureWaitingSessions } from './in-process'
 import { measureMcp } from './mcp-booking'
 import { measureOverHttp, type HttpCounts, type HttpMeasures } from './over-http'
@@ -34,8 +37,17 @@ const WAITING = count('BENCH_WAITING', 1_000)
 const DEHYDRATED = count('BENCH_DEHYDRATED', 100_000)
 const LEAK_BOOKINGS = count('BENCH_BOOKINGS', 10_000)
 const MCP_BOOKINGS = count('BENCH_MCP_BOOKINGS', 100)
+const HTTP_LEAK_BOOKINGS = count('BENCH_HTTP_LEAK_BOOKINGS', 10_000)
+/**
+ * The embedded store by default: the production default, and it keeps ended records on disk,
+ * so what the heap keeps is the engine's and Next's alone; the memory store keeps each ended
+ * record in the heap for an hour by design, which grows linearly without being a leak.
+ */
+const HTTP_LEAK_STORE = (process.env.BENCH_HTTP_LEAK_STORE ?? 'embedded') as SetupName
 // Ports after the server runs' (PORT + index) and the MCP run's (PORT + serverSetups.length).
 const BARE_PORT = PORT + serverSetups.length + 1
+const HTTP_LEAK_PORT = BARE_PORT + 1
+const INSPECTOR_PORT = BARE_PORT + 2
 /** e.g. `BENCH_SERVERS=memory,cold`: only those server runs (all four by default). */
 const SERVERS = process.env.BENCH_SERVERS?.split(',').map((name) => name.trim()) ?? serverSetups.map((setup) => setup.name)
 /** `BENCH_SERVER_PROFILE=1`: each server runs with --cpu-prof, its profile in bench/results/profiles/<store>/. */
@@ -182,6 +194,31 @@ if (mcp) {
   console.log(`  2026 round p50 / trivial p50 = ${mcp.ratio.toFixed(2)}x (target <= 2x): ${verdict(mcp.ratio <= 2)}`)
 }
 
+if (HTTP_LEAK_BOOKINGS > 0) console.log(`\nHeap kept per booking over HTTP (${HTTP_LEAK_STORE} store, ${HTTP_LEAK_BOOKINGS} bookings; this takes a while)...`)
+const httpHeap = HTTP_LEAK_BOOKINGS > 0 ? await measureHttpHeap({ store: HTTP_LEAK_STORE, port: HTTP_LEAK_PORT, inspectorPort: INSPECTOR_PORT, bookings: HTTP_LEAK_BOOKINGS }) : undefined
+if (httpHeap) {
+  console.log(
+    `  production server, heap read through --inspect after two forced collections; ${httpHeap.warmUp} bookings of warm-up, then a baseline of ${httpHeap.baselineMB.toFixed(1)} MB; ${httpHeap.bookings} bookings in ${httpHeap.seconds.toFixed(1)} s:`,
+  )
+  for (const point of httpHeap.checkpoints) {
+    console.log(`    after ${String(point.bookings).padStart(6)}: heap ${point.heapMB.toFixed(1)} MB, ${point.keptPerBookingBytes.toFixed(0)} bytes kept per booking since the baseline`)
+  }
+  if (httpHeap.lateKeptPerBookingBytes !== undefined) {
+    const [last, beforeLast] = [httpHeap.checkpoints.at(-1)!, httpHeap.checkpoints.at(-2)!]
+    console.log(
+      `    between ${beforeLast.bookings} and ${last.bookings}: ${httpHeap.lateKeptPerBookingBytes.toFixed(0)} bytes per booking (warm-up falls from one reading to the next; a leak stays flat)`,
+    )
+  }
+  console.log(`    by design: ${storeKeeps(HTTP_LEAK_STORE)}`)
+}
+
+/** What a store keeps of ended sessions by design, said beside the heap figure so it is not read as a leak. */
+function storeKeeps(store: SetupName): string {
+  if (store === 'memory') return 'ended session records are kept an hour, in this heap (the memory store): part of the figure is those, not a leak'
+  if (store === 'redis') return 'ended session records are kept an hour, in redis-server, not in this heap'
+  return 'ended session records are kept an hour, in LMDB on disk (mapped pages, not the heap): the figure is what the engine and Next keep'
+}
+
 async function measureMcpServer() {
   const setup = serverSetups.find((candidate) => candidate.name === 'embedded')!
   const prepared = await setup.prepare()
@@ -246,10 +283,11 @@ writeFileSync(
     {
       at: new Date().toISOString(),
       machine: { cpus: cpus().length, loadBefore, loadAfter: loadavg() },
-      counts: { ...HTTP, waiting: WAITING, dehydrated: DEHYDRATED, bookings: LEAK_BOOKINGS, mcpBookings: MCP_BOOKINGS },
+      counts: { ...HTTP, waiting: WAITING, dehydrated: DEHYDRATED, bookings: LEAK_BOOKINGS, mcpBookings: MCP_BOOKINGS, httpLeakBookings: HTTP_LEAK_BOOKINGS },
       servers: runs,
       storeTime,
       mcp,
+      httpHeap,
       waiting,
       dehydrated,
       leak,
