@@ -6,8 +6,8 @@ const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf
 /**
  * CPU time another process's threads have used so far, in ms to the nanosecond: the sum over
  * `/proc/<pid>/task/<tid>/schedstat` of its first field (nanoseconds on a CPU), every thread
- * counted (the main thread, libuv's pool, LMDB's, V8's GC helpers). `/proc/<pid>/stat` counts
- * in 1/CLK_TCK steps (10 ms), too coarse to read around a single 3 ms request.
+ * counted (the main thread, libuv's pool, V8's GC helpers, any a native store starts).
+ * `/proc/<pid>/stat` counts in 1/CLK_TCK steps (10 ms), too coarse to read around one request.
  *
  * A thread that exits between two reads takes its time with it (its schedstat is gone, while
  * `/proc/<pid>/stat` keeps the time of exited threads): a difference can only under-count.

@@ -216,7 +216,7 @@ if (httpHeap) {
 function storeKeeps(store: SetupName): string {
   if (store === 'memory') return 'ended session records are kept an hour, in this heap (the memory store): part of the figure is those, not a leak'
   if (store === 'redis') return 'ended session records are kept an hour, in redis-server, not in this heap'
-  return 'ended session records are kept an hour, in LMDB on disk (mapped pages, not the heap): the figure is what the engine and Next keep'
+  return 'ended session records are kept an hour, in SQLite on disk (the embedded store), not in the heap: the figure is what the engine and Next keep'
 }
 
 async function measureMcpServer() {
@@ -254,7 +254,7 @@ if (dehydrated) {
     `  heap per waiting session: ${(dehydrated.heapPerSessionKB * 1024).toFixed(0)} bytes (${dehydrated.heapPerSessionKB.toFixed(3)} KB; target <= 3 KB): ${verdict(dehydrated.heapPerSessionKB <= 3)}`,
   )
   console.log(
-    `  heap ${dehydrated.heapBeforeMB.toFixed(1)} MB -> ${dehydrated.heapAfterMB.toFixed(1)} MB; RSS +${dehydrated.rssPerSessionKB.toFixed(2)} KB a session (LMDB's mapped pages, not heap)`,
+    `  heap ${dehydrated.heapBeforeMB.toFixed(1)} MB -> ${dehydrated.heapAfterMB.toFixed(1)} MB; RSS +${dehydrated.rssPerSessionKB.toFixed(2)} KB a session (the store's pages, not heap)`,
   )
   console.log(
     `  CPU while idle over ${dehydrated.idleMs / 1000} s: ${dehydrated.waitingCpuMs.toFixed(1)} ms with them waiting, ${dehydrated.baselineCpuMs.toFixed(1)} ms with none: ${idleVerdict(dehydrated.waitingCpuMs, dehydrated.baselineCpuMs, dehydrated.idleMs)}`,

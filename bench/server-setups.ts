@@ -38,7 +38,7 @@ export const serverSetups: ServerSetup[] = [
   },
   {
     name: 'embedded',
-    label: 'embedded store (the default: LMDB in a fresh DATA_DIR)',
+    label: 'embedded store (the default: SQLite in a fresh DATA_DIR)',
     target: 1.5,
     prepare: async () => withDataDir({}),
   },
