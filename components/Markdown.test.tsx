@@ -82,9 +82,15 @@ describe('Markdown', () => {
     // Measured with the old renderer: 60 KB of `*a ` took 14.6 s in the browser. A parser
     // that is linear takes milliseconds; the bound is generous for slow machines.
     for (const text of ['*a '.repeat(20_000), 'a* '.repeat(20_000), '[a]('.repeat(15_000), '**a *'.repeat(12_000), '>'.repeat(60_000), '- '.repeat(30_000), '!['.repeat(30_000)]) {
-      const started = performance.now()
-      const html = render(text)
-      expect(performance.now() - started, text.slice(0, 6)).toBeLessThan(1_000)
+      // The fastest of three: a busy machine slows some runs, a quadratic parse every run (by seconds).
+      let fastest = Infinity
+      let html = ''
+      for (let run = 0; run < 3; run++) {
+        const started = performance.now()
+        html = render(text)
+        fastest = Math.min(fastest, performance.now() - started)
+      }
+      expect(fastest, text.slice(0, 6)).toBeLessThan(2_000)
       expect(html.length).toBeGreaterThan(0)
     }
   })
