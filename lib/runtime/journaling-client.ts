@@ -22,6 +22,11 @@ export interface JournalingClientOptions {
   ask(request: BridgeElicitRequest): Operation<ElicitAnswer<unknown>>
   /** Logs and progress that were not already sent by an earlier run. */
   emit(event: ToolEvent): void
+  /**
+   * Called before a step's work is done live (not replayed): the last moment to make sure no
+   * other run of the same journal does it too. It may throw to stop the tool.
+   */
+  beforeStep?(): Operation<void>
 }
 
 const CAPABILITIES: ToolClientCapabilities = { elicitation: true, sampling: true }
@@ -61,6 +66,7 @@ class JournalingClient implements ToolClient {
   *step<T>(request: ToolStepRequest, run: () => Operation<T>): Operation<T> {
     const recorded = this.options.journal.replay(request.seq, 'step', request.name)
     if (recorded) return recorded.value as T
+    if (this.options.beforeStep) yield* this.options.beforeStep()
     const value = yield* run()
     yield* this.options.record({ seq: request.seq, kind: 'step', name: request.name, value })
     return value

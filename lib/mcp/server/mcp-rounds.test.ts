@@ -1,4 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { run } from 'effection'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createOfflineModel } from '../../models'
 import { createMemorySessionStore, type SessionStore } from '../../sessions'
@@ -48,6 +49,13 @@ async function manualClient(url: URL) {
     round: (params: Record<string, unknown> = {}) =>
       client.request({ method: 'tools/call', params: { ...BOOK, ...params } } as never, { allowInputRequired: true } as never) as Promise<Round>,
   }
+}
+
+/** The rounds the ledger keeps (their answers, by state id). */
+async function listedRounds(store: SessionStore) {
+  return run(function* () {
+    return yield* store.list({ statuses: ['waiting', 'running', 'completed', 'failed', 'aborted'], limit: 100 })
+  })
 }
 
 function only(round: Round) {
@@ -116,6 +124,35 @@ describe('2026-07-28 rounds', () => {
     expect(first.structuredContent).toMatchObject({ status: 'confirmed', ticketNumber: expect.stringMatching(/^TKT-/) })
     const again = (await round({ requestState: seat.requestState, inputResponses: seatAnswer })) as Extract<Round, { structuredContent: unknown }>
     expect(again.structuredContent).toEqual(first.structuredContent)
+  })
+
+  it('asks the same question again when a round that only asked is presented twice, and keeps nothing for it', async () => {
+    const store = createMemorySessionStore()
+    const { round } = await manualClient(await instance({ store }))
+    const flight = only(await round())
+    const flightId = (flight.context.flights as { id: string }[])[0]!.id
+    const answered = { requestState: flight.requestState, inputResponses: { [flight.key]: { action: 'accept', content: { flightId } } } }
+    const seat = only(await round(answered))
+    const again = only(await round(answered))
+    expect(again.key).toBe(seat.key)
+    expect(again.context).toEqual(seat.context)
+    // Nothing was done that a second presentation could redo, so the ledger holds nothing.
+    expect(await listedRounds(store)).toEqual([])
+  })
+
+  it('keeps a round that asked the app’s model, so presenting it again gives the same answer, not a second model call', async () => {
+    const store = createMemorySessionStore()
+    const client = new Client({ name: 'rounds-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    await client.connect(new StreamableHTTPClientTransport(await instance({ store })))
+    clients.push(client)
+    const play = (params: Record<string, unknown> = {}) =>
+      client.request({ method: 'tools/call', params: { name: 'tictactoe', arguments: {}, ...params } } as never, { allowInputRequired: true } as never) as Promise<Round>
+    const opening = only(await play())
+    const move = { requestState: opening.requestState, inputResponses: { [opening.key]: { action: 'accept', content: { cell: 5 } } } }
+    const first = await play(move)
+    const second = await play(move)
+    expect(second).toEqual(first)
+    expect((await listedRounds(store)).length).toBe(1)
   })
 
   it('can be taken by any instance sharing MCP_STATE_SECRET and the store, alternating', async () => {

@@ -12,7 +12,7 @@ import { z } from 'zod'
 import type { ToolEvent } from '../../runtime/journaling-client'
 import type { ToolSampleRequest } from '../../runtime/tool-client'
 import type { AnyMcpTool, SampleResult } from '../../tools/types'
-import type { RoundLedger } from './round-ledger'
+import type { RoundClaim, RoundLedger } from './round-ledger'
 import type { RoundState, RoundStateCodec } from './round-state'
 import { runRound } from './run-round'
 
@@ -78,10 +78,14 @@ async function callPluginTool({
   }
   const callId = state?.callId ?? `mcp_${randomUUID()}`
 
-  const claim = state ? await scope.run(() => ledger.claim({ stateId: state.id, toolName: tool.name })) : undefined
-  if (claim?.kind === 'answered') return claim.result as CallToolResult | InputRequiredResult
-  if (claim?.kind === 'running') {
-    return failed('This round of the tool call is already being answered elsewhere; wait for its result.')
+  // The state is claimed only when the round is about to do what must not be done twice (see
+  // `runRound`): a round that replays and asks again writes nothing.
+  let claim: RoundClaim | undefined
+  function* beforeEffect(): Operation<RoundClaim | undefined> {
+    if (!state || claim) return undefined
+    claim = yield* ledger.claim({ stateId: state.id, toolName: tool.name })
+    // Claimed by an earlier presentation of this state: the round stops here.
+    return claim.kind === 'claimed' ? undefined : claim
   }
 
   const reports = createReporter(ctx, state?.reported ?? 0)
@@ -95,6 +99,7 @@ async function callPluginTool({
       clientSamples: Boolean(server.server.getClientCapabilities()?.sampling),
       sample: serving.sample,
       emit: reports.emit,
+      beforeEffect,
     }),
   )
   // halt() is lazy in Effection 4: only a subscription runs it. The round's own `await task` reports the outcome.
@@ -104,6 +109,12 @@ async function callPluginTool({
   let result: CallToolResult | InputRequiredResult
   try {
     const outcome = await task
+    if (outcome.kind === 'stopped') {
+      // Presented again: the answer it got the first time, or a refusal while that round still runs.
+      const taken = outcome.reason as Exclude<RoundClaim, { kind: 'claimed' }>
+      if (taken.kind === 'answered') return taken.result as CallToolResult | InputRequiredResult
+      return failed('This round of the tool call is already being answered elsewhere; wait for its result.')
+    }
     result =
       outcome.kind === 'complete'
         ? toolResult(outcome.result)
@@ -114,7 +125,7 @@ async function callPluginTool({
   } catch (error) {
     if (ctx.mcpReq.signal.aborted) {
       // Nobody got an answer: the state stays free for the client to present again.
-      if (state && claim?.kind === 'claimed') await scope.run(() => ledger.release(state.id))
+      if (state && isClaimed(claim)) await scope.run(() => ledger.release(state.id))
       throw error
     }
     result = failed(error instanceof Error ? error.message : String(error))
@@ -122,11 +133,15 @@ async function callPluginTool({
     ctx.mcpReq.signal.removeEventListener('abort', abort)
     await reports.sent()
   }
-  if (state && claim?.kind === 'claimed') {
-    await scope.run(() => ledger.answer({ stateId: state.id, toolName: tool.name, version: claim.version, result }))
+  if (state && isClaimed(claim)) {
+    const { version } = claim
+    await scope.run(() => ledger.answer({ stateId: state.id, toolName: tool.name, version, result }))
   }
   return result
 }
+
+// `claim` is set inside the round, which TypeScript's narrowing does not follow.
+const isClaimed = (claim: RoundClaim | undefined): claim is Extract<RoundClaim, { kind: 'claimed' }> => claim?.kind === 'claimed'
 
 function failed(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true }

@@ -13,6 +13,8 @@ import { toSamplingRequest, samplingText } from './sampling'
 export type RoundOutcome =
   | { kind: 'complete'; result: unknown }
   | { kind: 'input'; inputRequests: Record<string, InputRequest>; journal: JournalEntry[] }
+  /** `beforeEffect` said to stop, with `reason`. */
+  | { kind: 'stopped'; reason: unknown }
 
 export interface RunRoundOptions {
   tool: AnyMcpTool
@@ -28,6 +30,13 @@ export interface RunRoundOptions {
   sample(request: ToolSampleRequest): Operation<SampleResult>
   /** Logs and progress not already sent by an earlier round. */
   emit(event: ToolEvent): void
+  /**
+   * Called once before the round first does something a second run of it must not redo: a
+   * step's work, or a call to the app's own model. A round that only replays and asks needs no
+   * claim: presented twice, it asks the same question twice. What it returns, if anything, ends
+   * the round as `stopped` (the tool is halted, out of reach of its own `catch` blocks).
+   */
+  beforeEffect(): Operation<unknown>
 }
 
 /**
@@ -44,9 +53,18 @@ export function* runRound(options: RunRoundOptions): Operation<RoundOutcome> {
   const needs = withResolvers<RoundOutcome>()
 
   function* ask(inputRequests: Record<string, InputRequest>): Operation<never> {
-    needs.resolve({ kind: 'input', inputRequests, journal })
+    return yield* end({ kind: 'input', inputRequests, journal })
+  }
+
+  function* end(outcome: RoundOutcome): Operation<never> {
+    needs.resolve(outcome)
     yield* suspend()
-    throw new Error('unreachable: a round that needs input is halted')
+    throw new Error('unreachable: a round that has ended is halted')
+  }
+
+  function* beforeEffect(): Operation<void> {
+    const reason = yield* options.beforeEffect()
+    if (reason !== undefined) yield* end({ kind: 'stopped', reason })
   }
 
   const client = createJournalingClient({
@@ -74,9 +92,11 @@ export function* runRound(options: RunRoundOptions): Operation<RoundOutcome> {
       const view = inputResponse(responses, key)
       if (view.kind === 'sampling') return { text: samplingText(view.result) }
       if (clientSamples) return yield* ask({ [key]: inputRequired.createMessage(toSamplingRequest(request)) })
+      yield* beforeEffect()
       return yield* options.sample(request)
     },
     emit: options.emit,
+    beforeStep: beforeEffect,
   })
 
   return yield* race([
