@@ -1,0 +1,13 @@
+import type { CallToolResult, ReadResourceResult, Tool } from '@modelcontextprotocol/client'
+
+/**
+ * What the MCP Apps host needs from the connections to external servers (the client's
+ * connection manager implements it; tests use a real SDK client). `server` is the `mcp.json`
+ * key; `name` is the tool's own name on that server, not the chat's `<server>__<tool>`.
+ */
+export interface AppResourceSource {
+  /** The tool as the server listed it, `_meta` included; undefined if the server has no such tool. */
+  getTool(options: { server: string; name: string }): Promise<Tool | undefined>
+  readResource(options: { server: string; uri: string; signal?: AbortSignal }): Promise<ReadResourceResult>
+  callTool(options: { server: string; name: string; arguments: Record<string, unknown>; signal?: AbortSignal }): Promise<CallToolResult>
+}

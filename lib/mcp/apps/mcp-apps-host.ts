@@ -1,0 +1,124 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client'
+import type { AppResourceSource } from './app-resource-source'
+import { createAppFramePolicy, type AppCsp } from './app-frame-policy'
+import { createAppTicketCodec, type AppTicketCodec } from './app-frame-ticket'
+import { McpAppError } from './mcp-app-error'
+import { readAppResource } from './read-app-resource'
+
+/** Where the frame route answers; the ticket follows. */
+export const APP_FRAME_PATH = '/api/mcp-apps/frame/'
+const DEFAULT_TOOL_TIMEOUT_MS = 60_000
+
+/** What the chat page needs to show one app. */
+export interface OpenedApp {
+  uri: string
+  /** The iframe's `src`: same server, but the document's own CSP makes its origin opaque. */
+  src: string
+  /** For `POST /api/mcp-apps/tool-call`; stays in the chat page. */
+  bridgeTicket: string
+  /** The policy the frame runs under, as the app declared it (told to the app in `ui/initialize`). */
+  csp: AppCsp
+  prefersBorder?: boolean
+}
+
+export interface McpAppsHost {
+  /** Check that the tool has an app and that its resource is one we can show; hand out its tickets. */
+  openApp(options: { clientId: string; server: string; tool: string; signal?: AbortSignal }): Promise<OpenedApp>
+  /** The app's HTML under its own policy, for the browser that opened it; else an `McpAppError`. */
+  serveFrame(options: { clientId: string; ticket: string; signal?: AbortSignal }): Promise<Response>
+  /** `tools/call` from an app: only to its own server, only tools the app may see. */
+  callTool(options: { clientId: string; bridgeTicket: string; name: string; arguments: Record<string, unknown>; signal?: AbortSignal }): Promise<CallToolResult>
+}
+
+/**
+ * The server half of hosting MCP Apps. The browser half (`components/mcp-app/`) speaks the
+ * `ui/*` protocol with the app through the official `AppBridge`; this side reads the app's
+ * resource, serves it in its sandbox, and carries the app's tool calls to its own server.
+ *
+ * Invariant: every ticket names one client, one server and one tool, and is checked against
+ * the identity cookie of the request that presents it, so an app reaches only its own server,
+ * and only for the browser that opened it.
+ */
+export function createMcpAppsHost({
+  source,
+  secret,
+  toolTimeoutMs = DEFAULT_TOOL_TIMEOUT_MS,
+  tickets = createAppTicketCodec({ secret }),
+}: {
+  source: AppResourceSource
+  secret: string
+  toolTimeoutMs?: number
+  tickets?: AppTicketCodec
+}): McpAppsHost {
+  async function toolOf(server: string, name: string): Promise<Tool | undefined> {
+    try {
+      return await source.getTool({ server, name })
+    } catch (error) {
+      throw new McpAppError('server_unavailable', `"${server}" cannot be reached: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  return {
+    async openApp({ clientId, server, tool, signal }) {
+      const listed = await toolOf(server, tool)
+      if (!listed) throw new McpAppError('no_app', `"${server}" has no tool named "${tool}".`)
+      const uri = appResourceUriOf(listed)
+      if (!uri) throw new McpAppError('no_app', `The tool "${tool}" of "${server}" has no MCP App (no ui:// _meta.ui.resourceUri).`)
+      // Read now so that a broken app is a clear error in the card, not a blank frame.
+      const resource = await readAppResource({ source, server, uri, signal })
+      const frameTicket = tickets.issue({ kind: 'frame', clientId, server, tool, uri })
+      return {
+        uri,
+        src: `${APP_FRAME_PATH}${frameTicket}`,
+        bridgeTicket: tickets.issue({ kind: 'bridge', clientId, server, tool, uri }),
+        csp: resource.csp,
+        prefersBorder: resource.prefersBorder,
+      }
+    },
+
+    async serveFrame({ clientId, ticket, signal }) {
+      const frame = tickets.verify({ token: ticket, kind: 'frame', clientId })
+      if (!frame) throw new McpAppError('unknown_frame', 'No such app frame for this browser (or it expired): reload the chat.')
+      const resource = await readAppResource({ source, server: frame.server, uri: frame.uri, signal })
+      return new Response(resource.html, {
+        headers: {
+          'Content-Type': 'text/html; charset=utf-8',
+          'Content-Security-Policy': createAppFramePolicy(resource.csp),
+          'Cache-Control': 'no-store',
+          'X-Content-Type-Options': 'nosniff',
+          'Referrer-Policy': 'no-referrer',
+          // Not readable from another site's page (an <img>, a <script> pointing here).
+          'Cross-Origin-Resource-Policy': 'same-origin',
+        },
+      })
+    },
+
+    async callTool({ clientId, bridgeTicket, name, arguments: args, signal }) {
+      const app = tickets.verify({ token: bridgeTicket, kind: 'bridge', clientId })
+      if (!app) throw new McpAppError('unknown_frame', 'No such app for this browser (or it expired): reload the chat.')
+      const tool = await toolOf(app.server, name)
+      if (!tool) throw new McpAppError('tool_not_allowed', `"${app.server}" has no tool named "${name}".`)
+      if (!visibleToApps(tool)) throw new McpAppError('tool_not_allowed', `The tool "${name}" of "${app.server}" is not offered to apps.`)
+      const timeout = AbortSignal.timeout(toolTimeoutMs)
+      try {
+        return await source.callTool({ server: app.server, name, arguments: args, signal: signal ? AbortSignal.any([signal, timeout]) : timeout })
+      } catch (error) {
+        if (timeout.aborted) throw new McpAppError('server_unavailable', `"${app.server}" did not answer ${name} within ${toolTimeoutMs / 1000} s.`)
+        throw new McpAppError('server_unavailable', `"${app.server}" failed to run ${name}: ${error instanceof Error ? error.message : String(error)}`)
+      }
+    },
+  }
+}
+
+/** `_meta.ui.resourceUri`, or the deprecated flat `_meta["ui/resourceUri"]`, if it is a `ui://` URI. */
+export function appResourceUriOf(tool: Pick<Tool, '_meta'>): string | undefined {
+  const meta = tool._meta as { ui?: { resourceUri?: unknown }; 'ui/resourceUri'?: unknown } | undefined
+  const uri = meta?.ui?.resourceUri ?? meta?.['ui/resourceUri']
+  return typeof uri === 'string' && uri.startsWith('ui://') && uri.length <= 2_000 ? uri : undefined
+}
+
+/** Tools are visible to the model and to apps unless `_meta.ui.visibility` says otherwise. */
+function visibleToApps(tool: Pick<Tool, '_meta'>): boolean {
+  const visibility = (tool._meta as { ui?: { visibility?: unknown } } | undefined)?.ui?.visibility
+  return !Array.isArray(visibility) || visibility.includes('app')
+}
