@@ -11,6 +11,7 @@ import type { Message, ToolCall } from '../protocol/messages'
 import { toolContextOf } from './tool-context'
 import { ModelTimeoutError, streamModelStep } from './model-step'
 import type { TurnPlan } from './prepare-turn'
+import { withAppContext } from './app-context'
 import type { ToolRegistry } from './tool-registry'
 
 export const LOST_SESSION_MESSAGE = 'Error: Plugin session was lost. Please retry the operation.'
@@ -214,7 +215,7 @@ export function* runTurn({
         }
         const step = yield* streamModelStep({
           model: config.model,
-          system: config.systemPrompt,
+          system: withAppContext(config.systemPrompt, plan.appContext),
           messages: conversation,
           tools: config.tools.forModel(),
           maxOutputTokens: config.maxOutputTokens,

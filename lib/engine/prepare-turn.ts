@@ -7,7 +7,7 @@ import type { ConversationSigner } from './conversation-signature'
 import { ChatRequestError } from './errors'
 import type { SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
-import type { ChatRequest, DirectToolCall, PluginElicitResponse } from '../protocol/request-schema'
+import type { AppContext, ChatRequest, DirectToolCall, PluginElicitResponse } from '../protocol/request-schema'
 
 /** What a turn will do, decided (and every refusal made) before the first byte streams. */
 export interface TurnPlan {
@@ -27,6 +27,8 @@ export interface TurnPlan {
   lost: Array<{ call: ToolCall; error: SessionErrorCode; message: string }>
   /** A slash command: this tool is called with these arguments instead of asking the model. */
   direct?: DirectToolCall
+  /** What the chat's MCP Apps last told the model (`ui/update-model-context`); shown to it this turn. */
+  appContext: AppContext[]
 }
 
 type Waiting = Extract<LoadedSession, { kind: 'waiting' }>
@@ -80,7 +82,18 @@ function* plan({ request, clientId, address, sessions, signer, hasTool }: Prepar
     return call
   }
 
-  const turn: TurnPlan = { clientId, address, messages, interruptedCalls, taken: [], rejected: [], waiting: [], finished: [], lost: [] }
+  const turn: TurnPlan = {
+    clientId,
+    address,
+    messages,
+    interruptedCalls,
+    taken: [],
+    rejected: [],
+    waiting: [],
+    finished: [],
+    lost: [],
+    appContext: request.appContext ?? [],
+  }
   if (request.directToolCall) {
     if (messages.at(-1)!.role !== 'user' || request.pluginAbort || request.pluginElicitResponses?.length) {
       throw new ChatRequestError('invalid_request', 'directToolCall goes with a new user message only (no answers, no abort).')

@@ -29,15 +29,32 @@ export const directToolCallSchema = z.object({
   arguments: z.record(z.string(), z.unknown()),
 })
 
+/** At most this many apps' contexts go with one request, each at most `MAX_APP_CONTEXT_CHARS`. */
+export const MAX_APP_CONTEXTS = 8
+export const MAX_APP_CONTEXT_CHARS = 4_000
+
+/**
+ * What an MCP App in the chat last told the model (`ui/update-model-context`), kept by the
+ * browser and sent with each request: the model sees it on its next turn. It is never put in
+ * the conversation (which the server signs), so a later update replaces it.
+ */
+export const appContextSchema = z.strictObject({
+  /** Which app: `<server>__<tool>` and its call, as the chat shows it. */
+  source: z.string().min(1).max(200),
+  text: z.string().min(1).max(MAX_APP_CONTEXT_CHARS),
+})
+
 /** The body of `POST /api/chat`. */
 export const chatRequestSchema = z.object({
   messages: z.array(messageSchema).max(1_000),
   pluginElicitResponses: z.array(pluginElicitResponseSchema).max(32).optional(),
   pluginAbort: pluginAbortSchema.optional(),
   directToolCall: directToolCallSchema.optional(),
+  appContext: z.array(appContextSchema).max(MAX_APP_CONTEXTS).optional(),
 })
 
 export type ChatRequest = z.infer<typeof chatRequestSchema>
 export type PluginElicitResponse = z.infer<typeof pluginElicitResponseSchema>
 export type PluginAbort = z.infer<typeof pluginAbortSchema>
 export type DirectToolCall = z.infer<typeof directToolCallSchema>
+export type AppContext = z.infer<typeof appContextSchema>
