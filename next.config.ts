@@ -13,6 +13,9 @@ const securityHeaders = [
   { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=()' },
 ]
 
+/** `app/api/mcp-apps/frame/[ticket]`, without its leading slash (see APP_FRAME_PATH). */
+const APP_FRAME_ROUTE = 'api/mcp-apps/frame/'
+
 const nextConfig: NextConfig = {
   // A self-contained server in .next/standalone for plain Node hosts (see README, "Deploy").
   output: 'standalone',
@@ -20,8 +23,10 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   async headers() {
     return [
-      { source: '/:path*', headers: securityHeaders },
-      { source: '/api/:path*', headers: [{ key: 'Content-Security-Policy', value: API_CONTENT_SECURITY_POLICY }] },
+      // Not on an MCP App's frame: that route sends its own headers (a policy that sandboxes the
+      // app and lets the chat, and only the chat, frame it).
+      { source: `/:path((?!${APP_FRAME_ROUTE}).*)`, headers: securityHeaders },
+      { source: `/api/:path((?!${APP_FRAME_ROUTE.slice('api/'.length)}).*)`, headers: [{ key: 'Content-Security-Policy', value: API_CONTENT_SECURITY_POLICY }] },
     ]
   },
   // Native (libsql) or Node-only (redis) packages: loaded from node_modules, never bundled.

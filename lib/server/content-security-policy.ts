@@ -6,10 +6,10 @@
  * renderer. Styles only from our own files or with the nonce; no inline `style="…"` in
  * server-rendered HTML (React sets style properties through the CSSOM, which CSP allows).
  *
- * `frame-ancestors 'none'`: nobody may frame the chat. `frame-src 'none'` for now: when the chat
- * hosts MCP Apps, their iframes will load from a sandbox route of our own, with a policy of its
- * own (its own `frame-ancestors 'self'`, no access to the chat's cookies); this line then
- * names that route.
+ * `frame-ancestors 'none'`: nobody may frame the chat. `frame-src 'self'`: the chat frames MCP
+ * Apps from a route of our own (`/api/mcp-apps/frame/…`), whose own policy sandboxes each app
+ * into an opaque origin (see lib/mcp/apps/app-frame-policy.ts); every other page of ours
+ * refuses to be framed.
  */
 export function createContentSecurityPolicy({ nonce, https, development = false }: { nonce: string; https: boolean; development?: boolean }): string {
   return [
@@ -21,7 +21,7 @@ export function createContentSecurityPolicy({ nonce, https, development = false 
     "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",
-    "frame-src 'none'",
+    "frame-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",

@@ -1,0 +1,58 @@
+import { z } from 'zod'
+import { clientAddressOf, isChatRequestError, type ClientIdentityResolver, type RateLimiter } from '../../engine'
+import type { McpAppsHost } from './mcp-apps-host'
+import { McpAppError, isMcpAppError } from './mcp-app-error'
+
+/** What every MCP Apps route needs; `host` is missing when no external server is configured. */
+export interface McpAppsApp {
+  host?: McpAppsHost
+  identity: ClientIdentityResolver
+  rateLimiter?: RateLimiter
+}
+
+/**
+ * The part every MCP Apps route shares: who is asking (the identity cookie), a refusal for
+ * requests made by another site or by a sandboxed document (an app's own frame has the
+ * origin `null`), the rate limit, and errors as `{ error: { code, message } }` with their
+ * status. `handle` parses and delegates.
+ */
+export async function answerAppRequest({
+  request,
+  app,
+  handle,
+}: {
+  request: Request
+  app: McpAppsApp
+  handle(options: { host: McpAppsHost; clientId: string }): Promise<Response>
+}): Promise<Response> {
+  const client = app.identity.resolve(request)
+  try {
+    // Browsers say who made a request; the chat page (its fetches, its iframes' loads) is same-origin.
+    const site = request.headers.get('sec-fetch-site')
+    if (request.headers.get('origin') === 'null' || (site !== null && site !== 'same-origin')) {
+      throw new McpAppError('forbidden_origin', 'MCP Apps routes answer the chat page only.')
+    }
+    const rate = app.rateLimiter?.take(clientAddressOf(request))
+    if (rate && !rate.allowed) {
+      return Response.json(
+        { error: { code: 'rate_limited', message: 'Too many requests from your address. Wait a moment, then try again.' } },
+        { status: 429, headers: { 'Retry-After': String(Math.max(1, Math.ceil(rate.retryAfterSeconds))), ...client.headers } },
+      )
+    }
+    if (!app.host) throw new McpAppError('not_configured', 'No external MCP servers are configured (mcp.json), so there are no MCP Apps.')
+    const response = await handle({ host: app.host, clientId: client.clientId })
+    for (const [name, value] of Object.entries(client.headers)) response.headers.set(name, value)
+    return response
+  } catch (error) {
+    if (isMcpAppError(error) || isChatRequestError(error)) return error.toResponse(client.headers)
+    throw error
+  }
+}
+
+/** A body that does not match its schema: a 400 naming the first field that is wrong. */
+export function parseAppBody<Schema extends z.ZodType>(schema: Schema, body: unknown): z.infer<Schema> {
+  const parsed = schema.safeParse(body)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]!
+  throw new McpAppError('invalid_request', `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`)
+}
