@@ -491,3 +491,39 @@ describe('createChatController', () => {
     expect(chat.getSnapshot().ready).toBe(true)
   })
 })
+
+describe('app context (what MCP Apps tell the model)', () => {
+  const reply = (text: string): ChatEvent[] => [
+    { type: 'text', content: text },
+    { type: 'complete', text },
+    { type: 'conversation_state', messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: text }] },
+  ]
+
+  it('goes with every later request, latest per app, newest last; New chat forgets it', async () => {
+    const server = createServer()
+    const chat = start({ registry, fetch: server.fetch })
+    server.stream(reply('one'))
+    await chat.send('first')
+    expect(server.requests[0]!.appContext).toBeUndefined()
+
+    chat.setAppContext('a', 'A1')
+    chat.setAppContext('b', 'B1')
+    chat.setAppContext('a', 'A2')
+    server.stream(reply('two'))
+    await chat.send('second')
+    expect(server.requests[1]!.appContext).toEqual([
+      { source: 'b', text: 'B1' },
+      { source: 'a', text: 'A2' },
+    ])
+
+    chat.setAppContext('b', undefined)
+    server.stream(reply('three'))
+    await chat.send('third')
+    expect(server.requests[2]!.appContext).toEqual([{ source: 'a', text: 'A2' }])
+
+    await chat.newChat()
+    server.stream(reply('four'))
+    await chat.send('fourth')
+    expect(server.requests[3]!.appContext).toBeUndefined()
+  })
+})

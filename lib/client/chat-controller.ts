@@ -1,6 +1,6 @@
 import { createScope, useAbortSignal, type Operation, type Scope, type Task } from 'effection'
 import { parseComposerText } from './slash-command'
-import type { ChatRequest } from '../protocol/request-schema'
+import { MAX_APP_CONTEXT_CHARS, MAX_APP_CONTEXTS, type ChatRequest } from '../protocol/request-schema'
 import { createPluginClientContext, executePluginElicitHandler, toPluginElicitRequest } from '../plugins'
 import type { PluginRegistry, RenderedComponent } from '../plugins'
 import type { ElicitAnswer } from '../tools/types'
@@ -39,6 +39,12 @@ export interface ChatController {
   send(text: string): Promise<void>
   stop(): Promise<void>
   newChat(): Promise<void>
+  /**
+   * What an MCP App last told the model (`ui/update-model-context`), by app; `undefined`
+   * forgets it. Sent with every later request of this chat (the newest `MAX_APP_CONTEXTS`),
+   * kept in memory only: an app that is shown again after a reload reports again.
+   */
+  setAppContext(source: string, text: string | undefined): void
 }
 
 export interface CreateChatControllerOptions {
@@ -92,6 +98,8 @@ export function createChatController({
   let saveTimer: ReturnType<typeof setTimeout> | undefined
   /** Bumped by New chat: a request of an earlier chat no longer touches the state. */
   let chatGeneration = 0
+  /** By app, oldest first (a Map keeps insertion order; an update moves its app to the end). */
+  const appContext = new Map<string, string>()
 
   function publish(next: ChatSnapshot) {
     snapshot = next
@@ -258,6 +266,9 @@ export function createChatController({
   }
 
   async function request(body: ChatRequest): Promise<void> {
+    if (appContext.size > 0) {
+      body = { ...body, appContext: [...appContext].slice(-MAX_APP_CONTEXTS).map(([source, text]) => ({ source, text })) }
+    }
     const abort = new AbortController()
     const generation = chatGeneration
     const apply = (action: ChatAction) => {
@@ -408,9 +419,14 @@ export function createChatController({
       const attached = scope !== undefined
       stopScope()
       publish({ state: initialChatState, renders: {}, ready: snapshot.ready })
+      appContext.clear()
       persistence?.clear()
       if (attached) startScope()
       await abortQuietly(sessionIds, messages)
+    },
+    setAppContext(source, text) {
+      appContext.delete(source)
+      if (text) appContext.set(source.slice(0, 200), text.slice(0, MAX_APP_CONTEXT_CHARS))
     },
   }
 }

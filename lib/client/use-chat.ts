@@ -13,6 +13,8 @@ export interface UseChatResult {
   send(text: string): Promise<void>
   stop(): Promise<void>
   newChat(): Promise<void>
+  /** What an MCP App tells the model; see `ChatController.setAppContext`. */
+  setAppContext(source: string, text: string | undefined): void
 }
 
 const serverSnapshot: ChatSnapshot = { state: initialChatState, renders: {}, ready: false }
@@ -35,5 +37,5 @@ export function useChat({ registry, endpoint }: { registry: PluginRegistry; endp
     return () => controller.detach()
   }, [controller])
   const { state, renders, ready } = useSyncExternalStore(controller.subscribe, controller.getSnapshot, () => serverSnapshot)
-  return { state, renders, ready, send: controller.send, stop: controller.stop, newChat: controller.newChat }
+  return { state, renders, ready, send: controller.send, stop: controller.stop, newChat: controller.newChat, setAppContext: controller.setAppContext }
 }
