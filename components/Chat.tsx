@@ -1,6 +1,6 @@
 'use client'
 
-import { useRef, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import { useChat } from '@/lib/client'
 import { createPluginRegistry } from '@/lib/plugins'
 import { pluginUis } from '@/plugins/browser'
@@ -12,6 +12,8 @@ import { AlertIcon } from './icons'
 import { MessageList } from './MessageList'
 import { ServerNotice } from './mcp/ServerNotice'
 import { useTools } from './use-tools'
+import { teardownMcpApps } from './mcp-app/live-apps'
+import { McpAppHostProvider, type McpAppHost } from './mcp-app/mcp-app-host-context'
 
 /**
  * Tool UIs are found through this registry by tool name, never by branching on it; each
@@ -20,12 +22,26 @@ import { useTools } from './use-tools'
 const registry = createPluginRegistry(pluginUis, { fallback: externalToolSource })
 
 export function Chat() {
-  const { state, renders, ready, send, stop, newChat } = useChat({ registry })
+  const { state, renders, ready, send, stop, newChat, setAppContext } = useChat({ registry })
   const empty = state.entries.length === 0
   const composer = useRef<HTMLTextAreaElement>(null)
   // The tool list is read again when a turn ends and when a command is started.
   const [commandStarts, setCommandStarts] = useState(0)
   const listing = useTools(`${state.status === 'streaming'}-${commandStarts}`)
+  const status = useRef(state.status)
+  status.current = state.status
+  const appHost = useMemo<McpAppHost>(
+    () => ({
+      sendMessage(text) {
+        // As the composer: one turn at a time, none while a tool waits for the user.
+        if (status.current === 'streaming' || status.current === 'awaiting_input') return false
+        void send(text)
+        return true
+      },
+      setAppContext,
+    }),
+    [send, setAppContext],
+  )
 
   return (
     <div
@@ -35,7 +51,7 @@ export function Chat() {
       data-ready={ready}
       className="flex h-dvh flex-col bg-zinc-50 text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100"
     >
-      <ChatHeader onNewChat={() => void newChat()} />
+      <ChatHeader onNewChat={() => void teardownMcpApps().then(newChat)} />
       <main data-scroll-container className="flex flex-1 flex-col overflow-y-auto">
         <div className="mx-auto flex w-full max-w-3xl flex-1 flex-col px-3 py-6 sm:px-4">
           {/* Rendered on the server too: the first paint is the empty state, not a blank page. */}
@@ -49,7 +65,9 @@ export function Chat() {
               disabled={state.status === 'streaming'}
             />
           ) : null}
-          <MessageList state={state} renders={renders} registry={registry} />
+          <McpAppHostProvider value={appHost}>
+            <MessageList state={state} renders={renders} registry={registry} />
+          </McpAppHostProvider>
         </div>
       </main>
       <footer className="shrink-0 bg-gradient-to-t from-zinc-50 via-zinc-50 to-zinc-50/0 dark:from-zinc-950 dark:via-zinc-950 dark:to-zinc-950/0">

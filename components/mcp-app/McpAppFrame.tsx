@@ -1,0 +1,210 @@
+'use client'
+
+import type { CallToolResult } from '@modelcontextprotocol/client'
+import type { AppBridge, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge'
+import { useEffect, useRef, useState } from 'react'
+import type { LogLine } from '@/lib/client'
+import { AlertIcon } from '../icons'
+import { ToolLogs } from '../ToolLogs'
+import { connectAppBridge, MAX_APP_HEIGHT, type OpenedApp } from './app-bridge-session'
+import { registerLiveApp } from './live-apps'
+import { useMcpAppHost } from './mcp-app-host-context'
+
+export interface McpAppFrameProps {
+  /** The `mcp.json` key of the tool's server. */
+  server: string
+  /** The tool's own name on that server. */
+  tool: string
+  callId: string
+  arguments: Record<string, unknown>
+  /** The tool's result, once it has one. */
+  result?: CallToolResult
+}
+
+type Opening = { status: 'opening' } | { status: 'open'; app: OpenedApp } | { status: 'failed'; message: string }
+
+const LEVELS = new Set<LogLine['level']>(['debug', 'info', 'warning', 'error'])
+
+/**
+ * A tool's MCP App inside its card. The app's document comes from `/api/mcp-apps/frame/…`,
+ * whose own CSP sandboxes it into an opaque origin, and the iframe is sandboxed too (scripts
+ * and forms, never `allow-same-origin`): the app cannot read the chat, its cookies or its
+ * storage, and it talks to the chat only through the `AppBridge` over `postMessage`.
+ *
+ * Why not the double iframe ("sandbox proxy") of the MCP Apps docs: it exists to give the app
+ * an origin other than the host's, by loading a proxy from a second origin. We have one origin,
+ * and an opaque one is stronger still (no storage shared with anybody, not even other apps),
+ * delivered by an HTTP header the app cannot remove. A `srcdoc` iframe would inherit the chat's
+ * nonce-based CSP and block the app's inline scripts; a route of our own gives it its own
+ * policy, built from its `_meta.ui.csp`.
+ */
+export function McpAppFrame({ server, tool, callId, arguments: args, result }: McpAppFrameProps) {
+  const host = useMcpAppHost()
+  const [opening, setOpening] = useState<Opening>({ status: 'opening' })
+  const [height, setHeight] = useState(160)
+  const [logs, setLogs] = useState<LogLine[]>([])
+  const [link, setLink] = useState<{ url: string; decide(open: boolean): void } | undefined>()
+  const [initialized, setInitialized] = useState(false)
+  const frame = useRef<HTMLIFrameElement>(null)
+  const bridge = useRef<AppBridge | undefined>(undefined)
+  const latest = useRef({ host, args, result })
+  latest.current = { host, args, result }
+  const source = `${server}__${tool} (${callId})`
+
+  useEffect(() => {
+    const abort = new AbortController()
+    setOpening({ status: 'opening' })
+    fetch('/api/mcp-apps/frames', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ server, tool }),
+      credentials: 'same-origin',
+      signal: abort.signal,
+    })
+      .then(async (response) => {
+        const body = (await response.json().catch(() => undefined)) as OpenedApp | { error?: { message?: string } } | undefined
+        if (!response.ok || !body || !('src' in body)) {
+          const message = (body as { error?: { message?: string } } | undefined)?.error?.message ?? `The server answered ${response.status}.`
+          setOpening({ status: 'failed', message })
+        } else setOpening({ status: 'open', app: body })
+      })
+      .catch((error: unknown) => {
+        if (!abort.signal.aborted) setOpening({ status: 'failed', message: error instanceof Error ? error.message : String(error) })
+      })
+    return () => abort.abort()
+  }, [server, tool])
+
+  const app = opening.status === 'open' ? opening.app : undefined
+  useEffect(() => {
+    const element = frame.current
+    const window = element?.contentWindow
+    if (!app || !element || !window) return
+    let closed = false
+    let tornDown = false
+    setInitialized(false)
+    const teardown = async () => {
+      if (tornDown || !bridge.current) return
+      tornDown = true
+      await bridge.current.teardownResource({})
+    }
+    const unregister = registerLiveApp(teardown)
+    const dark = matchMedia('(prefers-color-scheme: dark)')
+    const hostContext = (): McpUiHostContext => ({
+      theme: dark.matches ? 'dark' : 'light',
+      platform: 'web',
+      displayMode: 'inline',
+      availableDisplayModes: ['inline'],
+      containerDimensions: { maxHeight: MAX_APP_HEIGHT },
+      locale: navigator.language,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    })
+    const onTheme = () => bridge.current?.setHostContext(hostContext())
+    dark.addEventListener('change', onTheme)
+    connectAppBridge({
+      frame: window,
+      opened: app,
+      hostContext: hostContext(),
+      handlers: {
+        initialized: () => setInitialized(true),
+        resized: setHeight,
+        message: (text) => latest.current.host?.sendMessage(text) ?? false,
+        appContext: (text) => latest.current.host?.setAppContext(source, text),
+        confirmLink: (url) =>
+          new Promise<boolean>((resolve) => {
+            setLink({
+              url,
+              decide(open) {
+                setLink(undefined)
+                resolve(open)
+              },
+            })
+          }),
+        log: (level, message) =>
+          setLogs((lines) => [...lines.slice(-49), { level: LEVELS.has(level as LogLine['level']) ? (level as LogLine['level']) : 'info', message }]),
+      },
+    }).then(
+      (connected) => {
+        if (closed) return void connected.close()
+        bridge.current = connected
+        // Only now: the bridge listens before the app's first message can arrive.
+        element.src = app.src
+      },
+      (error: unknown) => setOpening({ status: 'failed', message: `The app could not be connected: ${error instanceof Error ? error.message : String(error)}` }),
+    )
+    return () => {
+      closed = true
+      unregister()
+      dark.removeEventListener('change', onTheme)
+      const current = bridge.current
+      bridge.current = undefined
+      if (!current) return
+      // Best effort when the card goes away by itself (the chat tears apps down first on New chat).
+      const ending = tornDown ? Promise.resolve() : current.teardownResource({}, { timeout: 1_000 }).then(undefined, () => {})
+      void ending.then(() => current.close())
+    }
+  }, [app, source])
+
+  // Input first, then the result, each once the app is ready for it (MCP Apps: tool-input, then tool-result).
+  const sentInput = useRef(false)
+  const sentResult = useRef(false)
+  useEffect(() => {
+    if (!initialized) {
+      sentInput.current = false
+      sentResult.current = false
+      return
+    }
+    const current = bridge.current
+    if (!current) return
+    if (!sentInput.current) {
+      sentInput.current = true
+      void current.sendToolInput({ arguments: latest.current.args })
+    }
+    if (result && !sentResult.current) {
+      sentResult.current = true
+      void current.sendToolResult(result)
+    }
+  }, [initialized, result])
+
+  if (opening.status === 'failed') {
+    return (
+      <p role="alert" data-testid="mcp-app-error" className="mx-3 mb-3 flex items-start gap-2 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-500/10 dark:text-red-200 sm:mx-4">
+        <AlertIcon className="mt-0.5 h-4 w-4 shrink-0" />
+        <span>This app cannot be shown. {opening.message}</span>
+      </p>
+    )
+  }
+  return (
+    <div className="mx-3 mb-3 sm:mx-4" data-testid="mcp-app" data-app-status={initialized ? 'ready' : opening.status}>
+      {app ? (
+        <iframe
+          ref={frame}
+          title={`App of ${server}__${tool}`}
+          data-testid="mcp-app-frame"
+          // Never allow-same-origin: with it the app would run on the chat's own origin.
+          sandbox="allow-scripts allow-forms"
+          referrerPolicy="no-referrer"
+          style={{ height }}
+          className={`block w-full rounded-lg bg-white dark:bg-zinc-950 ${app.prefersBorder === false ? '' : 'border border-zinc-200 dark:border-zinc-800'}`}
+        />
+      ) : (
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">Loading the app…</p>
+      )}
+      {link ? (
+        <div role="alertdialog" aria-label="Open a link from the app" className="mt-2 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-500/40 dark:bg-amber-500/10 dark:text-amber-100">
+          <p>
+            The app wants to open <span className="break-all font-mono">{link.url}</span> in a new tab.
+          </p>
+          <div className="mt-2 flex gap-2">
+            <button type="button" onClick={() => link.decide(true)} className="rounded-md bg-amber-600 px-3 py-1 text-sm font-medium text-white hover:bg-amber-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500">
+              Open link
+            </button>
+            <button type="button" onClick={() => link.decide(false)} className="rounded-md px-3 py-1 text-sm font-medium hover:bg-amber-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:hover:bg-amber-500/20">
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {logs.length > 0 ? <ToolLogs logs={logs} /> : null}
+    </div>
+  )
+}

@@ -1,0 +1,109 @@
+import type { CallToolResult } from '@modelcontextprotocol/client'
+import type { AppBridge, McpUiHostContext, McpUiResourceCsp } from '@modelcontextprotocol/ext-apps/app-bridge'
+import { MAX_APP_CONTEXT_CHARS } from '@/lib/protocol'
+
+/** The size an app may ask for: tall enough for real UIs, bounded so a runaway app stays a card. */
+export const MAX_APP_HEIGHT = 2_000
+
+/** What `POST /api/mcp-apps/frames` answers (lib/mcp/apps OpenedApp). */
+export interface OpenedApp {
+  uri: string
+  src: string
+  bridgeTicket: string
+  csp: McpUiResourceCsp
+  prefersBorder?: boolean
+}
+
+export interface AppBridgeHandlers {
+  /** The app is initialized: time to send it the tool's input (and result). */
+  initialized(): void
+  resized(height: number): void
+  message(text: string): boolean
+  appContext(text: string | undefined): void
+  /** Resolves true once the user has confirmed opening the link. */
+  confirmLink(url: string): Promise<boolean>
+  log(level: string, message: string): void
+}
+
+/**
+ * Connect the official `AppBridge` to an app's iframe over `postMessage`. The transport takes
+ * messages from that iframe's window only (it checks `event.source`); everything the app asks
+ * of the chat goes through `handlers`, its tool calls to `/api/mcp-apps/tool-call` with the
+ * bridge ticket (so to its own server only). Loaded on demand: the chat page carries none of
+ * this until a card shows an app.
+ */
+export async function connectAppBridge({
+  frame,
+  opened,
+  hostContext,
+  handlers,
+}: {
+  frame: Window
+  opened: OpenedApp
+  hostContext: McpUiHostContext
+  handlers: AppBridgeHandlers
+}): Promise<AppBridge> {
+  const { AppBridge, PostMessageTransport } = await import('@modelcontextprotocol/ext-apps/app-bridge')
+  const bridge = new AppBridge(
+    null,
+    { name: 'elicit-chat', version: '0.1.0' },
+    {
+      openLinks: {},
+      serverTools: {},
+      logging: {},
+      message: { text: {} },
+      updateModelContext: { text: {}, structuredContent: {} },
+      sandbox: { csp: opened.csp },
+    },
+    { hostContext },
+  )
+  bridge.oninitialized = () => handlers.initialized()
+  bridge.addEventListener('sizechange', ({ height }) => {
+    if (typeof height === 'number' && Number.isFinite(height)) handlers.resized(Math.min(Math.max(Math.ceil(height), 0), MAX_APP_HEIGHT))
+  })
+  bridge.addEventListener('loggingmessage', ({ level, data }) => handlers.log(level, typeof data === 'string' ? data : JSON.stringify(data)))
+  bridge.oncalltool = async (params, extra) => {
+    const response = await fetch('/api/mcp-apps/tool-call', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ bridgeTicket: opened.bridgeTicket, name: params.name, arguments: params.arguments ?? {} }),
+      credentials: 'same-origin',
+      signal: extra.mcpReq.signal,
+    })
+    const body = (await response.json().catch(() => undefined)) as CallToolResult | { error?: { message?: string } } | undefined
+    if (!response.ok) throw new Error((body as { error?: { message?: string } } | undefined)?.error?.message ?? `The tool call failed (${response.status}).`)
+    return body as CallToolResult
+  }
+  bridge.onmessage = async ({ content }) => {
+    const text = textOf(content)
+    return text && handlers.message(text) ? {} : { isError: true }
+  }
+  bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
+    const text = [textOf(content ?? []), structuredContent ? JSON.stringify(structuredContent) : ''].filter(Boolean).join('\n')
+    if (text.length > MAX_APP_CONTEXT_CHARS) throw new Error(`Model context is limited to ${MAX_APP_CONTEXT_CHARS} characters; this was ${text.length}.`)
+    handlers.appContext(text || undefined)
+    return {}
+  }
+  bridge.onopenlink = async ({ url }) => {
+    let parsed: URL
+    try {
+      parsed = new URL(url)
+    } catch {
+      return { isError: true }
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return { isError: true }
+    if (!(await handlers.confirmLink(parsed.href))) return { isError: true }
+    window.open(parsed.href, '_blank', 'noopener,noreferrer')
+    return {}
+  }
+  await bridge.connect(new PostMessageTransport(frame, frame))
+  return bridge
+}
+
+function textOf(content: ReadonlyArray<{ type: string; text?: unknown }>): string {
+  return content
+    .filter((block): block is { type: 'text'; text: string } => block.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text)
+    .join('\n')
+    .trim()
+}
