@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppTicketCodec } from './app-frame-ticket'
 import { createMcpAppsHost, type McpAppsHost } from './mcp-apps-host'
 import { isMcpAppError } from './mcp-app-error'
-import { basicReactServer, connectBadAppServer, connectStdio, createClientSource } from './testing/app-servers'
+import { badAppServer, basicReactServer, connectStdio, createClientSource } from './testing/app-servers'
 
 const SECRET = 's'.repeat(32)
 let react: Client
@@ -11,7 +11,7 @@ let bad: Client
 let host: McpAppsHost
 
 beforeAll(async () => {
-  ;[react, bad] = await Promise.all([connectStdio(basicReactServer()), connectBadAppServer()])
+  ;[react, bad] = await Promise.all([connectStdio(basicReactServer()), connectStdio(badAppServer())])
   host = createMcpAppsHost({ source: createClientSource({ 'basic-react': react, bad }), secret: SECRET })
 })
 afterAll(async () => {
