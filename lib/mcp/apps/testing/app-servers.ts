@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { Client, type Tool } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import type { AppResourceSource } from '../app-resource-source'
+import { BAD_APP_SERVER } from './bad-app-server-path'
 
 const require = createRequire(import.meta.url)
 
@@ -20,7 +20,6 @@ export async function connectStdio(server: { command: string; args: string[] }):
   return client
 }
 
-export const BAD_APP_SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bad-app-server.mjs')
 
 /** `node bad-app-server.mjs`: a server whose apps are broken on purpose (see the file). */
 export function badAppServer(): { command: string; args: string[] } {
