@@ -53,7 +53,8 @@ describe('the MCP Apps routes shared part', () => {
     expect(await response.json()).toMatchObject({ uri: 'ui://get-time/mcp-app.html' })
   })
 
-  it('refuses a sandboxed document (origin null) and other sites', async () => {
+  it('refuses a sandboxed document (origin null) and other sites; the user own navigation is fine', async () => {
+    expect((await open(post({ server: 'basic-react', tool: 'get-time' }, { 'sec-fetch-site': 'none' }))).status).toBe(200)
     expect(await refusal(await open(post({ server: 'basic-react', tool: 'get-time' }, { origin: 'null' })))).toMatchObject({ status: 403, code: 'forbidden_origin' })
     expect(await refusal(await open(post({ server: 'basic-react', tool: 'get-time' }, { 'sec-fetch-site': 'cross-site' })))).toMatchObject({
       status: 403,

@@ -27,9 +27,10 @@ export async function answerAppRequest({
 }): Promise<Response> {
   const client = app.identity.resolve(request)
   try {
-    // Browsers say who made a request; the chat page (its fetches, its iframes' loads) is same-origin.
+    // Browsers say who made a request: the chat page (its fetches, its iframes' loads) is
+    // same-origin; `none` is the user's own navigation (the address bar), never another site's.
     const site = request.headers.get('sec-fetch-site')
-    if (request.headers.get('origin') === 'null' || (site !== null && site !== 'same-origin')) {
+    if (request.headers.get('origin') === 'null' || (site !== null && site !== 'same-origin' && site !== 'none')) {
       throw new McpAppError('forbidden_origin', 'MCP Apps routes answer the chat page only.')
     }
     const rate = app.rateLimiter?.take(clientAddressOf(request))

@@ -12,7 +12,7 @@ const TICKET = /^[A-Za-z0-9_-]{1,3000}\.[A-Za-z0-9_-]{43}$/
  */
 export async function GET(request: Request, { params }: { params: Promise<{ ticket: string }> }): Promise<Response> {
   const { ticket } = await params
-  return answerAppRequest({
+  const response = await answerAppRequest({
     request,
     app: await getMcpAppsApp(),
     async handle({ host, clientId }) {
@@ -20,4 +20,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ tick
       return host.serveFrame({ clientId, ticket, signal: request.signal })
     },
   })
+  // A refusal is shown where the app would have been: sandboxed too, and nothing in it runs.
+  if (!response.ok) response.headers.set('Content-Security-Policy', "sandbox; default-src 'none'; frame-ancestors 'self'")
+  return response
 }
