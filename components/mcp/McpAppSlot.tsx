@@ -1,13 +1,30 @@
+import type { CallToolResult } from '@modelcontextprotocol/client'
 import type { ToolCallEntry } from '@/lib/client'
+import { McpAppFrame } from '../mcp-app/McpAppFrame'
 
 /**
- * Where an external tool call whose tool has an MCP App shows that app, inside its tool card:
- * `uiResourceUri` is a `ui://` resource of `entry.external.server`. The MCP Apps host renders
- * here; it has what it needs in `entry`: `external` (server, the tool's own name, the resource),
- * `arguments`, and once the call ends `result.value` (the whole `CallToolResult`), all kept with
- * the chat across reloads. Nothing is rendered until then.
+ * Where an external tool call whose tool has an MCP App shows that app, inside its tool card.
+ * The app is opened by its server and tool (the server's own `_meta.ui.resourceUri` names the
+ * resource, never the browser); it gets the call's arguments at once and `result.value` (the
+ * whole `CallToolResult`) when the call ends.
  */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
-export function McpAppSlot({ entry, uiResourceUri }: { entry: ToolCallEntry; uiResourceUri: string }) {
-  return null
+export function McpAppSlot({ entry }: { entry: ToolCallEntry; uiResourceUri: string }) {
+  if (!entry.external) return null
+  return (
+    <McpAppFrame
+      server={entry.external.server}
+      tool={entry.external.tool}
+      callId={entry.callId}
+      arguments={isObject(entry.arguments) ? entry.arguments : {}}
+      result={entry.status === 'completed' || entry.status === 'failed' ? callToolResultOf(entry.result?.value) : undefined}
+    />
+  )
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function callToolResultOf(value: unknown): CallToolResult | undefined {
+  return isObject(value) && Array.isArray(value.content) ? (value as CallToolResult) : undefined
 }

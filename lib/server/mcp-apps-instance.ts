@@ -1,6 +1,8 @@
 import { createMcpAppsHost, type AppResourceSource, type McpAppsApp } from '../mcp/apps'
+import type { McpClients } from '../mcp/client'
 import { getChatApp } from './chat-server-instance'
 import { readServerConfig } from './config'
+import { getMcpClients } from './mcp-clients-instance'
 
 const globalForApps = globalThis as typeof globalThis & { mcpApps?: Promise<McpAppsApp> }
 
@@ -14,16 +16,25 @@ export function getMcpAppsApp(): Promise<McpAppsApp> {
 }
 
 async function start(): Promise<McpAppsApp> {
-  const { identity, rateLimiter } = await getChatApp()
-  const source = await externalServers()
+  // The chat app starts the MCP clients; both are the process's one instance.
+  const [{ identity, rateLimiter }, clients] = await Promise.all([getChatApp(), getMcpClients()])
   return {
     identity,
     rateLimiter,
-    host: source ? createMcpAppsHost({ source, secret: readServerConfig().sessionSecret }) : undefined,
+    host: clients.servers().length > 0 ? createMcpAppsHost({ source: appResourceSource(clients), secret: readServerConfig().sessionSecret }) : undefined,
   }
 }
 
-/** The connections to external MCP servers; none until the MCP client is wired in. */
-async function externalServers(): Promise<AppResourceSource | undefined> {
-  return undefined
+/** The host's view of the connections: a server that is not up says why, instead of "no such tool". */
+function appResourceSource(clients: McpClients): AppResourceSource {
+  return {
+    async getTool({ server, name }) {
+      const info = clients.servers().find((candidate) => candidate.name === server)
+      if (!info) throw new Error(`there is no MCP server named "${server}" in mcp.json`)
+      if (info.status !== 'ready') throw new Error(info.status === 'starting' ? 'it is still starting' : `it is down (${info.error ?? 'failed'})`)
+      return clients.getTool(server, name)
+    },
+    readResource: ({ server, uri, signal }) => clients.readResource(server, uri, { signal }),
+    callTool: ({ server, name, arguments: args, signal }) => clients.callTool(server, name, args, { signal }),
+  }
 }
