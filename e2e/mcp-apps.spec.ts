@@ -12,8 +12,6 @@ import { appsFixture, type Apps } from './support/apps-fixture'
 
 const require = createRequire(import.meta.url)
 const BASIC_REACT = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-basic-react')), 'index.js')
-/** In the E2E_PORT range of this spec (3720–3729): the shared server of the config is not used. */
-const PORT = 3721
 
 const test = base.extend<{ apps: Apps; app: AppProcess }>({
   apps: appsFixture,
@@ -28,7 +26,7 @@ const test = base.extend<{ apps: Apps; app: AppProcess }>({
         },
       }),
     )
-    const app = await apps.start({ port: PORT + testInfo.parallelIndex, env: { MCP_CONFIG: config, OFFLINE_MODEL_DELAY_MS: '5' } })
+    const app = await apps.start({ env: { MCP_CONFIG: config, OFFLINE_MODEL_DELAY_MS: '5' } })
     // The servers start beside the app: wait until both list their tools.
     await expect
       .poll(async () => {
