@@ -19,6 +19,8 @@ export interface McpAppFrameProps {
   arguments: Record<string, unknown>
   /** The tool's result, once it has one. */
   result?: CallToolResult
+  /** Why the call ended without a result (stopped, interrupted), if it did. */
+  cancelled?: string
 }
 
 type Opening = { status: 'opening' } | { status: 'open'; app: OpenedApp } | { status: 'failed'; message: string }
@@ -38,7 +40,7 @@ const LEVELS = new Set<LogLine['level']>(['debug', 'info', 'warning', 'error'])
  * nonce-based CSP and block the app's inline scripts; a route of our own gives it its own
  * policy, built from its `_meta.ui.csp`.
  */
-export function McpAppFrame({ server, tool, callId, arguments: args, result }: McpAppFrameProps) {
+export function McpAppFrame({ server, tool, callId, arguments: args, result, cancelled }: McpAppFrameProps) {
   const host = useMcpAppHost()
   const [opening, setOpening] = useState<Opening>({ status: 'opening' })
   const [height, setHeight] = useState(160)
@@ -144,7 +146,7 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result }: M
     }
   }, [app, source])
 
-  // Input first, then the result, each once the app is ready for it (MCP Apps: tool-input, then tool-result).
+  // Input first, then the result (or the cancellation), each once the app is ready for it.
   const sentInput = useRef(false)
   const sentResult = useRef(false)
   useEffect(() => {
@@ -162,8 +164,11 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result }: M
     if (result && !sentResult.current) {
       sentResult.current = true
       void current.sendToolResult(result)
+    } else if (cancelled && !result && !sentResult.current) {
+      sentResult.current = true
+      void current.sendToolCancelled({ reason: cancelled })
     }
-  }, [initialized, result])
+  }, [initialized, result, cancelled])
 
   if (opening.status === 'failed') {
     return (
