@@ -17,6 +17,7 @@ export function McpAppSlot({ entry }: { entry: ToolCallEntry; uiResourceUri: str
       callId={entry.callId}
       arguments={isObject(entry.arguments) ? entry.arguments : {}}
       result={entry.status === 'completed' || entry.status === 'failed' ? callToolResultOf(entry.result?.value) : undefined}
+      cancelled={entry.status === 'cancelled' || entry.status === 'stopped' ? (entry.error ?? 'The call was stopped.') : undefined}
     />
   )
 }
