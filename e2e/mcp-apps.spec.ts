@@ -1,11 +1,10 @@
-import { copyFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { test as base, expect, type Frame, type Page } from '@playwright/test'
 import { BAD_APP_SERVER } from '../lib/mcp/apps/testing/bad-app-server-path'
 import { ChatPage } from './pages/chat-page'
-import type { AppProcess } from './support/app-process'
-import { appsFixture, type Apps } from './support/apps-fixture'
+import { startApp, type AppProcess } from './support/app-process'
 
 // MCP Apps in tool cards, on the production server with an mcp.json that runs the published
 // example app server (server-basic-react, stdio) and a server whose apps are broken on purpose.
@@ -13,29 +12,50 @@ import { appsFixture, type Apps } from './support/apps-fixture'
 const require = createRequire(import.meta.url)
 const BASIC_REACT = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-basic-react')), 'index.js')
 
-const test = base.extend<{ apps: Apps; app: AppProcess }>({
-  apps: appsFixture,
-  app: async ({ apps }, use, testInfo) => {
-    const config = testInfo.outputPath('mcp.json')
-    writeFileSync(
-      config,
-      JSON.stringify({
-        mcpServers: {
-          'basic-react': { command: process.execPath, args: [BASIC_REACT, '--stdio'] },
-          'bad-apps': { command: process.execPath, args: [BAD_APP_SERVER] },
-        },
-      }),
-    )
-    const app = await apps.start({ env: { MCP_CONFIG: config, OFFLINE_MODEL_DELAY_MS: '5' } })
-    // The servers start beside the app: wait until both list their tools.
-    await expect
-      .poll(async () => {
-        const { tools } = (await (await fetch(`${app.url}/api/tools`)).json()) as { tools: Array<{ name: string }> }
-        return ['basic-react__get-time', 'bad-apps__plain'].filter((name) => tools.some((tool) => tool.name === name))
-      })
-      .toHaveLength(2)
-    await use(app)
-  },
+/**
+ * One server per worker for these tests (each starts two MCP servers beside it): the tests share
+ * nothing else, each with its own browser context. Its output goes with any test that failed.
+ */
+const test = base.extend<{ serverOutput: void }, { app: AppProcess }>({
+  app: [
+    async ({}, use, workerInfo) => {
+      const config = path.join(workerInfo.project.outputDir, `mcp-apps-${workerInfo.workerIndex}.json`)
+      mkdirSync(path.dirname(config), { recursive: true })
+      writeFileSync(
+        config,
+        JSON.stringify({
+          mcpServers: {
+            'basic-react': { command: process.execPath, args: [BASIC_REACT, '--stdio'] },
+            'bad-apps': { command: process.execPath, args: [BAD_APP_SERVER] },
+          },
+        }),
+      )
+      const app = await startApp({ env: { MCP_CONFIG: config, OFFLINE_MODEL_DELAY_MS: '5' } })
+      try {
+        // The servers start beside the app: wait until both list their tools.
+        await expect
+          .poll(
+            async () => {
+              const { tools } = (await (await fetch(`${app.url}/api/tools`)).json()) as { tools: Array<{ name: string }> }
+              return ['basic-react__get-time', 'bad-apps__plain'].filter((name) => tools.some((tool) => tool.name === name))
+            },
+            { timeout: 30_000 },
+          )
+          .toHaveLength(2)
+        await use(app)
+      } finally {
+        await app.kill()
+      }
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+  serverOutput: [
+    async ({ app }, use, testInfo) => {
+      await use()
+      if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('server output', { body: app.output(), contentType: 'text/plain' })
+    },
+    { auto: true },
+  ],
 })
 
 /** The app's frame as Playwright sees it, once its document is there. */
