@@ -179,6 +179,21 @@ test('the app cannot reach the chat: not its window, its storage, its cookies, i
   await alone.close()
 })
 
+test('what an app tells the model (ui/update-model-context) goes with the next chat request', async ({ page, app }) => {
+  const chat = new ChatPage(page)
+  await page.goto(app.url)
+  await expect(chat.composer).toBeEditable()
+  await chat.say('/bad-apps__context {"text":"The user picked 12:34."}')
+  const card = chat.toolCalls('bad-apps__context')
+  await expect(page.frameLocator('[data-testid=mcp-app-frame]').locator('#status')).toHaveText('context sent: The user picked 12:34.')
+  const callId = await card.getAttribute('data-call-id')
+  await chat.waitUntilIdle()
+  const request = page.waitForRequest((candidate) => candidate.url().endsWith('/api/chat') && candidate.method() === 'POST')
+  await chat.say('What did I pick?')
+  expect((await request).postDataJSON().appContext).toEqual([{ source: `bad-apps__context (${callId})`, text: 'The user picked 12:34.' }])
+  await expect(chat.lastAssistantMessage()).not.toBeEmpty()
+})
+
 test('a broken app is a clear error in its card, and the chat carries on', async ({ page, app }) => {
   const chat = new ChatPage(page)
   await page.goto(app.url)

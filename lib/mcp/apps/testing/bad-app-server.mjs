@@ -1,8 +1,12 @@
 // An MCP server over stdio whose MCP Apps are broken on purpose, for the host's tests: each tool
-// `<case>` has the app `ui://bad/<case>`, whose `resources/read` answers that case.
+// `<case>` has the app `ui://bad/<case>`, whose `resources/read` answers that case. One works:
+// `context`, an app built on the official App SDK that tells the model the text of its input.
 //   node bad-app-server.mjs [hugeBytes]
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { McpServer } from '@modelcontextprotocol/server'
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio'
+import { z } from 'zod'
 
 const MIME = 'text/html;profile=mcp-app'
 const hugeBytes = Number(process.argv[2] ?? 5 * 1024 * 1024)
@@ -26,10 +30,37 @@ const cases = {
   }),
 }
 
+/**
+ * The App SDK's self-contained bundle, inline (an app may load nothing): its closing
+ * `export { local as Name, … }` becomes a global, since an inline module exports to nobody.
+ */
+function contextApp() {
+  const bundle = readFileSync(createRequire(import.meta.url).resolve('@modelcontextprotocol/ext-apps/app-with-deps'), 'utf8')
+  const exportAt = bundle.lastIndexOf('export{')
+  const names = bundle
+    .slice(exportAt + 'export{'.length, bundle.lastIndexOf('}'))
+    .split(',')
+    .map((entry) => entry.split(' as ').map((part) => part.trim()))
+    .map(([local, name]) => `${name ?? local}:${local}`)
+  const sdk = `${bundle.slice(0, exportAt)}globalThis.McpApps={${names.join(',')}};`
+  return `<!doctype html><html><body><p id="status">connecting</p><script type="module">${sdk.replaceAll('</script', '<\\/script')}
+const status = document.getElementById('status')
+const app = new McpApps.App({ name: 'context-app', version: '1.0.0' }, {})
+app.ontoolinput = async ({ arguments: args }) => {
+  await app.updateModelContext({ content: [{ type: 'text', text: String(args?.text ?? '') }] })
+  status.textContent = 'context sent: ' + args?.text
+}
+await app.connect()
+status.textContent = 'connected'
+</script></body></html>`
+}
+cases.context = () => ({ contents: [{ uri: 'ui://bad/context', mimeType: MIME, text: contextApp() }] })
+
 const server = new McpServer({ name: 'bad-apps', version: '1.0.0' })
 for (const [name, read] of Object.entries(cases)) {
   const uri = `ui://bad/${name}`
-  server.registerTool(name, { description: `An app whose resource is ${name}.`, _meta: { ui: { resourceUri: uri } } }, async () => ({
+  const inputSchema = name === 'context' ? { inputSchema: z.object({ text: z.string() }) } : {}
+  server.registerTool(name, { description: `An app whose resource is ${name}.`, ...inputSchema, _meta: { ui: { resourceUri: uri } } }, async () => ({
     content: [{ type: 'text', text: name }],
   }))
   server.registerResource(name, uri, { mimeType: MIME }, async () => read())
