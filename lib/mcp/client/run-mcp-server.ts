@@ -92,7 +92,7 @@ function* connectOnce({
       ])
       if (!connected) return { reason: describe(`it did not answer initialize within ${seconds(timing.initializeTimeoutMs)}`), wasReady: false }
     } catch (error) {
-      return { reason: describe(`it could not be started: ${messageOf(error)}${exit.text}`), wasReady: false }
+      return { reason: describe(`it could not be ${config.transport === 'http' ? 'reached' : 'started'}: ${messageOf(error)}${exit.text}`), wasReady: false }
     }
     const pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined
     if (pid !== undefined) untrack = trackChildProcess(pid)
@@ -184,6 +184,16 @@ function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`
 }
 
+/**
+ * The error's message and those of its causes: `fetch` fails with just "fetch failed", and
+ * only its cause says why (`connect ECONNREFUSED 127.0.0.1:3001`, `getaddrinfo ENOTFOUND …`).
+ */
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
+  const messages: string[] = []
+  for (let cause = error, depth = 0; cause !== undefined && cause !== null && depth < 4; depth++) {
+    const message = cause instanceof Error ? cause.message || (cause as NodeJS.ErrnoException).code : String(cause)
+    if (message && !messages.includes(message)) messages.push(message)
+    cause = cause instanceof Error ? cause.cause : undefined
+  }
+  return messages.join(': ') || String(error)
 }

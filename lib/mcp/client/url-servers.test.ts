@@ -1,0 +1,98 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createChatServer } from '../../engine/chat-server'
+import { createChatTestClient, eventsOf } from '../../engine/testing/chat-test-client'
+import { createOfflineModel } from '../../models'
+import { createMemorySessionStore } from '../../sessions'
+import { createExternalToolSource } from './external-tool-source'
+import { parseMcpServers, type McpServerConfig } from './mcp-servers-config'
+import { startMcpClients } from './start-mcp-clients'
+import { freePort, startEverythingHttpServer, type EverythingHttpServer } from './testing/everything-http-server'
+import { startRecordingProxy, type RecordingProxy } from './testing/recording-proxy'
+
+// `url` servers as `mcp.json` names them, reached over real HTTP: server-everything in its
+// Streamable HTTP mode, behind a proxy that notes the headers each request arrives with.
+const FAST = { initializeTimeoutMs: 15_000, backoffMs: 50, maxBackoffMs: 400 }
+const WAIT = { timeout: 20_000 }
+
+let everything: EverythingHttpServer
+let proxy: RecordingProxy
+beforeAll(async () => {
+  everything = await startEverythingHttpServer()
+  proxy = await startRecordingProxy({ target: everything.url })
+}, 30_000)
+afterAll(async () => {
+  await proxy?.close()
+  await everything?.stop()
+})
+
+const closing: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (const close of closing.splice(0).reverse()) await close()
+})
+
+/** The servers of an `mcp.json` document, read as the app reads the file. */
+function fromMcpJson(mcpServers: Record<string, unknown>): McpServerConfig[] {
+  const { servers, invalid } = parseMcpServers({ data: { mcpServers }, baseDirectory: process.cwd() })
+  expect(invalid).toEqual([])
+  return servers
+}
+
+async function start(servers: McpServerConfig[]) {
+  const started = await startMcpClients({ config: { servers, invalid: [] }, timing: FAST })
+  closing.push(started.close)
+  return started.clients
+}
+
+describe('url servers (Streamable HTTP)', { timeout: 60_000 }, () => {
+  it('connects with its headers on every request, lists its tools, and a slash command calls one', async () => {
+    const clients = await start(fromMcpJson({ remote: { url: `${proxy.origin}/mcp`, headers: { 'X-Test': '1' } } }))
+    await expect.poll(() => clients.servers(), WAIT).toEqual([{ name: 'remote', status: 'ready' }])
+    // Its elicitation and sampling tools exist only for a client that declares those capabilities.
+    await expect
+      .poll(() => clients.tools().map((tool) => tool.name), WAIT)
+      .toEqual(expect.arrayContaining(['remote__echo', 'remote__trigger-elicitation-request', 'remote__trigger-sampling-request', 'remote__trigger-long-running-operation']))
+
+    const chat = await createChatServer({
+      model: createOfflineModel({ delayMs: 0 }),
+      tools: [],
+      externalTools: createExternalToolSource({ clients }),
+      secret: 'a-secret-for-this-test',
+      // eslint-disable-next-line require-yield
+      useStore: function* () {
+        return createMemorySessionStore()
+      },
+    })
+    closing.push(() => chat.close())
+    expect(chat.listTools()).toContainEqual({ name: 'remote__echo', description: expect.stringContaining('Echo'), source: 'mcp:remote' })
+    const browser = createChatTestClient({ chat })
+    const turn = await browser.post({ messages: [{ role: 'user', content: '/remote__echo {"message":"over http"}' }], directToolCall: { name: 'remote__echo', arguments: { message: 'over http' } } })
+    expect(eventsOf(turn.events, 'tool_calls')[0]!.calls[0]).toMatchObject({ name: 'remote__echo', external: { server: 'remote', tool: 'echo' } })
+    expect(JSON.parse(eventsOf(turn.events, 'tool_result')[0]!.content)).toEqual({ content: [{ type: 'text', text: 'Echo: over http' }] })
+
+    // initialize, its notification, tools/list, tools/call (POST); the server's own stream (GET).
+    const methods = new Set(proxy.requests.map((request) => request.method))
+    expect(methods).toEqual(new Set(['POST', 'GET']))
+    expect(proxy.requests.length).toBeGreaterThanOrEqual(4)
+    for (const request of proxy.requests) expect(request.headers['x-test'], `${request.method} ${JSON.stringify(request.headers)}`).toBe('1')
+  })
+
+  it('a url server with nothing listening is failed with why, tried again with back-off, and harms no other server', async () => {
+    const nothing = await freePort()
+    const began = Date.now()
+    const clients = await start(
+      fromMcpJson({
+        gone: { url: `http://127.0.0.1:${nothing}/mcp` },
+        remote: { url: everything.url },
+      }),
+    )
+    await expect.poll(() => clients.connection('gone')!.restarts, WAIT).toBeGreaterThanOrEqual(3)
+    // Three waits before the third restart, doubling from 50 ms: at least 50 + 100 + 200.
+    expect(Date.now() - began).toBeGreaterThanOrEqual(350)
+    const gone = clients.servers().find((server) => server.name === 'gone')!
+    expect(gone.status).not.toBe('ready')
+    expect(clients.connection('gone')!.error).toMatch(new RegExp(`could not be reached: fetch failed: connect ECONNREFUSED 127\\.0\\.0\\.1:${nothing}`))
+    await expect.poll(() => clients.servers().find((server) => server.name === 'remote')!.status, WAIT).toBe('ready')
+    expect((await clients.callTool('remote', 'echo', { message: 'still here' })).content).toEqual([{ type: 'text', text: 'Echo: still here' }])
+    await expect(clients.callTool('gone', 'echo', {})).rejects.toThrow(/MCP server "gone" is (down|still starting)/)
+  })
+})
