@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { Client, ProtocolError, ProtocolErrorCode, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client'
+import { Client, ProtocolError, ProtocolErrorCode, SdkHttpError, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { createQueue, ensure, race, scoped, sleep, spawn, until, withResolvers, type Operation } from 'effection'
 import type { McpServerConfig } from './mcp-servers-config'
@@ -69,6 +69,15 @@ function* connectOnce({
     const client = new Client(CLIENT_INFO, { capabilities: { elicitation: { form: {}, url: {} }, sampling: {} } })
     const closed = withResolvers<void>('the connection to close')
     client.onclose = () => closed.resolve()
+    // Over HTTP nothing closes when the server goes away: the SDK only reports errors. One
+    // that says the server is unreachable or has forgotten the session ends this connection.
+    const lost = withResolvers<string>('the server to be lost')
+    if (config.transport === 'http') {
+      client.onerror = (error) => {
+        const why = serverLost(error)
+        if (why) lost.resolve(why)
+      }
+    }
     installRequestHandlers(client, connection)
     const toolsChanged = createQueue<void, never>()
     client.setNotificationHandler('notifications/tools/list_changed', () => toolsChanged.add())
@@ -115,8 +124,8 @@ function* connectOnce({
         }
       }
     })
-    yield* closed.operation
-    return { reason: describe(`the connection ended${exit.text}`), wasReady: true }
+    const why = yield* race([closed.operation, lost.operation])
+    return { reason: describe(why ? `the connection was lost: ${why}` : `the connection ended${exit.text}`), wasReady: true }
   })
 }
 
@@ -173,6 +182,20 @@ function watchExit(transport: Transport, exit: { text: string }): void {
       exit.text = code !== null ? ` (the process exited with code ${code})` : signal ? ` (the process was killed by ${signal})` : ''
     })
   }
+}
+
+/**
+ * Why an HTTP server is gone, if this transport error says it is: the request could not reach
+ * it (a network error, as the error's cause), it no longer knows the session (404, as after a
+ * restart), or the SDK gave up re-opening the server's event stream (it says so only in words).
+ */
+function serverLost(error: Error): string | undefined {
+  if (error instanceof SdkHttpError && error.status === 404) return `it no longer knows this session (HTTP 404)`
+  if (/^Maximum reconnection attempts/.test(error.message)) return `its event stream could not be re-opened (${error.message})`
+  for (let cause: unknown = error, depth = 0; cause instanceof Error && depth < 4; cause = cause.cause, depth++) {
+    if (typeof (cause as NodeJS.ErrnoException).code === 'string' && /^E[A-Z]+$/.test((cause as NodeJS.ErrnoException).code!)) return messageOf(error)
+  }
+  return undefined
 }
 
 function withTail(what: string, stderr: string): string {

@@ -95,4 +95,22 @@ describe('url servers (Streamable HTTP)', { timeout: 60_000 }, () => {
     expect((await clients.callTool('remote', 'echo', { message: 'still here' })).content).toEqual([{ type: 'text', text: 'Echo: still here' }])
     await expect(clients.callTool('gone', 'echo', {})).rejects.toThrow(/MCP server "gone" is (down|still starting)/)
   })
+
+  it('a url server that goes away is failed with why and its tools are dropped; back, it is connected again', async () => {
+    const own = await startEverythingHttpServer()
+    closing.push(() => own.stop())
+    const clients = await start(fromMcpJson({ remote: { url: own.url } }))
+    await expect.poll(() => clients.servers(), WAIT).toEqual([{ name: 'remote', status: 'ready' }])
+
+    await own.stop()
+    // Noticed without any call: the server's event stream ends and cannot be re-opened.
+    await expect.poll(() => clients.connection('remote')!.error, WAIT).toMatch(new RegExp(`connection was lost: fetch failed: connect ECONNREFUSED 127\\.0\\.0\\.1:${own.port}`))
+    expect(clients.tools()).toEqual([])
+    await expect(clients.callTool('remote', 'echo', { message: 'x' })).rejects.toThrow(/MCP server "remote" is (down|still starting)/)
+
+    await own.restart()
+    await expect.poll(() => clients.servers(), WAIT).toEqual([{ name: 'remote', status: 'ready' }])
+    expect(clients.connection('remote')!.restarts).toBeGreaterThanOrEqual(1)
+    expect((await clients.callTool('remote', 'echo', { message: 'back' })).content).toEqual([{ type: 'text', text: 'Echo: back' }])
+  })
 })

@@ -8,8 +8,10 @@ export interface EverythingHttpServer {
   port: number
   /** `http://127.0.0.1:<port>/mcp` */
   url: string
-  /** Kills the server; resolves once it has exited. */
+  /** Kills the server (SIGKILL, as a crash would); resolves once it has exited. */
   stop(): Promise<void>
+  /** Starts it again on the same port, with no sessions; resolves once it is listening. */
+  restart(): Promise<void>
 }
 
 /** Every server started in this process, killed when the process exits whatever happens. */
@@ -29,8 +31,16 @@ export async function startEverythingHttpServer(): Promise<EverythingHttpServer>
   for (let attempt = 1; ; attempt++) {
     const port = await freePort()
     try {
-      const child = await launch(port)
-      return { port, url: `http://127.0.0.1:${port}/mcp`, stop: () => kill(child) }
+      let child = await launch(port)
+      return {
+        port,
+        url: `http://127.0.0.1:${port}/mcp`,
+        stop: () => kill(child),
+        async restart() {
+          await kill(child)
+          child = await launch(port)
+        },
+      }
     } catch (error) {
       if (attempt >= 3 || !(error instanceof Error && /already in use/.test(error.message))) throw error
     }
