@@ -18,6 +18,7 @@ export const DEFAULT_MCP_SERVER_TIMING: McpServerTiming = { initializeTimeoutMs:
 
 const CLIENT_INFO = { name: 'elicit-chat', version: '0.1.0' }
 const STDERR_TAIL = 2_000
+const SESSION_END_WAIT_MS = 1_000
 
 /**
  * Keep one server connected for as long as the scope lives: connect, list its tools, wait for
@@ -85,6 +86,11 @@ function* connectOnce({
     let untrack: (() => void) | undefined
     yield* ensure(function* () {
       untrack?.()
+      // An HTTP server keeps a session until it is told it is over (DELETE); one that does not
+      // answer at once is not waited for (closing the client aborts the request).
+      if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+        yield* race([until(transport.terminateSession().catch(() => undefined)), sleep(SESSION_END_WAIT_MS)])
+      }
       yield* until(client.close().catch(() => undefined))
     })
     const describe = (what: string) => withTail(what, stderr)

@@ -74,6 +74,12 @@ describe('url servers (Streamable HTTP)', { timeout: 60_000 }, () => {
     expect(methods).toEqual(new Set(['POST', 'GET']))
     expect(proxy.requests.length).toBeGreaterThanOrEqual(4)
     for (const request of proxy.requests) expect(request.headers['x-test'], `${request.method} ${JSON.stringify(request.headers)}`).toBe('1')
+
+    // Stopped, the app tells the server that its session is over.
+    const session = proxy.requests.at(-1)!.headers['mcp-session-id']
+    expect(session).toEqual(expect.any(String))
+    for (const close of closing.splice(0).reverse()) await close()
+    expect(proxy.requests.at(-1)).toMatchObject({ method: 'DELETE', headers: { 'x-test': '1', 'mcp-session-id': session } })
   })
 
   it('a url server with nothing listening is failed with why, tried again with back-off, and harms no other server', async () => {
