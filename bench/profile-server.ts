@@ -74,7 +74,9 @@ function summarise(profile: Profile, bookings: number) {
 
 let cpuPerBookingMs = 0
 const dataDir = makeTempDir('profile-data')
-const profiles = makeTempDir('profile')
+// BENCH_PROFILE_DIR keeps the .cpuprofile (for DevTools, or to look further); a temp dir otherwise.
+const kept = process.env.BENCH_PROFILE_DIR
+const profiles = kept ? { path: kept, remove() {} } : makeTempDir('profile')
 try {
   const server = await startServer({
     port: Number(process.env.BENCH_PORT ?? 3380),
