@@ -10,7 +10,7 @@ export function rssMiB(pid: number): number {
 
 /**
  * The parts of resident memory, in MiB: `anonymous` is the process's own (heap, stacks,
- * buffers); `file` is pages of mapped files, such as the embedded store's LMDB file, which the
+ * buffers); `file` is pages of mapped files, such as SQLite's write-ahead-log index (sessions.db-shm), which the
  * kernel shares with its page cache and takes back when memory is short.
  */
 export function rssPartsMiB(pid: number): { anonymous: number; file: number } {
