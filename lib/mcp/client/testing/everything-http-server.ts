@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
+import { freePort as freePortOn, killServer as kill, launchServer } from '../../../testing/server-process'
 
 const require = createRequire(import.meta.url)
 
@@ -13,12 +13,6 @@ export interface EverythingHttpServer {
   /** Starts it again on the same port, with no sessions; resolves once it is listening. */
   restart(): Promise<void>
 }
-
-/** Every server started in this process, killed when the process exits whatever happens. */
-const running = new Set<ChildProcess>()
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL')
-})
 
 /**
  * `node <server-everything> streamableHttp` on a free port (it takes its port from `PORT`),
@@ -48,51 +42,17 @@ export async function startEverythingHttpServer(): Promise<EverythingHttpServer>
 }
 
 function launch(port: number): Promise<ChildProcess> {
-  const main = require.resolve('@modelcontextprotocol/server-everything/dist/index.js')
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [main, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] })
-    running.add(child)
-    let output = ''
-    // It logs every request on stdout: keep draining it, so that it never blocks on a full pipe.
-    child.stdout!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000)))
-    const onStderr = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-4_000)
-      if (output.includes(`listening on port ${port}`)) {
-        child.stderr!.off('data', onStderr)
-        child.stderr!.resume()
-        resolve(child)
-      }
-    }
-    child.stderr!.on('data', onStderr)
-    child.once('error', (error) => {
-      running.delete(child)
-      reject(error)
-    })
-    child.once('exit', (code, signal) => {
-      running.delete(child)
-      reject(new Error(`server-everything (streamableHttp) on port ${port} exited (${signal ?? code}) before it was listening:\n${output}`))
-    })
+  return launchServer({
+    name: `server-everything (streamableHttp) on port ${port}`,
+    command: process.execPath,
+    args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'streamableHttp'],
+    env: { ...process.env, PORT: String(port) },
+    ready: (output) => output.includes(`listening on port ${port}`),
   })
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGKILL')
-  await exited
 }
 
 /**
  * A port nothing listens on right now, on any address: server-everything listens on all of
  * them (it has no host setting), so a port free on 127.0.0.1 alone might not be free for it.
  */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
-}
+export const freePort = (): Promise<number> => freePortOn()
