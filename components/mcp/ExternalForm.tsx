@@ -4,8 +4,7 @@ import { useId, useMemo, useState, type FormEvent } from 'react'
 import type { ElicitAnswer } from '@/lib/protocol'
 import { flatFormAnswerSchema, parseFlatForm, type FlatFormField } from '@/lib/mcp/client/flat-form'
 import { QuestionPanel } from '../kit'
-import { QuietButton } from '../QuietButton'
-import { AnswerSummary, ANSWER_BUTTON } from './answer-parts'
+import { AnswerButtons, AnswerSummary } from './answer-parts'
 
 type Values = Record<string, unknown>
 
@@ -76,17 +75,7 @@ export function ExternalForm({
         {response ? (
           <AnswerSummary answer={response} />
         ) : (
-          <div className="flex flex-wrap justify-end gap-2">
-            <QuietButton disabled={disabled} onClick={() => onRespond({ action: 'cancel' })}>
-              Cancel
-            </QuietButton>
-            <QuietButton disabled={disabled} onClick={() => onRespond({ action: 'decline' })}>
-              Decline
-            </QuietButton>
-            <button type="submit" disabled={disabled} className={ANSWER_BUTTON}>
-              Accept
-            </button>
-          </div>
+          <AnswerButtons disabled={disabled} onRespond={onRespond} />
         )}
       </form>
     </QuestionPanel>

@@ -4,8 +4,7 @@ import { useId, useState } from 'react'
 import type { ElicitAnswer } from '@/lib/protocol'
 import { safeHref } from '@/lib/client'
 import { QuestionPanel } from '../kit'
-import { QuietButton } from '../QuietButton'
-import { AnswerSummary, ANSWER_BUTTON } from './answer-parts'
+import { AnswerButtons, AnswerSummary } from './answer-parts'
 
 /**
  * An external server asks the user to do something on a web page (MCP URL mode): the link,
@@ -48,16 +47,8 @@ export function UrlQuestion({
             <input id={id} type="checkbox" className="h-4 w-4" disabled={disabled || !href} checked={confirmed} onChange={(event) => setConfirmed(event.target.checked)} />
             I opened the page and finished there
           </label>
-          <div className="mt-3 flex justify-end gap-2">
-            <QuietButton disabled={disabled} onClick={() => onRespond({ action: 'cancel' })}>
-              Cancel
-            </QuietButton>
-            <QuietButton disabled={disabled} onClick={() => onRespond({ action: 'decline' })}>
-              Decline
-            </QuietButton>
-            <button type="button" disabled={disabled || !confirmed} className={ANSWER_BUTTON} onClick={() => onRespond({ action: 'accept', content: {} })}>
-              Accept
-            </button>
+          <div className="mt-3">
+            <AnswerButtons disabled={disabled} acceptDisabled={!confirmed} onRespond={onRespond} onAccept={() => onRespond({ action: 'accept', content: {} })} />
           </div>
         </>
       )}
