@@ -7,8 +7,9 @@ import type { ChatEvent } from '../protocol/events'
  *
  * The stream is pulled: events wait in a queue as lines and are written only when the
  * consumer reads (`highWaterMark: 0`), every line ready by the end of that turn of the event
- * loop in one chunk. A slow reader therefore holds back the bytes, not the turn: the queue holds at most what one turn emits,
- * which the limits on model steps, output tokens and tool calls per step bound.
+ * loop in one chunk. A slow reader therefore holds back the bytes, not the turn: the queue
+ * holds at most what one turn emits, which the limits on model steps, output tokens and tool
+ * calls per step bound.
  */
 export function createNdjsonStream({
   scope,
