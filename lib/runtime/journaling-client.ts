@@ -32,8 +32,8 @@ export interface JournalingClientOptions {
 const CAPABILITIES: ToolClientCapabilities = { elicitation: true, sampling: true }
 
 /**
- * The client of a tool whose session is data: every result is recorded before the tool sees
- * it, and a tool run again from its journal gets the recorded results back, in order, without
+ * The client of a tool whose session is data: every sample and step result is recorded before
+ * the tool sees it (answers are recorded by whoever `ask` hands them over), and a tool run again from its journal gets the recorded results back, in order, without
  * asking the user, the model or a step again. Logs and progress already sent are not resent.
  */
 export function createJournalingClient(options: JournalingClientOptions): ToolClient {

@@ -54,9 +54,11 @@ export interface StartLiveSessionOptions {
 
 /**
  * A plugin session's tool, running or suspended in this process: a cache of its record. Every
- * result it receives is written to the store before the tool sees it, every question before it
- * is asked, each write a compare-and-set on the version this process last wrote, so a process
- * that lost the session to another can never record anything more.
+ * result it receives is written to the store before anything the tool does with it can be seen
+ * outside this process, every question before it is asked, each write a compare-and-set on the
+ * version this process last wrote, so a process that lost the session to another can never
+ * record anything more. (An answer given to a tool waiting here is written with what the tool
+ * does next: see `resumeUnwritten`.)
  */
 export class LiveSession {
   readonly id: string
@@ -77,6 +79,8 @@ export class LiveSession {
   private waiter: ((event: LiveSessionEvent) => void) | undefined = undefined
   private answer: ((answer: ElicitAnswer<unknown>) => void) | undefined = undefined
   private pending: BridgeElicitRequest | undefined = undefined
+  /** The record holds an answer the store does not have yet (see `resumeUnwritten`). */
+  private unwritten = false
   // Writes happen one at a time: parallel branches may record results at once.
   private writing = false
   private readonly writers: Array<() => void> = []
@@ -91,9 +95,15 @@ export class LiveSession {
     this.version = version
     this.store = store
     this.timing = timing
+    const session = this
     const client = createJournalingClient({
       journal: new ToolJournal(tool.name, record.journal),
-      sample: runtime.sample,
+      // A model call and a step's work are seen outside: what the tool received is written first.
+      *sample(request) {
+        yield* session.writeUnwritten()
+        return yield* runtime.sample(request)
+      },
+      beforeStep: () => this.writeUnwritten(),
       record: (entry) => this.append(entry),
       ask: (request) => this.ask(request),
       emit: (event) => this.deliver(event),
@@ -107,7 +117,6 @@ export class LiveSession {
       parentMessages,
       parentSystemPrompt: runtime.parentSystemPrompt,
     })
-    const session = this
     this.task = scope.run(function* () {
       let settled = false
       try {
@@ -164,6 +173,48 @@ export class LiveSession {
     this.answer = undefined
     this.pending = undefined
     resolve(answer)
+  }
+
+  /**
+   * Hand the waiting tool its answer before the store has it: `next` is the record with the
+   * answer in its journal, to be written with the first thing the tool does that could be seen
+   * outside this process — its next question, its result, a step's work, a model call — in one
+   * compare-and-set on the version it was waiting at. Until then the tool's logs and progress
+   * wait in its queue, which no request reads before `answered` says the write won; a tool that
+   * does none of these at once has the answer written alone (`answered`). So a resume whose tool
+   * asks its next question at once writes once, not twice, and still nothing is done twice: a
+   * concurrent delivery that takes the session first makes that write fail, and what the tool did
+   * in memory is dropped with it.
+   */
+  resumeUnwritten(next: SessionRecord, answer: ElicitAnswer<unknown>): void {
+    const resolve = this.answer
+    if (!resolve) throw new Error(`Session ${this.id} is not waiting for an answer here.`)
+    this.record = next
+    this.unwritten = true
+    this.answer = undefined
+    this.pending = undefined
+    resolve(answer)
+  }
+
+  /**
+   * After `resumeUnwritten`: let the tool run on to what it does next in this turn of the event
+   * loop, then make sure the answer is written (alone, if the tool wrote nothing by then). True
+   * when the store holds it; false when another process took or stopped the session first.
+   */
+  *answered(): Operation<boolean> {
+    yield* nextTurn()
+    try {
+      yield* this.writeUnwritten()
+      return true
+    } catch (error) {
+      if (error instanceof SessionConflictError) return false
+      throw error
+    }
+  }
+
+  /** The record the store holds for this session as this process last wrote it. */
+  get stored(): StoredSession {
+    return { record: this.record, version: this.version }
   }
 
   /** Stop the tool because its session was ended (the record already says so): no write. */
@@ -238,7 +289,12 @@ export class LiveSession {
     this.settle(event)
   }
 
-  private *write(change: (record: SessionRecord) => SessionRecord): Operation<void> {
+  /** Write what the tool received and the store does not have yet, if anything. */
+  private *writeUnwritten(): Operation<void> {
+    yield* this.write((record) => record, { onlyUnwritten: true })
+  }
+
+  private *write(change: (record: SessionRecord) => SessionRecord, { onlyUnwritten = false } = {}): Operation<void> {
     while (this.writing) {
       const turn = withResolvers<void>()
       this.writers.push(turn.resolve)
@@ -246,6 +302,7 @@ export class LiveSession {
     }
     this.writing = true
     try {
+      if (onlyUnwritten && !this.unwritten) return
       const next = change(this.record)
       const version = yield* this.store.update(next, this.version)
       if (version === undefined) {
@@ -253,6 +310,7 @@ export class LiveSession {
       }
       this.record = next
       this.version = version
+      this.unwritten = false
     } finally {
       this.writing = false
       this.writers.shift()?.()
@@ -272,6 +330,14 @@ export class LiveSession {
   private settle(event: Extract<LiveSessionEvent, { type: 'completed' | 'failed' | 'aborted' }>): void {
     this.deliver(event)
   }
+}
+
+/** The next turn of the event loop, after every promise already settled has run on. */
+function nextTurn(): Operation<void> {
+  return action<void>((resolve) => {
+    const immediate = setImmediate(resolve)
+    return () => clearImmediate(immediate)
+  })
 }
 
 /** What the model reads as the tool's result; undefined when it cannot be JSON. */

@@ -12,6 +12,8 @@ const teardowns: string[] = []
 let stepRuns = 0
 let sampleCalls: ToolSampleRequest[] = []
 let onTeardown: ((question: string) => void) | undefined
+/** Runs inside askTool's step, before its work. */
+let duringStep: (() => Operation<void>) | undefined
 
 /** Asks one question, then does work that must not be redone on a replay: a step and a sample. */
 const askTool = createMcpTool('ask')
@@ -24,6 +26,7 @@ const askTool = createMcpTool('ask')
       const answer = yield* ctx.elicit('answer', { message: question })
       if (answer.action !== 'accept') return answer.action
       const ticket = yield* ctx.step('ticket', function* () {
+        if (duringStep) yield* duringStep()
         stepRuns++
         return `T-${stepRuns}`
       })
@@ -34,6 +37,18 @@ const askTool = createMcpTool('ask')
       teardowns.push(question)
       onTeardown?.(question)
     }
+  })
+
+/** Asks two questions in a row, reporting progress between them. */
+const twoQuestions = createMcpTool('two')
+  .description('Asks two questions')
+  .parameters(z.object({}))
+  .elicits({ first: z.object({ text: z.string() }), second: z.object({ text: z.string() }) })
+  .execute(function* (_params, ctx) {
+    const first = yield* ctx.elicit('first', { message: 'First?' })
+    yield* ctx.notify('between', 0.5)
+    const second = yield* ctx.elicit('second', { message: 'Second?' })
+    return `${first.action === 'accept' ? first.content.text : first.action}/${second.action === 'accept' ? second.content.text : second.action}`
   })
 
 const runtime = {
@@ -54,7 +69,7 @@ async function startManager(options: Partial<PluginSessionManagerOptions> & { st
   const [scope, destroy] = createScope()
   const manager = await new Promise<PluginSessionManager>((resolve) => {
     scope.run(function* () {
-      resolve(yield* usePluginSessionManager({ tools: (name) => (name === 'ask' ? askTool : undefined), runtime, ...options }))
+      resolve(yield* usePluginSessionManager({ tools: (name) => ({ ask: askTool, two: twoQuestions })[name], runtime, ...options }))
       yield* suspend()
     })
   })
@@ -68,6 +83,7 @@ beforeEach(() => {
   stepRuns = 0
   sampleCalls = []
   onTeardown = undefined
+  duringStep = undefined
 })
 afterEach(async () => {
   for (const instance of instances.splice(0)) await instance.destroy()
@@ -104,6 +120,32 @@ function* answer({ manager }: Instance, id: string, text: string, clientId = 'cl
 }
 
 const on = <T>(instance: Instance, operation: () => Operation<T>) => instance.scope.run(operation)
+
+/** The store, with the status of every compare-and-set update that succeeded, in order. */
+function countingUpdates(store: SessionStore): { store: SessionStore; updates: string[] } {
+  const updates: string[] = []
+  return {
+    updates,
+    store: {
+      ...store,
+      *update(record, version) {
+        const written = yield* store.update(record, version)
+        if (written !== undefined) updates.push(record.status)
+        return written
+      },
+    },
+  }
+}
+
+/** Load a session as an answer to `request` would (from the tool in memory when it waits here), and take it. */
+function* takeAnswering({ manager }: Instance, session: { id: string }, request: { elicitId: string }, text: string) {
+  const loaded = yield* manager.load('client-a', session.id, { answering: request.elicitId })
+  if (loaded.kind !== 'waiting') throw new Error(`expected a waiting session, got ${loaded.kind}`)
+  const raw = { action: 'accept' as const, content: { text } }
+  const check = loaded.request.check(request.elicitId, raw)
+  if (!check.ok) throw new Error(check.message)
+  return { loaded, taken: yield* manager.take(loaded, { raw, checked: check.answer }) }
+}
 
 describe('PluginSessionManager', () => {
   it('keeps a waiting session as data, for its own client only, and resumes the tool it has in memory', async () => {
@@ -205,6 +247,72 @@ describe('PluginSessionManager', () => {
       on(b, () => b.manager.take(onB as Extract<LoadedSession, { kind: 'waiting' }>, { raw, checked: raw })),
     ])
     expect(results.filter(Boolean)).toHaveLength(1)
+  })
+
+  it('writes the answer to a tool waiting in memory together with its next question: one compare-and-set', async () => {
+    const counted = countingUpdates(createMemorySessionStore())
+    const a = await startManager({ store: counted.store })
+    const session = await on(a, () => a.manager.start({ tool: twoQuestions, params: {}, callId: 'call-two', clientId: 'client-a', parentMessages: [] }))
+    const first = await on(a, () => nextQuestion(session))
+    if (first.type !== 'elicit') throw new Error(first.type)
+    a.manager.touch(session)
+    counted.updates.length = 0
+
+    const { loaded, taken } = await on(a, () => takeAnswering(a, session, first.request, 'one'))
+    expect(loaded).toMatchObject({ kind: 'waiting', cached: true })
+    expect(taken?.resumed).toBe(session)
+    const continued = await on(a, () => a.manager.continue({ taken: taken!, parentMessages: [] }))
+    const events: LiveSessionEvent[] = []
+    expect(await on(a, () => nextQuestion(continued, events))).toMatchObject({ type: 'elicit', request: { key: 'second' } })
+    expect(events.map((event) => event.type)).toEqual(['notify', 'elicit'])
+    // One write took the session and recorded the answer with the question that followed it.
+    expect(counted.updates).toEqual(['waiting'])
+    expect((await on(a, () => counted.store.get('client-a', session.id)))?.record).toMatchObject({
+      status: 'waiting',
+      pending: { key: 'second' },
+      journal: [{ kind: 'elicit', key: 'first', answer: { action: 'accept', content: { text: 'one' } } }],
+    })
+  })
+
+  it('writes the answer to a tool waiting in memory before a step after it does its work', async () => {
+    const counted = countingUpdates(createMemorySessionStore())
+    const a = await startManager({ store: counted.store })
+    const { session, request } = await on(a, () => startAsking(a, 'step?'))
+    const seenByStep: unknown[] = []
+    duringStep = function* () {
+      seenByStep.push((yield* counted.store.get('client-a', session.id))?.record)
+    }
+    counted.updates.length = 0
+    const { taken } = await on(a, () => takeAnswering(a, session, request, 'now'))
+    expect(await on(a, () => nextQuestion(taken!.resumed!))).toEqual({ type: 'completed', content: 'now/T-1/reply 1' })
+    expect(seenByStep).toEqual([
+      expect.objectContaining({ status: 'running', journal: [expect.objectContaining({ kind: 'elicit', answer: { action: 'accept', content: { text: 'now' } } })] }),
+    ])
+    // The answer, the step, the sample, the result.
+    expect(counted.updates).toEqual(['running', 'running', 'running', 'completed'])
+  })
+
+  it('drops what a tool in memory did with an answer another instance recorded first: refused, nothing recorded twice', async () => {
+    const store = createMemorySessionStore()
+    const a = await startManager({ store })
+    const b = await startManager({ store })
+    const { session, request } = await on(a, () => startAsking(a, 'race?'))
+    // a holds the tool waiting; it loads from memory, then b records its delivery of the answer first.
+    const cached = await on(a, () => a.manager.load('client-a', session.id, { answering: request.elicitId }))
+    expect(cached).toMatchObject({ kind: 'waiting', cached: true })
+    const { end } = await on(b, () => answer(b, session.id, 'from b'))
+    expect(end).toEqual({ type: 'completed', content: 'from b/T-1/reply 1' })
+
+    const raw = { action: 'accept' as const, content: { text: 'from a' } }
+    expect(await on(a, () => a.manager.take(cached as Extract<LoadedSession, { kind: 'waiting' }>, { raw, checked: raw }))).toBeUndefined()
+    // a's tool ran on in memory to its step, whose write was refused: the step's work was not done.
+    expect(stepRuns).toBe(1)
+    expect(await on(a, () => session.nextEvent())).toMatchObject({ type: 'aborted' })
+    expect((await on(a, () => store.get('client-a', session.id)))?.record).toMatchObject({
+      status: 'completed',
+      ending: { kind: 'completed', content: 'from b/T-1/reply 1' },
+      journal: [expect.objectContaining({ kind: 'elicit', answer: { action: 'accept', content: { text: 'from b' } } }), expect.anything(), expect.anything()],
+    })
   })
 
   it('aborts a session: the tool in memory is halted (its finally runs), and the reason is kept', async () => {

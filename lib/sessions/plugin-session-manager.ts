@@ -40,6 +40,8 @@ export interface TakenSession {
   taken: StoredSession
   /** The validated answer that was recorded, when the session was taken by answering it. */
   answer?: ElicitAnswer<unknown>
+  /** The tool waiting in this process, already given the answer: it ran on to its next write, which recorded it. */
+  resumed?: LiveSession
 }
 
 export interface PluginSessionManager {
@@ -54,7 +56,10 @@ export interface PluginSessionManager {
   load(clientId: string, id: string, options?: { answering?: string }): Operation<LoadedSession>
   /**
    * Record the answer to a waiting session, a compare-and-set on the version loaded: undefined
-   * when another delivery recorded one first. `answer` must have passed `request.check`.
+   * when another delivery recorded one first. `answer` must have passed `request.check`. When
+   * the tool waits in this process (a `cached` load), it is given the answer at once and the
+   * answer is written with what it does next (`LiveSession.resumeUnwritten`): one write where
+   * there were two.
    */
   take(loaded: Extract<LoadedSession, { kind: 'waiting' }>, answer: { raw: ElicitAnswer<unknown>; checked: ElicitAnswer<unknown> }): Operation<TakenSession | undefined>
   /** Take a running session whose process is gone; undefined when someone else did first. */
@@ -263,6 +268,14 @@ export function usePluginSessionManager({
           expiresAt: at + leaseMs,
           keepUntil: at + leaseMs + keepMs,
         }
+        const key = keyOf(record.clientId, record.id)
+        const cached = loaded.cached ? live.get(key) : undefined
+        if (cached?.waiting && cached.version === version) {
+          idle.delete(key)
+          cached.resumeUnwritten(next, checked)
+          if (!(yield* cached.answered())) return undefined
+          return { previous: loaded.stored, taken: cached.stored, answer: checked, resumed: cached }
+        }
         const taken = yield* store.update(next, version)
         return taken === undefined ? undefined : { previous: loaded.stored, taken: { record: next, version: taken }, answer: checked }
       },
@@ -276,6 +289,7 @@ export function usePluginSessionManager({
       },
 
       *continue({ taken, parentMessages }) {
+        if (taken.resumed) return taken.resumed
         const { record } = taken.taken
         const key = keyOf(record.clientId, record.id)
         const cached = live.get(key)
