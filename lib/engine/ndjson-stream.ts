@@ -1,4 +1,4 @@
-import { scoped, type Operation, type Scope } from 'effection'
+import type { Operation, Scope } from 'effection'
 import type { ChatEvent } from '../protocol/events'
 
 /**
@@ -41,15 +41,13 @@ export function createNdjsonStream({
     lines.push(`${JSON.stringify(event)}\n`)
     notify()
   }
-  const task = scope.run(function* () {
-    try {
-      // scoped: the turn's own clean-up (ending its tools' work) finishes before the stream ends.
-      yield* scoped(() => run(emit))
-    } finally {
-      ended = true
-      notify()
-    }
-  })
+  // The task settles once its whole scope is torn down: the turn's own clean-up (ending its
+  // tools' work, whatever it `ensure`d) has finished before the body ends.
+  const task = scope.run(() => run(emit))
+  const settle = () => {
+    ended = true
+    notify()
+  }
   const halt = () => {
     open = false
     lines.length = 0
@@ -57,7 +55,8 @@ export function createNdjsonStream({
     // A task's halt is lazy in Effection 4: it starts when its future is subscribed to.
     task.halt().catch((error: unknown) => console.error('stopping a chat turn failed', error))
   }
-  task.catch((error: unknown) => {
+  task.then(settle, (error: unknown) => {
+    settle()
     // Halted on purpose; otherwise run() reports its own failures as events, and reaching here is a bug.
     if (open) console.error('chat turn crashed', error)
   })
