@@ -17,8 +17,8 @@ import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { AnyMcpTool } from '../tools/types'
 import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './chat-engine'
 import { ChatRequestError } from './errors'
-import { createNdjsonStream } from './ndjson-stream'
-import { prepareTurn, type TurnPlan } from './prepare-turn'
+import { openNdjsonStream } from './ndjson-stream'
+import { prepareTurn } from './prepare-turn'
 import { chatRequestSchema } from '../protocol/request-schema'
 import { createModelSampler } from './sample-with-model'
 import { createToolRegistry, type ExternalToolSource, type ToolDescription } from './tool-registry'
@@ -69,10 +69,12 @@ export interface ChatServerOptions {
 
 /** The chat engine with its long-lived scope: plugin sessions live here between requests. */
 export interface ChatServer {
-  /** Validate a request body against the contract and the live sessions; throws ChatRequestError. */
-  prepare(options: { body: unknown; clientId: string; address?: string }): Promise<TurnPlan>
-  /** Run a prepared turn, streaming NDJSON events; `signal` (the request's) stops it; `onEnd` hears when the body has ended. */
-  stream(plan: TurnPlan, signal?: AbortSignal, onEnd?: () => void): ReadableStream<Uint8Array>
+  /**
+   * Validate a request body against the contract and the live sessions (a refusal rejects with
+   * `ChatRequestError`, before any byte), then run the turn, streaming NDJSON events; `signal`
+   * (the request's) stops it; `onEnd` hears when the body has ended. One task does both.
+   */
+  open(options: { body: unknown; clientId: string; address?: string; signal?: AbortSignal; onEnd?: () => void }): Promise<ReadableStream<Uint8Array>>
   /** The sessions that wait or run; a `ChatRequestError` (503) when the store cannot be reached. */
   listActive(): Promise<PluginSessionInfo[]>
   /** Every tool the chat can use now, the app's own and external ones. */
@@ -145,16 +147,19 @@ export async function createChatServer({
   const run = <T>(operation: () => Operation<T>) => scope.run(operation)
 
   return {
-    async prepare({ body, clientId, address = 'unknown' }) {
+    async open({ body, clientId, address = 'unknown', signal, onEnd }) {
       const parsed = chatRequestSchema.safeParse(body)
       if (!parsed.success) {
         throw new ChatRequestError('invalid_request', 'The request body does not match the chat contract.', toIssues(parsed.error))
       }
-      return await run(() =>
-        prepareTurn({ request: parsed.data, clientId, address, sessions, signer, hasTool: (name) => registry.get(name) !== undefined }),
-      )
+      return await openNdjsonStream({
+        scope,
+        signal,
+        onEnd,
+        prepare: () => prepareTurn({ request: parsed.data, clientId, address, sessions, signer, hasTool: (name) => registry.get(name) !== undefined }),
+        run: (plan, emit) => runTurn({ plan, config, emit }),
+      })
     },
-    stream: (plan, signal, onEnd) => createNdjsonStream({ scope, signal, onEnd, run: (emit) => runTurn({ plan, config, emit }) }),
     listActive: () =>
       run(function* () {
         try {

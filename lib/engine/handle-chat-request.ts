@@ -56,8 +56,7 @@ export async function handleChatRequest({
       }
     }
     const body = await readJsonBody(request)
-    const plan = await chat.prepare({ body, clientId: client.clientId, address })
-    const stream = chat.stream(plan, request.signal, release)
+    const stream = await chat.open({ body, clientId: client.clientId, address, signal: request.signal, onEnd: release })
     release = undefined
     return new Response(stream, {
       headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store', ...client.headers },

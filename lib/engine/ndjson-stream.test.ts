@@ -1,6 +1,6 @@
 import { createScope, ensure, sleep, suspend, withResolvers } from 'effection'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createNdjsonStream } from './ndjson-stream'
+import { openNdjsonStream } from './ndjson-stream'
 
 const [scope, destroy] = createScope()
 afterAll(() => destroy())
@@ -8,11 +8,49 @@ const decoder = new TextDecoder()
 const linesOf = (chunk: Uint8Array | undefined) => decoder.decode(chunk).split('\n').filter(Boolean).map((line) => JSON.parse(line))
 
 describe('the NDJSON stream', () => {
+  it('streams nothing when the turn is refused while it is prepared: the refusal rejects, and onEnd is not called', async () => {
+    let ran = false
+    let ends = 0
+    const refusal = new Error('refused before the first byte')
+    await expect(
+      openNdjsonStream({
+        scope,
+        // eslint-disable-next-line require-yield
+        prepare: function* () {
+          throw refusal
+        },
+        run: function* () {
+          ran = true
+        },
+        onEnd: () => ends++,
+      }),
+    ).rejects.toBe(refusal)
+    expect(ran).toBe(false)
+    expect(ends).toBe(0)
+  })
+
+  it('hands the prepared value to the turn', async () => {
+    const stream = await openNdjsonStream({
+      scope,
+      // eslint-disable-next-line require-yield
+      prepare: function* () {
+        return 'the plan'
+      },
+      run: function* (plan, emit) {
+        emit({ type: 'text', content: plan })
+      },
+    })
+    const reader = stream.getReader()
+    expect(linesOf((await reader.read()).value)).toEqual([{ type: 'text', content: 'the plan' }])
+    expect((await reader.read()).done).toBe(true)
+  })
+
   it('writes nothing until the consumer reads, then every line ready in one chunk', async () => {
     const emitted = withResolvers<void>()
-    const stream = createNdjsonStream({
+    const stream = await openNdjsonStream({
+      prepare: function* () {},
       scope,
-      run: function* (emit) {
+      run: function* (_prepared, emit) {
         for (let index = 0; index < 3; index++) emit({ type: 'text', content: `piece ${index}` })
         emitted.resolve()
         yield* sleep(10)
@@ -32,9 +70,10 @@ describe('the NDJSON stream', () => {
   it('halts the turn when the consumer cancels (Stop), and runs its clean-up', async () => {
     const cleaned = withResolvers<void>()
     const started = withResolvers<void>()
-    const stream = createNdjsonStream({
+    const stream = await openNdjsonStream({
+      prepare: function* () {},
       scope,
-      run: function* (emit) {
+      run: function* (_prepared, emit) {
         yield* ensure(() => cleaned.resolve())
         emit({ type: 'text', content: 'working' })
         started.resolve()
@@ -51,10 +90,11 @@ describe('the NDJSON stream', () => {
   it('ends the body only after the turn’s clean-up when the request is aborted', async () => {
     const controller = new AbortController()
     let cleanedUp = false
-    const stream = createNdjsonStream({
+    const stream = await openNdjsonStream({
+      prepare: function* () {},
       scope,
       signal: controller.signal,
-      run: function* (emit) {
+      run: function* (_prepared, emit) {
         yield* ensure(function* () {
           yield* sleep(20)
           cleanedUp = true

@@ -2,8 +2,10 @@ import type { Operation, Scope } from 'effection'
 import type { ChatEvent } from '../protocol/events'
 
 /**
- * Run an operation in `scope` and stream the events it emits as NDJSON. Cancelling the
- * stream (the client went away) or aborting `signal` halts the operation.
+ * Prepare a turn, then run it in `scope` and stream the events it emits as NDJSON, all in one
+ * task. What `prepare` throws (a refusal) rejects the returned promise and nothing is streamed;
+ * once it has returned, the stream is handed over. Cancelling the stream (the client went away)
+ * or aborting `signal` halts the turn.
  *
  * The stream is pulled: events wait in a queue as lines and are written only when the
  * consumer reads (`highWaterMark: 0`), every line ready by the end of that turn of the event
@@ -11,18 +13,21 @@ import type { ChatEvent } from '../protocol/events'
  * holds at most what one turn emits, which the limits on model steps, output tokens and tool
  * calls per step bound.
  */
-export function createNdjsonStream({
+export async function openNdjsonStream<P>({
   scope,
   signal,
+  prepare,
   run,
   onEnd,
 }: {
   scope: Scope
   signal?: AbortSignal
-  run(emit: (event: ChatEvent) => void): Operation<void>
-  /** Called once when the body has ended: written to the end, or cancelled. */
+  /** Everything to decide (and refuse) before the first byte. */
+  prepare(): Operation<P>
+  run(prepared: P, emit: (event: ChatEvent) => void): Operation<void>
+  /** Called once when the body has ended: written to the end, or cancelled (never when refused). */
   onEnd?: () => void
-}): ReadableStream<Uint8Array> {
+}): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder()
   const lines: string[] = []
   let ended = false
@@ -41,12 +46,25 @@ export function createNdjsonStream({
     lines.push(`${JSON.stringify(event)}\n`)
     notify()
   }
+  let prepared: (outcome: { ok: true } | { ok: false; error: unknown }) => void = () => {}
+  const ready = new Promise<{ ok: true } | { ok: false; error: unknown }>((resolve) => (prepared = resolve))
   // The task settles once its whole scope is torn down: the turn's own clean-up (ending its
   // tools' work, whatever it `ensure`d) has finished before the body ends.
-  const task = scope.run(() => run(emit))
+  const task = scope.run(function* () {
+    let plan: P
+    try {
+      plan = yield* prepare()
+    } catch (error) {
+      prepared({ ok: false, error })
+      return
+    }
+    prepared({ ok: true })
+    yield* run(plan, emit)
+  })
   const settle = () => {
     ended = true
     notify()
+    prepared({ ok: false, error: new Error('The chat server stopped before the turn was prepared.') })
   }
   const halt = () => {
     open = false
@@ -60,6 +78,8 @@ export function createNdjsonStream({
     // Halted on purpose; otherwise run() reports its own failures as events, and reaching here is a bug.
     if (open) console.error('chat turn crashed', error)
   })
+  const outcome = await ready
+  if (!outcome.ok) throw outcome.error
   if (signal?.aborted) halt()
   else signal?.addEventListener('abort', halt, { once: true })
 
