@@ -1,5 +1,5 @@
 import { inputRequired, inputResponse, type InputRequest } from '@modelcontextprotocol/server'
-import { race, suspend, withResolvers, type Operation } from 'effection'
+import { scoped, spawn, suspend, withResolvers, type Operation } from 'effection'
 import type { BridgeElicitRequest } from '../../runtime/bridge-elicit-request'
 import { ToolJournal, type JournalEntry } from '../../runtime/journal'
 import { createJournalingClient, type ToolEvent } from '../../runtime/journaling-client'
@@ -99,13 +99,14 @@ export function* runRound(options: RunRoundOptions): Operation<RoundOutcome> {
     beforeStep: beforeEffect,
   })
 
-  return yield* race([
-    needs.operation,
-    (function* (): Operation<RoundOutcome> {
-      const result = yield* runTool({ tool, params, client, callId })
-      return { kind: 'complete', result }
-    })(),
-  ])
+  // The tool runs in a child of this scope until it finishes or the round needs something: when
+  // the scope ends, the child is halted. (Cheaper than a race, which makes a task of each side.)
+  return yield* scoped(function* () {
+    yield* spawn(function* () {
+      needs.resolve({ kind: 'complete', result: yield* runTool({ tool, params, client, callId }) })
+    })
+    return yield* needs.operation
+  })
 }
 
 /** The `inputRequests` key of ctx call `seq`: readable, and unique within the call. */
