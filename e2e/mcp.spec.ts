@@ -61,3 +61,38 @@ test('two server processes sharing MCP_STATE_SECRET take a booking’s 2026 roun
     await Promise.all([onA.close(), onB.close()])
   }
 })
+
+test('MCP answers are sent as they are, not gzipped: a sealed requestState does not compress, and a stream must not wait in a compressor', async ({ baseURL }) => {
+  const response = await fetch(new URL('/api/mcp', baseURL), {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'accept-encoding': 'gzip, deflate, br',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'book_flight',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        ...BOOK,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'e2e', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+        },
+      },
+    }),
+  })
+  expect(response.status).toBe(200)
+  expect(response.headers.get('content-encoding')).toBeNull()
+  expect(response.headers.get('cache-control')).toContain('no-transform')
+  const body = (await response.json()) as { result: { resultType: string; requestState: string } }
+  expect(body.result).toMatchObject({ resultType: 'input_required', requestState: expect.any(String) })
+  // The trivial route beside it is still compressed as Next does it: only MCP answers opt out.
+  const health = await fetch(new URL('/api/health', baseURL), { headers: { 'accept-encoding': 'gzip' } })
+  expect(health.headers.get('content-encoding')).toBe('gzip')
+})

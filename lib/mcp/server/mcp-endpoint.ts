@@ -149,8 +149,8 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
         authInfo = { token: given, clientId: createHash('sha256').update(given).digest('base64url').slice(0, 16), scopes: [] }
       }
       if (!['GET', 'POST', 'DELETE'].includes(request.method)) return jsonRpcError(405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' })
-      if (await isLegacyRequest(request)) return legacy(request, authInfo)
-      return modern.fetch(request, { authInfo })
+      const response = (await isLegacyRequest(request)) ? await legacy(request, authInfo) : await modern.fetch(request, { authInfo })
+      return uncompressed(response)
     },
     async close() {
       await Promise.all([...sessions.values()].map(({ server }) => server.close().catch(() => {})))
@@ -159,6 +159,20 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       await destroy()
     },
   }
+}
+
+/**
+ * `response` marked `Cache-Control: no-transform`, which Next's gzip (and proxies) leave alone.
+ * An MCP answer is a few KB, most of it a sealed `requestState` that does not compress, and
+ * starting a gzip stream for each cost more CPU than the round's own work saved in bytes; an
+ * SSE stream must not sit in a compressor's buffer either.
+ */
+function uncompressed(response: Response): Response {
+  const cacheControl = response.headers.get('cache-control')
+  if (cacheControl?.includes('no-transform')) return response
+  const headers = new Headers(response.headers)
+  headers.set('cache-control', cacheControl ? `${cacheControl}, no-transform` : 'no-transform')
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
 }
 
 function sameSecret(given: string, expected: string): boolean {
