@@ -113,15 +113,19 @@ export function withModelTimeout<T>(
     const controller = new AbortController()
     const outcome = withResolvers<T>()
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => outcome.reject(timeoutError()), timeoutMs)
+    let finished = false
     try {
       yield* spawn(function* () {
-        outcome.resolve(yield* call(controller.signal))
+        const value = yield* call(controller.signal)
+        finished = true
+        outcome.resolve(value)
       })
       return yield* outcome.operation
     } finally {
       clearTimeout(timer)
-      // As when halted: whatever the call still has open (a request, a stream) is told to stop.
-      controller.abort()
+      // Halted, timed out or failed: whatever the call still has open (a request, a stream) is
+      // told to stop. (A finished call has nothing open, and an abort's DOMException costs.)
+      if (!finished) controller.abort()
     }
   })
 }
