@@ -24,6 +24,7 @@ import { ensureBuild, startServer } from './server-process'
 import { serverSetups, type ServerSetup, type SetupName } from './server-setups'
 import { measureResumeStoreTime, type ResumeStoreTime } from './store-time'
 import { percentile, summary } from './stats'
+import { timeTrivialRoute } from './trivial-route'
 
 const count = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
 const PORT = count('BENCH_PORT', 3290)
@@ -52,6 +53,8 @@ const INSPECTOR_PORT = BARE_PORT + 2
 const SERVERS = process.env.BENCH_SERVERS?.split(',').map((name) => name.trim()) ?? serverSetups.map((setup) => setup.name)
 /** `BENCH_SERVER_PROFILE=1`: each server runs with --cpu-prof, its profile in bench/results/profiles/<store>/. */
 const PROFILE = process.env.BENCH_SERVER_PROFILE === '1'
+/** Requests to the bare node:http server before anything is measured against it. */
+const BARE_WARM_UP = 5_000
 /** Idle CPU counts as indistinguishable from none within 1% of one core. */
 const IDLE_TOLERANCE = 0.01
 
@@ -172,6 +175,10 @@ console.log('Server time per request over loopback (production build, offline mo
 const runs: Partial<Record<SetupName, ServerRun>> = {}
 // One bare node:http server for the whole bench, measured again beside each server run.
 const bare = await startBareHttpServer({ port: BARE_PORT })
+// Warmed until V8 has compiled its hot path: measured after a thousand requests, a bare request
+// cost 0.17 ms of CPU, and 0.06 ms after a few thousand, which made the first store's multiples
+// of it incomparable with the others'.
+for (let index = 0; index < BARE_WARM_UP; index++) await timeTrivialRoute(bare.base)
 try {
   for (const [index, setup] of serverSetups.entries()) {
     if (!SERVERS.includes(setup.name)) continue
