@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -7,7 +7,7 @@ import { run } from 'effection'
 import Database from 'libsql'
 import { afterAll, describe, expect, it } from 'vitest'
 import { EMBEDDED_DATABASE_FILE, useEmbeddedSessionStore } from './embedded-store'
-import { describeSessionStoreContract } from './session-store-contract'
+import { describeSessionStoreContract, sessionRecord } from './session-store-contract'
 
 const root = mkdtempSync(join(tmpdir(), 'embedded-store-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -58,6 +58,46 @@ describe('embedded session store', () => {
       expect(yield* store.get('client-a', 'updated')).toMatchObject({ version: 2, record: { status: 'running' } })
       expect((yield* store.list({ statuses: ['running'], limit: 10 })).map((record) => record.id)).toEqual(['updated'])
     })
+  })
+
+  it('keeps the sessions of a database an earlier version wrote (a without-rowid table), and continues them', async () => {
+    const directory = newDirectory()
+    mkdirSync(directory, { recursive: true })
+    const old = new Database(join(directory, EMBEDDED_DATABASE_FILE))
+    old.exec(`
+      create table sessions (
+        client_id text not null, id text not null, version integer not null, status text not null,
+        expires_at integer not null, keep_until integer not null, record text not null,
+        primary key (client_id, id)
+      ) without rowid;
+      create index sessions_by_keep_until on sessions (keep_until);
+      create index sessions_by_status on sessions (status);
+      create index sessions_open_by_client on sessions (client_id, expires_at) where status in ('waiting', 'running');
+      create index sessions_open_by_expiry on sessions (expires_at) where status in ('waiting', 'running');
+    `)
+    const waiting = sessionRecord({ id: 'waiting-before-the-upgrade', status: 'waiting', expiresAt: Date.now() + 60_000, keepUntil: Date.now() + 120_000 })
+    old
+      .prepare('insert into sessions values (?, ?, 3, ?, ?, ?, ?)')
+      .run(waiting.clientId, waiting.id, waiting.status, waiting.expiresAt, waiting.keepUntil, JSON.stringify(waiting))
+    old.close()
+
+    await run(function* () {
+      const store = yield* useEmbeddedSessionStore({ directory })
+      expect(yield* store.get(waiting.clientId, waiting.id)).toEqual({ record: waiting, version: 3 })
+      expect(yield* store.countOpen({ clientId: waiting.clientId, now: Date.now() })).toBe(1)
+      expect((yield* store.list({ statuses: ['waiting'], limit: 10 })).map((record) => record.id)).toEqual([waiting.id])
+      expect(yield* store.update({ ...waiting, status: 'running' }, 3)).toBe(4)
+    })
+    const migrated = new Database(join(directory, EMBEDDED_DATABASE_FILE))
+    try {
+      const table = migrated.prepare("select sql from sqlite_master where type = 'table' and name = 'sessions'").get() as { sql: string }
+      expect(table.sql).not.toMatch(/without rowid/i)
+      const names = (migrated.prepare("select name from sqlite_master where type in ('table', 'index') order by name").all() as { name: string }[]).map(({ name }) => name)
+      expect(names).not.toContain('sessions_before_rowid')
+      expect(names).not.toContain('sessions_by_status')
+    } finally {
+      migrated.close()
+    }
   })
 
   it('fails at start naming the directory and DATA_DIR when it cannot create the directory', async () => {

@@ -18,9 +18,12 @@ export const EMBEDDED_DATABASE_FILE = 'sessions.db'
 const SWEEP_BATCH = 1000
 
 /**
- * One row per session: what the indexes need, then the record as JSON text. Open sessions
- * (waiting or running) are in two partial indexes, so `countOpen` counts a range of an index;
- * `keep_until` is indexed for `sweep`, `status` for `list`.
+ * One row per session: what the indexes need, then the record as JSON text. A rowid table, so
+ * that a record (a few KB with its question's context) sits in its row's page: in a `without
+ * rowid` table a row is an index entry, which keeps about 1 KB in the page and spills the rest to
+ * overflow pages, and every compare-and-set rewrote the chain — half again the cost of a write.
+ * Open sessions (waiting or running) are in two partial indexes, so `countOpen` counts a range
+ * of an index and `list` of open sessions walks one; `keep_until` is indexed for `sweep`.
  */
 const SCHEMA = `
   create table if not exists sessions (
@@ -31,13 +34,38 @@ const SCHEMA = `
     expires_at integer not null,
     keep_until integer not null,
     record text not null,
-    primary key (client_id, id)
-  ) without rowid;
+    unique (client_id, id)
+  );
   create index if not exists sessions_by_keep_until on sessions (keep_until);
-  create index if not exists sessions_by_status on sessions (status);
   create index if not exists sessions_open_by_client on sessions (client_id, expires_at) where status in ('waiting', 'running');
   create index if not exists sessions_open_by_expiry on sessions (expires_at) where status in ('waiting', 'running');
 `
+
+/**
+ * A database an earlier version made has its sessions in a `without rowid` table (and an index
+ * by status that nothing needs now): its rows are moved to the table `SCHEMA` makes, in one
+ * transaction, so no waiting session is lost to an upgrade.
+ */
+function migrate(db: Database.Database): void {
+  const existing = db.prepare("select sql from sqlite_master where type = 'table' and name = 'sessions'").get() as { sql: string } | undefined
+  if (existing && /without\s+rowid/i.test(existing.sql)) {
+    db.exec(`
+      begin immediate;
+      alter table sessions rename to sessions_before_rowid;
+      drop index if exists sessions_by_keep_until;
+      drop index if exists sessions_by_status;
+      drop index if exists sessions_open_by_client;
+      drop index if exists sessions_open_by_expiry;
+      ${SCHEMA}
+      insert into sessions (client_id, id, version, status, expires_at, keep_until, record)
+        select client_id, id, version, status, expires_at, keep_until, record from sessions_before_rowid;
+      drop table sessions_before_rowid;
+      commit;
+    `)
+    return
+  }
+  db.exec(SCHEMA)
+}
 
 /**
  * The default `SessionStore`: a SQLite database (libsql, whose binary comes from the npm
@@ -69,7 +97,7 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
       db.pragma('synchronous = NORMAL')
       // Another process holding the write lock is waited for, not failed on.
       db.pragma('busy_timeout = 5000')
-      db.exec(SCHEMA)
+      migrate(db)
     } catch (error) {
       throw new Error(
         `The session store cannot use the directory ${directory}: ${error instanceof Error ? error.message : String(error)}. ` +
@@ -101,7 +129,11 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
       countOpenOfClient: db.prepare<[string, number]>(
         `select count(*) as count from sessions where status in ('waiting', 'running') and client_id = ? and expires_at > ?`,
       ),
-      listByStatus: db.prepare<[SessionStatus, number]>('select client_id, id, record from sessions where status = ? limit ?'),
+      // Open sessions through their partial index; ended ones (no caller lists them but tests) by a scan.
+      listOpen: db.prepare<[SessionStatus, number]>(
+        `select client_id, id, record from sessions where status in ('waiting', 'running') and status = ? limit ?`,
+      ),
+      listEnded: db.prepare<[SessionStatus, number]>('select client_id, id, record from sessions where status = ? limit ?'),
     }
 
     const store: SessionStore = {
@@ -153,7 +185,8 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
       *list({ statuses, limit }) {
         const records: SessionRecord[] = []
         for (const status of statuses) {
-          for (const row of statements.listByStatus.all(status, limit - records.length) as Row[]) {
+          const query = status === 'waiting' || status === 'running' ? statements.listOpen : statements.listEnded
+          for (const row of query.all(status, limit - records.length) as Row[]) {
             const record = readListedRecord(row.record, row.client_id, row.id)
             if (record) records.push(record)
           }
