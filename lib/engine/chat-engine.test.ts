@@ -252,7 +252,19 @@ describe('stopping', () => {
   })
 
   it('ends the turn and its tools when the request is aborted mid-stream', async () => {
-    const slow = await createChatServer({ model: createOfflineModel({ delayMs: 5, skills: [bookFlightOffline] }), tools: [bookFlightTool] })
+    // The offline model, whose answers to a tool's sample wait until the test is done: the
+    // request is aborted while the tool waits on its model, whatever the machine's load.
+    const offline = createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] })
+    let sampling = false
+    const model: typeof offline = {
+      ...offline,
+      async doGenerate(options) {
+        sampling = true
+        await new Promise<void>((resolve) => options.abortSignal?.addEventListener('abort', () => resolve(), { once: true }))
+        return offline.doGenerate(options)
+      },
+    }
+    const slow = await createChatServer({ model, tools: [bookFlightTool] })
     const stopper = createChatTestClient({ chat: slow })
     const { request } = await (async () => {
       const turn = await stopper.say('Book a flight from NYC to LAX')
@@ -276,6 +288,7 @@ describe('stopping', () => {
     const decoder = new TextDecoder()
     let seen = ''
     while (!seen.includes('Finding a travel tip')) seen += decoder.decode((await reader.read()).value)
+    expect(sampling).toBe(true)
     controller.abort()
     while (!(await reader.read()).done) {
       // Drain until the server closes the stream.

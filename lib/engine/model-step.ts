@@ -1,6 +1,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider'
 import type { ToolSet } from 'ai'
-import { scoped, spawn, until, withResolvers, type Operation } from 'effection'
+import type { Operation } from 'effection'
+import { withModelDeadline } from './model-deadline'
 import { toFunctionTools } from '../models/model-tools'
 import { toModelPrompt } from '../models/model-prompt'
 import type { ChatEvent } from '../protocol/events'
@@ -54,9 +55,9 @@ export function streamModelStep({
   timeoutMs?: number
   emit(event: ChatEvent): void
 }): Operation<ModelStepResult> {
-  return withModelTimeout(timeoutMs, () => new ModelTimeoutError(timeoutMs!), function* (abortSignal) {
-    const functionTools = yield* until(toFunctionTools(tools))
-    const { stream } = yield* until(
+  return withModelDeadline(timeoutMs, () => new ModelTimeoutError(timeoutMs!), function* ({ signal: abortSignal, wait }) {
+    const functionTools = yield* wait(toFunctionTools(tools))
+    const { stream } = yield* wait(
       model.doStream({
         prompt: toModelPrompt({ system, messages: toModelMessages(toExtendedMessages(messages)) }),
         ...(functionTools.length > 0 ? { tools: functionTools, toolChoice: { type: 'auto' } } : {}),
@@ -68,7 +69,7 @@ export function streamModelStep({
     try {
       const step: ModelStepResult = { text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } }
       while (true) {
-        const next = yield* until(reader.read())
+        const next = yield* wait(reader.read())
         if (next.done) return step
         const part = next.value
         switch (part.type) {
@@ -90,42 +91,10 @@ export function streamModelStep({
       }
     } finally {
       try {
-        yield* until(reader.cancel())
+        yield* wait(reader.cancel())
       } catch {
         // The stream already failed; there is nothing left to release.
       }
-    }
-  })
-}
-
-/**
- * Runs `call` with an abort signal that fires when it is halted, failing with `timeoutError()`
- * if it has not finished within `timeoutMs`: the call is then halted, which aborts its request.
- */
-export function withModelTimeout<T>(
-  timeoutMs: number | undefined,
-  timeoutError: () => Error,
-  call: (abortSignal: AbortSignal) => Operation<T>,
-): Operation<T> {
-  // The call runs in a child of this scope, halted when the scope ends: on its result, its
-  // failure, or the time-out. (Cheaper than a race against a sleep, which makes a task of each.)
-  return scoped(function* () {
-    const controller = new AbortController()
-    const outcome = withResolvers<T>()
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => outcome.reject(timeoutError()), timeoutMs)
-    let finished = false
-    try {
-      yield* spawn(function* () {
-        const value = yield* call(controller.signal)
-        finished = true
-        outcome.resolve(value)
-      })
-      return yield* outcome.operation
-    } finally {
-      clearTimeout(timer)
-      // Halted, timed out or failed: whatever the call still has open (a request, a stream) is
-      // told to stop. (A finished call has nothing open, and an abort's DOMException costs.)
-      if (!finished) controller.abort()
     }
   })
 }

@@ -1,10 +1,11 @@
 import type { JSONSchema7, LanguageModelV3 } from '@ai-sdk/provider'
-import { until, type Operation } from 'effection'
+import type { Operation } from 'effection'
 import { toModelPrompt } from '../models/model-prompt'
 import type { ToolSampleRequest } from '../runtime/tool-client'
 import type { SampleResult } from '../tools/types'
 import { toModelMessages } from './model-messages'
-import { formatSeconds, withModelTimeout } from './model-step'
+import { withModelDeadline } from './model-deadline'
+import { formatSeconds } from './model-step'
 
 /**
  * `ctx.sample` in the chat: one call to the chat's own model, cancelled with the scope that
@@ -26,8 +27,8 @@ export function sampleWithModel({
 }): Operation<SampleResult> {
   const tokens = request.maxTokens === undefined ? maxOutputTokens : Math.min(request.maxTokens, maxOutputTokens ?? Infinity)
   const timeoutError = () => new Error(`The model did not answer the sample within ${formatSeconds(timeoutMs!)}.`)
-  return withModelTimeout(timeoutMs, timeoutError, function* (abortSignal) {
-    const result = yield* until(
+  return withModelDeadline(timeoutMs, timeoutError, function* ({ signal: abortSignal, wait }) {
+    const result = yield* wait(
       model.doGenerate({
         prompt: toModelPrompt({ system: request.system, messages: toModelMessages(request.messages) }),
         maxOutputTokens: tokens,

@@ -92,7 +92,7 @@ function finishReasonOf(reply: OfflineReply): LanguageModelV3FinishReason {
 
 /** Roughly four characters to a token, as with English text on real tokenizers. */
 function usageOf(options: LanguageModelV3CallOptions, reply: OfflineReply): LanguageModelV3Usage {
-  const promptChars = JSON.stringify(options.prompt).length + JSON.stringify(options.tools ?? []).length
+  const promptChars = jsonLength(options.prompt) + toolsLength(options.tools)
   const inputTokens = Math.ceil(promptChars / 4)
   const textTokens = Math.ceil(reply.text.length / 4)
   const outputTokens = textTokens + reply.toolCalls.reduce((sum, call) => sum + Math.ceil((call.toolName.length + call.input.length) / 4), 0)
@@ -100,6 +100,29 @@ function usageOf(options: LanguageModelV3CallOptions, reply: OfflineReply): Lang
     inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
     outputTokens: { total: outputTokens, text: textTokens, reasoning: 0 },
   }
+}
+
+const toolLengths = new WeakMap<object, number>()
+
+/** The tools' JSON length, once per tool list (the chat converts each tool set once). */
+function toolsLength(tools: LanguageModelV3CallOptions['tools']): number {
+  if (!tools) return 2
+  let length = toolLengths.get(tools)
+  if (length === undefined) toolLengths.set(tools, (length = jsonLength(tools)))
+  return length
+}
+
+/** About the length of `JSON.stringify(value)`, counted without building the string (usage is an estimate). */
+function jsonLength(value: unknown): number {
+  if (typeof value === 'string') return value.length + 2
+  if (value === null || typeof value !== 'object') return 4
+  let length = 2
+  if (Array.isArray(value)) {
+    for (const item of value) length += jsonLength(item) + 1
+    return length
+  }
+  for (const key in value) length += key.length + 4 + jsonLength((value as Record<string, unknown>)[key])
+  return length
 }
 
 /**
