@@ -64,7 +64,7 @@ export class LiveSession {
   readonly id: string
   readonly clientId: string
   readonly toolName: string
-  /** The version of the record this process wrote last; the cache is valid while the store has it. */
+  /** The version of the record this process wrote last (0: not in the store yet); the cache is valid while the store has it. */
   version: number
   private record: SessionRecord
   private readonly store: SessionStore
@@ -79,8 +79,8 @@ export class LiveSession {
   private waiter: ((event: LiveSessionEvent) => void) | undefined = undefined
   private answer: ((answer: ElicitAnswer<unknown>) => void) | undefined = undefined
   private pending: BridgeElicitRequest | undefined = undefined
-  /** The record holds an answer the store does not have yet (see `resumeUnwritten`). */
-  private unwritten = false
+  /** The record holds what the store does not have yet: an answer (see `resumeUnwritten`), or the whole new session. */
+  private unwritten: boolean
   // Writes happen one at a time: parallel branches may record results at once.
   private writing = false
   private readonly writers: Array<() => void> = []
@@ -93,6 +93,7 @@ export class LiveSession {
     this.toolName = record.toolName
     this.record = record
     this.version = version
+    this.unwritten = version === 0
     this.store = store
     this.timing = timing
     const session = this
@@ -197,11 +198,12 @@ export class LiveSession {
   }
 
   /**
-   * After `resumeUnwritten`: let the tool run on to what it does next in this turn of the event
-   * loop, then make sure the answer is written (alone, if the tool wrote nothing by then). True
-   * when the store holds it; false when another process took or stopped the session first.
+   * After `resumeUnwritten`, or for a session started with version 0: let the tool run on to what
+   * it does next in this turn of the event loop, then make sure the answer (or the new session)
+   * is written — alone, if the tool wrote nothing by then. True when the store holds it; false
+   * when another process took or stopped the session first (or, new, its call id was taken).
    */
-  *answered(): Operation<boolean> {
+  *recorded(): Operation<boolean> {
     yield* nextTurn()
     try {
       yield* this.writeUnwritten()
@@ -304,7 +306,8 @@ export class LiveSession {
     try {
       if (onlyUnwritten && !this.unwritten) return
       const next = change(this.record)
-      const version = yield* this.store.update(next, this.version)
+      // A new session is created by its first write: with its first question, when it asks at once.
+      const version = this.version === 0 ? (yield* this.store.create(next))?.version : yield* this.store.update(next, this.version)
       if (version === undefined) {
         throw new SessionConflictError(`The ${this.toolName} session was continued or stopped elsewhere.`)
       }

@@ -219,11 +219,14 @@ export function usePluginSessionManager({
           expiresAt: at + leaseMs,
           keepUntil: at + leaseMs + keepMs,
         }
-        const stored = yield* store.create(record)
-        if (!stored) throw new Error(`A session for tool call ${callId} already exists.`)
+        // Written with what the tool does first (its first question, at once for most tools), in
+        // one write instead of two; before it does anything that could be seen outside (see
+        // `LiveSession.resumeUnwritten`), and in any case by the next turn of the event loop.
+        const session = startLive(tool, { record, version: 0 }, parentMessages)
+        if (!(yield* session.recorded())) throw new Error(`A session for tool call ${callId} already exists.`)
         wakeSweep?.()
         wakeSweep = undefined
-        return startLive(tool, stored, parentMessages)
+        return session
       },
 
       *load(clientId, id, { answering } = {}) {
@@ -273,7 +276,7 @@ export function usePluginSessionManager({
         if (cached?.waiting && cached.version === version) {
           idle.delete(key)
           cached.resumeUnwritten(next, checked)
-          if (!(yield* cached.answered())) return undefined
+          if (!(yield* cached.recorded())) return undefined
           return { previous: loaded.stored, taken: cached.stored, answer: checked, resumed: cached }
         }
         const taken = yield* store.update(next, version)
