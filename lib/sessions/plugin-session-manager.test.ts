@@ -266,6 +266,21 @@ describe('PluginSessionManager', () => {
       'already exists',
     )
     expect((await on(a, () => counted.store.get('client-a', 'call-new')))?.version).toBe(1)
+    // The refused start did not take the first one's place in memory: it still answers from there.
+    const first = await on(a, () => a.manager.load('client-a', 'call-new', { answering: (session.waitingOn?.request.elicitId)! }))
+    expect(first).toMatchObject({ kind: 'waiting', cached: true })
+  })
+
+  it('ends a new session whose start is stopped before it is written: no tool runs on, no record waits', async () => {
+    const store = createMemorySessionStore()
+    const a = await startManager({ store })
+    const starting = a.scope.run(() => a.manager.start({ tool: askTool, params: { question: 'stopped?' }, callId: 'call-stopped', clientId: 'client-a', parentMessages: [] }))
+    await starting.halt()
+    expect(teardowns).toEqual(['stopped?'])
+    const stored = await on(a, () => store.get('client-a', 'call-stopped'))
+    // Written by then or not, nothing waits: the record is aborted, or there is none.
+    if (stored) expect(stored.record).toMatchObject({ status: 'aborted' })
+    expect(await on(a, () => a.manager.listActive())).toEqual([])
   })
 
   it('writes a new session before a step its tool does first does its work', async () => {

@@ -165,23 +165,28 @@ export function usePluginSessionManager({
       return session
     }
 
+    /** The tool of `stored` running in this process; `remember` it to make it the cache's. */
+    function runLive(tool: AnyMcpTool, stored: StoredSession, parentMessages: readonly ExtendedMessage[]): LiveSession {
+      return new LiveSession({
+        scope,
+        store,
+        tool,
+        stored,
+        runtime,
+        parentMessages,
+        timing,
+        onEnd: (ended) => {
+          const key = keyOf(ended.clientId, ended.id)
+          // Only the cache's own entry: a tool refused at its start never replaced it.
+          if (live.get(key) !== ended) return
+          live.delete(key)
+          idle.delete(key)
+        },
+      })
+    }
+
     function startLive(tool: AnyMcpTool, stored: StoredSession, parentMessages: readonly ExtendedMessage[]): LiveSession {
-      return remember(
-        new LiveSession({
-          scope,
-          store,
-          tool,
-          stored,
-          runtime,
-          parentMessages,
-          timing,
-          onEnd: (ended) => {
-            const key = keyOf(ended.clientId, ended.id)
-            if (live.get(key) === ended) live.delete(key)
-            idle.delete(key)
-          },
-        }),
-      )
+      return remember(runLive(tool, stored, parentMessages))
     }
 
     function* forget(clientId: string, id: string) {
@@ -222,11 +227,24 @@ export function usePluginSessionManager({
         // Written with what the tool does first (its first question, at once for most tools), in
         // one write instead of two; before it does anything that could be seen outside (see
         // `LiveSession.resumeUnwritten`), and in any case by the next turn of the event loop.
-        const session = startLive(tool, { record, version: 0 }, parentMessages)
-        if (!(yield* session.recorded())) throw new Error(`A session for tool call ${callId} already exists.`)
+        const session = runLive(tool, { record, version: 0 }, parentMessages)
+        let recorded: boolean | undefined
+        try {
+          recorded = yield* session.recorded()
+        } finally {
+          if (recorded === undefined) {
+            // Halted meanwhile (the turn was stopped): the new session ends with it, in the store too.
+            yield* session.halt('The turn was stopped before it finished.')
+            yield* manager.abort(clientId, callId, 'The turn was stopped before it finished.')
+          }
+        }
+        if (!recorded) {
+          yield* session.halt()
+          throw new Error(`A session for tool call ${callId} already exists.`)
+        }
         wakeSweep?.()
         wakeSweep = undefined
-        return session
+        return remember(session)
       },
 
       *load(clientId, id, { answering } = {}) {
