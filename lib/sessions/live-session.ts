@@ -181,8 +181,8 @@ export class LiveSession {
    * answer in its journal, to be written with the first thing the tool does that could be seen
    * outside this process — its next question, its result, a step's work, a model call — in one
    * compare-and-set on the version it was waiting at. Until then the tool's logs and progress
-   * wait in its queue, which no request reads before `answered` says the write won; a tool that
-   * does none of these at once has the answer written alone (`answered`). So a resume whose tool
+   * wait in its queue, which no request reads before `recorded` says the write won; a tool that
+   * does none of these at once has the answer written alone (`recorded`). So a resume whose tool
    * asks its next question at once writes once, not twice, and still nothing is done twice: a
    * concurrent delivery that takes the session first makes that write fail, and what the tool did
    * in memory is dropped with it.
