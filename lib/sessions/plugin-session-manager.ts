@@ -200,15 +200,17 @@ export function usePluginSessionManager({
     const manager: PluginSessionManager = {
       *start({ tool, params, callId, clientId, parentMessages }) {
         const at = now()
-        if (limits.maxOpenPerClient !== undefined && (yield* store.countOpen({ clientId, now: at })) >= limits.maxOpenPerClient) {
+        const { maxOpenPerClient, maxOpen } = limits
+        const open = maxOpenPerClient !== undefined || maxOpen !== undefined ? yield* store.countOpen({ clientId, now: at }) : undefined
+        if (open && maxOpenPerClient !== undefined && open.client >= maxOpenPerClient) {
           throw new SessionLimitError(
-            `this browser already has ${limits.maxOpenPerClient} tools waiting for answers or running. ` +
+            `this browser already has ${maxOpenPerClient} tools waiting for answers or running. ` +
               'Answer or stop one of them, then ask again.',
           )
         }
-        if (limits.maxOpen !== undefined && (yield* store.countOpen({ now: at })) >= limits.maxOpen) {
+        if (open && maxOpen !== undefined && open.all >= maxOpen) {
           throw new SessionLimitError(
-            `the server has ${limits.maxOpen} tools waiting for answers or running, its limit. Try again in a few minutes.`,
+            `the server has ${maxOpen} tools waiting for answers or running, its limit. Try again in a few minutes.`,
           )
         }
         const record: SessionRecord = {

@@ -40,11 +40,12 @@ export interface SessionStore {
   list(options: { statuses: readonly SessionRecord['status'][]; limit: number }): Operation<SessionRecord[]>
   /**
    * How many sessions are open at `now`: status `waiting` or `running` with `expiresAt` after
-   * `now` (a waiting one not yet expired, a running one within its lease). Of one client when
-   * `clientId` is given, else of every client. Reads indexes, never the records, so the cost does
-   * not grow with the records' size (memory store excepted: it walks its map).
+   * `now` (a waiting one not yet expired, a running one within its lease) — `client`, of the
+   * client `clientId`, and `all`, of every client, in one read (one round trip to Redis). Reads
+   * indexes, never the records, so the cost does not grow with the records' size (memory store
+   * excepted: it walks its map).
    */
-  countOpen(options: { clientId?: string; now: number }): Operation<number>
+  countOpen(options: { clientId: string; now: number }): Operation<{ client: number; all: number }>
 }
 
 /** The store could not be reached (Redis down); the request that needed it gets a 503. */

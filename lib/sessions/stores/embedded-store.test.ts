@@ -84,7 +84,7 @@ describe('embedded session store', () => {
     await run(function* () {
       const store = yield* useEmbeddedSessionStore({ directory })
       expect(yield* store.get(waiting.clientId, waiting.id)).toEqual({ record: waiting, version: 3 })
-      expect(yield* store.countOpen({ clientId: waiting.clientId, now: Date.now() })).toBe(1)
+      expect(yield* store.countOpen({ clientId: waiting.clientId, now: Date.now() })).toEqual({ client: 1, all: 1 })
       expect((yield* store.list({ statuses: ['waiting'], limit: 10 })).map((record) => record.id)).toEqual([waiting.id])
       expect(yield* store.update({ ...waiting, status: 'running' }, 3)).toBe(4)
     })

@@ -125,9 +125,10 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
          (select client_id, id from sessions where keep_until <= ? order by keep_until limit ?)`,
       ),
       nextDue: db.prepare<[]>('select min(keep_until) as next from sessions'),
-      countOpen: db.prepare<[number]>(`select count(*) as count from sessions where status in ('waiting', 'running') and expires_at > ?`),
-      countOpenOfClient: db.prepare<[string, number]>(
-        `select count(*) as count from sessions where status in ('waiting', 'running') and client_id = ? and expires_at > ?`,
+      countOpen: db.prepare<[string, number, number]>(
+        `select
+           (select count(*) from sessions where status in ('waiting', 'running') and client_id = ? and expires_at > ?) as client,
+           (select count(*) from sessions where status in ('waiting', 'running') and expires_at > ?) as total`,
       ),
       // Open sessions through their partial index; ended ones (no caller lists them but tests) by a scan.
       listOpen: db.prepare<[SessionStatus, number]>(
@@ -196,8 +197,8 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
       },
 
       *countOpen({ clientId, now }) {
-        const row = (clientId === undefined ? statements.countOpen.get(now) : statements.countOpenOfClient.get(clientId, now)) as { count: number }
-        return row.count
+        const row = statements.countOpen.get(clientId, now, now) as { client: number; total: number }
+        return { client: row.client, all: row.total }
       },
     }
 

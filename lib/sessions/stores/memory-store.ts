@@ -82,12 +82,13 @@ export function createMemorySessionStore(entries = new Map<string, MemorySession
     },
 
     *countOpen({ clientId, now }) {
-      let count = 0
+      const open = { client: 0, all: 0 }
       for (const entry of entries.values()) {
-        if (clientId !== undefined && entry.clientId !== clientId) continue
-        if ((entry.status === 'waiting' || entry.status === 'running') && entry.expiresAt > now) count++
+        if ((entry.status !== 'waiting' && entry.status !== 'running') || entry.expiresAt <= now) continue
+        open.all++
+        if (entry.clientId === clientId) open.client++
       }
-      return count
+      return open
     },
   }
 }

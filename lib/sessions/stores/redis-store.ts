@@ -227,8 +227,10 @@ export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionSt
       },
 
       *countOpen({ clientId, now }) {
-        const key = clientId === undefined ? `${prefix}open` : redisOpenKeys(prefix, clientId).client
-        return yield* command(() => client.zCount(key, `(${now}`, '+inf'))
+        const keys = redisOpenKeys(prefix, clientId)
+        // Sent in the same turn, the two ZCOUNTs go out in one write and come back in one read.
+        const [mine, all] = yield* command(() => Promise.all([client.zCount(keys.client, `(${now}`, '+inf'), client.zCount(keys.all, `(${now}`, '+inf')]))
+        return { client: mine, all }
       },
 
       // Redis forgets each record at its keepUntil (PEXPIREAT): there is nothing to sweep.

@@ -183,7 +183,11 @@ export function describeSessionStoreContract(name: string, { expiresItself, setu
 
     it('counts open sessions (waiting or running, not expired) per client and in total, as records change', async () => {
       const now = Date.now()
-      const count = (clientId?: string, at = now) => run(() => store.countOpen({ clientId, now: at }))
+      /** The client's count, or with no client the whole store's (each read asks for both). */
+      const count = async (clientId?: string, at = now) => {
+        const open = await run(() => store.countOpen({ clientId: clientId ?? 'nobody', now: at }))
+        return clientId === undefined ? open.all : open.client
+      }
       expect(await count()).toBe(0)
       expect(await count('client-a')).toBe(0)
       await run(() => store.create(sessionRecord({ id: 'a-waiting', expiresAt: now + 60_000 })))
@@ -198,6 +202,7 @@ export function describeSessionStoreContract(name: string, { expiresItself, setu
       expect(await count('client-a:x')).toBe(1)
       expect(await count('nobody')).toBe(0)
       expect(await count()).toBe(4)
+      expect(await run(() => store.countOpen({ clientId: 'client-a', now }))).toEqual({ client: 2, all: 4 })
       // Time passes: the running one's lease ends first.
       expect(await count('client-a', now + 20_000)).toBe(1)
       expect(await count(undefined, now + 20_000)).toBe(3)
