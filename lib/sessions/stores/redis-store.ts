@@ -166,7 +166,10 @@ export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionSt
     /** Runs a command; fails as `SessionStoreUnavailableError` when Redis cannot answer. */
     function* command<T>(send: () => Promise<T>): Operation<T> {
       try {
-        return yield* until(Promise.resolve().then(send))
+        // Sent now, not a microtask later: the client writes what is queued in this turn of the
+        // event loop, and a write made now goes out before whatever waits for the next turn.
+        // (It also throws synchronously while disconnected: caught below like a rejection.)
+        return yield* until(send())
       } catch (error) {
         if (error instanceof ErrorReply) {
           if (error.message.startsWith('WRONGTYPE')) {
