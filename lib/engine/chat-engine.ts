@@ -172,93 +172,87 @@ export function* runTurn({
   }
 
   try {
-    yield* turn()
+    for (const call of plan.interruptedCalls) {
+      yield* sessions.abort(clientId, call.id, 'The user moved on before answering.')
+    }
+    if (plan.abort) {
+      const { call, reason } = plan.abort
+      yield* sessions.abort(clientId, call.id, reason)
+      toolMessage(call, `Error: ${reason}`)
+      emit({ type: 'tool_error', id: call.id, name: call.function.name, message: reason })
+    }
+    for (const { call, error, message } of plan.lost) {
+      emit({ type: 'plugin_session_error', sessionId: call.id, callId: call.id, error, message })
+      toolMessage(call, LOST_SESSION_MESSAGE)
+    }
+    for (const { call, outcome } of plan.finished) settle(call, outcome)
+    for (const { call, elicitId, message, issues } of plan.rejected) {
+      emit({ type: 'plugin_elicit_rejected', sessionId: call.id, elicitId, message, issues })
+    }
+
+    const stillWaiting = [...plan.waiting, ...plan.rejected].map(({ call, request }) => ({ call, request }))
+    const continued: Array<{ call: ToolCall; session: LiveSession }> = []
+    for (const { call, session } of plan.taken) {
+      const parentMessages = toolContextOf({ conversation, callId: call.id, maxBytes: config.maxToolContextBytes })
+      continued.push({ call, session: yield* sessions.continue({ taken: session, parentMessages }) })
+    }
+    let waiting = [...(yield* drive(continued)), ...stillWaiting]
+
+    if (plan.direct) {
+      // A slash command: its call is made as the model would make it, and the model is not asked.
+      const { name, arguments: input } = plan.direct
+      const call: ToolCall = { id: directCallId(config.callIds), type: 'function', function: { name, arguments: JSON.stringify(input) } }
+      conversation.push({ role: 'assistant', content: null, tool_calls: [call] })
+      waiting = [...waiting, ...(yield* drive(yield* startCalls([{ call, input }])))]
+    }
+
+    if (waiting.length === 0 && !plan.abort && !plan.direct && !endsWithDirectCalls(plan.messages)) {
+      for (let iteration = 0; ; iteration++) {
+        if (iteration === config.maxIterations) {
+          throw new TurnError('iteration_limit', `Stopped after ${config.maxIterations} model calls in one turn.`)
+        }
+        const step = yield* streamModelStep({
+          model: config.model,
+          system: withAppContext(config.systemPrompt, plan.appContext),
+          messages: conversation,
+          tools: config.tools.forModel(),
+          maxOutputTokens: config.maxOutputTokens,
+          timeoutMs: config.modelTimeoutMs,
+          emit,
+        })
+        text += step.text
+        usage.inputTokens += step.usage.inputTokens
+        usage.outputTokens += step.usage.outputTokens
+        if (step.toolCalls.length === 0) {
+          conversation.push({ role: 'assistant', content: step.text })
+          break
+        }
+
+        const calls: ToolCall[] = step.toolCalls.map(({ id, name, input }) => ({
+          id: config.callIds.issue(id),
+          type: 'function',
+          function: { name, arguments: JSON.stringify(input ?? {}) },
+        }))
+        conversation.push({ role: 'assistant', content: step.text || null, tool_calls: calls })
+        waiting = yield* drive(yield* startCalls(calls.map((call, index) => ({ call, input: step.toolCalls[index]!.input }))))
+        if (waiting.length > 0) break
+      }
+    }
+
+    askUser(waiting)
+    finished = true
+    emit({ type: 'conversation_state', messages: config.signer.sign(conversation) })
+    emit({ type: 'complete', text, usage })
+  } catch (error) {
+    if (error instanceof TurnError) emit({ type: 'error', code: error.code, message: error.message })
+    else if (error instanceof ModelTimeoutError) emit({ type: 'error', code: 'model_timeout', message: error.message })
+    else if (error instanceof SessionStoreUnavailableError) {
+      emit({ type: 'error', code: 'store_unavailable', message: `Sessions cannot be reached right now (${error.message}). Try again in a moment.` })
+    } else emit({ type: 'error', code: 'turn_failed', message: describeFailure(error) })
+    emit({ type: 'conversation_state', messages: config.signer.sign(conversation) })
   } finally {
     // A turn that does not finish (Stop, a dropped connection, a failure) ends its tools' work.
     if (!finished) for (const id of running) yield* sessions.abort(clientId, id, 'The turn was stopped before it finished.')
-  }
-
-  function* turn(): Operation<void> {
-    try {
-      for (const call of plan.interruptedCalls) {
-        yield* sessions.abort(clientId, call.id, 'The user moved on before answering.')
-      }
-      if (plan.abort) {
-        const { call, reason } = plan.abort
-        yield* sessions.abort(clientId, call.id, reason)
-        toolMessage(call, `Error: ${reason}`)
-        emit({ type: 'tool_error', id: call.id, name: call.function.name, message: reason })
-      }
-      for (const { call, error, message } of plan.lost) {
-        emit({ type: 'plugin_session_error', sessionId: call.id, callId: call.id, error, message })
-        toolMessage(call, LOST_SESSION_MESSAGE)
-      }
-      for (const { call, outcome } of plan.finished) settle(call, outcome)
-      for (const { call, elicitId, message, issues } of plan.rejected) {
-        emit({ type: 'plugin_elicit_rejected', sessionId: call.id, elicitId, message, issues })
-      }
-
-      const stillWaiting = [...plan.waiting, ...plan.rejected].map(({ call, request }) => ({ call, request }))
-      const continued: Array<{ call: ToolCall; session: LiveSession }> = []
-      for (const { call, session } of plan.taken) {
-        const parentMessages = toolContextOf({ conversation, callId: call.id, maxBytes: config.maxToolContextBytes })
-        continued.push({ call, session: yield* sessions.continue({ taken: session, parentMessages }) })
-      }
-      let waiting = [...(yield* drive(continued)), ...stillWaiting]
-
-      if (plan.direct) {
-        // A slash command: its call is made as the model would make it, and the model is not asked.
-        const { name, arguments: input } = plan.direct
-        const call: ToolCall = { id: directCallId(config.callIds), type: 'function', function: { name, arguments: JSON.stringify(input) } }
-        conversation.push({ role: 'assistant', content: null, tool_calls: [call] })
-        waiting = [...waiting, ...(yield* drive(yield* startCalls([{ call, input }])))]
-      }
-
-      if (waiting.length === 0 && !plan.abort && !plan.direct && !endsWithDirectCalls(plan.messages)) {
-        for (let iteration = 0; ; iteration++) {
-          if (iteration === config.maxIterations) {
-            throw new TurnError('iteration_limit', `Stopped after ${config.maxIterations} model calls in one turn.`)
-          }
-          const step = yield* streamModelStep({
-            model: config.model,
-            system: withAppContext(config.systemPrompt, plan.appContext),
-            messages: conversation,
-            tools: config.tools.forModel(),
-            maxOutputTokens: config.maxOutputTokens,
-            timeoutMs: config.modelTimeoutMs,
-            emit,
-          })
-          text += step.text
-          usage.inputTokens += step.usage.inputTokens
-          usage.outputTokens += step.usage.outputTokens
-          if (step.toolCalls.length === 0) {
-            conversation.push({ role: 'assistant', content: step.text })
-            break
-          }
-
-          const calls: ToolCall[] = step.toolCalls.map(({ id, name, input }) => ({
-            id: config.callIds.issue(id),
-            type: 'function',
-            function: { name, arguments: JSON.stringify(input ?? {}) },
-          }))
-          conversation.push({ role: 'assistant', content: step.text || null, tool_calls: calls })
-          waiting = yield* drive(yield* startCalls(calls.map((call, index) => ({ call, input: step.toolCalls[index]!.input }))))
-          if (waiting.length > 0) break
-        }
-      }
-
-      askUser(waiting)
-      finished = true
-      emit({ type: 'conversation_state', messages: config.signer.sign(conversation) })
-      emit({ type: 'complete', text, usage })
-    } catch (error) {
-      if (error instanceof TurnError) emit({ type: 'error', code: error.code, message: error.message })
-      else if (error instanceof ModelTimeoutError) emit({ type: 'error', code: 'model_timeout', message: error.message })
-      else if (error instanceof SessionStoreUnavailableError) {
-        emit({ type: 'error', code: 'store_unavailable', message: `Sessions cannot be reached right now (${error.message}). Try again in a moment.` })
-      } else emit({ type: 'error', code: 'turn_failed', message: describeFailure(error) })
-      emit({ type: 'conversation_state', messages: config.signer.sign(conversation) })
-    }
   }
 }
 
