@@ -221,7 +221,7 @@ describe('a journaling client, live', () => {
       { seq: 6, kind: 'elicit', key: 'comment', answer: { action: 'accept', content: { text: 'Lovely' } } },
     ])
     expect(result).toEqual({ status: 'done', stars: 4, summary: 'Mostly happy', code, comment: 'Lovely' })
-    // Every sample and step result is recorded, the write finished, before the tool sees it.
+    // Every sample and step result is handed to record, and record has returned, before the tool sees it.
     expect(trail).toEqual([
       'emit log 1',
       'emit notify 2',

@@ -16,7 +16,11 @@ export interface JournalingClientOptions {
   journal: ToolJournal
   /** `ctx.sample` done live: the chat's own model. */
   sample(request: ToolSampleRequest): Operation<SampleResult>
-  /** Make a result durable; the tool sees it only once this returns. */
+  /**
+   * Keep a result for the record. It must be durable before anything the tool does with it can
+   * be seen outside the process (its next question, a step's work, a model call, a log handed to
+   * a request); the tool may see it at once.
+   */
   record(entry: JournalEntry): Operation<void>
   /** Make the question durable, then wait for its answer (already checked by `request.validate`). */
   ask(request: BridgeElicitRequest): Operation<ElicitAnswer<unknown>>
@@ -32,8 +36,8 @@ export interface JournalingClientOptions {
 const CAPABILITIES: ToolClientCapabilities = { elicitation: true, sampling: true }
 
 /**
- * The client of a tool whose session is data: every sample and step result is recorded before
- * the tool sees it (answers are recorded by whoever `ask` hands them over), and a tool run again from its journal gets the recorded results back, in order, without
+ * The client of a tool whose session is data: every sample and step result is recorded (`record`;
+ * answers by whoever `ask` hands them over), and a tool run again from its journal gets the recorded results back, in order, without
  * asking the user, the model or a step again. Logs and progress already sent are not resent.
  */
 export function createJournalingClient(options: JournalingClientOptions): ToolClient {

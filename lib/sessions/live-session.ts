@@ -57,8 +57,13 @@ export interface StartLiveSessionOptions {
  * result it receives is written to the store before anything the tool does with it can be seen
  * outside this process, every question before it is asked, each write a compare-and-set on the
  * version this process last wrote, so a process that lost the session to another can never
- * record anything more. (An answer given to a tool waiting here is written with what the tool
- * does next: see `resumeUnwritten`.)
+ * record anything more.
+ *
+ * A result (an answer given to a tool waiting here, a sample's text, a step's value) is written
+ * with the next thing the tool does that could be seen outside: its next question, its result,
+ * a step's work or a model call, and before any of its logs or progress reach a request
+ * (`nextEvent`) — at the latest by the next turn of the event loop. So a tool that does a step
+ * and then returns writes once, not twice, and nothing it did is seen before it is durable.
  */
 export class LiveSession {
   readonly id: string
@@ -76,10 +81,12 @@ export class LiveSession {
   // Events not yet taken by a driver, and the driver waiting for one: not an Effection queue,
   // whose closures would cost a waiting session more than this array.
   private readonly events: LiveSessionEvent[] = []
-  private waiter: ((event: LiveSessionEvent) => void) | undefined = undefined
+  private waiter: (() => void) | undefined = undefined
+  /** How the tool's task reports its end when it was stopped because its results could not be written. */
+  private stopEvent: Extract<LiveSessionEvent, { type: 'failed' | 'aborted' }> | undefined = undefined
   private answer: ((answer: ElicitAnswer<unknown>) => void) | undefined = undefined
   private pending: BridgeElicitRequest | undefined = undefined
-  /** The record holds what the store does not have yet: an answer (see `resumeUnwritten`), or the whole new session. */
+  /** The record holds what the store does not have yet: results (see `append`, `resumeUnwritten`), or the whole new session. */
   private unwritten: boolean
   // Writes happen one at a time: parallel branches may record results at once.
   private writing = false
@@ -133,7 +140,7 @@ export class LiveSession {
         if (failure instanceof SessionConflictError) session.settle({ type: 'aborted', reason: failure.message })
         else yield* session.end({ type: 'failed', error: failure })
       } finally {
-        if (!settled && !session.dehydrating) session.settle({ type: 'aborted', reason: session.stopReason })
+        if (!settled && !session.dehydrating) session.settle(session.stopEvent ?? { type: 'aborted', reason: session.stopReason })
         session.ended = true
         onEnd(session)
       }
@@ -150,16 +157,23 @@ export class LiveSession {
     return this.pending && { stored: { record: this.record, version: this.version }, request: this.pending }
   }
 
-  /** The next event; the driver calls this until a terminal event or an `elicit`. */
+  /**
+   * The next event; the driver calls this until a terminal event or an `elicit`. What the tool
+   * received and the store does not have yet is written first (`flush`): no log or progress
+   * reaches a request before the results it may tell of are durable.
+   */
   *nextEvent(): Operation<LiveSessionEvent> {
-    const ready = this.events.shift()
-    if (ready) return ready
-    return yield* action<LiveSessionEvent>((resolve) => {
-      this.waiter = resolve
-      return () => {
-        if (this.waiter === resolve) this.waiter = undefined
-      }
-    })
+    while (true) {
+      if (this.unwritten) yield* this.flush()
+      const ready = this.events.shift()
+      if (ready) return ready
+      yield* action<void>((resolve) => {
+        this.waiter = resolve
+        return () => {
+          if (this.waiter === resolve) this.waiter = undefined
+        }
+      })
+    }
   }
 
   /**
@@ -181,8 +195,8 @@ export class LiveSession {
    * answer in its journal, to be written with the first thing the tool does that could be seen
    * outside this process — its next question, its result, a step's work, a model call — in one
    * compare-and-set on the version it was waiting at. Until then the tool's logs and progress
-   * wait in its queue, which no request reads before `recorded` says the write won; a tool that
-   * does none of these at once has the answer written alone (`recorded`). So a resume whose tool
+   * wait in its queue (`nextEvent` writes first); a tool that does none of these at once has the
+   * answer written alone (`recorded`). So a resume whose tool
    * asks its next question at once writes once, not twice, and still nothing is done twice: a
    * concurrent delivery that takes the session first makes that write fail, and what the tool did
    * in memory is dropped with it.
@@ -254,15 +268,48 @@ export class LiveSession {
     }
   }
 
+  /** A sample's or a step's result, written with what the tool does next (see the class). */
   private *append(entry: JournalEntry): Operation<void> {
-    const now = this.timing.now()
-    yield* this.write((record) => ({
-      ...record,
-      journal: [...record.journal, entry],
-      updatedAt: now,
-      expiresAt: now + this.timing.leaseMs,
-      keepUntil: now + this.timing.leaseMs + this.timing.keepMs,
-    }))
+    // Under the write lock: a write in flight (another branch's) must not drop this entry.
+    yield* this.lock()
+    try {
+      const now = this.timing.now()
+      this.record = {
+        ...this.record,
+        journal: [...this.record.journal, entry],
+        updatedAt: now,
+        expiresAt: now + this.timing.leaseMs,
+        keepUntil: now + this.timing.leaseMs + this.timing.keepMs,
+      }
+      this.unwritten = true
+    } finally {
+      this.unlock()
+    }
+  }
+
+  /**
+   * Write what the tool received and the store does not have yet, once the tool has run on to
+   * what it does next in this turn of the event loop (which may write it anyway). A write that
+   * fails stops the tool, and nothing it did since is reported: another process took or stopped
+   * the session (reported as aborted), or the store failed (reported as failed).
+   */
+  private *flush(): Operation<void> {
+    yield* nextTurn()
+    try {
+      yield* this.writeUnwritten()
+    } catch (error) {
+      // Nothing more is written from here; what the tool reported since rests on what was not.
+      this.unwritten = false
+      const terminal = this.events.filter((event) => event.type !== 'log' && event.type !== 'notify')
+      this.events.splice(0, this.events.length, ...terminal)
+      // A tool that ended meanwhile (its own write refused the same way) has reported how.
+      if (this.ended) return
+      this.stopEvent =
+        error instanceof SessionConflictError
+          ? { type: 'aborted', reason: error.message }
+          : { type: 'failed', error: new Error(`The ${this.toolName} session could not be recorded: ${error instanceof Error ? error.message : String(error)}`) }
+      yield* this.halt()
+    }
   }
 
   /** Record how the tool ended, then report it; a record someone else changed ends it as aborted. */
@@ -296,13 +343,22 @@ export class LiveSession {
     yield* this.write((record) => record, { onlyUnwritten: true })
   }
 
-  private *write(change: (record: SessionRecord) => SessionRecord, { onlyUnwritten = false } = {}): Operation<void> {
+  private *lock(): Operation<void> {
     while (this.writing) {
       const turn = withResolvers<void>()
       this.writers.push(turn.resolve)
       yield* turn.operation
     }
     this.writing = true
+  }
+
+  private unlock(): void {
+    this.writing = false
+    this.writers.shift()?.()
+  }
+
+  private *write(change: (record: SessionRecord) => SessionRecord, { onlyUnwritten = false } = {}): Operation<void> {
+    yield* this.lock()
     try {
       if (onlyUnwritten && !this.unwritten) return
       const next = change(this.record)
@@ -315,19 +371,15 @@ export class LiveSession {
       this.version = version
       this.unwritten = false
     } finally {
-      this.writing = false
-      this.writers.shift()?.()
+      this.unlock()
     }
   }
 
   private deliver(event: LiveSessionEvent): void {
+    this.events.push(event)
     const waiter = this.waiter
-    if (waiter) {
-      this.waiter = undefined
-      waiter(event)
-    } else {
-      this.events.push(event)
-    }
+    this.waiter = undefined
+    waiter?.()
   }
 
   private settle(event: Extract<LiveSessionEvent, { type: 'completed' | 'failed' | 'aborted' }>): void {

@@ -5,7 +5,7 @@ import { createMcpTool } from '../tools'
 import type { ToolSampleRequest } from '../runtime/tool-client'
 import type { LiveSession, LiveSessionEvent } from './live-session'
 import { usePluginSessionManager, type LoadedSession, type PluginSessionManager, type PluginSessionManagerOptions } from './plugin-session-manager'
-import type { SessionStore } from './session-store'
+import { SessionStoreUnavailableError, type SessionStore } from './session-store'
 import { createMemorySessionStore, memorySessionKey, type MemorySessionEntry } from './stores/memory-store'
 
 const teardowns: string[] = []
@@ -51,6 +51,26 @@ const twoQuestions = createMcpTool('two')
     return `${first.action === 'accept' ? first.content.text : first.action}/${second.action === 'accept' ? second.content.text : second.action}`
   })
 
+/** What the tool `gated` waits on, set by each test that runs it. */
+let gates: { beforeStep: Operation<void>; afterLog: Operation<void> } | undefined
+
+/** Asks, then waits, does a step, logs its value, and waits again: a result followed by a log, with nothing written between. */
+const gatedTool = createMcpTool('gated')
+  .description('Does a step after its answer and logs its value')
+  .parameters(z.object({}))
+  .elicits({ go: z.object({ text: z.string() }) })
+  .execute(function* (_params, ctx) {
+    yield* ctx.elicit('go', { message: 'Go?' })
+    yield* gates!.beforeStep
+    const ticket = yield* ctx.step('ticket', function* () {
+      stepRuns++
+      return `T-${stepRuns}`
+    })
+    yield* ctx.log('info', `issued ${ticket}`)
+    yield* gates!.afterLog
+    return ticket
+  })
+
 const runtime = {
   *sample(request: ToolSampleRequest): Operation<{ text: string }> {
     sampleCalls.push(request)
@@ -84,6 +104,7 @@ beforeEach(() => {
   sampleCalls = []
   onTeardown = undefined
   duringStep = undefined
+  gates = undefined
 })
 afterEach(async () => {
   for (const instance of instances.splice(0)) await instance.destroy()
@@ -150,6 +171,20 @@ function* takeAnswering({ manager }: Instance, session: { id: string }, request:
   const check = loaded.request.check(request.elicitId, raw)
   if (!check.ok) throw new Error(check.message)
   return { loaded, taken: yield* manager.take(loaded, { raw, checked: check.answer }) }
+}
+
+/** Start the `gated` tool and answer it from memory: it then waits on `beforeStep`, its answer written alone. */
+function* answerGated(instance: Instance) {
+  const beforeStep = withResolvers<void>()
+  const afterLog = withResolvers<void>()
+  gates = { beforeStep: beforeStep.operation, afterLog: afterLog.operation }
+  const session = yield* instance.manager.start({ tool: gatedTool, params: {}, callId: 'call-gated', clientId: 'client-a', parentMessages: [] })
+  const first = yield* nextQuestion(session)
+  if (first.type !== 'elicit') throw new Error(`expected an elicitation, got ${first.type}`)
+  instance.manager.touch(session)
+  const { taken } = yield* takeAnswering(instance, session, first.request, 'go')
+  if (!taken?.resumed) throw new Error('expected the tool in memory to take the answer')
+  return { session: taken.resumed, taken, beforeStep, afterLog }
 }
 
 describe('PluginSessionManager', () => {
@@ -297,7 +332,8 @@ describe('PluginSessionManager', () => {
     const a = await startManager({ store: counted.store })
     const session = await on(a, () => a.manager.start({ tool: stepsFirst, params: {}, callId: 'call-step', clientId: 'client-a', parentMessages: [] }))
     expect(await on(a, () => nextQuestion(session))).toEqual({ type: 'completed', content: 'running' })
-    expect(counted.updates).toEqual(['created running', 'running', 'completed'])
+    // Created before the step's work; the step's value is written with the result.
+    expect(counted.updates).toEqual(['created running', 'completed'])
   })
 
   it('writes the answer to a tool waiting in memory together with its next question: one compare-and-set', async () => {
@@ -339,8 +375,62 @@ describe('PluginSessionManager', () => {
     expect(seenByStep).toEqual([
       expect.objectContaining({ status: 'running', journal: [expect.objectContaining({ kind: 'elicit', answer: { action: 'accept', content: { text: 'now' } } })] }),
     ])
-    // The answer, the step, the sample, the result.
-    expect(counted.updates).toEqual(['running', 'running', 'running', 'completed'])
+    // The answer before the step's work; the step's value before the model call; the sample's text with the result.
+    expect(counted.updates).toEqual(['running', 'running', 'completed'])
+  })
+
+  it('writes a step’s value before a log that may tell of it is handed over, and with what follows when nothing comes between', async () => {
+    const counted = countingUpdates(createMemorySessionStore())
+    const a = await startManager({ store: counted.store })
+    const { session, taken, beforeStep, afterLog } = await on(a, () => answerGated(a))
+    counted.updates.length = 0
+    beforeStep.resolve()
+    expect(await on(a, () => session.nextEvent())).toMatchObject({ type: 'log', message: 'issued T-1' })
+    // By the time the log is handed over, the ticket it names is durable.
+    expect((await on(a, () => counted.store.get('client-a', taken.taken.record.id)))?.record.journal).toContainEqual(
+      expect.objectContaining({ kind: 'step', name: 'ticket', value: 'T-1' }),
+    )
+    expect(counted.updates).toEqual(['running'])
+    afterLog.resolve()
+    expect(await on(a, () => session.nextEvent())).toEqual({ type: 'completed', content: 'T-1' })
+    expect(counted.updates).toEqual(['running', 'completed'])
+  })
+
+  it('stops a tool whose step value the store refuses: its log is never handed over, and the driver hears why', async () => {
+    const store = createMemorySessionStore()
+    const a = await startManager({ store })
+    const { session, taken, beforeStep } = await on(a, () => answerGated(a))
+    // Another process writes the session meanwhile: this one's next compare-and-set fails.
+    const { record, version } = taken.taken
+    expect(await on(a, () => store.update({ ...record }, version))).toBe(version + 1)
+    beforeStep.resolve()
+    const events: LiveSessionEvent[] = []
+    expect(await on(a, () => nextQuestion(session, events))).toMatchObject({ type: 'aborted', reason: expect.stringContaining('elsewhere') })
+    expect(events.map((event) => event.type)).toEqual(['aborted'])
+    expect((await on(a, () => store.get('client-a', record.id)))?.record.journal.map((entry) => entry.kind)).toEqual(['elicit'])
+  })
+
+  it('reports a tool whose step value cannot be written while the store is down as failed, and hands over none of its logs', async () => {
+    const memory = createMemorySessionStore()
+    let down = false
+    const store: SessionStore = {
+      ...memory,
+      *update(record, version) {
+        if (down) throw new SessionStoreUnavailableError('The session store is unavailable: connection refused')
+        return yield* memory.update(record, version)
+      },
+    }
+    const a = await startManager({ store })
+    const { session, beforeStep } = await on(a, () => answerGated(a))
+    down = true
+    beforeStep.resolve()
+    const events: LiveSessionEvent[] = []
+    const end = await on(a, () => nextQuestion(session, events))
+    expect(end).toMatchObject({ type: 'failed' })
+    expect((end as Extract<LiveSessionEvent, { type: 'failed' }>).error.message).toBe(
+      'The gated session could not be recorded: The session store is unavailable: connection refused',
+    )
+    expect(events.map((event) => event.type)).toEqual(['failed'])
   })
 
   it('drops what a tool in memory did with an answer another instance recorded first: refused, nothing recorded twice', async () => {
