@@ -80,6 +80,8 @@ describe('open sessions per client and in total', () => {
     const third = await client.say('Book a flight from BOS to MIA')
     expect(elicitRequests(third.events)).toHaveLength(0)
     expect(eventsOf(third.events, 'tool_error')[0]?.message).toMatch(/already has 2 tools waiting/)
+    // The refused tool ran only up to its first write, which the limit refused: none of its progress is shown.
+    expect(eventsOf(third.events, 'plugin_progress')).toEqual([])
     expect(third.events.at(-1)).toMatchObject({ type: 'complete' })
 
     // Another browser is not counted against this one.

@@ -12,4 +12,16 @@ export class SessionConflictError extends Error {
  */
 export class SessionLimitError extends Error {
   override name = 'SessionLimitError'
+
+  constructor(
+    /** Which limit: the client's, or the whole store's. */
+    readonly which: 'client' | 'all',
+    readonly limit: number,
+  ) {
+    super(
+      which === 'client'
+        ? `this browser already has ${limit} tools waiting for answers or running. Answer or stop one of them, then ask again.`
+        : `the server has ${limit} tools waiting for answers or running, its limit. Try again in a few minutes.`,
+    )
+  }
 }

@@ -7,7 +7,7 @@ import type { ToolSampleRequest } from '../runtime/tool-client'
 import type { BranchLimits } from '../tools/limits'
 import type { ExtendedMessage } from '../tools/messages'
 import type { AnyMcpTool, ElicitAnswer, SampleResult } from '../tools/types'
-import { SessionConflictError } from './errors'
+import { SessionConflictError, SessionLimitError } from './errors'
 import type { SessionRecord } from './session-record'
 import type { SessionStore, StoredSession } from './session-store'
 
@@ -48,6 +48,8 @@ export interface StartLiveSessionOptions {
   /** The conversation the tool was called from (`ctx.parentMessages`). */
   parentMessages: readonly ExtendedMessage[]
   timing: SessionTiming
+  /** For a new session (version 0): the limits on open sessions its creation must stay within. */
+  limits?: { perClient?: number; all?: number }
   /** Called once when the tool's task has ended, however it ended. */
   onEnd(session: LiveSession): void
 }
@@ -74,6 +76,9 @@ export class LiveSession {
   private record: SessionRecord
   private readonly store: SessionStore
   private readonly timing: SessionTiming
+  private readonly limits: StartLiveSessionOptions['limits']
+  /** Set when the store refused to create the session (a limit): every later write fails the same way. */
+  private refusal: SessionLimitError | undefined = undefined
   private ended = false
   /** Set when the cache lets go of the tool: its halt is not an abort, and nothing is written. */
   private dehydrating = false
@@ -93,7 +98,7 @@ export class LiveSession {
   private readonly writers: Array<() => void> = []
   private readonly task: Task<void>
 
-  constructor({ scope, store, tool, stored, runtime, parentMessages, timing, onEnd }: StartLiveSessionOptions) {
+  constructor({ scope, store, tool, stored, runtime, parentMessages, timing, limits, onEnd }: StartLiveSessionOptions) {
     const { record, version } = stored
     this.id = record.id
     this.clientId = record.clientId
@@ -103,6 +108,7 @@ export class LiveSession {
     this.unwritten = version === 0
     this.store = store
     this.timing = timing
+    this.limits = limits
     const session = this
     const client = createJournalingClient({
       journal: new ToolJournal(tool.name, record.journal),
@@ -360,10 +366,11 @@ export class LiveSession {
   private *write(change: (record: SessionRecord) => SessionRecord, { onlyUnwritten = false } = {}): Operation<void> {
     yield* this.lock()
     try {
+      if (this.refusal) throw this.refusal
       if (onlyUnwritten && !this.unwritten) return
       const next = change(this.record)
       // A new session is created by its first write: with its first question, when it asks at once.
-      const version = this.version === 0 ? (yield* this.store.create(next))?.version : yield* this.store.update(next, this.version)
+      const version = this.version === 0 ? yield* this.create(next) : yield* this.store.update(next, this.version)
       if (version === undefined) {
         throw new SessionConflictError(`The ${this.toolName} session was continued or stopped elsewhere.`)
       }
@@ -372,6 +379,16 @@ export class LiveSession {
       this.unwritten = false
     } finally {
       this.unlock()
+    }
+  }
+
+  /** The new session's first write, within its limits; the version, or undefined when its key is taken. */
+  private *create(record: SessionRecord): Operation<number | undefined> {
+    try {
+      return (yield* this.store.create(record, this.limits && { ...this.limits, now: this.timing.now() }))?.version
+    } catch (error) {
+      if (error instanceof SessionLimitError) this.refusal = error
+      throw error
     }
   }
 

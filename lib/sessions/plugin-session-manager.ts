@@ -4,7 +4,7 @@ import type { ExtendedMessage } from '../tools/messages'
 import type { AnyMcpTool, ElicitAnswer } from '../tools/types'
 import { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
 import { parseElicitId } from '../tools/elicit-id'
-import { LiveSession, type SessionRuntime, type SessionTiming } from './live-session'
+import { LiveSession, type SessionRuntime, type SessionTiming, type StartLiveSessionOptions } from './live-session'
 import { SESSION_RECORD_FORMAT, SessionRecordError, type SessionEnding, type SessionRecord } from './session-record'
 import type { SessionStore, StoredSession } from './session-store'
 import { SessionLimitError } from './errors'
@@ -85,9 +85,9 @@ export interface PluginSessionManagerOptions {
   keepMs?: number
   /**
    * Open sessions (waiting, or running within their lease) at most, per client and on the whole
-   * store: a tool call past either gets `SessionLimitError` from `start`. Each is checked by a
-   * count in the store before the session is created, so requests at the same moment may pass a
-   * limit by the few they are. Unset: no limit.
+   * store: a tool call past either gets `SessionLimitError` from `start`. Both are counted by the
+   * store in the same atomic step that creates the session (`SessionStore.create`), so requests
+   * at the same moment cannot pass a limit together. Unset: no limit.
    */
   limits?: SessionLimits
   now?: () => number
@@ -166,7 +166,7 @@ export function usePluginSessionManager({
     }
 
     /** The tool of `stored` running in this process; `remember` it to make it the cache's. */
-    function runLive(tool: AnyMcpTool, stored: StoredSession, parentMessages: readonly ExtendedMessage[]): LiveSession {
+    function runLive(tool: AnyMcpTool, stored: StoredSession, parentMessages: readonly ExtendedMessage[], createLimits?: StartLiveSessionOptions['limits']): LiveSession {
       return new LiveSession({
         scope,
         store,
@@ -175,6 +175,7 @@ export function usePluginSessionManager({
         runtime,
         parentMessages,
         timing,
+        limits: createLimits,
         onEnd: (ended) => {
           const key = keyOf(ended.clientId, ended.id)
           // Only the cache's own entry: a tool refused at its start never replaced it.
@@ -200,19 +201,6 @@ export function usePluginSessionManager({
     const manager: PluginSessionManager = {
       *start({ tool, params, callId, clientId, parentMessages }) {
         const at = now()
-        const { maxOpenPerClient, maxOpen } = limits
-        const open = maxOpenPerClient !== undefined || maxOpen !== undefined ? yield* store.countOpen({ clientId, now: at }) : undefined
-        if (open && maxOpenPerClient !== undefined && open.client >= maxOpenPerClient) {
-          throw new SessionLimitError(
-            `this browser already has ${maxOpenPerClient} tools waiting for answers or running. ` +
-              'Answer or stop one of them, then ask again.',
-          )
-        }
-        if (open && maxOpen !== undefined && open.all >= maxOpen) {
-          throw new SessionLimitError(
-            `the server has ${maxOpen} tools waiting for answers or running, its limit. Try again in a few minutes.`,
-          )
-        }
         const record: SessionRecord = {
           format: SESSION_RECORD_FORMAT,
           id: callId,
@@ -228,13 +216,20 @@ export function usePluginSessionManager({
         }
         // Written with what the tool does first (its first question, at once for most tools), in
         // one write instead of two; before it does anything that could be seen outside (see
-        // `LiveSession.resumeUnwritten`), and in any case by the next turn of the event loop.
-        const session = runLive(tool, { record, version: 0 }, parentMessages)
+        // `LiveSession.resumeUnwritten`), and in any case by the next turn of the event loop. The
+        // limits are checked by that write, so a refused tool has done nothing outside either.
+        const createLimits = limits.maxOpenPerClient !== undefined || limits.maxOpen !== undefined ? { perClient: limits.maxOpenPerClient, all: limits.maxOpen } : undefined
+        const session = runLive(tool, { record, version: 0 }, parentMessages, createLimits)
         let recorded: boolean | undefined
+        let refused = false
         try {
           recorded = yield* session.recorded()
+        } catch (error) {
+          refused = error instanceof SessionLimitError
+          throw error
         } finally {
-          if (recorded === undefined) {
+          if (refused) yield* session.halt()
+          else if (recorded === undefined) {
             // Halted meanwhile (the turn was stopped): the new session ends with it, in the store too.
             yield* session.halt('The turn was stopped before it finished.')
             yield* manager.abort(clientId, callId, 'The turn was stopped before it finished.')

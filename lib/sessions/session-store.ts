@@ -1,4 +1,5 @@
 import type { Operation } from 'effection'
+import { SessionLimitError } from './errors'
 import type { SessionRecord } from './session-record'
 
 /** A record as stored, with the version a compare-and-set must name to replace it. */
@@ -20,8 +21,13 @@ export interface SessionStore {
   /** What kind of store this is, for logs and the bench: 'memory', 'embedded' or 'redis'. */
   readonly kind: string
   get(clientId: string, id: string): Operation<StoredSession | undefined>
-  /** Store a new record at version 1; undefined when one exists already under its key. */
-  create(record: SessionRecord): Operation<StoredSession | undefined>
+  /**
+   * Store a new record at version 1; undefined when one exists already under its key. With
+   * `limits`, refuse it with `SessionLimitError` when the sessions open at `limits.now` (as
+   * `countOpen` counts them) already number `limits.perClient` for its client, or `limits.all`
+   * in the whole store: counted and created in one atomic step (one round trip to Redis).
+   */
+  create(record: SessionRecord, limits?: OpenSessionLimits): Operation<StoredSession | undefined>
   /**
    * Replace the record if the stored version is still `version`; the new version, or
    * undefined when another writer came first or the record is gone.
@@ -46,6 +52,19 @@ export interface SessionStore {
    * excepted: it walks its map).
    */
   countOpen(options: { clientId: string; now: number }): Operation<{ client: number; all: number }>
+}
+
+/** Limits on open sessions that `create` checks; an unset one does not apply. */
+export interface OpenSessionLimits {
+  perClient?: number
+  all?: number
+  now: number
+}
+
+/** Throws `SessionLimitError` when `open` (what `countOpen` counts) leaves no room for one more session under `limits`. */
+export function refuseOverLimits(limits: OpenSessionLimits, open: { client: number; all: number }): void {
+  if (limits.perClient !== undefined && open.client >= limits.perClient) throw new SessionLimitError('client', limits.perClient)
+  if (limits.all !== undefined && open.all >= limits.all) throw new SessionLimitError('all', limits.all)
 }
 
 /** The store could not be reached (Redis down); the request that needed it gets a 503. */

@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { ensure, resource, type Operation } from 'effection'
 import Database from 'libsql'
 import { encodeSessionRecord, type SessionRecord, type SessionStatus } from '../session-record'
-import type { SessionStore, StoredSession } from '../session-store'
+import { SessionLimitError } from '../errors'
+import { refuseOverLimits, type SessionStore, type StoredSession } from '../session-store'
 import { readListedRecord, readStoredRecord } from './stored-record'
 
 export interface EmbeddedSessionStoreOptions {
@@ -115,6 +116,15 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
         `insert into sessions (client_id, id, version, status, expires_at, keep_until, record) values (?, ?, 1, ?, ?, ?, ?)
          on conflict do nothing`,
       ),
+      // The same, only while the client's and the store's open sessions are under their limits
+      // (-1: none), counted in the same statement: one atomic step, without a transaction.
+      createWithinLimits: db.prepare(
+        `insert into sessions (client_id, id, version, status, expires_at, keep_until, record)
+         select @clientId, @id, 1, @status, @expiresAt, @keepUntil, @record
+         where (@perClient < 0 or (select count(*) from sessions where status in ('waiting', 'running') and client_id = @clientId and expires_at > @now) < @perClient)
+           and (@all < 0 or (select count(*) from sessions where status in ('waiting', 'running') and expires_at > @now) < @all)
+         on conflict do nothing`,
+      ),
       update: db.prepare(
         `update sessions set version = version + 1, status = ?, expires_at = ?, keep_until = ?, record = ?
          where client_id = ? and id = ? and version = ?`,
@@ -137,6 +147,11 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
       listEnded: db.prepare<[SessionStatus, number]>('select client_id, id, record from sessions where status = ? limit ?'),
     }
 
+    function countOpen(clientId: string, now: number) {
+      const row = statements.countOpen.get(clientId, now, now) as { client: number; total: number }
+      return { client: row.client, all: row.total }
+    }
+
     const store: SessionStore = {
       kind: 'embedded',
 
@@ -146,16 +161,22 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
         return { record: readStoredRecord(row.record, clientId, id), version: row.version } satisfies StoredSession
       },
 
-      *create(record) {
-        const { changes } = statements.create.run(
-          record.clientId,
-          record.id,
-          record.status,
-          record.expiresAt,
-          record.keepUntil,
-          encodeSessionRecord(record),
-        )
-        return changes === 1 ? { record, version: 1 } : undefined
+      *create(record, limits) {
+        const text = encodeSessionRecord(record)
+        if (!limits) {
+          const { changes } = statements.create.run(record.clientId, record.id, record.status, record.expiresAt, record.keepUntil, text)
+          return changes === 1 ? { record, version: 1 } : undefined
+        }
+        const row = { clientId: record.clientId, id: record.id, status: record.status, expiresAt: record.expiresAt, keepUntil: record.keepUntil, record: text }
+        const bounds = { perClient: limits.perClient ?? -1, all: limits.all ?? -1, now: limits.now }
+        // Not created: the key is taken, or a limit refused it. Told apart only then, on this rare
+        // path; a session that ended in between makes room, and the insert is tried again.
+        for (let attempt = 0; attempt < 3; attempt++) {
+          if (statements.createWithinLimits.run({ ...row, ...bounds }).changes === 1) return { record, version: 1 }
+          if (statements.get.get(record.clientId, record.id)) return undefined
+          refuseOverLimits(limits, countOpen(record.clientId, limits.now))
+        }
+        throw new SessionLimitError('all', limits.all ?? 0)
       },
 
       *update(record, version) {
@@ -197,8 +218,7 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
       },
 
       *countOpen({ clientId, now }) {
-        const row = statements.countOpen.get(clientId, now, now) as { client: number; total: number }
-        return { client: row.client, all: row.total }
+        return countOpen(clientId, now)
       },
     }
 

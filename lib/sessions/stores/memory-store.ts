@@ -1,5 +1,5 @@
 import { encodeSessionRecord, type SessionRecord } from '../session-record'
-import type { SessionStore, StoredSession } from '../session-store'
+import { refuseOverLimits, type SessionStore, type StoredSession } from '../session-store'
 import { readListedRecord, readStoredRecord } from './stored-record'
 
 /** What the memory store keeps per session: the encoded record, never the caller's object. */
@@ -32,6 +32,16 @@ export function createMemorySessionStore(entries = new Map<string, MemorySession
     keepUntil: record.keepUntil,
   })
 
+  function countOpen(clientId: string, now: number) {
+    const open = { client: 0, all: 0 }
+    for (const entry of entries.values()) {
+      if ((entry.status !== 'waiting' && entry.status !== 'running') || entry.expiresAt <= now) continue
+      open.all++
+      if (entry.clientId === clientId) open.client++
+    }
+    return open
+  }
+
   return {
     kind: 'memory',
 
@@ -41,9 +51,10 @@ export function createMemorySessionStore(entries = new Map<string, MemorySession
       return { record: readStoredRecord(entry.text, clientId, id), version: entry.version } satisfies StoredSession
     },
 
-    *create(record) {
+    *create(record, limits) {
       const key = memorySessionKey(record.clientId, record.id)
       if (entries.has(key)) return undefined
+      if (limits) refuseOverLimits(limits, countOpen(record.clientId, limits.now))
       entries.set(key, entryOf(record, 1))
       return { record, version: 1 }
     },
@@ -82,13 +93,7 @@ export function createMemorySessionStore(entries = new Map<string, MemorySession
     },
 
     *countOpen({ clientId, now }) {
-      const open = { client: 0, all: 0 }
-      for (const entry of entries.values()) {
-        if ((entry.status !== 'waiting' && entry.status !== 'running') || entry.expiresAt <= now) continue
-        open.all++
-        if (entry.clientId === clientId) open.client++
-      }
-      return open
+      return countOpen(clientId, now)
     },
   }
 }

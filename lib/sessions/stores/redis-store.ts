@@ -1,6 +1,7 @@
 import { ensure, resource, until, type Operation } from 'effection'
 import { createClient, defineScript, ErrorReply, type CommandParser } from 'redis'
 import { encodeSessionRecord, SessionRecordError, type SessionRecord } from '../session-record'
+import { SessionLimitError } from '../errors'
 import { SessionStoreUnavailableError, type SessionStore, type StoredSession } from '../session-store'
 import { readListedRecord, readStoredRecord } from './stored-record'
 
@@ -73,18 +74,25 @@ function pushIndexArguments(parser: CommandParser, keys: { session: string; clie
   parser.push(index.id, index.member, index.status, String(index.expiresAt), String(Math.ceil(index.keepUntil)), String(index.now))
 }
 
-/** Creates the record unless the key exists; 1 when created, 0 otherwise. */
+/**
+ * Creates the record unless the key exists (0) or the sessions open after ARGV[6] number
+ * ARGV[8] or more for its client (-1) or ARGV[9] or more in the store (-2), a limit of -1 being
+ * none; 1 when created.
+ */
 const createScript = defineScript({
   NUMBER_OF_KEYS: 3,
   SCRIPT: `${INDEX_OPEN}
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local perClient, all = tonumber(ARGV[8]), tonumber(ARGV[9])
+if perClient >= 0 and redis.call('ZCOUNT', KEYS[2], '(' .. ARGV[6], '+inf') >= perClient then return -1 end
+if all >= 0 and redis.call('ZCOUNT', KEYS[3], '(' .. ARGV[6], '+inf') >= all then return -2 end
 redis.call('HSET', KEYS[1], 'version', 1, 'status', ARGV[3], 'data', ARGV[7])
 redis.call('PEXPIREAT', KEYS[1], ARGV[5])
 indexOpen(ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 return 1`,
-  parseCommand(parser: CommandParser, keys: { session: string; client: string; all: string }, index: IndexArguments, data: string) {
+  parseCommand(parser: CommandParser, keys: { session: string; client: string; all: string }, index: IndexArguments, data: string, limits: { perClient: number; all: number }) {
     pushIndexArguments(parser, keys, index)
-    parser.push(data)
+    parser.push(data, String(limits.perClient), String(limits.all))
   },
   transformReply: (reply: unknown) => reply as number,
 })
@@ -205,9 +213,13 @@ export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionSt
         return { record: readStoredRecord(String(data), clientId, id), version: parsed } satisfies StoredSession
       },
 
-      *create(record) {
+      *create(record, limits) {
         const data = encodeSessionRecord(record)
-        const created = yield* command(() => client.createSession(keysOf(record), indexOf(record), data))
+        const bounds = { perClient: limits?.perClient ?? -1, all: limits?.all ?? -1 }
+        const index = limits ? { ...indexOf(record), now: limits.now } : indexOf(record)
+        const created = yield* command(() => client.createSession(keysOf(record), index, data, bounds))
+        if (created === -1) throw new SessionLimitError('client', bounds.perClient)
+        if (created === -2) throw new SessionLimitError('all', bounds.all)
         return created === 1 ? { record, version: 1 } : undefined
       },
 

@@ -220,6 +220,46 @@ export function describeSessionStoreContract(name: string, { expiresItself, setu
       expect(await count(undefined, now - 1)).toBe(expiresItself ? 3 : 0)
     })
 
+    it('creates a session only within the limits on open sessions, counted in the same step', async () => {
+      const now = Date.now()
+      const limits = { perClient: 2, all: 3, now }
+      const create = (overrides: Partial<SessionRecord>) => run(() => store.create(sessionRecord(overrides), limits))
+      expect(await create({ id: 'a-1' })).toMatchObject({ version: 1 })
+      // Neither an expired waiting session nor an ended one counts.
+      expect(await create({ id: 'a-expired', expiresAt: now - 1 })).toMatchObject({ version: 1 })
+      expect(await create({ id: 'a-done', status: 'completed', pending: undefined, expiresAt: now })).toMatchObject({ version: 1 })
+      expect(await create({ id: 'a-2', status: 'running', pending: undefined, expiresAt: now + 10_000 })).toMatchObject({ version: 1 })
+      await expect(create({ id: 'a-3' })).rejects.toMatchObject({ name: 'SessionLimitError', which: 'client', limit: 2 })
+      expect(await run(() => store.get('client-a', 'a-3'))).toBeUndefined()
+      // A key that is taken is reported as taken, limit or not.
+      expect(await create({ id: 'a-1' })).toBeUndefined()
+      // Another client is under its own limit, until the store's is reached.
+      expect(await create({ id: 'b-1', clientId: 'client-b' })).toMatchObject({ version: 1 })
+      await expect(create({ id: 'b-2', clientId: 'client-b' })).rejects.toMatchObject({ name: 'SessionLimitError', which: 'all', limit: 3 })
+      // Without limits nothing is counted; later, as leases end, there is room again.
+      expect(await run(() => store.create(sessionRecord({ id: 'b-3', clientId: 'client-b' })))).toMatchObject({ version: 1 })
+      expect(await run(() => store.create(sessionRecord({ id: 'a-4' }), { perClient: 2, now: now + 20_000 }))).toMatchObject({ version: 1 })
+    })
+
+    it('lets no more sessions than the limit be created by creates at the same moment', async () => {
+      const limits = { perClient: 3, now: Date.now() }
+      const outcomes = await run(() =>
+        all(
+          Array.from({ length: 8 }, (_, index) =>
+            (function* () {
+              try {
+                return (yield* store.create(sessionRecord({ id: `same-moment-${index}` }), limits)) ? 'created' : 'taken'
+              } catch (error) {
+                return (error as Error).name
+              }
+            })(),
+          ),
+        ),
+      )
+      expect(outcomes.filter((outcome) => outcome === 'created')).toHaveLength(3)
+      expect(outcomes.filter((outcome) => outcome === 'SessionLimitError')).toHaveLength(5)
+    })
+
     it('refuses a corrupted record with SessionRecordError, and lists the others', async () => {
       await run(() => store.create(sessionRecord()))
       await run(() => store.create(sessionRecord({ id: 'call-2' })))
