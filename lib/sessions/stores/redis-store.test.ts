@@ -82,6 +82,32 @@ describe('redis session store', () => {
     }
   })
 
+  it('fails a command Redis does not answer within its time-out, and answers again once Redis does', async () => {
+    const [scope, destroy] = createScope()
+    try {
+      const store = await new Promise<SessionStore>((resolve, reject) => {
+        scope
+          .run(function* () {
+            resolve(yield* useRedisSessionStore({ url: server.url, prefix: 'hung:' }))
+            yield* suspend()
+          })
+          .catch(reject)
+      })
+      await scope.run(() => store.create(sessionRecord()))
+      server.pause()
+      try {
+        await expect(scope.run(() => store.get('client-a', 'call-1'))).rejects.toThrow(/unavailable: no reply within 500 ms/)
+        await expect(scope.run(() => store.update(sessionRecord(), 1))).rejects.toBeInstanceOf(SessionStoreUnavailableError)
+      } finally {
+        server.unpause()
+      }
+      // The connection was never lost: the next command is answered, and the record is as it was.
+      expect(await scope.run(() => store.get('client-a', 'call-1'))).toMatchObject({ version: 1 })
+    } finally {
+      await destroy()
+    }
+  })
+
   it('fails at start, naming the URL, when Redis cannot be reached', async () => {
     const down = await startRedisServer()
     await down.stop()

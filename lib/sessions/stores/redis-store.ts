@@ -3,6 +3,7 @@ import { createClient, defineScript, ErrorReply, type CommandParser } from 'redi
 import { encodeSessionRecord, SessionRecordError, type SessionRecord } from '../session-record'
 import { SessionLimitError } from '../errors'
 import { SessionStoreUnavailableError, type SessionStore, type StoredSession } from '../session-store'
+import { createReplyDeadlines } from './reply-deadlines'
 import { readListedRecord, readStoredRecord } from './stored-record'
 
 export interface RedisSessionStoreOptions {
@@ -140,7 +141,6 @@ export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionSt
     const client = createClient({
       url,
       disableOfflineQueue: true,
-      commandOptions: { timeout: COMMAND_TIMEOUT_MS },
       scripts: { createSession: createScript, updateSession: updateScript },
       socket: {
         connectTimeout: CONNECT_TIMEOUT_MS,
@@ -159,7 +159,10 @@ export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionSt
       if (everReady && !ready) console.warn(`${where} is reachable again.`)
       everReady = ready = true
     })
+    // A command unanswered within COMMAND_TIMEOUT_MS fails (Redis hung, or the network gone quiet).
+    const deadlines = createReplyDeadlines(COMMAND_TIMEOUT_MS)
     yield* ensure(() => {
+      deadlines.close()
       client.destroy()
     })
 
@@ -177,7 +180,7 @@ export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionSt
         // Sent now, not a microtask later: the client writes what is queued in this turn of the
         // event loop, and a write made now goes out before whatever waits for the next turn.
         // (It also throws synchronously while disconnected: caught below like a rejection.)
-        return yield* until(send())
+        return yield* until(deadlines.within(send()))
       } catch (error) {
         if (error instanceof ErrorReply) {
           if (error.message.startsWith('WRONGTYPE')) {

@@ -9,6 +9,10 @@ export interface RedisServer {
   stop(): Promise<void>
   /** Starts it again on the same port, empty; resolves once it accepts connections. */
   restart(): Promise<void>
+  /** Freezes it (SIGSTOP), as a hung server: connections stay open and nothing answers. */
+  pause(): void
+  /** Lets a paused server run on (SIGCONT). */
+  unpause(): void
 }
 
 /**
@@ -29,6 +33,12 @@ export async function startRedisServer(): Promise<RedisServer> {
     async restart() {
       await kill(child)
       child = await launch(port)
+    },
+    pause() {
+      child.kill('SIGSTOP')
+    },
+    unpause() {
+      child.kill('SIGCONT')
     },
   }
 }
