@@ -36,9 +36,7 @@ type Waiting = Extract<LoadedSession, { kind: 'waiting' }>
 /**
  * Check a request against the contract and the sessions it names, and take the sessions it
  * answers: each answer is recorded with a compare-and-set, so of two deliveries of the same
- * answer (to two instances, at the same moment) one is refused — here, before streaming, or,
- * for an answer handed at once to a tool waiting in this process, by `confirmAnswers` before
- * the turn's first event.
+ * answer (to two instances, at the same moment) one is refused here, before streaming.
  */
 export interface PrepareTurnOptions {
   request: ChatRequest
