@@ -10,8 +10,7 @@ import type { ChatEvent } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
 import { toolContextOf } from './tool-context'
 import { ModelTimeoutError, streamModelStep } from './model-step'
-import { confirmAnswers, type TurnPlan } from './prepare-turn'
-import { isChatRequestError } from './errors'
+import type { TurnPlan } from './prepare-turn'
 import { withAppContext } from './app-context'
 import type { ToolRegistry } from './tool-registry'
 
@@ -56,7 +55,7 @@ interface Waiting {
  * model talk and call tools until it is done or a tool waits for the user.
  */
 export function* runTurn({
-  plan: prepared,
+  plan,
   config,
   emit,
 }: {
@@ -64,11 +63,11 @@ export function* runTurn({
   config: ChatEngineConfig
   emit(event: ChatEvent): void
 }): Operation<void> {
-  const { clientId } = prepared
+  const { clientId } = plan
   const { sessions } = config
-  const conversation = [...prepared.messages]
+  const conversation = [...plan.messages]
   /** Sessions this turn runs, until each waits or ends: a turn that does not finish stops them. */
-  const running = new Set<string>()
+  const running = new Set<string>(plan.taken.map(({ call }) => call.id))
   const usage = { inputTokens: 0, outputTokens: 0 }
   let text = ''
   let finished = false
@@ -130,7 +129,7 @@ export function* runTurn({
         emit({ type: 'tool_error', id: call.id, name: call.function.name, message: `There is no tool named "${call.function.name}".` })
         continue
       }
-      const starts = config.toolStarts?.take(prepared.address)
+      const starts = config.toolStarts?.take(plan.address)
       if (starts && !starts.allowed) {
         const message = `The tool could not start: too many tools were started from your address just now. Try again in ${Math.ceil(starts.retryAfterSeconds)} s.`
         toolMessage(call, `Error: ${message}`)
@@ -173,9 +172,6 @@ export function* runTurn({
   }
 
   try {
-    // Before anything is shown: the answers given to tools waiting here are durable (or refused).
-    const plan = yield* confirmAnswers(prepared, sessions)
-    for (const { call } of plan.taken) running.add(call.id)
     for (const call of plan.interruptedCalls) {
       yield* sessions.abort(clientId, call.id, 'The user moved on before answering.')
     }
@@ -248,7 +244,7 @@ export function* runTurn({
     emit({ type: 'conversation_state', messages: config.signer.sign(conversation) })
     emit({ type: 'complete', text, usage })
   } catch (error) {
-    if (error instanceof TurnError || isChatRequestError(error)) emit({ type: 'error', code: error.code, message: error.message })
+    if (error instanceof TurnError) emit({ type: 'error', code: error.code, message: error.message })
     else if (error instanceof ModelTimeoutError) emit({ type: 'error', code: 'model_timeout', message: error.message })
     else if (error instanceof SessionStoreUnavailableError) {
       emit({ type: 'error', code: 'store_unavailable', message: `Sessions cannot be reached right now (${error.message}). Try again in a moment.` })

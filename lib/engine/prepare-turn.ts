@@ -171,8 +171,17 @@ function* plan({ request, clientId, address, sessions, signer, hasTool }: Prepar
   // Every refusal is made; now take the sessions (an invalid answer leaves its session waiting).
   for (const { call, loaded, response, checked } of answered) {
     const session = yield* sessions.take(loaded, { raw: response.result, checked })
-    if (!session) throw answeredElsewhere(response.elicitId)
-    turn.taken.push({ call, session })
+    if (session) {
+      turn.taken.push({ call, session })
+      continue
+    }
+    // Read from this process's memory, and the store moved on: stopped or expired elsewhere, say so.
+    const now = loaded.cached ? yield* sessions.load(clientId, call.id) : undefined
+    if (now?.kind === 'ended' && now.ending.kind === 'aborted' && !wasAnswered(now.stored.record.journal, response.elicitId)) {
+      turn.lost.push({ call, error: 'SESSION_ABORTED', message: now.ending.reason })
+      continue
+    }
+    throw new ChatRequestError('elicit_already_answered', `Elicitation ${response.elicitId} was answered by another request at the same moment.`)
   }
   for (const { call, loaded } of abandoned) {
     const session = yield* sessions.takeOver(loaded)
@@ -180,37 +189,6 @@ function* plan({ request, clientId, address, sessions, signer, hasTool }: Prepar
     turn.taken.push({ call, session })
   }
   return turn
-}
-
-/**
- * Once the response has started: wait for the answers given to tools waiting in this process
- * (`TakenSession.resumed`) to be written, and settle the plan. A session stopped elsewhere
- * meanwhile is lost; an answer another instance recorded first refuses the whole request with
- * `elicit_already_answered`, before anything of the turn is shown.
- */
-export function* confirmAnswers(plan: TurnPlan, sessions: PluginSessionManager): Operation<TurnPlan> {
-  if (!plan.taken.some(({ session }) => session.resumed)) return plan
-  const confirmed: TurnPlan = { ...plan, taken: [], lost: [...plan.lost] }
-  for (const entry of plan.taken) {
-    const { call, session } = entry
-    if (!session.resumed || (yield* session.resumed.recorded())) {
-      confirmed.taken.push(entry)
-      continue
-    }
-    // Read from this process's memory, and the store moved on: stopped or expired elsewhere, say so.
-    const elicitId = session.previous.record.pending!.elicitId
-    const now = yield* sessions.load(plan.clientId, call.id)
-    if (now.kind === 'ended' && now.ending.kind === 'aborted' && !wasAnswered(now.stored.record.journal, elicitId)) {
-      confirmed.lost.push({ call, error: 'SESSION_ABORTED', message: now.ending.reason })
-      continue
-    }
-    throw answeredElsewhere(elicitId)
-  }
-  return confirmed
-}
-
-function answeredElsewhere(elicitId: string): ChatRequestError {
-  return new ChatRequestError('elicit_already_answered', `Elicitation ${elicitId} was answered by another request at the same moment.`)
 }
 
 function wasAnswered(journal: ReadonlyArray<{ kind: string; seq: number }>, elicitId: string): boolean {

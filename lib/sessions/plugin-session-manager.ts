@@ -37,15 +37,10 @@ export type LoadedSession =
 /** A session this request took over: the store holds `taken`; `previous` is what it replaced. */
 export interface TakenSession {
   previous: StoredSession
-  /** What the store holds now (with `resumed`: will hold once `resumed.recorded()` says so). */
   taken: StoredSession
   /** The validated answer that was recorded, when the session was taken by answering it. */
   answer?: ElicitAnswer<unknown>
-  /**
-   * The tool waiting in this process, already given the answer, which is written with the tool's
-   * next write: not yet durable. `resumed.recorded()` says whether that write won; until it has,
-   * nothing of the session may be shown to anyone.
-   */
+  /** The tool waiting in this process, already given the answer: it ran on to its next write, which recorded it. */
   resumed?: LiveSession
 }
 
@@ -64,8 +59,7 @@ export interface PluginSessionManager {
    * when another delivery recorded one first. `answer` must have passed `request.check`. When
    * the tool waits in this process (a `cached` load), it is given the answer at once and the
    * answer is written with what it does next (`LiveSession.resumeUnwritten`): one write where
-   * there were two, and not waited for here — the caller waits on `resumed.recorded()` before
-   * it shows anything of the session, so the write overlaps the start of its response.
+   * there were two.
    */
   take(loaded: Extract<LoadedSession, { kind: 'waiting' }>, answer: { raw: ElicitAnswer<unknown>; checked: ElicitAnswer<unknown> }): Operation<TakenSession | undefined>
   /** Take a running session whose process is gone; undefined when someone else did first. */
@@ -297,7 +291,8 @@ export function usePluginSessionManager({
         if (cached?.waiting && cached.version === version) {
           idle.delete(key)
           cached.resumeUnwritten(next, checked)
-          return { previous: loaded.stored, taken: { record: next, version: version + 1 }, answer: checked, resumed: cached }
+          if (!(yield* cached.recorded())) return undefined
+          return { previous: loaded.stored, taken: cached.stored, answer: checked, resumed: cached }
         }
         const taken = yield* store.update(next, version)
         return taken === undefined ? undefined : { previous: loaded.stored, taken: { record: next, version: taken }, answer: checked }
