@@ -129,6 +129,26 @@ describe('sessions shared by instances through one store', () => {
     expect(elicitRequests(late.events)).toEqual([])
   })
 
+  it('refuses with 409 an answer the instance holding the tool in memory gets after another instance recorded one', async () => {
+    const store = createMemorySessionStore()
+    const a = await instance(store)
+    const b = await instance(store)
+    const onA = createChatTestClient({ chat: a })
+    const pickFlight = await startBooking(onA)
+    const answer = { request: pickFlight, result: { action: 'accept' as const, content: { flightId: firstFlight(pickFlight).id } } }
+    const onB = on(b, onA)
+    const first = await onB.answer([answer])
+    expect(elicitRequests(first.events)).toMatchObject([{ key: 'pickSeat' }])
+
+    // A hands the answer to its tool at once; the write that would record it loses, and nothing of what the tool did is shown.
+    const late = await onA.answer([answer])
+    expect(late).toMatchObject({ status: 409, error: { code: 'elicit_already_answered' } })
+    // The session B continued is untouched: it still waits on the seat, and B's answer completes it.
+    const seat = elicitRequests(first.events)[0]!
+    const done = await onB.answer([{ request: seat, result: { action: 'accept', content: freeSeat(seat) } }])
+    expect(eventsOf(done.events, 'tool_result')).toHaveLength(1)
+  })
+
   it('gives the result of a session that finished while its client was away, instead of losing it', async () => {
     const store = createMemorySessionStore()
     const a = await instance(store)
