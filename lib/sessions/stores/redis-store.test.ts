@@ -1,4 +1,4 @@
-import { createScope, run, suspend, until, type Operation } from 'effection'
+import { createScope, run, suspend, until, type Operation, type Scope } from 'effection'
 import { createClient } from 'redis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SessionStoreUnavailableError, type SessionStore } from '../session-store'
@@ -36,18 +36,24 @@ describeSessionStoreContract('redis', {
   },
 })
 
+/** A store on the test's Redis under `prefix`, in a scope of its own: `destroy` closes both. */
+async function openStore(prefix: string): Promise<{ scope: Scope; store: SessionStore; destroy: () => Promise<void> }> {
+  const [scope, destroy] = createScope()
+  const store = await new Promise<SessionStore>((resolve, reject) => {
+    scope
+      .run(function* () {
+        resolve(yield* useRedisSessionStore({ url: server.url, prefix }))
+        yield* suspend()
+      })
+      .catch(reject)
+  })
+  return { scope, store, destroy }
+}
+
 describe('redis session store', () => {
   it('fails fast while Redis is down, and recovers by itself when it is back', async () => {
-    const [scope, destroy] = createScope()
+    const { scope, store, destroy } = await openStore('outage:')
     try {
-      const store = await new Promise<SessionStore>((resolve, reject) => {
-        scope
-          .run(function* () {
-            resolve(yield* useRedisSessionStore({ url: server.url, prefix: 'outage:' }))
-            yield* suspend()
-          })
-          .catch(reject)
-      })
       await scope.run(() => store.create(sessionRecord()))
 
       await server.stop()
@@ -83,16 +89,8 @@ describe('redis session store', () => {
   })
 
   it('fails a command Redis does not answer within its time-out, and answers again once Redis does', async () => {
-    const [scope, destroy] = createScope()
+    const { scope, store, destroy } = await openStore('hung:')
     try {
-      const store = await new Promise<SessionStore>((resolve, reject) => {
-        scope
-          .run(function* () {
-            resolve(yield* useRedisSessionStore({ url: server.url, prefix: 'hung:' }))
-            yield* suspend()
-          })
-          .catch(reject)
-      })
       await scope.run(() => store.create(sessionRecord()))
       server.pause()
       try {
