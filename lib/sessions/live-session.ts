@@ -8,6 +8,7 @@ import type { BranchLimits } from '../tools/limits'
 import type { ExtendedMessage } from '../tools/messages'
 import type { AnyMcpTool, ElicitAnswer, SampleResult } from '../tools/types'
 import { SessionConflictError, SessionLimitError } from './errors'
+import { nextTurn } from './next-turn'
 import type { SessionRecord } from './session-record'
 import type { SessionStore, StoredSession } from './session-store'
 
@@ -52,6 +53,11 @@ export interface StartLiveSessionOptions {
   limits?: { perClient?: number; all?: number }
   /** Called once when the tool's task has ended, however it ended. */
   onEnd(session: LiveSession): void
+  /**
+   * Called when the tool has received a result that is not written yet: the caller must `flush`
+   * the session by the next turn of the event loop, whether or not a request is driving it.
+   */
+  onUnwritten?(session: LiveSession): void
 }
 
 /**
@@ -64,7 +70,8 @@ export interface StartLiveSessionOptions {
  * A result (an answer given to a tool waiting here, a sample's text, a step's value) is written
  * with the next thing the tool does that could be seen outside: its next question, its result,
  * a step's work or a model call, and before any of its logs or progress reach a request
- * (`nextEvent`) — at the latest by the next turn of the event loop. So a tool that does a step
+ * (`nextEvent`) — at the latest by the next turn of the event loop (`onUnwritten` asks the
+ * owner to `flush`, for a tool no request drives). So a tool that does a step
  * and then returns writes once, not twice, and nothing it did is seen before it is durable.
  */
 export class LiveSession {
@@ -77,6 +84,7 @@ export class LiveSession {
   private readonly store: SessionStore
   private readonly timing: SessionTiming
   private readonly limits: StartLiveSessionOptions['limits']
+  private readonly onUnwritten: StartLiveSessionOptions['onUnwritten']
   /** Set when the store refused to create the session (a limit): every later write fails the same way. */
   private refusal: SessionLimitError | undefined = undefined
   private ended = false
@@ -98,7 +106,7 @@ export class LiveSession {
   private readonly writers: Array<() => void> = []
   private readonly task: Task<void>
 
-  constructor({ scope, store, tool, stored, runtime, parentMessages, timing, limits, onEnd }: StartLiveSessionOptions) {
+  constructor({ scope, store, tool, stored, runtime, parentMessages, timing, limits, onEnd, onUnwritten }: StartLiveSessionOptions) {
     const { record, version } = stored
     this.id = record.id
     this.clientId = record.clientId
@@ -109,6 +117,7 @@ export class LiveSession {
     this.store = store
     this.timing = timing
     this.limits = limits
+    this.onUnwritten = onUnwritten
     const session = this
     const client = createJournalingClient({
       journal: new ToolJournal(tool.name, record.journal),
@@ -170,7 +179,10 @@ export class LiveSession {
    */
   *nextEvent(): Operation<LiveSessionEvent> {
     while (true) {
-      if (this.unwritten) yield* this.flush()
+      if (this.unwritten) {
+        yield* nextTurn()
+        yield* this.flush()
+      }
       const ready = this.events.shift()
       if (ready) return ready
       yield* action<void>((resolve) => {
@@ -291,16 +303,17 @@ export class LiveSession {
     } finally {
       this.unlock()
     }
+    this.onUnwritten?.(this)
   }
 
   /**
-   * Write what the tool received and the store does not have yet, once the tool has run on to
-   * what it does next in this turn of the event loop (which may write it anyway). A write that
-   * fails stops the tool, and nothing it did since is reported: another process took or stopped
-   * the session (reported as aborted), or the store failed (reported as failed).
+   * Write what the tool received and the store does not have yet, if anything (call it a turn
+   * of the event loop after the result came, so that the tool's own next write can take it
+   * along). A write that fails stops the tool, and nothing it did since is reported: another
+   * process took or stopped the session (reported as aborted), or the store failed (reported as
+   * failed).
    */
-  private *flush(): Operation<void> {
-    yield* nextTurn()
+  *flush(): Operation<void> {
     try {
       yield* this.writeUnwritten()
     } catch (error) {
@@ -402,14 +415,6 @@ export class LiveSession {
   private settle(event: Extract<LiveSessionEvent, { type: 'completed' | 'failed' | 'aborted' }>): void {
     this.deliver(event)
   }
-}
-
-/** The next turn of the event loop, after every promise already settled has run on. */
-function nextTurn(): Operation<void> {
-  return action<void>((resolve) => {
-    const immediate = setImmediate(resolve)
-    return () => clearImmediate(immediate)
-  })
 }
 
 /** What the model reads as the tool's result; undefined when it cannot be JSON. */

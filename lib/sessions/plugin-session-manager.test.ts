@@ -1,4 +1,4 @@
-import { createScope, suspend, withResolvers, type Operation, type Scope } from 'effection'
+import { all, createScope, suspend, withResolvers, type Operation, type Scope } from 'effection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool } from '../tools'
@@ -431,6 +431,41 @@ describe('PluginSessionManager', () => {
       'The gated session could not be recorded: The session store is unavailable: connection refused',
     )
     expect(events.map((event) => event.type)).toEqual(['failed'])
+  })
+
+  it('writes a result by the next turn of the event loop when no request drives the tool', async () => {
+    const store = createMemorySessionStore()
+    const a = await startManager({ store })
+    const later = withResolvers<void>()
+    // The tool asks (the request that drives it stops there) while a branch goes on working.
+    const askAndWork = createMcpTool('ask-and-work')
+      .description('Asks while a branch does a step')
+      .parameters(z.object({}))
+      .elicits({ go: z.object({ text: z.string() }) })
+      .execute(function* (_params, ctx) {
+        const [answer, ticket] = yield* all([
+          ctx.elicit('go', { message: 'Go?' }),
+          ctx.branch(function* (branch) {
+            yield* later.operation
+            const value = yield* branch.step('ticket', function* () {
+              stepRuns++
+              return `T-${stepRuns}`
+            })
+            yield* suspend()
+            return value
+          }),
+        ])
+        return `${answer.action}/${ticket}`
+      })
+    const session = await on(a, () => a.manager.start({ tool: askAndWork, params: {}, callId: 'call-branches', clientId: 'client-a', parentMessages: [] }))
+    const first = await on(a, () => nextQuestion(session))
+    expect(first.type === 'failed' ? first.error.message : first.type).toBe('elicit')
+    later.resolve()
+    // Nobody reads the tool's events now, and the branch never writes again by itself.
+    await expect
+      .poll(async () => (await on(a, () => store.get('client-a', 'call-branches')))?.record.journal.map((entry) => entry.kind))
+      .toEqual(['step'])
+    expect(stepRuns).toBe(1)
   })
 
   it('drops what a tool in memory did with an answer another instance recorded first: refused, nothing recorded twice', async () => {

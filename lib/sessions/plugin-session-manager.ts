@@ -5,6 +5,7 @@ import type { AnyMcpTool, ElicitAnswer } from '../tools/types'
 import { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
 import { parseElicitId } from '../tools/elicit-id'
 import { LiveSession, type SessionRuntime, type SessionTiming, type StartLiveSessionOptions } from './live-session'
+import { nextTurn } from './next-turn'
 import { SESSION_RECORD_FORMAT, SessionRecordError, type SessionEnding, type SessionRecord } from './session-record'
 import type { SessionStore, StoredSession } from './session-store'
 import { SessionLimitError } from './errors'
@@ -101,7 +102,8 @@ export interface SessionLimits {
 /**
  * Plugin sessions as data in a store, with the tools of recent ones kept alive in this
  * process as a cache. One loop drops waiting tools from memory after the hot time; another
- * forgets old records in stores that do not expire them by themselves. Ending the resource
+ * forgets old records in stores that do not expire them by themselves; a third writes, by the
+ * next turn of the event loop, results that tools received while no request drove them. Ending the resource
  * halts every tool still in memory; their records stay.
  */
 export function usePluginSessionManager({
@@ -123,15 +125,35 @@ export function usePluginSessionManager({
     const live = new Map<string, LiveSession>()
     /** The waiting ones among them, oldest first, with when they began to wait. */
     const idle = new Map<string, number>()
+    /** Tools alive here that received a result not written yet (see `LiveSession.flush`). */
+    const unwritten = new Set<LiveSession>()
     let wakeCache: (() => void) | undefined
     let wakeSweep: (() => void) | undefined
+    let wakeWriter: (() => void) | undefined
 
-    function* wake(which: 'cache' | 'sweep') {
-      const resolved = withResolvers<void>(`a session to ${which === 'cache' ? 'drop from memory' : 'forget'}`)
+    function* wake(which: 'cache' | 'sweep' | 'write') {
+      const resolved = withResolvers<void>(`a session to ${which === 'cache' ? 'drop from memory' : which === 'sweep' ? 'forget' : 'write'}`)
       if (which === 'cache') wakeCache = resolved.resolve
-      else wakeSweep = resolved.resolve
+      else if (which === 'sweep') wakeSweep = resolved.resolve
+      else wakeWriter = resolved.resolve
       yield* resolved.operation
     }
+
+    // A result a tool received is written with its next write, or by the request driving it
+    // before any of its events; this loop makes sure it is written by the next turn of the event
+    // loop even when no request drives the tool (a branch still working after another asked).
+    yield* spawn(function* writeDeferredResults() {
+      while (true) {
+        if (unwritten.size === 0) {
+          yield* wake('write')
+          continue
+        }
+        yield* nextTurn()
+        const sessions = [...unwritten]
+        unwritten.clear()
+        for (const session of sessions) yield* session.flush()
+      }
+    })
 
     yield* spawn(function* dropColdTools() {
       while (true) {
@@ -176,6 +198,11 @@ export function usePluginSessionManager({
         parentMessages,
         timing,
         limits: createLimits,
+        onUnwritten: (session) => {
+          unwritten.add(session)
+          wakeWriter?.()
+          wakeWriter = undefined
+        },
         onEnd: (ended) => {
           const key = keyOf(ended.clientId, ended.id)
           // Only the cache's own entry: a tool refused at its start never replaced it.
