@@ -16,6 +16,9 @@ export const DEFAULT_HOT_MS = 60 * 1000
 export const DEFAULT_LEASE_MS = 10 * 1000
 export const DEFAULT_KEEP_MS = 60 * 60 * 1000
 
+/** What each of the manager's loops waits for when it has nothing to do. */
+const WAITING_FOR = { cache: 'drop from memory', sweep: 'forget', write: 'write' } as const
+
 export interface PluginSessionInfo {
   id: string
   toolName: string
@@ -132,7 +135,7 @@ export function usePluginSessionManager({
     let wakeWriter: (() => void) | undefined
 
     function* wake(which: 'cache' | 'sweep' | 'write') {
-      const resolved = withResolvers<void>(`a session to ${which === 'cache' ? 'drop from memory' : which === 'sweep' ? 'forget' : 'write'}`)
+      const resolved = withResolvers<void>(`a session to ${WAITING_FOR[which]}`)
       if (which === 'cache') wakeCache = resolved.resolve
       else if (which === 'sweep') wakeSweep = resolved.resolve
       else wakeWriter = resolved.resolve

@@ -3,8 +3,7 @@ import { join } from 'node:path'
 import { ensure, resource, type Operation } from 'effection'
 import Database from 'libsql'
 import { encodeSessionRecord, type SessionRecord, type SessionStatus } from '../session-record'
-import { SessionLimitError } from '../errors'
-import { refuseOverLimits, type SessionStore, type StoredSession } from '../session-store'
+import { refuseOverLimits, type OpenSessionLimits, type SessionStore, type StoredSession } from '../session-store'
 import { readListedRecord, readStoredRecord } from './stored-record'
 
 export interface EmbeddedSessionStoreOptions {
@@ -152,6 +151,14 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
       return { client: row.client, all: row.total }
     }
 
+    /** `create` with its limits, step by step in one transaction: undefined when the key is taken. */
+    const createCounted = db.transaction((record: SessionRecord, text: string, limits: OpenSessionLimits): StoredSession | undefined => {
+      if (statements.get.get(record.clientId, record.id)) return undefined
+      refuseOverLimits(limits, countOpen(record.clientId, limits.now))
+      statements.create.run(record.clientId, record.id, record.status, record.expiresAt, record.keepUntil, text)
+      return { record, version: 1 }
+    })
+
     const store: SessionStore = {
       kind: 'embedded',
 
@@ -167,16 +174,21 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
           const { changes } = statements.create.run(record.clientId, record.id, record.status, record.expiresAt, record.keepUntil, text)
           return changes === 1 ? { record, version: 1 } : undefined
         }
-        const row = { clientId: record.clientId, id: record.id, status: record.status, expiresAt: record.expiresAt, keepUntil: record.keepUntil, record: text }
-        const bounds = { perClient: limits.perClient ?? -1, all: limits.all ?? -1, now: limits.now }
-        // Not created: the key is taken, or a limit refused it. Told apart only then, on this rare
-        // path; a session that ended in between makes room, and the insert is tried again.
-        for (let attempt = 0; attempt < 3; attempt++) {
-          if (statements.createWithinLimits.run({ ...row, ...bounds }).changes === 1) return { record, version: 1 }
-          if (statements.get.get(record.clientId, record.id)) return undefined
-          refuseOverLimits(limits, countOpen(record.clientId, limits.now))
-        }
-        throw new SessionLimitError('all', limits.all ?? 0)
+        const { changes } = statements.createWithinLimits.run({
+          clientId: record.clientId,
+          id: record.id,
+          status: record.status,
+          expiresAt: record.expiresAt,
+          keepUntil: record.keepUntil,
+          record: text,
+          perClient: limits.perClient ?? -1,
+          all: limits.all ?? -1,
+          now: limits.now,
+        })
+        if (changes === 1) return { record, version: 1 }
+        // Not created: the key is taken, or a limit refused it. Told apart only on this rare path,
+        // in a transaction that holds the write lock (and creates it, if room was made meanwhile).
+        return createCounted.immediate(record, text, limits)
       },
 
       *update(record, version) {
