@@ -59,13 +59,18 @@ async function startBooking(client: ChatTestClient) {
   return request
 }
 
+/** Two instances sharing one store, and a browser whose booking, started on the first, waits on the FlightList. */
+async function bookingOnTwoInstances() {
+  const store = createMemorySessionStore()
+  const a = await instance(store)
+  const b = await instance(store)
+  const onA = createChatTestClient({ chat: a })
+  return { a, b, onA, pickFlight: await startBooking(onA) }
+}
+
 describe('sessions shared by instances through one store', () => {
   it('completes a booking whose requests go to different instances, each answer replayed where the tool is not in memory', async () => {
-    const store = createMemorySessionStore()
-    const a = await instance(store)
-    const b = await instance(store)
-    const onA = createChatTestClient({ chat: a })
-    const pickFlight = await startBooking(onA)
+    const { a, b, onA, pickFlight } = await bookingOnTwoInstances()
     const flight = firstFlight(pickFlight)
 
     const onB = on(b, onA)
@@ -88,11 +93,7 @@ describe('sessions shared by instances through one store', () => {
   })
 
   it('lets only one of two deliveries of the same answer continue; the other is refused and sees no next question', async () => {
-    const store = createMemorySessionStore()
-    const a = await instance(store)
-    const b = await instance(store)
-    const onA = createChatTestClient({ chat: a })
-    const pickFlight = await startBooking(onA)
+    const { a, b, onA, pickFlight } = await bookingOnTwoInstances()
     const onB = on(b, onA)
     const answer = { request: pickFlight, result: { action: 'accept' as const, content: { flightId: firstFlight(pickFlight).id } } }
 
@@ -114,11 +115,7 @@ describe('sessions shared by instances through one store', () => {
   })
 
   it('says a session was stopped on another instance when the one holding it in memory gets its answer', async () => {
-    const store = createMemorySessionStore()
-    const a = await instance(store)
-    const b = await instance(store)
-    const onA = createChatTestClient({ chat: a })
-    const pickFlight = await startBooking(onA)
+    const { b, onA, pickFlight } = await bookingOnTwoInstances()
     const stopped = await on(b, onA).abort(pickFlight.sessionId, 'Stopped in the other tab.')
     expect(stopped.status).toBe(200)
 
@@ -130,11 +127,7 @@ describe('sessions shared by instances through one store', () => {
   })
 
   it('refuses with 409 an answer the instance holding the tool in memory gets after another instance recorded one', async () => {
-    const store = createMemorySessionStore()
-    const a = await instance(store)
-    const b = await instance(store)
-    const onA = createChatTestClient({ chat: a })
-    const pickFlight = await startBooking(onA)
+    const { b, onA, pickFlight } = await bookingOnTwoInstances()
     const answer = { request: pickFlight, result: { action: 'accept' as const, content: { flightId: firstFlight(pickFlight).id } } }
     const onB = on(b, onA)
     const first = await onB.answer([answer])
