@@ -147,6 +147,25 @@ describe('model calls', () => {
     expect(turn.events.at(-1)).toMatchObject({ type: 'conversation_state', messages: [{ role: 'user', content: 'hello?' }] })
   })
 
+  it('fails a model call that stalls mid-stream with a model_timeout error, after the text it had streamed', async () => {
+    // The offline model streams its first piece at once, then waits 10 s before the next.
+    const healthy = await offline({ modelTimeoutMs: 200 })
+    const stalling = await createChatServer({ model: createOfflineModel({ delayMs: 10_000 }), tools: [], modelTimeoutMs: 200 })
+    closers.push(() => stalling.close())
+    const client = createChatTestClient({ chat: stalling })
+    const started = performance.now()
+    const turn = await client.say('Hello!')
+    expect(performance.now() - started).toBeLessThan(5_000)
+    expect(turn.status).toBe(200)
+    const streamed = textOf(turn.events)
+    expect(streamed.length).toBeGreaterThan(0)
+    expect(eventsOf(turn.events, 'error')).toEqual([expect.objectContaining({ code: 'model_timeout' })])
+    // Nothing after the time-out but the conversation as it was: the partial reply is not kept.
+    expect(turn.events.at(-1)).toMatchObject({ type: 'conversation_state', messages: [{ role: 'user', content: 'Hello!' }] })
+    // The same server answers the next request in full.
+    expect(textOf((await createChatTestClient({ chat: healthy }).say('Hello!')).events)).toMatch(/^Hello/)
+  })
+
   it('fails a tool whose sample takes longer than the timeout, with a tool error the model reads', async () => {
     const musing = createMcpTool('muse')
       .description('Asks the model something')

@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider'
+import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import type { ToolSet } from 'ai'
 import type { Operation } from 'effection'
 import { withModelDeadline } from './model-deadline'
@@ -66,37 +66,62 @@ export function streamModelStep({
       }),
     )
     const reader = stream.getReader()
+    const reading: StepReading = { live: true, done: false }
     try {
-      const step: ModelStepResult = { text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } }
-      while (true) {
-        const next = yield* wait(reader.read())
-        if (next.done) return step
-        const part = next.value
-        switch (part.type) {
-          case 'text-delta':
-            if (part.delta) {
-              step.text += part.delta
-              emit({ type: 'text', content: part.delta })
-            }
-            break
-          case 'tool-call':
-            step.toolCalls.push({ id: part.toolCallId, name: part.toolName, input: parseToolInput(part.input) })
-            break
-          case 'finish':
-            step.usage = { inputTokens: part.usage.inputTokens.total ?? 0, outputTokens: part.usage.outputTokens.total ?? 0 }
-            break
-          case 'error':
-            throw part.error instanceof Error ? part.error : new Error(typeof part.error === 'string' ? part.error : JSON.stringify(part.error))
-        }
-      }
+      return yield* wait(readStep(reader, emit, reading))
     } finally {
-      try {
-        yield* wait(reader.cancel())
-      } catch {
-        // The stream already failed; there is nothing left to release.
+      reading.live = false
+      // Stopped early (halted, timed out, failed): the model's stream is released.
+      if (!reading.done) {
+        try {
+          yield* wait(reader.cancel())
+        } catch {
+          // The stream already failed; there is nothing left to release.
+        }
       }
     }
   })
+}
+
+interface StepReading {
+  /** False once the call has stopped: a part read after that is dropped, not emitted. */
+  live: boolean
+  /** True once the stream has ended. */
+  done: boolean
+}
+
+/**
+ * Reads a model's stream to its end in one promise, so the call waits once (one race against
+ * its deadline, one Effection `until`) rather than once for every part: a reply streams in
+ * many small deltas, and each wait cost more than the part it waited for.
+ */
+async function readStep(reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>, emit: (event: ChatEvent) => void, reading: StepReading): Promise<ModelStepResult> {
+  const step: ModelStepResult = { text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } }
+  while (true) {
+    const next = await reader.read()
+    if (next.done) {
+      reading.done = true
+      return step
+    }
+    if (!reading.live) return step
+    const part = next.value
+    switch (part.type) {
+      case 'text-delta':
+        if (part.delta) {
+          step.text += part.delta
+          emit({ type: 'text', content: part.delta })
+        }
+        break
+      case 'tool-call':
+        step.toolCalls.push({ id: part.toolCallId, name: part.toolName, input: parseToolInput(part.input) })
+        break
+      case 'finish':
+        step.usage = { inputTokens: part.usage.inputTokens.total ?? 0, outputTokens: part.usage.outputTokens.total ?? 0 }
+        break
+      case 'error':
+        throw part.error instanceof Error ? part.error : new Error(typeof part.error === 'string' ? part.error : JSON.stringify(part.error))
+    }
+  }
 }
 
 /** A streamed tool call's input is JSON text; what does not parse is passed on as text, for the tool's validation to refuse. */

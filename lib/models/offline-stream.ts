@@ -2,9 +2,10 @@ import type { LanguageModelV3StreamPart } from '@ai-sdk/provider'
 
 /**
  * A stream of the given parts that waits `delayMs` before each text delta or tool call
- * after the first, as a model producing tokens would. With `delayMs` 0 it never touches a
- * timer. When `abortSignal` fires, the pending wait is cleared and the stream errors with
- * an `AbortError` at once.
+ * after the first, as a model producing tokens would. With `delayMs` 0 the whole answer is
+ * ready at once, as from a model that has finished: every part is queued when the stream
+ * starts (no timer, and no pull for each part). When `abortSignal` fires, the pending wait is
+ * cleared and the stream errors with an `AbortError` at once, dropping what was not read.
  */
 export function createPacedStream({
   parts,
@@ -47,6 +48,10 @@ export function createPacedStream({
         controller.error(toAbortError(abortSignal?.reason))
       }
       abortSignal?.addEventListener('abort', onAbort, { once: true })
+      if (delayMs > 0) return
+      for (const part of parts) controller.enqueue(part)
+      index = parts.length
+      controller.close()
     },
     async pull(controller) {
       const part = parts[index++]
