@@ -7,6 +7,7 @@ import { decodeModelContext } from '../tools/model-context'
 import type { PluginElicitRequestEvent } from '../protocol/events'
 import type { Message } from '../protocol/messages'
 import { createChatServer, type ChatServer } from './chat-server'
+import { createConversationSigner } from './conversation-signature'
 import { createChatTestClient, elicitRequests, eventsOf, textOf, type ChatTestClient } from './testing/chat-test-client'
 
 let chat: ChatServer
@@ -193,3 +194,37 @@ describe('what is not a forgery', () => {
 function responseTo(request: PluginElicitRequestEvent) {
   return { sessionId: request.sessionId, callId: request.callId, elicitId: request.elicitId }
 }
+
+describe('signing what was just verified', () => {
+  const secret = 'a secret of at least thirty-two characters'
+  const conversation: Message[] = [
+    { role: 'user', content: 'Book a flight from NYC to LAX' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'book_flight', arguments: '{}' } }] },
+    { role: 'tool', tool_call_id: 'call_1', content: 'Booked.' },
+    { role: 'assistant', content: 'Your flight is booked.' },
+  ]
+
+  it('gives every message the signature a fresh signer gives it, reused values and new ones alike', () => {
+    const signer = createConversationSigner({ secret })
+    const signed = signer.sign(conversation)
+    signer.verify(signed)
+    const longer: Message[] = [...signed, { role: 'user', content: 'Thanks!' }, { role: 'assistant', content: 'You are welcome.' }]
+    expect(signer.sign(longer)).toEqual(createConversationSigner({ secret }).sign(structuredClone(longer)))
+  })
+
+  it('does not reuse a message’s value after a changed message before it, or at another position', () => {
+    const signer = createConversationSigner({ secret })
+    const signed = signer.sign(conversation)
+    signer.verify(signed)
+    const fresh = createConversationSigner({ secret })
+    // The same objects after an edited first message: every later signature changes.
+    const edited: Message[] = [{ role: 'user', content: 'Book a flight from NYC to SFO' }, ...signed.slice(1)]
+    const resigned = signer.sign(edited)
+    expect(resigned).toEqual(fresh.sign(structuredClone(edited)))
+    expect(resigned[1]!.sig).not.toBe(signed[1]!.sig)
+    // The same objects one position later.
+    const shifted: Message[] = [{ role: 'user', content: 'Hello' }, ...signed]
+    expect(signer.sign(shifted)).toEqual(fresh.sign(structuredClone(shifted)))
+    expect(() => signer.verify(edited)).toThrow(/was not produced by this server/)
+  })
+})

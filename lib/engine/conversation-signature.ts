@@ -13,6 +13,9 @@ export interface ConversationSigner {
   verify(messages: readonly Message[]): void
 }
 
+/** The chain value before the first message. */
+const CHAIN_START = Buffer.alloc(0)
+
 /** Messages whose words the server wrote: only it may have produced them. */
 const SIGNED_ROLES: ReadonlySet<Message['role']> = new Set(['assistant', 'tool'])
 
@@ -36,17 +39,29 @@ export function createConversationSigner({ secret }: { secret: string }): Conver
   if (!secret) throw new TypeError('createConversationSigner needs a non-empty secret')
   const key = createHmac('sha256', secret).update('elicit-chat conversation signature v1').digest()
 
+  /**
+   * Chain values already computed, by message object: a turn verifies the conversation it was
+   * sent and then signs the same messages again, with its own after them. Messages are never
+   * changed once made, and an entry counts only at the same position after the same chain
+   * value (the same object), so a hit is exactly what the HMAC would give again.
+   */
+  const computed = new WeakMap<Message, { index: number; previous: Buffer; value: Buffer }>()
+
   function chainValue(previous: Buffer, index: number, message: Message): Buffer {
+    const known = computed.get(message)
+    if (known && known.index === index && known.previous === previous) return known.value
     const calls = (message.tool_calls ?? []).map((call) => [call.id, call.function.name, call.function.arguments])
-    return createHmac('sha256', key)
+    const value = createHmac('sha256', key)
       .update(previous)
       .update(JSON.stringify([index, message.role, message.content, calls, message.tool_call_id ?? null]))
       .digest()
+    computed.set(message, { index, previous, value })
+    return value
   }
 
   return {
     sign(messages) {
-      let chain: Buffer = Buffer.alloc(0)
+      let chain: Buffer = CHAIN_START
       return messages.map((message, index) => {
         chain = chainValue(chain, index, message)
         const { sig: _given, ...unsigned } = message
@@ -55,7 +70,7 @@ export function createConversationSigner({ secret }: { secret: string }): Conver
     },
 
     verify(messages) {
-      let chain: Buffer = Buffer.alloc(0)
+      let chain: Buffer = CHAIN_START
       for (const [index, message] of messages.entries()) {
         chain = chainValue(chain, index, message)
         if (!SIGNED_ROLES.has(message.role)) continue
