@@ -4,7 +4,8 @@
 // the heap and idle CPU of waiting sessions (kept hot, and dropped from memory by the
 // hundred thousand) and the heap left after many bookings. Figures, not pass/fail tests.
 //
-// Smaller counts for a quick run: BENCH_SEQUENTIAL, BENCH_CONCURRENT, BENCH_CPU_BOOKINGS,
+// Smaller counts for a quick run: BENCH_WARM_UP (bookings before any server run measures),
+// BENCH_SEQUENTIAL, BENCH_CONCURRENT, BENCH_CPU_BOOKINGS,
 // BENCH_CPU_TRIVIAL, BENCH_WAITING, BENCH_DEHYDRATED, BENCH_BOOKINGS (the last three: 0 skips it);
 // BENCH_SERVERS=memory,embedded,redis,cold picks server runs; BENCH_PORT is the first port;
 // BENCH_MCP_BOOKINGS (0 skips it): bookings over /api/mcp on the embedded store;
@@ -29,6 +30,7 @@ import { timeTrivialRoute } from './trivial-route'
 const count = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
 const PORT = count('BENCH_PORT', 3290)
 const HTTP: HttpCounts = {
+  warmUp: count('BENCH_WARM_UP', 1_500),
   sequential: count('BENCH_SEQUENTIAL', 300),
   concurrent: count('BENCH_CONCURRENT', 200),
   cpuBookings: count('BENCH_CPU_BOOKINGS', 300),
