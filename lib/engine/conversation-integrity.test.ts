@@ -223,6 +223,7 @@ describe('signing what was just verified', () => {
     expect(resigned).toEqual(fresh.sign(structuredClone(edited)))
     expect(resigned[1]!.sig).not.toBe(signed[1]!.sig)
     // The same objects one position later.
+    signer.verify(signed)
     const shifted: Message[] = [{ role: 'user', content: 'Hello' }, ...signed]
     expect(signer.sign(shifted)).toEqual(fresh.sign(structuredClone(shifted)))
     expect(() => signer.verify(edited)).toThrow(/was not produced by this server/)

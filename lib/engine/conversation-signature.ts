@@ -40,30 +40,36 @@ export function createConversationSigner({ secret }: { secret: string }): Conver
   const key = createHmac('sha256', secret).update('elicit-chat conversation signature v1').digest()
 
   /**
-   * Chain values already computed, by message object: a turn verifies the conversation it was
-   * sent and then signs the same messages again, with its own after them. Messages are never
-   * changed once made, and an entry counts only at the same position after the same chain
-   * value (the same object), so a hit is exactly what the HMAC would give again.
+   * Chain values `verify` computed, by message object, for the `sign` that follows in the same
+   * turn: a turn verifies the conversation it was sent, then signs the same messages again with
+   * its own after them. Messages are never changed once made, and an entry counts only at the
+   * same position after the same chain value (the same object), so a hit is exactly what the
+   * HMAC would give again. `sign` takes the entries it meets out, so none outlives its turn
+   * (a waiting tool keeps the conversation's messages, and would keep them too).
    */
-  const computed = new WeakMap<Message, { index: number; previous: Buffer; value: Buffer }>()
+  const verified = new WeakMap<Message, { index: number; previous: Buffer; value: Buffer }>()
 
   function chainValue(previous: Buffer, index: number, message: Message): Buffer {
-    const known = computed.get(message)
-    if (known && known.index === index && known.previous === previous) return known.value
     const calls = (message.tool_calls ?? []).map((call) => [call.id, call.function.name, call.function.arguments])
-    const value = createHmac('sha256', key)
+    return createHmac('sha256', key)
       .update(previous)
       .update(JSON.stringify([index, message.role, message.content, calls, message.tool_call_id ?? null]))
       .digest()
-    computed.set(message, { index, previous, value })
-    return value
+  }
+
+  /** The chain value of `message` for `sign`: the one `verify` left, if it matches, else computed. */
+  function signedValue(previous: Buffer, index: number, message: Message): Buffer {
+    const known = verified.get(message)
+    if (!known) return chainValue(previous, index, message)
+    verified.delete(message)
+    return known.index === index && known.previous === previous ? known.value : chainValue(previous, index, message)
   }
 
   return {
     sign(messages) {
       let chain: Buffer = CHAIN_START
       return messages.map((message, index) => {
-        chain = chainValue(chain, index, message)
+        chain = signedValue(chain, index, message)
         const { sig: _given, ...unsigned } = message
         return SIGNED_ROLES.has(message.role) ? { ...unsigned, sig: chain.toString('base64url') } : unsigned
       })
@@ -72,7 +78,9 @@ export function createConversationSigner({ secret }: { secret: string }): Conver
     verify(messages) {
       let chain: Buffer = CHAIN_START
       for (const [index, message] of messages.entries()) {
-        chain = chainValue(chain, index, message)
+        const previous = chain
+        chain = chainValue(previous, index, message)
+        verified.set(message, { index, previous, value: chain })
         if (!SIGNED_ROLES.has(message.role)) continue
         const path = `messages.${index}`
         const what = `${path} (${message.role === 'tool' ? `tool result for ${message.tool_call_id ?? 'no call'}` : 'assistant'})`
