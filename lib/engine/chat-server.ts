@@ -18,6 +18,7 @@ import type { AnyMcpTool } from '../tools/types'
 import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './chat-engine'
 import { ChatRequestError } from './errors'
 import { openNdjsonStream } from './ndjson-stream'
+import { createTurnRunner } from './turn-runner'
 import { prepareTurn } from './prepare-turn'
 import { chatRequestSchema } from '../protocol/request-schema'
 import { createModelSampler } from './sample-with-model'
@@ -145,6 +146,7 @@ export async function createChatServer({
     toolStarts: toolStartsPerAddress && createRateLimiter(toolStartsPerAddress),
   }
   const run = <T>(operation: () => Operation<T>) => scope.run(operation)
+  const turns = createTurnRunner(scope)
 
   return {
     async open({ body, clientId, address = 'unknown', signal, onEnd }) {
@@ -153,7 +155,7 @@ export async function createChatServer({
         throw new ChatRequestError('invalid_request', 'The request body does not match the chat contract.', toIssues(parsed.error))
       }
       return await openNdjsonStream({
-        scope,
+        runner: turns,
         signal,
         onEnd,
         prepare: () => prepareTurn({ request: parsed.data, clientId, address, sessions, signer, hasTool: (name) => registry.get(name) !== undefined }),
@@ -172,6 +174,9 @@ export async function createChatServer({
         }
       }),
     listTools: () => registry.describe(),
-    close: () => destroy(),
+    close: () => {
+      turns.close()
+      return destroy()
+    },
   }
 }

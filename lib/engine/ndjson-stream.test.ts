@@ -1,8 +1,10 @@
 import { createScope, ensure, sleep, suspend, withResolvers } from 'effection'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openNdjsonStream } from './ndjson-stream'
+import { createTurnRunner } from './turn-runner'
 
 const [scope, destroy] = createScope()
+const runner = createTurnRunner(scope)
 afterAll(() => destroy())
 const decoder = new TextDecoder()
 const linesOf = (chunk: Uint8Array | undefined) => decoder.decode(chunk).split('\n').filter(Boolean).map((line) => JSON.parse(line))
@@ -14,7 +16,7 @@ describe('the NDJSON stream', () => {
     const refusal = new Error('refused before the first byte')
     await expect(
       openNdjsonStream({
-        scope,
+        runner,
         // eslint-disable-next-line require-yield
         prepare: function* () {
           throw refusal
@@ -31,7 +33,7 @@ describe('the NDJSON stream', () => {
 
   it('hands the prepared value to the turn', async () => {
     const stream = await openNdjsonStream({
-      scope,
+      runner,
       // eslint-disable-next-line require-yield
       prepare: function* () {
         return 'the plan'
@@ -49,7 +51,7 @@ describe('the NDJSON stream', () => {
     const emitted = withResolvers<void>()
     const stream = await openNdjsonStream({
       prepare: function* () {},
-      scope,
+      runner,
       run: function* (_prepared, emit) {
         for (let index = 0; index < 3; index++) emit({ type: 'text', content: `piece ${index}` })
         emitted.resolve()
@@ -72,7 +74,7 @@ describe('the NDJSON stream', () => {
     const started = withResolvers<void>()
     const stream = await openNdjsonStream({
       prepare: function* () {},
-      scope,
+      runner,
       run: function* (_prepared, emit) {
         yield* ensure(() => cleaned.resolve())
         emit({ type: 'text', content: 'working' })
@@ -92,7 +94,7 @@ describe('the NDJSON stream', () => {
     let cleanedUp = false
     const stream = await openNdjsonStream({
       prepare: function* () {},
-      scope,
+      runner,
       signal: controller.signal,
       run: function* (_prepared, emit) {
         yield* ensure(function* () {

@@ -1,8 +1,9 @@
-import type { Operation, Scope } from 'effection'
+import type { Operation } from 'effection'
 import type { ChatEvent } from '../protocol/events'
+import type { TurnRunner } from './turn-runner'
 
 /**
- * Prepare a turn, then run it in `scope` and stream the events it emits as NDJSON, all in one
+ * Prepare a turn, then run it with `runner` and stream the events it emits as NDJSON, all in one
  * task. What `prepare` throws (a refusal) rejects the returned promise and nothing is streamed;
  * once it has returned, the stream is handed over. Cancelling the stream (the client went away)
  * or aborting `signal` halts the turn.
@@ -14,13 +15,14 @@ import type { ChatEvent } from '../protocol/events'
  * calls per step bound.
  */
 export async function openNdjsonStream<P>({
-  scope,
+  runner,
   signal,
   prepare,
   run,
   onEnd,
 }: {
-  scope: Scope
+  /** Where the turn runs: one of the chat server's long-lived tasks. */
+  runner: TurnRunner
   signal?: AbortSignal
   /** Everything to decide (and refuse) before the first byte. */
   prepare(): Operation<P>
@@ -48,9 +50,9 @@ export async function openNdjsonStream<P>({
   }
   let prepared: (outcome: { ok: true } | { ok: false; error: unknown }) => void = () => {}
   const ready = new Promise<{ ok: true } | { ok: false; error: unknown }>((resolve) => (prepared = resolve))
-  // The task settles once its whole scope is torn down: the turn's own clean-up (ending its
-  // tools' work, whatever it `ensure`d) has finished before the body ends.
-  const task = scope.run(function* () {
+  // The turn settles once it has ended, its own clean-up (ending its tools' work) included, and
+  // a stopped one once its runner has been torn down: that has finished before the body ends.
+  const task = runner.run(function* () {
     let plan: P
     try {
       plan = yield* prepare()
@@ -70,7 +72,6 @@ export async function openNdjsonStream<P>({
     open = false
     lines.length = 0
     notify()
-    // A task's halt is lazy in Effection 4: it starts when its future is subscribed to.
     task.halt().catch((error: unknown) => console.error('stopping a chat turn failed', error))
   }
   task.then(settle, (error: unknown) => {
