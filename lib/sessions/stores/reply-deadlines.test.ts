@@ -1,3 +1,6 @@
+import { once } from 'node:events'
+import { spawn } from 'node:child_process'
+import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { createReplyDeadlines, ReplyTimeoutError } from './reply-deadlines'
 
@@ -41,6 +44,31 @@ describe('reply deadlines', () => {
       expect(await deadlines.within(later('next', 1))).toBe('next')
     } finally {
       deadlines.close()
+    }
+  })
+
+  it('passes on a reply that arrived while the event loop was busy past its deadline', async () => {
+    // An echo server in a process of its own on the loopback: the reply is in the socket when
+    // this process's event loop comes back.
+    const echo = spawn(process.execPath, ['-e', "require('net').createServer((s) => s.pipe(s)).listen(0, '127.0.0.1', function () { console.log(this.address().port) })"])
+    const [port] = await once(echo.stdout, 'data')
+    const client = connect(Number(String(port).trim()), '127.0.0.1')
+    await once(client, 'connect')
+    const deadlines = createReplyDeadlines(20)
+    try {
+      const reply = deadlines.within(once(client, 'data').then(([data]) => String(data)))
+      client.write('pong')
+      // The loop is busy past the deadline while the echo arrives: the timer and the reply are
+      // both due when it comes back, and the timers' turn comes first.
+      const until = performance.now() + 300
+      while (performance.now() < until) {
+        // busy
+      }
+      expect(await reply).toBe('pong')
+    } finally {
+      deadlines.close()
+      client.destroy()
+      echo.kill()
     }
   })
 })

@@ -28,15 +28,26 @@ export interface ReplyDeadlines {
 export function createReplyDeadlines(timeoutMs: number, now: () => number = performance.now.bind(performance)): ReplyDeadlines {
   const inFlight: InFlight[] = []
   let timer: NodeJS.Timeout | undefined
+  let check: NodeJS.Immediate | undefined
 
   function arm() {
-    if (timer !== undefined || inFlight.length === 0) return
+    if (timer !== undefined || check !== undefined || inFlight.length === 0) return
     timer = setTimeout(expire, Math.max(0, inFlight[0]!.deadline - now()))
     timer.unref()
   }
 
+  // The event loop runs its timers before it reads its sockets: after a stretch of busy loop
+  // (a burst of requests on a small machine), a reply that has already arrived would be failed
+  // as late. The overdue heads are failed after this turn's input has been read instead, so
+  // only a reply that really has not come fails.
   function expire() {
     timer = undefined
+    check = setImmediate(failOverdue)
+    check.unref()
+  }
+
+  function failOverdue() {
+    check = undefined
     const at = now()
     while (inFlight.length > 0 && (inFlight[0]!.settled || inFlight[0]!.deadline <= at)) {
       const head = inFlight.shift()!
@@ -75,7 +86,9 @@ export function createReplyDeadlines(timeoutMs: number, now: () => number = perf
     },
     close() {
       clearTimeout(timer)
+      clearImmediate(check)
       timer = undefined
+      check = undefined
     },
   }
 }
