@@ -10,7 +10,7 @@ import type { AnyMcpTool, ElicitAnswer, SampleResult } from '../tools/types'
 import { SessionConflictError, SessionLimitError } from './errors'
 import { nextTurn } from './next-turn'
 import type { SessionRecord } from './session-record'
-import type { SessionStore, StoredSession } from './session-store'
+import { SessionStoreUnavailableError, type SessionStore, type StoredSession } from './session-store'
 
 /** Everything a live session reports to whoever drives it, ending with one terminal event or a question. */
 export type LiveSessionEvent =
@@ -85,8 +85,13 @@ export class LiveSession {
   private readonly timing: SessionTiming
   private readonly limits: StartLiveSessionOptions['limits']
   private readonly onUnwritten: StartLiveSessionOptions['onUnwritten']
-  /** Set when the store refused to create the session (a limit): every later write fails the same way. */
-  private refusal: SessionLimitError | undefined = undefined
+  /**
+   * Set when no write of this session may be tried again, and every later one fails the same
+   * way: the store refused to create it (a limit), or a write's outcome is unknown (the store
+   * did not answer in time: it may hold that write or not, and a second try would be told the
+   * session was taken by the first). The store's record is then the truth a replay starts from.
+   */
+  private refusal: SessionLimitError | SessionStoreUnavailableError | undefined = undefined
   private ended = false
   /** Set when the cache lets go of the tool: its halt is not an abort, and nothing is written. */
   private dehydrating = false
@@ -383,7 +388,13 @@ export class LiveSession {
       if (onlyUnwritten && !this.unwritten) return
       const next = change(this.record)
       // A new session is created by its first write: with its first question, when it asks at once.
-      const version = this.version === 0 ? yield* this.create(next) : yield* this.store.update(next, this.version)
+      let version: number | undefined
+      try {
+        version = this.version === 0 ? yield* this.create(next) : yield* this.store.update(next, this.version)
+      } catch (error) {
+        if (error instanceof SessionStoreUnavailableError) this.refusal = error
+        throw error
+      }
       if (version === undefined) {
         throw new SessionConflictError(`The ${this.toolName} session was continued or stopped elsewhere.`)
       }

@@ -433,6 +433,26 @@ describe('PluginSessionManager', () => {
     expect(events.map((event) => event.type)).toEqual(['failed'])
   })
 
+  it('reports a new session whose creation got no answer as the store being unavailable, not as taken, and does not write it again', async () => {
+    // The store applies the write, but its answer is lost (a reply past the client's deadline).
+    const memory = createMemorySessionStore()
+    let creates = 0
+    const store: SessionStore = {
+      ...memory,
+      *create(record, limits) {
+        creates++
+        yield* memory.create(record, limits)
+        throw new SessionStoreUnavailableError('The session store is unavailable: no reply within 500 ms')
+      },
+    }
+    const a = await startManager({ store })
+    await expect(on(a, () => a.manager.start({ tool: askTool, params: { question: 'lost?' }, callId: 'call-lost', clientId: 'client-a', parentMessages: [] }))).rejects.toThrow(
+      'The session store is unavailable: no reply within 500 ms',
+    )
+    // Tried once: a second try would have been told that the first had taken the session.
+    expect(creates).toBe(1)
+  })
+
   it('writes a result by the next turn of the event loop when no request drives the tool', async () => {
     const store = createMemorySessionStore()
     const a = await startManager({ store })
