@@ -1,6 +1,6 @@
 import { createScope, sleep, suspend, withResolvers } from 'effection'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createTurnRunner } from './turn-runner'
+import { createTurnRunner, type TurnRunner } from './turn-runner'
 
 const destroys: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -24,6 +24,34 @@ function setUp(options?: { keepIdle?: number }) {
   return { scope, runner, close: () => (runner.close(), destroy()) }
 }
 
+/**
+ * Starts a turn that waits until it is stopped, with a clean-up that itself waits (Effection
+ * then resumes the turn's caller as if it had returned: effection#1190). Resolves once it waits.
+ */
+async function startStoppable(runner: TurnRunner, cleanUp?: () => void) {
+  const started = signal()
+  const cleanedUp: string[] = []
+  const turn = runner.run(function* () {
+    try {
+      started.resolve()
+      yield* suspend()
+    } finally {
+      yield* sleep(1)
+      cleanedUp.push('finally')
+      cleanUp?.()
+    }
+  })
+  const outcome = turn.then(() => 'resolved', (error: Error) => error.message)
+  await started.promise
+  return { turn, outcome, cleanedUp }
+}
+
+/** A turn that returns `value` at once. */
+const returning = <T>(value: T) =>
+  function* () {
+    return value
+  }
+
 describe('turn runner', () => {
   it('runs turns one after another, each settling with what it returned or threw', async () => {
     const { runner } = setUp()
@@ -35,9 +63,7 @@ describe('turn runner', () => {
       throw new Error('second failed')
     })).rejects.toThrow('second failed')
     // The runner that ran a failed turn runs the next one.
-    expect(await runner.run(function* () {
-      return 'third'
-    })).toBe('third')
+    expect(await runner.run(returning('third'))).toBe('third')
   })
 
   it('runs turns at the same time in runners of their own', async () => {
@@ -60,34 +86,17 @@ describe('turn runner', () => {
 
   it('stops a turn: its clean-up runs, even one that waits, and the turn rejects', async () => {
     const { runner } = setUp()
-    const cleanedUp: string[] = []
-    const started = signal()
-    const turn = runner.run(function* () {
-      try {
-        started.resolve()
-        yield* suspend()
-      } finally {
-        // A clean-up that waits: Effection then resumes the turn's caller (effection#1190).
-        yield* sleep(1)
-        cleanedUp.push('finally')
-      }
-    })
-    const outcome = turn.then(() => 'resolved', (error: Error) => error.message)
-    await started.promise
+    const { turn, outcome, cleanedUp } = await startStoppable(runner)
     await turn.halt()
     expect(cleanedUp).toEqual(['finally'])
     expect(await outcome).toBe('The turn was stopped.')
     // A new turn still runs: on a new runner, not the stopped one.
-    expect(await runner.run(function* () {
-      return 'after'
-    })).toBe('after')
+    expect(await runner.run(returning('after'))).toBe('after')
   })
 
   it('does not stop another turn when a turn that has ended is halted', async () => {
     const { runner } = setUp()
-    const ended = runner.run(function* () {
-      return 'done'
-    })
+    const ended = runner.run(returning('done'))
     expect(await ended).toBe('done')
     // The next turn runs on the runner the first one used.
     const release = withResolvers<void>()
@@ -108,58 +117,27 @@ describe('turn runner', () => {
         return index
       })).toBe(index)
     }
-    const started = signal()
-    let cleanedUp = false
-    const turn = runner.run(function* () {
-      try {
-        started.resolve()
-        yield* suspend()
-      } finally {
-        yield* sleep(1)
-        cleanedUp = true
-      }
-    })
-    const outcome = turn.then(() => 'resolved', (error: Error) => error.message)
-    await started.promise
+    const { turn, outcome, cleanedUp } = await startStoppable(runner)
     await turn.halt()
-    expect(cleanedUp).toBe(true)
+    expect(cleanedUp).toEqual(['finally'])
     expect(await outcome).toBe('The turn was stopped.')
-    expect(await runner.run(function* () {
-      return 'after'
-    })).toBe('after')
+    expect(await runner.run(returning('after'))).toBe('after')
   })
 
   it('passes on what a stopped turn’s clean-up threw', async () => {
     const { runner } = setUp()
-    const started = signal()
-    const turn = runner.run(function* () {
-      try {
-        started.resolve()
-        yield* suspend()
-      } finally {
-        yield* sleep(1)
-        throw new Error('clean-up failed')
-      }
+    const { turn } = await startStoppable(runner, () => {
+      throw new Error('clean-up failed')
     })
     turn.catch(() => {})
-    await started.promise
     await expect(turn.halt()).rejects.toThrow('clean-up failed')
   })
 
   it('rejects the turns still running when the server closes, and closes', async () => {
     const { runner, close } = setUp()
-    const started = signal()
-    const turn = runner.run(function* () {
-      try {
-        started.resolve()
-        yield* suspend()
-      } finally {
-        yield* sleep(1)
-      }
-    })
-    const outcome = turn.then(() => 'resolved', (error: Error) => error.message)
-    await started.promise
+    const { outcome, cleanedUp } = await startStoppable(runner)
     await close()
+    expect(cleanedUp).toEqual(['finally'])
     expect(await outcome).toBe('The turn was stopped.')
   })
 })
