@@ -14,14 +14,14 @@ function signal() {
   return { promise, resolve }
 }
 
-function setUp(options?: { keepIdle?: number }) {
+function setUp() {
   const [scope, destroy] = createScope()
-  const runner = createTurnRunner(scope, options)
+  const runner = createTurnRunner(scope)
   destroys.push(async () => {
     runner.close()
     await destroy()
   })
-  return { scope, runner, close: () => (runner.close(), destroy()) }
+  return { runner, close: () => (runner.close(), destroy()) }
 }
 
 /**

@@ -50,7 +50,6 @@ export function createPacedStream({
       abortSignal?.addEventListener('abort', onAbort, { once: true })
       if (delayMs > 0) return
       for (const part of parts) controller.enqueue(part)
-      index = parts.length
       controller.close()
     },
     async pull(controller) {
