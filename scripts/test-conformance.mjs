@@ -3,7 +3,7 @@
 // default server scenarios and the ones the default run leaves out, prints "N passed, N failed"
 // and writes the counts to .test-output/conformance.json for .ci/run's closing line.
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -40,11 +40,15 @@ try {
   await waitForHealth(`http://127.0.0.1:${port}/api/health`)
   const url = `http://127.0.0.1:${port}/api/mcp`
   for (const scenario of [undefined, ...EXTRA_SCENARIOS]) {
-    const args = ['-y', '-p', 'node@22', '-p', SUITE, '--', 'conformance', 'server', '--url', url, ...(scenario ? ['--scenario', scenario] : [])]
+    const results = mkdtempSync(path.join(tmpdir(), 'mcp-conformance-results-'))
+    const args = ['-y', '-p', 'node@22', '-p', SUITE, '--', 'conformance', 'server', '--url', url, '-o', results, ...(scenario ? ['--scenario', scenario] : [])]
     console.log(`\n$ npx ${args.join(' ')}`)
     const run = spawnSync('npx', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
     const output = `${run.stdout}${run.stderr}`
     process.stdout.write(output)
+    // The default run prints only a summary line per scenario: say why each failed check failed.
+    for (const failure of failedChecks(results)) console.log(`FAILED ${failure}`)
+    rmSync(results, { recursive: true, force: true })
     const counts = countChecks(output)
     if (!counts) {
       console.error(`The conformance run${scenario ? ` of ${scenario}` : ''} printed no totals (exit ${run.status}).`)
@@ -79,6 +83,20 @@ function countChecks(output) {
   if (total) return { passed: Number(total[1]), failed: Number(total[2]) }
   const single = /Passed:\s*(\d+)\/\d+,\s*(\d+)\s*failed/i.exec(output)
   return single ? { passed: Number(single[1]), failed: Number(single[2]) } : undefined
+}
+
+/** Each failed check the suite saved under `directory` (one `checks.json` per scenario), with its message and details. */
+function failedChecks(directory) {
+  const failures = []
+  for (const scenario of readdirSync(directory).sort()) {
+    const file = path.join(directory, scenario, 'checks.json')
+    if (!existsSync(file)) continue
+    for (const check of JSON.parse(readFileSync(file, 'utf8'))) {
+      if (check.status !== 'FAILURE') continue
+      failures.push(`${scenario} ${check.id}: ${check.errorMessage ?? '(no message)'}${check.details ? ` ${JSON.stringify(check.details)}` : ''}`)
+    }
+  }
+  return failures
 }
 
 async function waitForHealth(url) {

@@ -27,6 +27,14 @@ const text = (value: string) => ({ content: [{ type: 'text' as const, text: valu
 const noArguments = z.object({})
 
 /**
+ * A question asked in the middle of a tool call goes on that call's own stream. Without this,
+ * `requestSampling` and `elicitInput` send it to the session's GET stream, which a 2025 client
+ * opens without waiting after `initialized`: a call that got there first lost its question and
+ * never ended.
+ */
+const onThisCall = (ctx: ServerContext) => ({ relatedRequestId: ctx.mcpReq.id })
+
+/**
  * The fixtures the official conformance suite calls (`test_*` tools, `test://` resources,
  * `test_*` prompts, as its everything-server has them). Served only with `MCP_CONFORMANCE=1`:
  * they are for the suite, never part of the product's list.
@@ -89,7 +97,7 @@ export function registerConformanceFixtures(server: McpServer): void {
     'test_sampling',
     { description: 'Asks the client’s model', inputSchema: z.object({ prompt: z.string().describe('The prompt to send to the LLM') }) },
     async ({ prompt }, ctx: ServerContext) => {
-      const result = await ctx.mcpReq.requestSampling({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 })
+      const result = await ctx.mcpReq.requestSampling({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 }, onThisCall(ctx))
       const block = Array.isArray(result.content) ? result.content[0] : result.content
       return text(`LLM response: ${block?.type === 'text' ? block.text : 'No response'}`)
     },
@@ -102,7 +110,7 @@ export function registerConformanceFixtures(server: McpServer): void {
         mode: 'form',
         message,
         requestedSchema: { type: 'object', properties: { response: { type: 'string', description: "User's response" } }, required: ['response'] },
-      })
+      }, onThisCall(ctx))
       return text(`User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`)
     },
   )
@@ -121,7 +129,7 @@ export function registerConformanceFixtures(server: McpServer): void {
         },
         required: [],
       },
-    })
+    }, onThisCall(ctx))
     return text(`Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`)
   })
   server.registerTool('test_elicitation_sep1330_enums', { description: 'A form with every kind of enum (SEP-1330)', inputSchema: noArguments }, async (_args, ctx) => {
@@ -146,7 +154,7 @@ export function registerConformanceFixtures(server: McpServer): void {
         },
         required: [],
       },
-    } as never)
+    } as never, onThisCall(ctx))
     return text(`Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`)
   })
   // A raw JSON Schema, kept as written ($schema, $defs, additionalProperties): registerTool takes it through fromJsonSchema.
