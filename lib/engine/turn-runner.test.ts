@@ -46,6 +46,18 @@ async function startStoppable(runner: TurnRunner, cleanUp?: () => void) {
   return { turn, outcome, cleanedUp }
 }
 
+/**
+ * Stops a turn started with `startStoppable`: its waiting clean-up has run, it rejects as
+ * stopped, and a new turn still runs (on a new runner, not the stopped one).
+ */
+async function expectStopped(runner: TurnRunner) {
+  const { turn, outcome, cleanedUp } = await startStoppable(runner)
+  await turn.halt()
+  expect(cleanedUp).toEqual(['finally'])
+  expect(await outcome).toBe('The turn was stopped.')
+  expect(await runner.run(returning('after'))).toBe('after')
+}
+
 /** A turn that returns `value` at once. */
 const returning = <T>(value: T) =>
   function* () {
@@ -86,12 +98,7 @@ describe('turn runner', () => {
 
   it('stops a turn: its clean-up runs, even one that waits, and the turn rejects', async () => {
     const { runner } = setUp()
-    const { turn, outcome, cleanedUp } = await startStoppable(runner)
-    await turn.halt()
-    expect(cleanedUp).toEqual(['finally'])
-    expect(await outcome).toBe('The turn was stopped.')
-    // A new turn still runs: on a new runner, not the stopped one.
-    expect(await runner.run(returning('after'))).toBe('after')
+    await expectStopped(runner)
   })
 
   it('does not stop another turn when a turn that has ended is halted', async () => {
@@ -117,11 +124,7 @@ describe('turn runner', () => {
         return index
       })).toBe(index)
     }
-    const { turn, outcome, cleanedUp } = await startStoppable(runner)
-    await turn.halt()
-    expect(cleanedUp).toEqual(['finally'])
-    expect(await outcome).toBe('The turn was stopped.')
-    expect(await runner.run(returning('after'))).toBe('after')
+    await expectStopped(runner)
   })
 
   it('passes on what a stopped turn’s clean-up threw', async () => {
