@@ -1,4 +1,4 @@
-import { all, createScope, suspend, withResolvers, type Operation, type Scope } from 'effection'
+import { all, createScope, sleep, suspend, withResolvers, type Operation, type Scope } from 'effection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool } from '../tools'
@@ -550,6 +550,36 @@ describe('PluginSessionManager', () => {
     expect((await on(a, () => a.manager.listActive())).length).toBe(501)
     // Not one more: timers of the test runner's own may come and go meanwhile.
     expect(timers()).toBeLessThanOrEqual(before)
+  })
+
+  it('forgets old records in batches, not with one sweep of the store per record as each comes due', async () => {
+    const entries = new Map<string, MemorySessionEntry>()
+    const memory = createMemorySessionStore(entries)
+    let sweeps = 0
+    let written = false
+    const forgotten = withResolvers<void>()
+    const store: SessionStore = {
+      ...memory,
+      *sweep(at) {
+        sweeps++
+        const next = yield* memory.sweep(at)
+        if (written && entries.size === 0) forgotten.resolve()
+        return next
+      },
+    }
+    // Each record is kept 100 ms after its session expires (20 ms idle); ten of them come due 5 ms apart.
+    const a = await startManager({ store, idleTimeoutMs: 20, keepMs: 100 })
+    await on(a, function* () {
+      for (let index = 0; index < 10; index++) {
+        yield* startAsking(a, `q${index}`)
+        yield* sleep(5)
+      }
+    })
+    written = true
+    const before = sweeps
+    await on(a, () => forgotten.operation)
+    // One sweep forgets what is due, the next what came due in the 100 ms after it.
+    expect(sweeps - before).toBeLessThanOrEqual(3)
   })
 
   it('halts the tools in memory when its scope ends; their records stay for the next process', async () => {

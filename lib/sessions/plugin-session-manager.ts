@@ -15,6 +15,12 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000
 export const DEFAULT_HOT_MS = 60 * 1000
 export const DEFAULT_LEASE_MS = 10 * 1000
 export const DEFAULT_KEEP_MS = 60 * 60 * 1000
+/**
+ * Ended records are forgotten in batches, at most this often (or every `keepMs`, if shorter).
+ * Under steady load the next record is always due within milliseconds: a sweep for each would
+ * cost a store write per record, and the memory store a walk of every record it keeps.
+ */
+const SWEEP_EVERY_MS = 1000
 
 /** What each of the manager's loops waits for when it has nothing to do. */
 const WAITING_FOR = { cache: 'drop from memory', sweep: 'forget', write: 'write' } as const
@@ -181,7 +187,8 @@ export function usePluginSessionManager({
       while (true) {
         const next = yield* store.sweep(now())
         if (next === undefined) yield* wake('sweep')
-        else yield* sleep(Math.max(0, Math.min(next - now(), keepMs)))
+        // A store that left some due (a full batch) is swept again once other work has had its turn.
+        else yield* sleep(next > now() ? Math.min(keepMs, Math.max(next - now(), SWEEP_EVERY_MS)) : 0)
       }
     })
 

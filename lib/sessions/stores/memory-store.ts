@@ -17,10 +17,14 @@ export function memorySessionKey(clientId: string, id: string): string {
   return JSON.stringify([clientId, id])
 }
 
+const isOpen = (status: SessionRecord['status']) => status === 'waiting' || status === 'running'
+
 /**
- * A `SessionStore` in a `Map`, for unit tests: records are kept as encoded JSON text, so
- * every read is decoded afresh and callers never share objects with the store. `sweep`,
- * `list` and `countOpen` walk every entry. Pass `entries` to look at (or tamper with) what is stored.
+ * A `SessionStore` in a `Map`, for unit tests and `SESSION_STORE=memory`: records are kept as
+ * encoded JSON text, so every read is decoded afresh and callers never share objects with the
+ * store. `sweep` and `list` walk every entry; `countOpen` walks only the sessions written as
+ * waiting or running, not the ended ones kept for an hour (a tool start would otherwise pay for
+ * every booking of the last hour). Pass `entries` to look at (or tamper with) what is stored.
  */
 export function createMemorySessionStore(entries = new Map<string, MemorySessionEntry>()): SessionStore {
   const entryOf = (record: SessionRecord, version: number): MemorySessionEntry => ({
@@ -32,10 +36,26 @@ export function createMemorySessionStore(entries = new Map<string, MemorySession
     keepUntil: record.keepUntil,
   })
 
+  /** The keys of the entries whose status is open, in step with every write and deletion here. */
+  const openKeys = new Set<string>()
+  for (const [key, entry] of entries) if (isOpen(entry.status)) openKeys.add(key)
+
+  function keep(key: string, entry: MemorySessionEntry) {
+    entries.set(key, entry)
+    if (isOpen(entry.status)) openKeys.add(key)
+    else openKeys.delete(key)
+  }
+
+  function forget(key: string) {
+    entries.delete(key)
+    openKeys.delete(key)
+  }
+
   function countOpen(clientId: string, now: number) {
     const open = { client: 0, all: 0 }
-    for (const entry of entries.values()) {
-      if ((entry.status !== 'waiting' && entry.status !== 'running') || entry.expiresAt <= now) continue
+    for (const key of openKeys) {
+      const entry = entries.get(key)
+      if (!entry || !isOpen(entry.status) || entry.expiresAt <= now) continue
       open.all++
       if (entry.clientId === clientId) open.client++
     }
@@ -55,7 +75,7 @@ export function createMemorySessionStore(entries = new Map<string, MemorySession
       const key = memorySessionKey(record.clientId, record.id)
       if (entries.has(key)) return undefined
       if (limits) refuseOverLimits(limits, countOpen(record.clientId, limits.now))
-      entries.set(key, entryOf(record, 1))
+      keep(key, entryOf(record, 1))
       return { record, version: 1 }
     },
 
@@ -63,18 +83,18 @@ export function createMemorySessionStore(entries = new Map<string, MemorySession
       const key = memorySessionKey(record.clientId, record.id)
       const entry = entries.get(key)
       if (!entry || entry.version !== version) return undefined
-      entries.set(key, entryOf(record, version + 1))
+      keep(key, entryOf(record, version + 1))
       return version + 1
     },
 
     *delete(clientId, id) {
-      entries.delete(memorySessionKey(clientId, id))
+      forget(memorySessionKey(clientId, id))
     },
 
     *sweep(now) {
       let next: number | undefined
       for (const [key, entry] of entries) {
-        if (entry.keepUntil <= now) entries.delete(key)
+        if (entry.keepUntil <= now) forget(key)
         else if (next === undefined || entry.keepUntil < next) next = entry.keepUntil
       }
       return next
