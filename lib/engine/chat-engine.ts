@@ -201,7 +201,7 @@ export function* runTurn({
     if (plan.direct) {
       // A slash command: its call is made as the model would make it, and the model is not asked.
       const { name, arguments: input } = plan.direct
-      const call: ToolCall = { id: directCallId(config.callIds), type: 'function', function: { name, arguments: JSON.stringify(input) } }
+      const call: ToolCall = { id: directCallId(config.callIds, clientId), type: 'function', function: { name, arguments: JSON.stringify(input) } }
       conversation.push({ role: 'assistant', content: null, tool_calls: [call] })
       waiting = [...waiting, ...(yield* drive(yield* startCalls([{ call, input }])))]
     }
@@ -229,7 +229,7 @@ export function* runTurn({
         }
 
         const calls: ToolCall[] = step.toolCalls.map(({ id, name, input }) => ({
-          id: config.callIds.issue(id),
+          id: config.callIds.issue(id, clientId),
           type: 'function',
           function: { name, arguments: JSON.stringify(input ?? {}) },
         }))
@@ -260,8 +260,8 @@ export function* runTurn({
  * The id of a slash command's call: an id the call-id issuer gives, behind `direct.` — the
  * issuer keeps only `[A-Za-z0-9_-]` of a model's ids, so no model call ever starts so.
  */
-function directCallId(callIds: CallIdIssuer): string {
-  return `direct.${callIds.issue('call')}`
+function directCallId(callIds: CallIdIssuer, clientId: string): string {
+  return `direct.${callIds.issue('call', clientId)}`
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type SessionLimits,
   type SessionStore,
 } from '../sessions'
+import type { Work } from './admission'
 import { createCallIdIssuer } from './call-ids'
 import { createConversationSigner } from './conversation-signature'
 import { createRateLimiter } from './rate-limiter'
@@ -19,6 +20,7 @@ import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './chat-en
 import { ChatRequestError } from './errors'
 import { openNdjsonStream } from './ndjson-stream'
 import { createTurnRunner } from './turn-runner'
+import { createWorkInProgress } from './work-in-progress'
 import { prepareTurn } from './prepare-turn'
 import { chatRequestSchema } from '../protocol/request-schema'
 import { createModelSampler } from './sample-with-model'
@@ -76,6 +78,12 @@ export interface ChatServer {
    * (the request's) stops it; `onEnd` hears when the body has ended. One task does both.
    */
   open(options: { body: unknown; clientId: string; address?: string; signal?: AbortSignal; onEnd?: () => void }): Promise<ReadableStream<Uint8Array>>
+  /**
+   * Whether a request body (not yet validated) continues this client's work in progress — an
+   * answer to a question, a Stop — from the tool call ids it names (work-in-progress.ts): what
+   * admission puts first under load.
+   */
+  workOf(body: unknown, clientId: string): Work
   /** The sessions that wait or run; a `ChatRequestError` (503) when the store cannot be reached. */
   listActive(): Promise<PluginSessionInfo[]>
   /** Every tool the chat can use now, the app's own and external ones. */
@@ -131,6 +139,8 @@ export async function createChatServer({
       .catch(reject)
   })
   const signer = createConversationSigner({ secret })
+  const callIds = createCallIdIssuer({ secret })
+  const workInProgress = createWorkInProgress({ callIds })
   const config: ChatEngineConfig = {
     model,
     tools: registry,
@@ -142,7 +152,7 @@ export async function createChatServer({
     modelTimeoutMs,
     maxToolContextBytes,
     signer,
-    callIds: createCallIdIssuer(),
+    callIds,
     toolStarts: toolStartsPerAddress && createRateLimiter(toolStartsPerAddress),
   }
   const run = <T>(operation: () => Operation<T>) => scope.run(operation)
@@ -162,6 +172,7 @@ export async function createChatServer({
         run: (plan, emit) => runTurn({ plan, config, emit }),
       })
     },
+    workOf: (body, clientId) => workInProgress.workOf(body, clientId),
     listActive: () =>
       run(function* () {
         try {

@@ -19,13 +19,15 @@ export class ChatRequestError extends Error {
     readonly issues?: ValidationIssue[],
     /** For a 429: when to try again, sent as `Retry-After` (whole seconds, at least 1). */
     readonly retryAfterSeconds?: number,
+    /** For a 429: whose limit it was — the client's own address, or the whole server's. */
+    readonly scope?: 'address' | 'server',
   ) {
     super(message)
     this.status = CHAT_ERROR_STATUS[code]
   }
 
   toResponse(headers?: Record<string, string>): Response {
-    const body = { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}) } }
+    const body = { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}), ...(this.scope ? { scope: this.scope } : {}) } }
     const all: Record<string, string> = { ...headers }
     if (this.retryAfterSeconds !== undefined) all['Retry-After'] = String(Math.max(1, Math.ceil(this.retryAfterSeconds)))
     return Response.json(body, { status: this.status, headers: all })

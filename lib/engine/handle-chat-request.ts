@@ -3,8 +3,9 @@ import type { ChatServer } from './chat-server'
 import { clientAddressOf } from './client-address'
 import { createClientIdentity, type ClientIdentityResolver } from './client-identity'
 import { ChatRequestError, isChatRequestError } from './errors'
+import type { Admission } from './admission'
 import type { InFlightLimiter } from './in-flight-limiter'
-import type { RateLimiter } from './rate-limiter'
+import type { RateDecision } from './rate-limiter'
 import { readJsonBody } from './read-json-body'
 
 let processIdentity: ClientIdentityResolver | undefined
@@ -17,45 +18,39 @@ let processIdentity: ClientIdentityResolver | undefined
  * signed with a secret made for this process only (enough for a test; a server must pass the
  * configured one, or cookies die with the process and no other instance accepts them).
  *
- * `rateLimiter` counts requests per client address (see `clientAddressOf`) before the body is
- * read: one over the rate gets a 429 with `Retry-After`. `inFlight` bounds how many requests of
- * one address are answered at once (until each answer's body has ended).
+ * `admission` charges every request to its client address (see `clientAddressOf`) before the
+ * body is read, and then to the server by what it is: an answer or a Stop of this client's work
+ * in progress is never refused for other clients' load (`chat.workOf`), new work gets a fair
+ * share (admission.ts). A refusal is a 429 with `Retry-After` and the refusal's `scope`.
+ * `inFlight` bounds how many requests of one address are answered at once (until each
+ * answer's body has ended).
  */
 export async function handleChatRequest({
   request,
   chat,
   identity = (processIdentity ??= createClientIdentity({ secret: randomBytes(32).toString('base64url') })),
-  rateLimiter,
+  admission,
   inFlight,
 }: {
   request: Request
   chat: ChatServer
   identity?: ClientIdentityResolver
-  rateLimiter?: RateLimiter
+  admission?: Admission
   inFlight?: InFlightLimiter
 }): Promise<Response> {
   const client = identity.resolve(request)
   let release: (() => void) | undefined
   try {
     const address = clientAddressOf(request)
-    const rate = rateLimiter?.take(address)
-    if (rate && !rate.allowed) {
-      throw new ChatRequestError(
-        'rate_limited',
-        rate.scope === 'address'
-          ? 'Too many requests from your address. Wait a moment, then try again.'
-          : 'The server is taking too many requests right now. Wait a moment, then try again.',
-        undefined,
-        rate.retryAfterSeconds,
-      )
-    }
+    refuseOver(admission?.enter(address))
     if (inFlight) {
       release = inFlight.enter(address)
       if (!release) {
-        throw new ChatRequestError('rate_limited', 'Too many requests from your address are still being answered. Wait for one to finish.', undefined, 1)
+        throw new ChatRequestError('rate_limited', 'Too many requests from your address are still being answered. Wait for one to finish.', undefined, 1, 'address')
       }
     }
     const body = await readJsonBody(request)
+    refuseOver(admission?.admit(address, chat.workOf(body, client.clientId)))
     const stream = await chat.open({ body, clientId: client.clientId, address, signal: request.signal, onEnd: release })
     release = undefined
     return new Response(stream, {
@@ -68,4 +63,17 @@ export async function handleChatRequest({
     // Refused before streaming: the request is over. (A stream releases when its body ends.)
     release?.()
   }
+}
+
+function refuseOver(decision: RateDecision | undefined): void {
+  if (!decision || decision.allowed) return
+  throw new ChatRequestError(
+    'rate_limited',
+    decision.scope === 'address'
+      ? 'Too many requests from your address. Wait a moment, then try again.'
+      : 'The server is taking too many requests right now. Wait a moment, then try again.',
+    undefined,
+    decision.retryAfterSeconds,
+    decision.scope,
+  )
 }

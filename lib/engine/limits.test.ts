@@ -8,7 +8,9 @@ import { createMcpTool, type AnyMcpTool } from '../tools'
 import { createChatServer, type ChatServer, type ChatServerOptions } from './chat-server'
 import { handleChatRequest } from './handle-chat-request'
 import { createInFlightLimiter } from './in-flight-limiter'
-import { createRateLimiter } from './rate-limiter'
+import { createAdmission, type Admission } from './admission'
+import { decodeModelContext } from '../tools/model-context'
+import type { PluginElicitRequestEvent } from '../protocol/events'
 import { createChatTestClient, elicitRequests, eventsOf, textOf } from './testing/chat-test-client'
 import { startScriptedChat, type ScriptedChat } from './testing/scripted-chat'
 
@@ -204,7 +206,7 @@ describe('model calls', () => {
 })
 
 describe('request rate per client address', () => {
-  const post = (chat: ChatServer, rateLimiter: ReturnType<typeof createRateLimiter>, address: string) =>
+  const post = (chat: ChatServer, admission: Admission, address: string) =>
     handleChatRequest({
       request: new Request('http://localhost/api/chat', {
         method: 'POST',
@@ -212,22 +214,22 @@ describe('request rate per client address', () => {
         body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }),
       }),
       chat,
-      rateLimiter,
+      admission,
     })
 
   it('never limits a dozen requests in a row with the default limits; answers a flood with 429, Retry-After and a JSON error', async () => {
     const chat = await offline()
     // The clock stands still, so the test does not depend on how fast this machine answers.
-    const rateLimiter = createRateLimiter({ burst: 60, perSecond: 5, globalBurst: 400, globalPerSecond: 200, now: () => 0 })
+    const admission = createAdmission({ burst: 60, perSecond: 5, globalBurst: 400, globalPerSecond: 200, now: () => 0 })
     for (let index = 0; index < 12; index++) {
-      const response = await post(chat, rateLimiter, '203.0.113.7')
+      const response = await post(chat, admission, '203.0.113.7')
       expect(response.status).toBe(200)
       await response.text()
     }
     const statuses: number[] = []
     let limited: Response | undefined
     for (let index = 0; index < 50; index++) {
-      const response = await post(chat, rateLimiter, '203.0.113.7')
+      const response = await post(chat, admission, '203.0.113.7')
       statuses.push(response.status)
       if (response.status === 429) limited ??= response
       else await response.text()
@@ -236,11 +238,59 @@ describe('request rate per client address', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(2)
     expect(statuses.every((status) => status === 200 || status === 429)).toBe(true)
     expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
-    expect(await limited!.json()).toEqual({ error: { code: 'rate_limited', message: expect.stringContaining('your address') } })
+    expect(await limited!.json()).toEqual({ error: { code: 'rate_limited', message: expect.stringContaining('your address'), scope: 'address' } })
     // Another address is served meanwhile.
-    const other = await post(chat, rateLimiter, '198.51.100.1')
+    const other = await post(chat, admission, '198.51.100.1')
     expect(other.status).toBe(200)
     await other.text()
+  })
+})
+
+const contextFlights = (question: PluginElicitRequestEvent) =>
+  decodeModelContext({ message: question.message, schema: question.schema }).context.flights as Array<{ id: string }>
+
+describe('work in progress first when the server is spent', () => {
+  /** A server-wide budget spent by new work from many addresses (the clock stands still, so nothing refills). */
+  async function spentServer() {
+    const chat = await offline()
+    const admission = createAdmission({ burst: 60, perSecond: 5, globalBurst: 40, globalPerSecond: 20, now: () => 0 })
+    const person = createChatTestClient({ chat, admission, address: '192.0.2.10' })
+    const question = elicitRequests((await person.say('Book a flight from NYC to LAX')).events)[0]!
+    const statuses: number[] = []
+    for (let index = 0; statuses.filter((status) => status === 429).length < 20; index++) {
+      const flood = createChatTestClient({ chat, admission, address: `10.${index}.0.1` })
+      statuses.push((await flood.post({ messages: 'junk' })).status)
+    }
+    return { chat, admission, person, question, statuses }
+  }
+
+  it('answers the question the server waits on, and hears a Stop, while new work is refused', async () => {
+    const { chat, admission, person, question, statuses } = await spentServer()
+    expect(statuses.filter((status) => status === 400).length).toBeGreaterThan(0)
+    const newcomer = createChatTestClient({ chat, admission, address: '10.200.0.1' })
+    expect(await newcomer.say('Book a flight from SFO to SEA')).toMatchObject({ status: 429, error: { code: 'rate_limited', scope: 'server' } })
+
+    const seat = await person.answer([{ request: question, result: { action: 'accept', content: { flightId: contextFlights(question)[0]!.id } } }])
+    expect(seat.status).toBe(200)
+    const seatQuestion = elicitRequests(seat.events)[0]!
+    expect(seatQuestion.key).toBe('pickSeat')
+    const stopped = await person.abort(seatQuestion.sessionId)
+    expect(stopped.status).toBe(200)
+    expect(eventsOf(stopped.events, 'tool_error')[0]?.message ?? '').toMatch(/stop/i)
+  })
+
+  it('charges a forged, a foreign or a repeated answer as new work', async () => {
+    const { chat, admission, person, question } = await spentServer()
+    const answer = { sessionId: question.sessionId, callId: question.callId, elicitId: question.elicitId, result: { action: 'decline' as const } }
+    // Another browser (its own identity) naming this person's call, and a made-up id.
+    const stranger = createChatTestClient({ chat, admission, address: '192.0.2.10' })
+    expect((await stranger.post({ messages: person.messages, pluginElicitResponses: [answer] })).status).toBe(429)
+    const forged = { ...answer, sessionId: 'call_0', callId: 'call_0' }
+    expect((await person.post({ messages: person.messages, pluginElicitResponses: [forged] })).status).toBe(429)
+    // The genuine answer goes through once; the same answer again is stale.
+    const conversation = person.messages
+    expect((await person.post({ messages: conversation, pluginElicitResponses: [answer] })).status).toBe(200)
+    expect((await person.post({ messages: conversation, pluginElicitResponses: [answer] })).status).toBe(429)
   })
 })
 

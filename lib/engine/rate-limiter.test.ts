@@ -3,7 +3,7 @@ import { createRateLimiter, type RateLimiterOptions } from './rate-limiter'
 
 function limiter(options: Partial<RateLimiterOptions> = {}) {
   let time = 1_000_000
-  const rates = createRateLimiter({ burst: 10, perSecond: 2, globalBurst: 100, globalPerSecond: 50, now: () => time, ...options })
+  const rates = createRateLimiter({ burst: 10, perSecond: 2, now: () => time, ...options })
   return {
     rates,
     advance: (ms: number) => (time += ms),
@@ -34,23 +34,6 @@ describe('createRateLimiter', () => {
     expect(allowed('quiet', 5)).toBe(5)
   })
 
-  it('keeps the last quarter of the server’s bucket for addresses that have been quiet', () => {
-    const { rates, allowed } = limiter({ burst: 10, perSecond: 1, globalBurst: 100, globalPerSecond: 1 })
-    // Addresses spending more than half their own bucket (heavy now) take the server's bucket down to its reserve, no further.
-    let served = 0
-    for (let index = 0; index < 8; index++) served += allowed(`heavy-${index}`, 10)
-    expect(served).toBe(75)
-    expect(rates.take('heavy-7')).toMatchObject({ allowed: false, scope: 'server' })
-    // A quiet address is still served, from the reserve.
-    expect(allowed('newcomer', 3)).toBe(3)
-  })
-
-  it('refuses everyone once the server’s bucket is empty, saying so', () => {
-    const { rates, allowed } = limiter({ burst: 100, perSecond: 1, globalBurst: 4, globalPerSecond: 1 })
-    expect(allowed('a', 1) + allowed('b', 1) + allowed('c', 1) + allowed('d', 1)).toBe(4)
-    expect(rates.take('e')).toMatchObject({ allowed: false, scope: 'server', retryAfterSeconds: expect.any(Number) })
-  })
-
   it('remembers at most maxAddresses, forgetting the least recently seen', () => {
     const { rates, allowed } = limiter({ maxAddresses: 3 })
     allowed('a', 10)
@@ -65,6 +48,6 @@ describe('createRateLimiter', () => {
   })
 
   it('refuses options that are not positive numbers', () => {
-    expect(() => createRateLimiter({ burst: 0, perSecond: 1, globalBurst: 1, globalPerSecond: 1 })).toThrow(/burst must be a positive number/)
+    expect(() => createRateLimiter({ burst: 0, perSecond: 1 })).toThrow(/burst must be a positive number/)
   })
 })

@@ -1,12 +1,12 @@
 import {
   createChatServer,
   createClientIdentity,
+  createAdmission,
   createInFlightLimiter,
-  createRateLimiter,
+  type Admission,
   type ChatServer,
   type ClientIdentityResolver,
   type InFlightLimiter,
-  type RateLimiter,
 } from '../engine'
 import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
@@ -20,8 +20,8 @@ import { getMcpClients } from './mcp-clients-instance'
 export interface ChatApp {
   chat: ChatServer
   identity: ClientIdentityResolver
-  /** Chat requests per client address and in total. */
-  rateLimiter: RateLimiter
+  /** Requests per client address and to the whole server, work in progress first (chat, MCP, MCP Apps). */
+  admission: Admission
   /** Chat requests per client address being answered at once. */
   inFlight: InFlightLimiter
   /** Whether the client address comes from a proxy's `X-Forwarded-For` (`TRUST_PROXY=1`). */
@@ -70,12 +70,12 @@ async function startChatApp(): Promise<ChatApp> {
           ? () => useEmbeddedSessionStore({ directory: dataDir })
           : undefined,
   })
-  const rateLimiter = createRateLimiter({
+  const admission = createAdmission({
     burst: limits.rateBurst,
     perSecond: limits.ratePerSecond,
     globalBurst: limits.globalRateBurst,
     globalPerSecond: limits.globalRatePerSecond,
   })
   const inFlight = createInFlightLimiter({ maxPerAddress: limits.maxRequestsInFlightPerAddress })
-  return { chat, identity: createClientIdentity({ secret: config.sessionSecret, trustProxy: limits.trustProxy }), rateLimiter, inFlight, trustProxy: limits.trustProxy, store }
+  return { chat, identity: createClientIdentity({ secret: config.sessionSecret, trustProxy: limits.trustProxy }), admission, inFlight, trustProxy: limits.trustProxy, store }
 }

@@ -17,10 +17,10 @@ export function getMcpAppsApp(): Promise<McpAppsApp> {
 
 async function start(): Promise<McpAppsApp> {
   // The chat app starts the MCP clients; both are the process's one instance.
-  const [{ identity, rateLimiter }, clients] = await Promise.all([getChatApp(), getMcpClients()])
+  const [{ identity, admission }, clients] = await Promise.all([getChatApp(), getMcpClients()])
   return {
     identity,
-    rateLimiter,
+    admission,
     host: clients.servers().length > 0 ? createMcpAppsHost({ source: appResourceSource(clients), secret: readServerConfig().sessionSecret }) : undefined,
   }
 }

@@ -5,6 +5,6 @@ export const dynamic = 'force-dynamic'
 
 /** The chat: a JSON request in, NDJSON events out (ARCHITECTURE.md, "The HTTP contract"). */
 export async function POST(request: Request): Promise<Response> {
-  const { chat, identity, rateLimiter, inFlight } = await getChatApp()
-  return handleChatRequest({ request, chat, identity, rateLimiter, inFlight })
+  const { chat, identity, admission, inFlight } = await getChatApp()
+  return handleChatRequest({ request, chat, identity, admission, inFlight })
 }

@@ -1,3 +1,4 @@
+import type { Admission } from '../admission'
 import type { ChatServer } from '../chat-server'
 import type { ChatEvent, PluginElicitRequestEvent, ValidationIssue } from '../../protocol/events'
 import { handleChatRequest } from '../handle-chat-request'
@@ -14,9 +15,10 @@ export type ElicitAnswer = PluginElicitResponse['result']
 
 /**
  * A browser stand-in for tests: it keeps the cookie and the conversation like the chat UI
- * does, and speaks the HTTP contract through the real request handler.
+ * does, and speaks the HTTP contract through the real request handler (with `admission`, from
+ * `address`, as a server would admit it).
  */
-export function createChatTestClient({ chat }: { chat: ChatServer }) {
+export function createChatTestClient({ chat, admission, address }: { chat: ChatServer; admission?: Admission; address?: string }) {
   let cookie: string | undefined
   let messages: Message[] = []
 
@@ -36,11 +38,11 @@ export function createChatTestClient({ chat }: { chat: ChatServer }) {
   async function send(body: unknown, { signal }: { signal?: AbortSignal } = {}): Promise<Response> {
     const request = new Request('http://localhost/api/chat', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}), ...(address ? { 'x-forwarded-for': address } : {}) },
       body: typeof body === 'string' ? body : JSON.stringify(body),
       signal,
     })
-    const response = await handleChatRequest({ request, chat })
+    const response = await handleChatRequest({ request, chat, admission })
     const setCookie = response.headers.get('set-cookie')
     if (setCookie) cookie = setCookie.split(';')[0]
     return response

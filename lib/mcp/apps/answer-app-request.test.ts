@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createClientIdentity, createRateLimiter, readJsonBody } from '../../engine'
+import { createClientIdentity, createAdmission, readJsonBody } from '../../engine'
 import { answerAppRequest, parseAppBody, type McpAppsApp } from './answer-app-request'
 import { createMcpAppsHost } from './mcp-apps-host'
 import { basicReactServer, connectStdio, createClientSource } from './testing/app-servers'
@@ -72,9 +72,9 @@ describe('the MCP Apps routes shared part', () => {
 
   it('says so when no server is configured, and limits the rate with a 429', async () => {
     expect(await refusal(await open(post({ server: 'basic-react', tool: 'get-time' }), { host: undefined }))).toMatchObject({ status: 503, code: 'not_configured' })
-    const rateLimiter = createRateLimiter({ burst: 1, perSecond: 0.001 })
-    expect((await open(post({ server: 'basic-react', tool: 'get-time' }), { rateLimiter })).status).toBe(200)
-    const limited = await open(post({ server: 'basic-react', tool: 'get-time' }), { rateLimiter })
+    const admission = createAdmission({ burst: 1, perSecond: 0.001, globalBurst: 100, globalPerSecond: 10 })
+    expect((await open(post({ server: 'basic-react', tool: 'get-time' }), { admission })).status).toBe(200)
+    const limited = await open(post({ server: 'basic-react', tool: 'get-time' }), { admission })
     expect(limited.status).toBe(429)
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
   })

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { clientAddressOf, isChatRequestError, type ClientIdentityResolver, type RateLimiter } from '../../engine'
+import { clientAddressOf, isChatRequestError, type Admission, type ClientIdentityResolver } from '../../engine'
 import type { McpAppsHost } from './mcp-apps-host'
 import { McpAppError, isMcpAppError } from './mcp-app-error'
 
@@ -7,7 +7,8 @@ import { McpAppError, isMcpAppError } from './mcp-app-error'
 export interface McpAppsApp {
   host?: McpAppsHost
   identity: ClientIdentityResolver
-  rateLimiter?: RateLimiter
+  /** The chat's admission: an MCP Apps request is new work, charged to its address and to the server. */
+  admission?: Pick<Admission, 'take'>
 }
 
 /**
@@ -33,10 +34,12 @@ export async function answerAppRequest({
     if (request.headers.get('origin') === 'null' || (site !== null && site !== 'same-origin' && site !== 'none')) {
       throw new McpAppError('forbidden_origin', 'MCP Apps routes answer the chat page only.')
     }
-    const rate = app.rateLimiter?.take(clientAddressOf(request))
+    const rate = app.admission?.take(clientAddressOf(request))
     if (rate && !rate.allowed) {
+      const message =
+        rate.scope === 'address' ? 'Too many requests from your address. Wait a moment, then try again.' : 'The server is taking too many requests right now. Wait a moment, then try again.'
       return Response.json(
-        { error: { code: 'rate_limited', message: 'Too many requests from your address. Wait a moment, then try again.' } },
+        { error: { code: 'rate_limited', message, scope: rate.scope } },
         { status: 429, headers: { 'Retry-After': String(Math.max(1, Math.ceil(rate.retryAfterSeconds))), ...client.headers } },
       )
     }
