@@ -4,6 +4,7 @@ import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
 import { offlineSkills, pluginTools } from '@/plugins'
+import { getChatApp } from './chat-server-instance'
 import { readServerConfig } from './config'
 import { readMcpConfig } from './mcp-config'
 
@@ -12,7 +13,8 @@ const globalForMcp = globalThis as typeof globalThis & { mcpEndpoint?: Promise<M
 /**
  * The app's MCP endpoint (`/api/mcp`): the plugins' tools, the model the environment selects
  * for clients that do not sample, answered rounds kept where sessions are (Redis, or a store
- * of its own beside the embedded one in `DATA_DIR`). Configured when the server starts.
+ * of its own beside the embedded one in `DATA_DIR`), admitted under load by the chat's
+ * admission. Configured when the server starts.
  */
 export function getMcpEndpoint(): Promise<McpEndpoint> {
   globalForMcp.mcpEndpoint ??= startMcpEndpoint()
@@ -25,7 +27,10 @@ async function startMcpEndpoint(): Promise<McpEndpoint> {
   const { redisUrl, dataDir } = config
   const memory = !redisUrl && process.env.SESSION_STORE === 'memory'
   const extend = mcp.conformance ? (await import('@/plugins/conformance/fixtures')).registerConformanceFixtures : undefined
+  // One budget for the whole server: MCP calls and chat turns are admitted by the same rules.
+  const { admission } = await getChatApp()
   return createMcpEndpoint({
+    admission,
     tools: pluginTools,
     model: selectChatModel({ skills: offlineSkills }).model,
     stateSecret: mcp.stateSecret,

@@ -10,6 +10,8 @@ import {
 } from '@modelcontextprotocol/server'
 import type { LanguageModelV3 } from '@ai-sdk/provider'
 import { createScope, suspend, type Operation } from 'effection'
+import type { Admission } from '../../engine/admission'
+import { clientAddressOf } from '../../engine/client-address'
 import { createModelSampler } from '../../engine/sample-with-model'
 import { createMemorySessionStore, type SessionStore } from '../../sessions'
 import type { AnyMcpTool } from '../../tools/types'
@@ -17,6 +19,7 @@ import { flatFormSchemas } from './flat-form-schema'
 import { registerPluginTool } from './register-plugin-tool'
 import { RoundLedger } from './round-ledger'
 import { createRoundStateCodec } from './round-state'
+import { createMcpWorkInProgress, roundBinding } from './mcp-work-in-progress'
 import { SessionEventStore } from './session-event-store'
 
 export interface McpEndpointOptions {
@@ -39,6 +42,12 @@ export interface McpEndpointOptions {
   maxSessions?: number
   /** A 2025 session unused this long is closed when room is needed for a new one (default 30 minutes). */
   sessionIdleMs?: number
+  /**
+   * The server's admission (the chat's): each request is charged to the server's budget as new
+   * work, or as a continuation of a call in progress, which is never refused for others' load
+   * (mcp-work-in-progress.ts). Without it, nothing is limited here.
+   */
+  admission?: Pick<Admission, 'admit'>
 }
 
 /** `/api/mcp`: one fetch-shaped handler for every MCP request, and its teardown. */
@@ -80,7 +89,7 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       secret: stateSecret,
       ttlSeconds,
       // The caller is who the bearer token says; without a token every caller is the same one.
-      bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
+      bind: (ctx) => roundBinding(ctx.mcpReq.method, ctx.http?.authInfo?.clientId ?? ''),
     }),
   }
 
@@ -97,34 +106,43 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
   }
 
   const modern = createMcpHandler(() => createServer(), { legacy: 'reject' })
-  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: McpServer; usedAt: number }>()
+  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: McpServer; usedAt: number; asked: Set<string | number> }>()
+  const work = createMcpWorkInProgress({ codec: serving.codec, askedIn: (id) => sessions.get(id)?.asked })
 
-  async function legacy(request: Request, authInfo: AuthInfo | undefined): Promise<Response> {
+  async function legacy(request: Request, authInfo: AuthInfo | undefined, parsedBody: unknown): Promise<Response> {
+    const options = { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) }
     const sessionId = request.headers.get('mcp-session-id')
     if (sessionId) {
       const session = sessions.get(sessionId)
       if (!session) return jsonRpcError(404, -32001, 'Session not found: it ended, or this server restarted. Initialize a new session.')
       session.usedAt = Date.now()
-      return session.transport.handleRequest(request, { authInfo })
+      return session.transport.handleRequest(request, options)
     }
     if (request.method !== 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required')
     // Clients that vanish without DELETE leave sessions behind: the idle ones make room (no timer per session).
     if (sessions.size >= maxSessions) await closeIdleSessions(Date.now() - sessionIdleMs)
     if (sessions.size >= maxSessions) return jsonRpcError(503, -32000, 'Too many MCP sessions are open; close one or try again later.')
     const server = createServer()
+    // The requests this session's server sends its client (elicitations, sampling): an answer to one continues a call.
+    const asked = new Set<string | number>()
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // Resumable streams: a client told to reconnect (or whose connection broke) misses nothing.
       eventStore: new SessionEventStore(),
       retryInterval: 1000,
-      onsessioninitialized: (id) => void sessions.set(id, { transport, server, usedAt: Date.now() }),
+      onsessioninitialized: (id) => void sessions.set(id, { transport, server, usedAt: Date.now(), asked }),
       onsessionclosed: (id) => void sessions.delete(id),
     })
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId)
     }
+    const send = transport.send.bind(transport)
+    transport.send = (message, sendOptions) => {
+      if ('method' in message && 'id' in message) asked.add(message.id)
+      return send(message, sendOptions)
+    }
     await server.connect(transport)
-    const response = await transport.handleRequest(request, { authInfo })
+    const response = await transport.handleRequest(request, options)
     // Anything but an initialize leaves no session behind.
     if (!transport.sessionId) await server.close()
     return response
@@ -149,7 +167,25 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
         authInfo = { token: given, clientId: createHash('sha256').update(given).digest('base64url').slice(0, 16), scopes: [] }
       }
       if (!['GET', 'POST', 'DELETE'].includes(request.method)) return jsonRpcError(405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' })
-      const response = (await isLegacyRequest(request)) ? await legacy(request, authInfo) : await modern.fetch(request, { authInfo })
+      let parsedBody: unknown
+      if (options.admission) {
+        const read = await readBody(request)
+        if (read.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: a request body must not exceed ${MAX_BODY_BYTES} bytes.`)
+        ;({ request, parsedBody } = read)
+        const decision = options.admission.admit(
+          clientAddressOf(request),
+          work.workOf({ method: request.method, sessionId: request.headers.get('mcp-session-id'), body: parsedBody, caller: authInfo?.clientId ?? '' }),
+        )
+        if (!decision.allowed) {
+          return jsonRpcError(429, -32000, 'The server is taking too many requests right now. Wait a moment, then try again.', {
+            'Retry-After': String(Math.max(1, Math.ceil(decision.retryAfterSeconds))),
+          })
+        }
+      }
+      const legacyEra = parsedBody === undefined ? await isLegacyRequest(request) : await isLegacyRequest(request, parsedBody)
+      const response = legacyEra
+        ? await legacy(request, authInfo, parsedBody)
+        : await modern.fetch(request, { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) })
       return uncompressed(response)
     },
     async close() {
@@ -158,6 +194,34 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       await modern.close()
       await destroy()
     },
+  }
+}
+
+/** The SDK's own bound on a POST body it reads (4 MiB). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024
+
+/**
+ * A JSON POST's body read once, bounded, and parsed, for admission to look at and the SDK to
+ * use as `parsedBody`. Anything else (no body, another content type, JSON that does not parse)
+ * is handed on unparsed, as a request with the same bytes, for the SDK to answer as it does.
+ */
+async function readBody(request: Request): Promise<{ tooLarge: true } | { tooLarge: false; request: Request; parsedBody: unknown }> {
+  if (request.method !== 'POST' || !/\bjson\b/i.test(request.headers.get('content-type') ?? '') || request.body === null) {
+    return { tooLarge: false, request, parsedBody: undefined }
+  }
+  if (Number(request.headers.get('content-length')) > MAX_BODY_BYTES) return { tooLarge: true }
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength
+    if (size > MAX_BODY_BYTES) return { tooLarge: true }
+    chunks.push(chunk)
+  }
+  const text = Buffer.concat(chunks).toString('utf8')
+  try {
+    return { tooLarge: false, request, parsedBody: JSON.parse(text) as unknown }
+  } catch {
+    return { tooLarge: false, request: new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal }), parsedBody: undefined }
   }
 }
 

@@ -20,6 +20,8 @@ export interface RoundStateCodec {
   mint(state: Omit<RoundState, 'id'>, ctx: ServerContext): Promise<string>
   /** For `ServerOptions.requestState.verify`: throws on a state that is tampered, expired or someone else's. */
   verify(wire: string, ctx: ServerContext): Promise<RoundState>
+  /** The same for a request not yet handed to the SDK, with its binding given (admission, in the endpoint); undefined when it fails. */
+  open(wire: string, binding: string): RoundState | undefined
 }
 
 const payloadSchema = z.object({
@@ -72,21 +74,32 @@ export function createRoundStateCodec({
       return `${VERSION}${body.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}`
     },
     async verify(wire, ctx) {
-      const [body, tag] = wire.startsWith(VERSION) ? wire.slice(VERSION.length).split('.') : []
-      if (!body || !tag) throw new Error('requestState is malformed')
-      const bytes = Buffer.from(body, 'base64url')
-      const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12))
-      decipher.setAAD(Buffer.from(bind(ctx), 'utf8'))
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'))
-      let text: string
-      try {
-        text = Buffer.concat([decipher.update(bytes.subarray(12)), decipher.final()]).toString('utf8')
-      } catch {
-        throw new Error('requestState fails its seal: changed, sealed with another secret, or minted for another caller')
-      }
-      const { exp, ...state } = payloadSchema.parse(JSON.parse(text))
-      if (exp <= Date.now()) throw new Error('requestState has expired')
-      return state
+      return unseal(wire, bind(ctx))
     },
+    open(wire, binding) {
+      try {
+        return unseal(wire, binding)
+      } catch {
+        return undefined
+      }
+    },
+  }
+
+  function unseal(wire: string, binding: string): RoundState {
+    const [body, tag] = wire.startsWith(VERSION) ? wire.slice(VERSION.length).split('.') : []
+    if (!body || !tag) throw new Error('requestState is malformed')
+    const bytes = Buffer.from(body, 'base64url')
+    const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12))
+    decipher.setAAD(Buffer.from(binding, 'utf8'))
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'))
+    let text: string
+    try {
+      text = Buffer.concat([decipher.update(bytes.subarray(12)), decipher.final()]).toString('utf8')
+    } catch {
+      throw new Error('requestState fails its seal: changed, sealed with another secret, or minted for another caller')
+    }
+    const { exp, ...state } = payloadSchema.parse(JSON.parse(text))
+    if (exp <= Date.now()) throw new Error('requestState has expired')
+    return state
   }
 }
