@@ -49,7 +49,14 @@ export async function handleChatRequest({
         throw new ChatRequestError('rate_limited', 'Too many requests from your address are still being answered. Wait for one to finish.', undefined, 1, 'address')
       }
     }
-    const body = await readJsonBody(request)
+    let body: unknown
+    try {
+      body = await readJsonBody(request)
+    } catch (error) {
+      // A body that could not be read is new work too: it cost the reading.
+      refuseOver(admission?.admit(address, 'new'))
+      throw error
+    }
     refuseOver(admission?.admit(address, chat.workOf(body, client.clientId)))
     const stream = await chat.open({ body, clientId: client.clientId, address, signal: request.signal, onEnd: release })
     release = undefined

@@ -269,6 +269,9 @@ describe('work in progress first when the server is spent', () => {
     expect(statuses.filter((status) => status === 400).length).toBeGreaterThan(0)
     const newcomer = createChatTestClient({ chat, admission, address: '10.200.0.1' })
     expect(await newcomer.say('Book a flight from SFO to SEA')).toMatchObject({ status: 429, error: { code: 'rate_limited', scope: 'server' } })
+    // A body that cannot even be read is charged as new work too.
+    const junk = createChatTestClient({ chat, admission, address: '10.201.0.1' })
+    expect(await junk.send('{not json').then((response) => response.status)).toBe(429)
 
     const seat = await person.answer([{ request: question, result: { action: 'accept', content: { flightId: contextFlights(question)[0]!.id } } }])
     expect(seat.status).toBe(200)
