@@ -28,7 +28,7 @@ test.describe('limits of a production server', () => {
     expect(limited, `statuses: ${statuses.join(',')}`).toBeDefined()
     expect(statuses.every((status) => status === 400 || status === 429)).toBe(true)
     expect(Number(limited!.headers()['retry-after'])).toBeGreaterThanOrEqual(1)
-    expect(await limited!.json()).toEqual({ error: { code: 'rate_limited', message: expect.stringContaining('your address') } })
+    expect(await limited!.json()).toEqual({ error: { code: 'rate_limited', message: expect.stringContaining('your address'), scope: 'address' } })
     // Health is not rate limited.
     expect((await request.get(`${app.url}/api/health`)).status()).toBe(200)
   })
