@@ -75,6 +75,8 @@ async function startChatApp(): Promise<ChatApp> {
     perSecond: limits.ratePerSecond,
     globalBurst: limits.globalRateBurst,
     globalPerSecond: limits.globalRatePerSecond,
+    lightAttempts: limits.fairShareRequests,
+    groupLightAttempts: limits.fairShareGroupRequests,
   })
   const inFlight = createInFlightLimiter({ maxPerAddress: limits.maxRequestsInFlightPerAddress })
   return { chat, identity: createClientIdentity({ secret: config.sessionSecret, trustProxy: limits.trustProxy }), admission, inFlight, trustProxy: limits.trustProxy, store }

@@ -20,6 +20,10 @@ export interface ServerLimits {
   /** `RATE_LIMIT_GLOBAL_BURST` and `RATE_LIMIT_GLOBAL_PER_SECOND`: chat requests to the whole server. */
   globalRateBurst: number
   globalRatePerSecond: number
+  /** `RATE_LIMIT_FAIR_SHARE`: new requests an address may have made lately and still be served when the server's budget is down to its reserve. */
+  fairShareRequests: number
+  /** `RATE_LIMIT_FAIR_SHARE_GROUP`: the same for an IPv4 /24 or an IPv6 /48. */
+  fairShareGroupRequests: number
   /** `MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS`: chat requests one client address may have being answered at once. */
   maxRequestsInFlightPerAddress: number
   /** `TOOL_STARTS_BURST` and `TOOL_STARTS_PER_MINUTE`: tools one client address may start, at once and sustained. */
@@ -42,6 +46,8 @@ export const DEFAULT_LIMITS: ServerLimits = {
   ratePerSecond: 5,
   globalRateBurst: 400,
   globalRatePerSecond: 200,
+  fairShareRequests: 4,
+  fairShareGroupRequests: 16,
   maxRequestsInFlightPerAddress: 8,
   toolStartsBurst: 30,
   toolStartsPerMinute: 12,
@@ -60,6 +66,8 @@ const VARIABLES: Record<Exclude<keyof ServerLimits, 'trustProxy'>, string> = {
   ratePerSecond: 'RATE_LIMIT_PER_SECOND',
   globalRateBurst: 'RATE_LIMIT_GLOBAL_BURST',
   globalRatePerSecond: 'RATE_LIMIT_GLOBAL_PER_SECOND',
+  fairShareRequests: 'RATE_LIMIT_FAIR_SHARE',
+  fairShareGroupRequests: 'RATE_LIMIT_FAIR_SHARE_GROUP',
   maxRequestsInFlightPerAddress: 'MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS',
   toolStartsBurst: 'TOOL_STARTS_BURST',
   toolStartsPerMinute: 'TOOL_STARTS_PER_MINUTE',
