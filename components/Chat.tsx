@@ -5,6 +5,7 @@ import { useChat } from '@/lib/client'
 import { createPluginRegistry } from '@/lib/plugins'
 import { pluginUis } from '@/plugins/browser'
 import { externalToolSource } from './mcp/external-tool-source'
+import { BusyNotice } from './BusyNotice'
 import { ChatHeader } from './ChatHeader'
 import { Composer } from './Composer'
 import { EmptyState } from './EmptyState'
@@ -22,7 +23,7 @@ import { McpAppHostProvider, type McpAppHost } from './mcp-app/mcp-app-host-cont
 const registry = createPluginRegistry(pluginUis, { fallback: externalToolSource })
 
 export function Chat() {
-  const { state, renders, ready, send, stop, newChat, setAppContext } = useChat({ registry })
+  const { state, renders, ready, busy, send, stop, newChat, setAppContext } = useChat({ registry })
   const empty = state.entries.length === 0
   const composer = useRef<HTMLTextAreaElement>(null)
   // The tool list is read again when a turn ends and when a command is started.
@@ -66,13 +67,15 @@ export function Chat() {
             />
           ) : null}
           <McpAppHostProvider value={appHost}>
-            <MessageList state={state} renders={renders} registry={registry} />
+            <MessageList state={state} renders={renders} registry={registry} busy={busy !== undefined} />
           </McpAppHostProvider>
         </div>
       </main>
       <footer className="shrink-0 bg-gradient-to-t from-zinc-50 via-zinc-50 to-zinc-50/0 dark:from-zinc-950 dark:via-zinc-950 dark:to-zinc-950/0">
         <ServerNotice servers={listing.servers} />
-        {state.error ? (
+        {/* Where a refused request's error shows: while the busy server's refusal is retried, a quiet notice instead. */}
+        <BusyNotice busy={busy} />
+        {state.error && !busy ? (
           <div className="mx-auto w-full max-w-3xl px-3 sm:px-4">
             <p
               role="alert"

@@ -5,12 +5,26 @@ import { AssistantMessage, ThinkingIndicator } from './AssistantMessage'
 import { ToolCallCard } from './ToolCallCard'
 import { UserMessage } from './UserMessage'
 
-/** The conversation as the user sees it; follows new content while the reader is at the bottom. */
-export function MessageList({ state, renders, registry }: { state: ChatState; renders: RenderMap; registry: PluginRegistry }) {
+/**
+ * The conversation as the user sees it; follows new content while the reader is at the bottom.
+ * `busy`: the request waits to be sent again (the chat says so below), so nobody is thinking.
+ */
+export function MessageList({
+  state,
+  renders,
+  registry,
+  busy = false,
+}: {
+  state: ChatState
+  renders: RenderMap
+  registry: PluginRegistry
+  busy?: boolean
+}) {
   const end = useRef<HTMLDivElement>(null)
   const last = state.entries.at(-1)
   const thinking =
     state.status === 'streaming' &&
+    !busy &&
     !(last?.kind === 'assistant' && last.streaming) &&
     !(last?.kind === 'tool' && (last.status === 'running' || last.status === 'awaiting_input'))
 

@@ -4,6 +4,7 @@ import { MAX_APP_CONTEXT_CHARS, MAX_APP_CONTEXTS, type ChatRequest } from '../pr
 import { createPluginClientContext, executePluginElicitHandler, toPluginElicitRequest } from '../plugins'
 import type { PluginRegistry, RenderedComponent } from '../plugins'
 import type { ElicitAnswer } from '../tools/types'
+import { RetryAbortedError, retryWhileBusy, type BusyRetry } from './busy-retry'
 import { ChatHttpError, postChat } from './chat-request'
 import {
   allElicitations,
@@ -27,6 +28,11 @@ export interface ChatSnapshot {
   renders: RenderMap
   /** False until the stored chat has been restored (after mount, in the browser). */
   ready: boolean
+  /**
+   * The request in flight was refused because the server is busy, and goes again by itself at
+   * `retryAt` (see `retryWhileBusy`); Stop gives it up. Not stored: a reload ends the turn.
+   */
+  busy?: BusyRetry
 }
 
 export interface ChatController {
@@ -75,6 +81,8 @@ interface InFlight {
  * The browser side of the chat contract, without React: holds the state, talks to
  * `/api/chat`, and runs each waiting elicitation's plugin handler as a task in one Effection
  * scope. Once every open elicitation of a turn has its result, they go out in one request.
+ * A request the server refuses as busy (429 with `Retry-After`) goes again by itself, shown
+ * as `busy` in the snapshot meanwhile (see `retryWhileBusy`); Stop gives it up.
  */
 export function createChatController({
   registry,
@@ -92,6 +100,8 @@ export function createChatController({
   let scope: { scope: Scope; destroy: () => void } | undefined
   let inFlight: InFlight | undefined
   let stopping: Promise<void> | undefined
+  /** Set by a second Stop while a Stop waits for the busy server: the sessions left are not stopped. */
+  let stopGivenUp = false
   let restored = false
   let reconciling = false
   let reconcileAgain = false
@@ -277,7 +287,12 @@ export function createChatController({
     const done = (async () => {
       let streamed = false
       try {
-        const response = await postChat({ body, signal: abort.signal, endpoint, fetch })
+        const response = await retryWhileBusy(() => postChat({ body, signal: abort.signal, endpoint, fetch }), {
+          signal: abort.signal,
+          onWait: (busy) => {
+            if (generation === chatGeneration && snapshot.busy !== busy) publish({ ...snapshot, busy })
+          },
+        })
         for await (const event of readNdjson(response.body)) {
           if (abort.signal.aborted) break
           streamed = true
@@ -286,7 +301,8 @@ export function createChatController({
         if (abort.signal.aborted) apply({ type: 'local/interrupted', reason: `${STOP_REASON}.` })
         else apply({ type: 'local/stream_end' })
       } catch (failure) {
-        if (abort.signal.aborted) apply({ type: 'local/interrupted', reason: `${STOP_REASON}.` })
+        if (failure instanceof RetryAbortedError) apply({ type: 'local/not_sent', reason: `${STOP_REASON}.` })
+        else if (abort.signal.aborted) apply({ type: 'local/interrupted', reason: `${STOP_REASON}.` })
         else if (failure instanceof ChatHttpError) apply({ type: 'local/request_failed', message: failure.message })
         else if (!streamed) apply({ type: 'local/request_failed', message: 'Could not reach the server. Check your connection and try again.' })
         else {
@@ -322,7 +338,7 @@ export function createChatController({
     const generation = chatGeneration
     dispatch({ type: 'local/stop_sessions', sessionIds })
     for (const sessionId of sessionIds) {
-      if (generation !== chatGeneration) return
+      if (generation !== chatGeneration || stopGivenUp) return
       dispatch({ type: 'local/abort_start', sessionId })
       await request({ messages: snapshot.state.messages, pluginAbort: { sessionId, reason: STOP_REASON } })
     }
@@ -399,7 +415,15 @@ export function createChatController({
       })
     },
     stop() {
-      if (stopping) return stopping
+      if (stopping) {
+        // A Stop the busy server refused waits to be sent again: this Stop gives up the rest.
+        if (snapshot.busy) {
+          stopGivenUp = true
+          inFlight?.abort.abort()
+        }
+        return stopping
+      }
+      stopGivenUp = false
       stopping = (async () => {
         try {
           await abortInFlight()

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { ChatHttpError, postChat } from './chat-request'
+import { ChatHttpError, parseRetryAfter, postChat } from './chat-request'
 
 describe('postChat', () => {
   it('posts the body as JSON, same-origin, with the signal', async () => {
@@ -24,5 +24,26 @@ describe('postChat', () => {
   it('says what failed when the error body is not the contract', async () => {
     const fetch = async () => new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway' })
     await expect(postChat({ body: { messages: [] }, fetch })).rejects.toThrow('The request failed (502 Bad Gateway).')
+  })
+})
+
+describe('parseRetryAfter', () => {
+  it('reads whole seconds, and nothing else', () => {
+    expect(parseRetryAfter('2')).toBe(2)
+    expect(parseRetryAfter(' 30 ')).toBe(30)
+    expect(parseRetryAfter(null)).toBeUndefined()
+    expect(parseRetryAfter('')).toBeUndefined()
+    expect(parseRetryAfter('1.5')).toBeUndefined()
+    expect(parseRetryAfter('-1')).toBeUndefined()
+    expect(parseRetryAfter('Wed, 21 Oct 2026 07:28:00 GMT')).toBeUndefined()
+  })
+
+  it('goes with the refusal', async () => {
+    const fetch = async () =>
+      Response.json(
+        { error: { code: 'rate_limited', message: 'The server is busy.', scope: 'server' } },
+        { status: 429, headers: { 'Retry-After': '3' } },
+      )
+    await expect(postChat({ body: { messages: [] }, fetch })).rejects.toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: 3 })
   })
 })

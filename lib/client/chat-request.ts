@@ -7,6 +7,8 @@ export class ChatHttpError extends Error {
     message: string,
     readonly status: number,
     readonly code?: string,
+    /** From `Retry-After` (whole seconds): when the server would take the request again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message)
   }
@@ -43,21 +45,31 @@ export async function postChat({
   return response as Response & { body: ReadableStream<Uint8Array> }
 }
 
-/** Read `{ error: { code, message } }` from a refused request, whatever else it holds. */
+/** Read `{ error: { code, message } }` and `Retry-After` from a refused request, whatever else it holds. */
 export async function toRequestError(response: Response): Promise<ChatHttpError> {
   const fallback = `The request failed (${response.status}${response.statusText ? ` ${response.statusText}` : ''}).`
+  const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'))
   let payload: unknown
   try {
     payload = await response.json()
   } catch {
-    return new ChatHttpError(fallback, response.status)
+    return new ChatHttpError(fallback, response.status, undefined, retryAfterSeconds)
   }
   const error = typeof payload === 'object' && payload !== null ? (payload as { error?: unknown }).error : undefined
   if (typeof error === 'object' && error !== null) {
     const { message, code } = error as { message?: unknown; code?: unknown }
     if (typeof message === 'string' && message.trim() !== '') {
-      return new ChatHttpError(message, response.status, typeof code === 'string' ? code : undefined)
+      return new ChatHttpError(message, response.status, typeof code === 'string' ? code : undefined, retryAfterSeconds)
     }
   }
-  return new ChatHttpError(fallback, response.status)
+  return new ChatHttpError(fallback, response.status, undefined, retryAfterSeconds)
+}
+
+/**
+ * `Retry-After` in whole seconds, as this server sends it; `undefined` when it is missing or
+ * is anything else (an HTTP date included), so that nothing is retried on a guess.
+ */
+export function parseRetryAfter(value: string | null): number | undefined {
+  if (value === null || !/^\s*\d{1,9}\s*$/.test(value)) return undefined
+  return Number(value)
 }

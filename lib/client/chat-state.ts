@@ -114,6 +114,12 @@ export type LocalAction =
   | { type: 'local/stream_end' }
   /** The stream was cut: the user stopped it, the network failed, or the page reloaded. */
   | { type: 'local/interrupted'; reason: string; error?: string }
+  /**
+   * The user stopped a request that the server had refused (busy) and was waiting to be sent
+   * again: the server started nothing. Ends as a stopped turn; answers it carried were not
+   * taken, so their tools are stopped.
+   */
+  | { type: 'local/not_sent'; reason: string }
   /** The request failed before any event (a non-200 answer, or no connection). */
   | { type: 'local/request_failed'; message: string }
   /** The browser would not send what the user typed (a slash command that cannot be made). */
@@ -292,6 +298,21 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
     }
     case 'local/interrupted':
       return state.turn ? interrupt(state, { reason: action.reason, error: action.error, toolStatus: 'cancelled' }) : state
+    case 'local/not_sent': {
+      const turn = state.turn
+      if (!turn) return state
+      const unsent = new Set(turn.kind === 'responses' ? turn.elicitIds : [])
+      const stopped = (elicitation: ElicitationEntry) => unsent.has(elicitation.elicitId) && elicitation.status === 'submitted'
+      const entries = state.entries.map((entry) => {
+        if (entry.kind !== 'tool' || !entry.elicitations.some(stopped)) return entry
+        return {
+          ...entry,
+          status: keepSticky(entry.status, 'stopped'),
+          elicitations: entry.elicitations.map((elicitation) => (stopped(elicitation) ? { ...elicitation, status: 'stopped' as const } : elicitation)),
+        }
+      })
+      return interrupt({ ...state, entries }, { reason: action.reason, toolStatus: 'cancelled' })
+    }
     case 'local/refused':
       return settle({ ...state, error: action.message })
     case 'local/request_failed': {

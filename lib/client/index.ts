@@ -20,6 +20,8 @@ export type {
 } from './chat-state'
 export { readNdjson, NdjsonParseError } from './read-ndjson'
 export { postChat, ChatHttpError } from './chat-request'
+export { BUSY_RETRY_LIMIT_MS, secondsUntil, untilNextSecond } from './busy-retry'
+export type { BusyRetry } from './busy-retry'
 export { createLocalPersistence, createBrowserPersistence, CHAT_STORAGE_KEY } from './persistence'
 export type { ChatPersistence } from './persistence'
 export { parseComposerText } from './slash-command'

@@ -1,5 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react'
 import type { PluginRegistry } from '../plugins'
+import type { BusyRetry } from './busy-retry'
 import { createChatController, type ChatSnapshot, type RenderMap } from './chat-controller'
 import { initialChatState, type ChatState } from './chat-state'
 import { createBrowserPersistence } from './persistence'
@@ -10,6 +11,8 @@ export interface UseChatResult {
   renders: RenderMap
   /** False until the chat stored in this browser is back (it is read after mount). */
   ready: boolean
+  /** The server is busy: the request goes again by itself at `busy.retryAt`, unless stopped. */
+  busy?: BusyRetry
   send(text: string): Promise<void>
   stop(): Promise<void>
   newChat(): Promise<void>
@@ -36,6 +39,6 @@ export function useChat({ registry, endpoint }: { registry: PluginRegistry; endp
     controller.attach()
     return () => controller.detach()
   }, [controller])
-  const { state, renders, ready } = useSyncExternalStore(controller.subscribe, controller.getSnapshot, () => serverSnapshot)
-  return { state, renders, ready, send: controller.send, stop: controller.stop, newChat: controller.newChat, setAppContext: controller.setAppContext }
+  const { state, renders, ready, busy } = useSyncExternalStore(controller.subscribe, controller.getSnapshot, () => serverSnapshot)
+  return { state, renders, ready, busy, send: controller.send, stop: controller.stop, newChat: controller.newChat, setAppContext: controller.setAppContext }
 }
