@@ -1,5 +1,6 @@
 import { getChatApp } from './lib/server/chat-server-instance'
 import { getMcpEndpoint } from './lib/server/mcp-server-instance'
+import { installAdmissionGate } from './lib/server/admission-gate'
 import { installPeerAddress } from './lib/server/peer-address'
 
 /*
@@ -8,9 +9,11 @@ import { installPeerAddress } from './lib/server/peer-address'
  * with a message saying what to change, not at the first request.
  */
 try {
-  const { store, trustProxy } = await getChatApp()
+  const { store, trustProxy, admission } = await getChatApp()
   // Rate limits key on the TCP peer address, which route handlers cannot see (see peer-address.ts).
   installPeerAddress({ trustProxy })
+  // PROTOTYPE: while the server is spent, heavy clients' chat requests reach Next one per turn of the event loop.
+  if (process.env.ADMISSION_GATE !== '0') installAdmissionGate({ admission, trustProxy, perTurn: Number(process.env.ADMISSION_GATE_PER_TURN ?? 1) })
   console.log(`Sessions: ${store} store; client addresses from ${trustProxy ? "the proxy's X-Forwarded-For (TRUST_PROXY=1)" : 'the TCP peer'}`)
 } catch (error) {
   console.error(`The chat server cannot start: ${error instanceof Error ? error.message : String(error)}`)

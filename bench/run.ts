@@ -10,7 +10,14 @@
 // BENCH_SERVERS=memory,embedded,redis,cold picks server runs; BENCH_PORT is the first port;
 // BENCH_MCP_BOOKINGS (0 skips it): bookings over /api/mcp on the embedded store;
 // BENCH_HTTP_LEAK_BOOKINGS (0 skips it): bookings over HTTP with the server's heap read through
-// its inspector, on BENCH_HTTP_LEAK_STORE (embedded by default; memory to see the records kept).
+// its inspector, on BENCH_HTTP_LEAK_STORE (embedded by default; memory to see the records kept);
+// BENCH_OVERLOAD_ANSWERS (0 skips it): answers timed with and without a flood spending the
+// server-wide budget (bench/overload.ts), with BENCH_OVERLOAD_NEW_CLIENTS, BENCH_OVERLOAD_WARM_UP,
+// BENCH_OVERLOAD_FLOOD_LOOPS and BENCH_OVERLOAD_FLOOD_ADDRESSES.
+//
+// One section alone: set the others' counts to 0 and BENCH_SERVERS to nothing, e.g. the overload
+// section: BENCH_SERVERS= BENCH_SEQUENTIAL=0 BENCH_MCP_BOOKINGS=0 BENCH_HTTP_LEAK_BOOKINGS=0
+// BENCH_WAITING=0 BENCH_DEHYDRATED=0 BENCH_BOOKINGS=0 npm run bench
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { resolve } from 'node:path'
@@ -21,6 +28,7 @@ import { measureHttpHeap } from './http-heap'
 import { measureRetainedHeap, measureWaitingSessions } from './in-process'
 import { measureMcp } from './mcp-booking'
 import { measureOverHttp, type HttpCounts, type HttpMeasures } from './over-http'
+import { measureOverload, type Admitted, type OverloadCounts, type OverloadMeasures } from './overload'
 import { ensureBuild, startServer } from './server-process'
 import { serverSetups, type ServerSetup, type SetupName } from './server-setups'
 import { measureResumeStoreTime, type ResumeStoreTime } from './store-time'
@@ -41,6 +49,15 @@ const DEHYDRATED = count('BENCH_DEHYDRATED', 100_000)
 const LEAK_BOOKINGS = count('BENCH_BOOKINGS', 10_000)
 const MCP_BOOKINGS = count('BENCH_MCP_BOOKINGS', 100)
 const HTTP_LEAK_BOOKINGS = count('BENCH_HTTP_LEAK_BOOKINGS', 10_000)
+const OVERLOAD: OverloadCounts = {
+  answers: count('BENCH_OVERLOAD_ANSWERS', 150),
+  newClients: count('BENCH_OVERLOAD_NEW_CLIENTS', 30),
+  warmUp: count('BENCH_OVERLOAD_WARM_UP', 200),
+  floodLoops: count('BENCH_OVERLOAD_FLOOD_LOOPS', 8),
+  floodAddresses: count('BENCH_OVERLOAD_FLOOD_ADDRESSES', 300),
+}
+/** Answer p95 under a flood spending the server's budget, as a multiple of it without (issue 28). */
+const OVERLOAD_TARGET = 3
 /**
  * The embedded store by default: the production default, and it keeps ended records on disk,
  * so what the heap keeps is the engine's and Next's alone; the memory store keeps each ended
@@ -51,8 +68,9 @@ const HTTP_LEAK_STORE = (process.env.BENCH_HTTP_LEAK_STORE ?? 'embedded') as Set
 const BARE_PORT = PORT + serverSetups.length + 1
 const HTTP_LEAK_PORT = BARE_PORT + 1
 const INSPECTOR_PORT = BARE_PORT + 2
-/** e.g. `BENCH_SERVERS=memory,cold`: only those server runs (all four by default). */
-const SERVERS = process.env.BENCH_SERVERS?.split(',').map((name) => name.trim()) ?? serverSetups.map((setup) => setup.name)
+const OVERLOAD_PORT = BARE_PORT + 3
+/** e.g. `BENCH_SERVERS=memory,cold`: only those server runs (all four by default; set but empty: none). */
+const SERVERS = process.env.BENCH_SERVERS?.split(',').map((name) => name.trim()).filter(Boolean) ?? serverSetups.map((setup) => setup.name)
 /** `BENCH_SERVER_PROFILE=1`: each server runs with --cpu-prof, its profile in bench/results/profiles/<store>/. */
 const PROFILE = process.env.BENCH_SERVER_PROFILE === '1'
 /** Requests to the bare node:http server before anything is measured against it. */
@@ -173,25 +191,27 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 ensureBuild()
 const loadBefore = loadavg()
 console.log(`Load average ${load()} on ${cpus().length} CPUs (other work on this machine makes every figure noisier).\n`)
-console.log('Server time per request over loopback (production build, offline model, no delay), one server process per store:')
 const runs: Partial<Record<SetupName, ServerRun>> = {}
-// One bare node:http server for the whole bench, measured again beside each server run.
-const bare = await startBareHttpServer({ port: BARE_PORT })
-// Warmed until V8 has compiled its hot path: measured after a thousand requests, a bare request
-// cost 0.17 ms of CPU, and 0.06 ms after a few thousand, which made the first store's multiples
-// of it incomparable with the others'.
-for (let index = 0; index < BARE_WARM_UP; index++) await timeTrivialRoute(bare.base)
-try {
-  for (const [index, setup] of serverSetups.entries()) {
-    if (!SERVERS.includes(setup.name)) continue
-    runs[setup.name] = await measureSetup({ setup, port: PORT + index, bare })
-    printServerRun(runs[setup.name]!)
+if (SERVERS.length > 0) {
+  console.log('Server time per request over loopback (production build, offline model, no delay), one server process per store:')
+  // One bare node:http server for the whole bench, measured again beside each server run.
+  const bare = await startBareHttpServer({ port: BARE_PORT })
+  // Warmed until V8 has compiled its hot path: measured after a thousand requests, a bare request
+  // cost 0.17 ms of CPU, and 0.06 ms after a few thousand, which made the first store's multiples
+  // of it incomparable with the others'.
+  for (let index = 0; index < BARE_WARM_UP; index++) await timeTrivialRoute(bare.base)
+  try {
+    for (const [index, setup] of serverSetups.entries()) {
+      if (!SERVERS.includes(setup.name)) continue
+      runs[setup.name] = await measureSetup({ setup, port: PORT + index, bare })
+      printServerRun(runs[setup.name]!)
+    }
+  } finally {
+    await bare.stop()
   }
-} finally {
-  await bare.stop()
+  printSummary(runs)
 }
-printSummary(runs)
-const storeTime = HTTP.sequential > 0 ? await measureResumeStoreTime(HTTP.sequential, Object.keys(runs) as SetupName[]) : undefined
+const storeTime = HTTP.sequential > 0 && SERVERS.length > 0 ? await measureResumeStoreTime(HTTP.sequential, Object.keys(runs) as SetupName[]) : undefined
 if (storeTime) printStoreTime(storeTime)
 
 const mcp = MCP_BOOKINGS > 0 ? await measureMcpServer() : undefined
@@ -202,6 +222,14 @@ if (mcp) {
   console.log(`  2025 session answer (round trip)      ${summary(mcp.session)}`)
   console.log(`  2026 round p50 / trivial p50 = ${mcp.ratio.toFixed(2)}x (target <= 2x): ${verdict(mcp.ratio <= 2)}`)
 }
+
+if (OVERLOAD.answers > 0) {
+  console.log(
+    `\nOverload (issue 28): one server, embedded store, the default limits, TRUST_PROXY=1 (every client of the bench its own address); without a flood, then with one spending the server-wide budget...`,
+  )
+}
+const overload = OVERLOAD.answers > 0 ? await measureOverload({ port: OVERLOAD_PORT, counts: OVERLOAD }) : undefined
+if (overload) printOverload(overload)
 
 if (HTTP_LEAK_BOOKINGS > 0) console.log(`\nHeap kept per booking over HTTP (${HTTP_LEAK_STORE} store, ${HTTP_LEAK_BOOKINGS} bookings; this takes a while)...`)
 const httpHeap = HTTP_LEAK_BOOKINGS > 0 ? await measureHttpHeap({ store: HTTP_LEAK_STORE, port: HTTP_LEAK_PORT, inspectorPort: INSPECTOR_PORT, bookings: HTTP_LEAK_BOOKINGS }) : undefined
@@ -219,6 +247,37 @@ if (httpHeap) {
     )
   }
   console.log(`    by design: ${storeKeeps(HTTP_LEAK_STORE)}`)
+}
+
+function printOverload({ calm, flooded, spentAfterMs, ratio, counts }: OverloadMeasures) {
+  const flood = flooded.flood!
+  const rate = (value: number) => `${((value / flood.counts.done) * flood.perSecond).toFixed(0)}/s`
+  console.log(
+    `  flood: ${counts.floodLoops} loops in a child process, ${counts.floodAddresses} addresses (one per /24), junk POST /api/chat ({}: charged to the server's budget, then 400); first server-scope 429 after ${(spentAfterMs / 1000).toFixed(2)} s`,
+  )
+  console.log(
+    `    while measured: ${flood.perSecond.toFixed(0)} requests/s: 400 ${rate(flood.counts.badRequest)}, 429 server ${rate(flood.counts.serverRefused)}, 429 address ${rate(flood.counts.addressRefused)}, other ${flood.counts.other}, errors ${flood.counts.errors} (${flood.counts.done} in ${flooded.seconds.toFixed(1)} s)`,
+  )
+  console.log(`  server CPU, every thread: ${percent(calm.serverCpuShare, 1)} of one core without the flood, ${percent(flooded.serverCpuShare, 1)} with it`)
+  const p = (values: number[], at: number) => ms(percentile(values, at)).padStart(10)
+  const times = (admitted: Admitted[]) => admitted.map((client) => client.ms)
+  const row = (label: string, without: number[], under: number[]) =>
+    console.log(
+      `  ${label.padEnd(38)} ${p(without, 50)} ${p(without, 95)} ${String(without.length).padStart(4)}   ${p(under, 50)} ${p(under, 95)} ${String(under.length).padStart(4)}   ${`${(percentile(under, 95) / percentile(without, 95)).toFixed(2)}x`.padStart(7)}`,
+    )
+  console.log(`  ${''.padEnd(38)} ${'without: p50'.padStart(10)} ${'p95'.padStart(10)} ${'n'.padStart(4)}   ${'flood: p50'.padStart(10)} ${'p95'.padStart(10)} ${'n'.padStart(4)}   ${'p95 x'.padStart(7)}`)
+  row('answer (flight in, SeatPicker out)', calm.answers, flooded.answers)
+  row('new client: time to admission', times(calm.admitted), times(flooded.admitted))
+  row('trivial route (GET /api/health)', calm.trivial, flooded.trivial)
+  const tries = (phase: typeof calm) => {
+    const all = phase.admitted.map((client) => client.tries)
+    return `max ${ms(Math.max(...times(phase.admitted)))}, ${all.filter((value) => value === 1).length} of ${all.length} on the first try, at most ${Math.max(...all)} tries, ${phase.notAdmitted} not admitted`
+  }
+  console.log(`  new clients without the flood: ${tries(calm)}`)
+  console.log(`  new clients with the flood:    ${tries(flooded)}`)
+  const failures = calm.answerFailures + flooded.answerFailures
+  console.log(`  answers failed: ${failures}${calm.firstFailure ?? flooded.firstFailure ? ` (first failure: ${calm.firstFailure ?? flooded.firstFailure})` : ''}`)
+  console.log(`  answer p95 with the flood / without = ${ratio.toFixed(2)}x (target <= ${OVERLOAD_TARGET}x): ${verdict(ratio <= OVERLOAD_TARGET && failures === 0)}`)
 }
 
 /** What a store keeps of ended sessions by design, said beside the heap figure so it is not read as a leak. */
@@ -292,10 +351,11 @@ writeFileSync(
     {
       at: new Date().toISOString(),
       machine: { cpus: cpus().length, loadBefore, loadAfter: loadavg() },
-      counts: { ...HTTP, waiting: WAITING, dehydrated: DEHYDRATED, bookings: LEAK_BOOKINGS, mcpBookings: MCP_BOOKINGS, httpLeakBookings: HTTP_LEAK_BOOKINGS },
+      counts: { ...HTTP, waiting: WAITING, dehydrated: DEHYDRATED, bookings: LEAK_BOOKINGS, mcpBookings: MCP_BOOKINGS, httpLeakBookings: HTTP_LEAK_BOOKINGS, overload: OVERLOAD },
       servers: runs,
       storeTime,
       mcp,
+      overload,
       httpHeap,
       waiting,
       dehydrated,

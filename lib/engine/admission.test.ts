@@ -105,6 +105,18 @@ describe('createAdmission', () => {
     expect(admission.take('10.0.0.2')).toEqual({ allowed: true })
   })
 
+  it('says, without charging anything, whose new work would be refused now: heavy addresses once the server is down to its reserve', () => {
+    const { admission, admitted } = server()
+    expect(admission.pressing('10.0.0.1')).toBe(false)
+    let served = 0
+    for (let round = 0; round < 40; round++) for (let index = 0; index < 5; index++) served += admitted(`10.0.${index}.1`, 1)
+    expect(served).toBe(75)
+    expect(admission.pressing('10.0.0.1')).toBe(true)
+    expect(admission.pressing('192.0.2.7')).toBe(false)
+    expect(admission.pressing('192.0.2.7')).toBe(false)
+    expect(admission.admit('192.0.2.7', 'new')).toEqual({ allowed: true })
+  })
+
   it('remembers at most maxAddresses', () => {
     const { admission } = server({ maxAddresses: 10 })
     for (let index = 0; index < 50; index++) admission.take(`10.0.0.${index}`)

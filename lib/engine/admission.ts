@@ -40,6 +40,12 @@ export interface Admission {
   admit(address: string, work: Work): RateDecision
   /** `enter` then `admit` as new work, for requests that never continue anything. */
   take(address: string): RateDecision
+  /**
+   * Before anything is charged or read: whether new work from `address` would be refused now
+   * for the server's load — the server is down to its reserve, and the address (or its group)
+   * is not light, and holds no slot that has fallen due. Changes nothing.
+   */
+  pressing(address: string): boolean
   /** Addresses remembered now (for tests and the bench). */
   readonly size: number
 }
@@ -194,6 +200,16 @@ export function createAdmission({
     take(address) {
       const entered = own.take(address)
       return entered.allowed ? admit(address, 'new') : entered
+    },
+    pressing(address) {
+      const at = now()
+      refill(at)
+      if (server.tokens - 1 >= reserve) return false
+      const recent = addresses.get(address)
+      if (recent?.slot && recent.slot.at <= at) return false
+      const attempts = (entry: Recent | undefined) => (entry ? entry.attempts * 2 ** (-(at - entry.at) / HALF_LIFE_MS) : 0)
+      const light = attempts(recent) + 1 <= lightAttempts && attempts(groups.get(groupOf(address))) + 1 <= groupLightAttempts
+      return !(light && server.tokens - 1 >= -maxDebt)
     },
     get size() {
       return Math.max(own.size, addresses.size)
