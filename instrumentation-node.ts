@@ -12,8 +12,8 @@ try {
   const { store, trustProxy, admission } = await getChatApp()
   // Rate limits key on the TCP peer address, which route handlers cannot see (see peer-address.ts).
   installPeerAddress({ trustProxy })
-  // PROTOTYPE: while the server is spent, heavy clients' chat requests reach Next one per turn of the event loop.
-  if (process.env.ADMISSION_GATE !== '0') installAdmissionGate({ admission, trustProxy, perTurn: Number(process.env.ADMISSION_GATE_PER_TURN ?? 1) })
+  // While the server's budget is spent, heavy clients' requests reach Next one per turn of the event loop (admission-gate.ts).
+  installAdmissionGate({ admission, trustProxy })
   console.log(`Sessions: ${store} store; client addresses from ${trustProxy ? "the proxy's X-Forwarded-For (TRUST_PROXY=1)" : 'the TCP peer'}`)
 } catch (error) {
   console.error(`The chat server cannot start: ${error instanceof Error ? error.message : String(error)}`)

@@ -121,6 +121,9 @@ export function createAdmission({
   const held: Held[] = []
   let heldFrom = 0
 
+  const decayed = (recent: Recent | undefined, at: number) => (recent ? recent.attempts * 2 ** (-(at - recent.at) / HALF_LIFE_MS) : 0)
+  const isLight = (attempts: number, groupAttempts: number) => attempts <= lightAttempts && groupAttempts <= groupLightAttempts
+
   const remember = (map: Map<string, Recent>, key: string, at: number): Recent => {
     let recent = map.get(key)
     if (recent) map.delete(key)
@@ -129,7 +132,7 @@ export function createAdmission({
       if (map.size >= maxAddresses) map.delete(map.keys().next().value!)
     }
     map.set(key, recent)
-    recent.attempts *= 2 ** (-(at - recent.at) / HALF_LIFE_MS)
+    recent.attempts = decayed(recent, at)
     recent.at = at
     return recent
   }
@@ -173,7 +176,7 @@ export function createAdmission({
       server.tokens -= 1
       return { allowed: true }
     }
-    const light = recent.attempts <= lightAttempts && group.attempts <= groupLightAttempts
+    const light = isLight(recent.attempts, group.attempts)
     if (light && server.tokens >= 1) {
       server.tokens -= 1
       return { allowed: true }
@@ -207,8 +210,8 @@ export function createAdmission({
       if (server.tokens - 1 >= reserve) return false
       const recent = addresses.get(address)
       if (recent?.slot && recent.slot.at <= at) return false
-      const attempts = (entry: Recent | undefined) => (entry ? entry.attempts * 2 ** (-(at - entry.at) / HALF_LIFE_MS) : 0)
-      const light = attempts(recent) + 1 <= lightAttempts && attempts(groups.get(groupOf(address))) + 1 <= groupLightAttempts
+      // As `admit` would count this request: one more attempt of the address and of its group.
+      const light = isLight(decayed(recent, at) + 1, decayed(groups.get(groupOf(address)), at) + 1)
       return !(light && server.tokens - 1 >= -maxDebt)
     },
     get size() {

@@ -10,7 +10,7 @@ installAdmissionGate({ admission: { pressing: (address: string) => address.start
 const fake = (method: string, url: string, address: string) =>
   [{ method, url, headers: { 'x-forwarded-for': `203.0.113.1, ${address}` }, destroyed: false }, { destroyed: false }] as unknown as [http.IncomingMessage, http.ServerResponse]
 
-describe('installAdmissionGate (prototype)', () => {
+describe('installAdmissionGate', () => {
   it('hands a pressing address’s chat requests to the server one per turn of the event loop, in order, and everything else at once', async () => {
     const server = http.createServer()
     const seen: string[] = []
@@ -18,7 +18,7 @@ describe('installAdmissionGate (prototype)', () => {
     for (const address of ['10.9.0.1', '10.9.0.2', '10.9.0.3']) server.emit('request', ...fake('POST', '/api/chat', address))
     server.emit('request', ...fake('POST', '/api/chat', '10.1.0.1'))
     server.emit('request', ...fake('GET', '/api/health', '10.9.0.4'))
-    server.emit('request', ...fake('POST', '/api/mcp', '10.9.0.5'))
+    server.emit('request', ...fake('GET', '/api/mcp', '10.9.0.5'))
     expect(seen).toEqual(['10.1.0.1', '10.9.0.4', '10.9.0.5'])
     await nextTurn()
     expect(seen.slice(3)).toEqual(['10.9.0.1'])
