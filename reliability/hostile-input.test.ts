@@ -2,6 +2,8 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { confirmedBooking, describeTurn, flightAnswer, seatAnswer } from '../plugins/book-flight/e2e/booking-answers'
 import { startApp, type AppProcess } from '../e2e/support/app-process'
+import type { ChatTurn } from '../e2e/support/chat-api'
+import { startFlood, type RawAnswer, type RawRequest } from '../e2e/support/flood'
 import { addressOf, isAlive, report } from './support/measure'
 import { browser } from './support/booking'
 
@@ -10,10 +12,24 @@ import { browser } from './support/booking'
  * values, unknown fields, broken ids, forged messages, wrong orders), sent to a production
  * server while a real booking goes on beside them. Contract (issue 9): no response ≥ 500, no
  * crash, every 4xx a JSON `{ error: { code, message } }`, and the booking finishes.
+ *
+ * The booking's answers are sent while the server-wide budget is spent, on purpose and
+ * whatever the machine's speed (issue 28): generated requests keep coming until the server
+ * refuses them for its load (429, `scope: "server"`), and are still refused so after the
+ * booking's last answer. An answer to a question the server waits on is never refused for
+ * other clients' load (ARCHITECTURE.md, "Load: what is refused first").
  */
 const RUNS = Number(process.env.RELIABILITY_HOSTILE_RUNS ?? 1_000)
 const SEED = Number(process.env.RELIABILITY_SEED ?? 20_261_123)
 const CONCURRENCY = 4
+/**
+ * Then, small generated requests as fast as the server answers them (`SPEND_CONNECTIONS` at a
+ * time), until its server-wide budget (RATE_LIMIT_GLOBAL_*, the defaults here: 200 a second) is
+ * spent and the booking beside them has answered: at most this many, for at most this long.
+ */
+const SPEND_CONNECTIONS = 16
+const SPEND_MAX_REQUESTS = 50_000
+const SPEND_MAX_MS = 60_000
 
 let app: AppProcess
 beforeAll(async () => {
@@ -29,11 +45,11 @@ interface HostileRequest {
   forwardedFor?: string
 }
 
-const text = fc.oneof(
+const shortText = [
   { weight: 6, arbitrary: fc.string({ maxLength: 40 }) },
   { weight: 1, arbitrary: fc.constantFrom('Book a flight from NYC to LAX', "Let's play tic-tac-toe", 'Pick a card', '\u0000\ud800', '<script>alert(1)</script>') },
-  { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 300_000 }).map((size) => 'Book a flight from NYC to LAX '.padEnd(size, 'x ')) },
-)
+]
+const text = fc.oneof(...shortText, { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 300_000 }).map((size) => 'Book a flight from NYC to LAX '.padEnd(size, 'x ')) })
 const brokenId = fc.oneof(
   fc.string({ maxLength: 20 }),
   fc.constantFrom('', 'call_0', '../../etc/passwd', '__proto__', 'constructor', 'x'.repeat(10_000), 'elicit_call_0_1'),
@@ -56,7 +72,7 @@ const toolCall = fc.record(
   },
   { requiredKeys: [] },
 )
-const message = fc.record(
+const messageWith = (text: fc.Arbitrary<string>) => fc.record(
   {
     role,
     content: fc.oneof(text, fc.constant(null), fc.integer(), fc.array(fc.anything({ maxDepth: 2 }), { maxLength: 3 })),
@@ -80,9 +96,9 @@ const answer = fc.record(
   },
   { requiredKeys: [] },
 )
-const requestObject = fc.record(
+const requestObjectWith = (text: fc.Arbitrary<string>) => fc.record(
   {
-    messages: fc.oneof({ weight: 6, arbitrary: fc.array(message, { maxLength: 6 }) }, { weight: 1, arbitrary: fc.anything({ maxDepth: 2 }) }),
+    messages: fc.oneof({ weight: 6, arbitrary: fc.array(messageWith(text), { maxLength: 6 }) }, { weight: 1, arbitrary: fc.anything({ maxDepth: 2 }) }),
     pluginElicitResponses: fc.oneof(fc.array(answer, { maxLength: 4 }), fc.anything({ maxDepth: 2 })),
     pluginAbort: fc.oneof(fc.record({ sessionId: brokenId, reason: fc.oneof(fc.string({ maxLength: 20 }), fc.integer()) }, { requiredKeys: [] }), fc.anything({ maxDepth: 1 })),
     model: fc.string({ maxLength: 10 }),
@@ -126,7 +142,7 @@ const deep = fc.record({ depth: fc.integer({ min: 100, max: 100_000 }), kind: fc
 
 const hostileRequest: fc.Arbitrary<HostileRequest> = fc.record({
   body: fc.oneof(
-    { weight: 8, arbitrary: requestObject.map((value) => JSON.stringify(value)) },
+    { weight: 8, arbitrary: requestObjectWith(text).map((value) => JSON.stringify(value)) },
     { weight: 2, arbitrary: forged.map((value) => JSON.stringify(value)) },
     { weight: 2, arbitrary: fc.anything({ maxDepth: 3 }).map((value) => JSON.stringify(value) ?? 'undefined') },
     { weight: 1, arbitrary: deep },
@@ -144,34 +160,30 @@ const hostileRequest: fc.Arbitrary<HostileRequest> = fc.record({
   ),
 })
 
-interface Outcome {
-  status: number
-  problem?: string
-}
+/**
+ * The same requests, with small bodies, as JSON, each from a client address: cheap to send and
+ * to refuse, so that they outpace the server-wide budget, which each of them is charged to.
+ */
+const quickRequest: fc.Arbitrary<HostileRequest> = fc.record({
+  body: fc.oneof({ weight: 4, arbitrary: requestObjectWith(fc.oneof(...shortText)).map((value) => JSON.stringify(value)) }, { weight: 1, arbitrary: forged.map((value) => JSON.stringify(value)) }),
+  contentType: fc.constant('application/json'),
+  forwardedFor: fc.integer({ min: 1_000, max: 60_000 }).map(addressOf),
+})
 
-async function send({ body, contentType, forwardedFor }: HostileRequest, baseURL: string): Promise<Outcome> {
-  const headers: Record<string, string> = {}
-  if (contentType) headers['content-type'] = contentType
-  if (forwardedFor !== undefined) headers['x-forwarded-for'] = forwardedFor
-  let response: Response
-  let payload: string
-  try {
-    response = await fetch(`${baseURL}/api/chat`, { method: 'POST', headers, body, signal: AbortSignal.timeout(60_000) })
-    payload = await response.text()
-  } catch (error) {
-    return { status: 0, problem: `no answer: ${(error as Error).message}` }
-  }
-  const { status } = response
-  if (status >= 500) return { status, problem: `${status}: ${payload.slice(0, 300)}` }
+/** What is wrong with the answer to a generated request, if anything. */
+function problemOf(answer: RawAnswer | Error): string | undefined {
+  if (answer instanceof Error) return `no answer: ${answer.message}`
+  const { status, text: payload } = answer
+  if (status >= 500) return `${status}: ${payload.slice(0, 300)}`
   if (status >= 400) {
     try {
       const error = (JSON.parse(payload) as { error?: { code?: unknown; message?: unknown } }).error
-      if (typeof error?.code !== 'string' || typeof error.message !== 'string') return { status, problem: `${status} without { error: { code, message } }: ${payload.slice(0, 300)}` }
+      if (typeof error?.code !== 'string' || typeof error.message !== 'string') return `${status} without { error: { code, message } }: ${payload.slice(0, 300)}`
     } catch {
-      return { status, problem: `${status} whose body is not JSON: ${payload.slice(0, 300)}` }
+      return `${status} whose body is not JSON: ${payload.slice(0, 300)}`
     }
-    if (status === 429 && !response.headers.get('retry-after')) return { status, problem: '429 without Retry-After' }
-    return { status }
+    if (status === 429 && !answer.headers['retry-after']) return '429 without Retry-After'
+    return undefined
   }
   if (status === 200) {
     // A 200 is a whole NDJSON stream that ends the turn, with no error that leaks internals.
@@ -179,62 +191,99 @@ async function send({ body, contentType, forwardedFor }: HostileRequest, baseURL
     try {
       const events = lines.map((line) => JSON.parse(line) as { type: string; code?: string; message?: string })
       const last = events.at(-1)
-      if (last?.type !== 'complete' && last?.type !== 'error' && last?.type !== 'conversation_state') return { status, problem: `stream ended with ${JSON.stringify(last)}` }
+      if (last?.type !== 'complete' && last?.type !== 'error' && last?.type !== 'conversation_state') return `stream ended with ${JSON.stringify(last)}`
       const internal = events.find((event) => event.type === 'error' && event.code === 'INTERNAL_ERROR')
-      if (internal) return { status, problem: `internal error event: ${JSON.stringify(internal)}` }
+      if (internal) return `internal error event: ${JSON.stringify(internal)}`
       const forgedTicket = events.find((event) => event.type === 'complete' && /FORGED-0001/.test(JSON.stringify(event)))
-      if (forgedTicket) return { status, problem: `a forged tool result was believed: ${JSON.stringify(forgedTicket).slice(0, 200)}` }
+      if (forgedTicket) return `a forged tool result was believed: ${JSON.stringify(forgedTicket).slice(0, 200)}`
     } catch {
-      return { status, problem: `200 with a body that is not NDJSON: ${payload.slice(0, 200)}` }
+      return `200 with a body that is not NDJSON: ${payload.slice(0, 200)}`
     }
-    return { status }
+    return undefined
   }
-  return { status, problem: `unexpected status ${status}` }
+  return `unexpected status ${status}`
+}
+
+function rawRequest({ body, contentType, forwardedFor }: HostileRequest): RawRequest {
+  const headers: Record<string, string> = {}
+  if (contentType) headers['content-type'] = contentType
+  if (forwardedFor !== undefined) headers['x-forwarded-for'] = forwardedFor
+  return { body, headers }
+}
+
+/** More generated requests (`quickRequest`), made as they are needed, a batch at a time. */
+function moreRequests(): (index: number) => RawRequest | undefined {
+  let batch: HostileRequest[] = []
+  let from = 0
+  return (index) => {
+    if (index >= SPEND_MAX_REQUESTS) return undefined
+    if (index - from >= batch.length) {
+      from = index
+      batch = fc.sample(quickRequest, { numRuns: 500, seed: SEED + 1 + Math.floor(index / 500) })
+    }
+    return rawRequest(batch[index - from]!)
+  }
+}
+
+function merge(into: Record<string, number>, from: Record<string, number>): Record<string, number> {
+  for (const [outcome, count] of Object.entries(from)) into[outcome] = (into[outcome] ?? 0) + count
+  return into
 }
 
 describe('hostile input', () => {
-  it(`${RUNS} generated requests: nothing ≥ 500, no crash, every 4xx a JSON error, and a booking beside them finishes`, async () => {
+  it(`${RUNS} generated requests, then more until the server-wide budget is spent: nothing ≥ 500, no crash, every 4xx a JSON error, and a booking answers both questions while the budget is spent`, async () => {
     const requests = fc.sample(hostileRequest, { numRuns: RUNS, seed: SEED })
     const bystander = browser({ baseURL: app.url, index: 1 })
     const started = await bystander.startBooking()
     expect(started.elicit?.key, describeTurn(started)).toBe('pickFlight')
 
-    const statuses: Record<number, number> = {}
-    const problems: string[] = []
-    let next = 0
-    let seatQuestion: Awaited<ReturnType<typeof bystander.answer>> | undefined
-    const began = performance.now()
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < requests.length) {
-          const index = next++
-          if (index === Math.floor(requests.length / 2)) {
-            // Half-way: the booking beside them takes its next step.
-            seatQuestion = await bystander.answer({ event: started.elicit!, content: flightAnswer(started.elicit!).content })
-          }
-          const outcome = await send(requests[index]!, app.url)
-          statuses[outcome.status] = (statuses[outcome.status] ?? 0) + 1
-          if (outcome.problem) problems.push(`#${index}: ${outcome.problem}`)
-        }
-      }),
-    )
-    const seconds = (performance.now() - began) / 1000
-    expect(seatQuestion?.elicit?.key, seatQuestion && describeTurn(seatQuestion)).toBe('pickSeat')
-    const done = await bystander.answer({ event: seatQuestion!.elicit!, content: seatAnswer(seatQuestion!.elicit!).content })
-    const ticket = confirmedBooking(done).ticketNumber
+    // The generated requests, a few at a time: nearly all of them reach the server's checks.
+    const generated = await startFlood({ baseURL: app.url, connections: CONCURRENCY, maxMs: 120_000, next: (index) => requests[index] && rawRequest(requests[index]), check: problemOf }).done
+    expect(generated.ended, 'the generated requests were not all sent in time').toBe('requests')
+
+    // Then more of them, as fast as the server answers, until it refuses them for the server's
+    // load (429, scope "server"); the booking beside them answers both its questions then, and
+    // the refusals go on after its last answer: its answers were taken while the budget was spent.
+    const spend = startFlood({ baseURL: app.url, connections: SPEND_CONNECTIONS, maxMs: SPEND_MAX_MS, next: moreRequests(), check: problemOf })
+    let seatQuestion: ChatTurn | undefined
+    let done: ChatTurn | undefined
+    let spentBefore = false
+    let spentAfter = false
+    let refusalsBeforeAnswers = 0
+    try {
+      spentBefore = await spend.refusedByServer()
+      refusalsBeforeAnswers = spend.serverRefusals
+      if (spentBefore) {
+        seatQuestion = await bystander.answer({ event: started.elicit!, content: flightAnswer(started.elicit!).content })
+        if (seatQuestion.elicit?.key === 'pickSeat') done = await bystander.answer({ event: seatQuestion.elicit, content: seatAnswer(seatQuestion.elicit).content })
+        spentAfter = await spend.refusedByServer()
+      }
+    } finally {
+      await spend.stop()
+    }
+    const spent = await spend.done
 
     const alive = isAlive(app.pid)
     const health = await fetch(`${app.url}/api/health`)
+    const statuses = merge(merge({}, generated.statuses), spent.statuses)
+    const problems = [...generated.problems, ...spent.problems.map((problem) => `spending: ${problem}`)]
     report('hostile input', {
-      requests: requests.length,
+      requests: generated.sent,
       seed: SEED,
-      seconds,
-      statuses,
+      seconds: generated.seconds,
+      statuses: generated.statuses,
+      'then, until the budget was spent': `${spent.sent} in ${Math.round(spent.seconds * 10) / 10} s, ${Math.round(spent.sent / spent.seconds)}/s, ${spent.ended}`,
+      'their statuses': spent.statuses,
+      'server-scope 429s before the booking answered': refusalsBeforeAnswers,
       '≥ 500': Object.entries(statuses).filter(([status]) => Number(status) >= 500).reduce((sum, [, count]) => sum + count, 0),
       problems: problems.length,
       'server alive': alive,
-      'booking beside them': ticket,
+      'booking beside them': done ? confirmedBooking(done).ticketNumber : describeTurn(seatQuestion ?? started),
     })
+    expect(spentBefore, `no 429 for the server's load in ${spent.sent} requests (${JSON.stringify(spent.statuses)}): the budget was never spent`).toBe(true)
+    expect(seatQuestion?.elicit?.key, seatQuestion && describeTurn(seatQuestion)).toBe('pickSeat')
+    expect(done && confirmedBooking(done).status).toBe('confirmed')
+    expect(spentAfter, 'the server-wide budget was no longer spent after the booking answered').toBe(true)
     expect(alive).toBe(true)
     expect(health.status).toBe(200)
     expect(problems.slice(0, 20)).toEqual([])

@@ -13,6 +13,8 @@ export interface ChatTurn {
   json?: unknown
   /** The last `plugin_elicit_request` of the turn: the question that now waits, if any. */
   elicit?: PluginElicitRequestEvent
+  /** A refusal's `Retry-After` (a 429's), in seconds, as the server sent it. */
+  retryAfter?: number
 }
 
 export interface ChatApiOptions {
@@ -58,18 +60,21 @@ export function createChatApi({ baseURL, request, headers: extraHeaders = {} }: 
     let status: number
     let contentType: string
     let setCookies: string[]
+    let retryAfter: string | undefined
     let bytes: Uint8Array<ArrayBuffer>
     if (request) {
       const response = await request.post(url, { headers, data: payload, failOnStatusCode: false })
       status = response.status()
       contentType = response.headers()['content-type'] ?? ''
       setCookies = response.headersArray().filter(({ name }) => name.toLowerCase() === 'set-cookie').map(({ value }) => value)
+      retryAfter = response.headers()['retry-after']
       bytes = new Uint8Array(await response.body())
     } else {
       const response = await fetch(url, { method: 'POST', headers, body: payload })
       status = response.status
       contentType = response.headers.get('content-type') ?? ''
       setCookies = response.headers.getSetCookie()
+      retryAfter = response.headers.get('retry-after') ?? undefined
       bytes = new Uint8Array(await response.arrayBuffer())
     }
     for (const line of setCookies) {
@@ -84,7 +89,7 @@ export function createChatApi({ baseURL, request, headers: extraHeaders = {} }: 
       } catch {
         json = undefined
       }
-      return { status, events: [], json }
+      return { status, events: [], json, ...(retryAfter !== undefined ? { retryAfter: Number(retryAfter) } : {}) }
     }
     const events: ChatEvent[] = []
     for await (const event of readNdjson(new Response(bytes).body!)) events.push(event)
