@@ -24,16 +24,20 @@ const SEED = Number(process.env.RELIABILITY_SEED ?? 20_261_123)
 const CONCURRENCY = 4
 /**
  * Then, small generated requests as fast as the server answers them (`SPEND_CONNECTIONS` at a
- * time), until its server-wide budget (RATE_LIMIT_GLOBAL_*, the defaults here: 200 a second) is
- * spent and the booking beside them has answered: at most this many, for at most this long.
+ * time), until its server-wide budget is spent and the booking beside them has answered: at
+ * most this many, for at most this long. The budget is `TEST_BUDGET`, not the default 200 a
+ * second: whether a flood outpaces 200 a second depends on the machine (a busy one of 2 cores
+ * here sent about 206), and this test must not. 1,000 at once lets every generated request of
+ * the first part reach the server's checks; 20 a second is outpaced by any machine.
  */
+const TEST_BUDGET = { RATE_LIMIT_GLOBAL_BURST: '1000', RATE_LIMIT_GLOBAL_PER_SECOND: '20' }
 const SPEND_CONNECTIONS = 16
 const SPEND_MAX_REQUESTS = 50_000
 const SPEND_MAX_MS = 60_000
 
 let app: AppProcess
 beforeAll(async () => {
-  app = await startApp({ env: { TRUST_PROXY: '1' } })
+  app = await startApp({ env: { TRUST_PROXY: '1', ...TEST_BUDGET } })
 })
 afterAll(async () => {
   await app?.kill()
@@ -161,13 +165,14 @@ const hostileRequest: fc.Arbitrary<HostileRequest> = fc.record({
 })
 
 /**
- * The same requests, with small bodies, as JSON, each from a client address: cheap to send and
- * to refuse, so that they outpace the server-wide budget, which each of them is charged to.
+ * The same requests, with small bodies, as JSON, from the addresses of one /24 (10.250.0.x, a
+ * group that is soon over its fair share): cheap to send and to refuse, so that they outpace
+ * the server-wide budget, which each of them is charged to.
  */
 const quickRequest: fc.Arbitrary<HostileRequest> = fc.record({
   body: fc.oneof({ weight: 4, arbitrary: requestObjectWith(fc.oneof(...shortText)).map((value) => JSON.stringify(value)) }, { weight: 1, arbitrary: forged.map((value) => JSON.stringify(value)) }),
   contentType: fc.constant('application/json'),
-  forwardedFor: fc.integer({ min: 1_000, max: 60_000 }).map(addressOf),
+  forwardedFor: fc.integer({ min: 1, max: 254 }).map((host) => `10.250.0.${host}`),
 })
 
 /** What is wrong with the answer to a generated request, if anything. */
