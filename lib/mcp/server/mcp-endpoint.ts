@@ -136,10 +136,13 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId)
     }
-    const send = transport.send.bind(transport)
-    transport.send = (message, sendOptions) => {
-      if ('method' in message && 'id' in message) asked.add(message.id)
-      return send(message, sendOptions)
+    if (options.admission) {
+      // Each id leaves the set when its answer is admitted (mcp-work-in-progress.ts), or with the session.
+      const send = transport.send.bind(transport)
+      transport.send = (message, sendOptions) => {
+        if ('method' in message && 'id' in message) asked.add(message.id)
+        return send(message, sendOptions)
+      }
     }
     await server.connect(transport)
     const response = await transport.handleRequest(request, options)
