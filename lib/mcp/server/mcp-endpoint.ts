@@ -110,13 +110,13 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
   const work = createMcpWorkInProgress({ codec: serving.codec, askedIn: (id) => sessions.get(id)?.asked })
 
   async function legacy(request: Request, authInfo: AuthInfo | undefined, parsedBody: unknown): Promise<Response> {
-    const options = { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) }
+    const handling = { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) }
     const sessionId = request.headers.get('mcp-session-id')
     if (sessionId) {
       const session = sessions.get(sessionId)
       if (!session) return jsonRpcError(404, -32001, 'Session not found: it ended, or this server restarted. Initialize a new session.')
       session.usedAt = Date.now()
-      return session.transport.handleRequest(request, options)
+      return session.transport.handleRequest(request, handling)
     }
     if (request.method !== 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required')
     // Clients that vanish without DELETE leave sessions behind: the idle ones make room (no timer per session).
@@ -145,7 +145,7 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       }
     }
     await server.connect(transport)
-    const response = await transport.handleRequest(request, options)
+    const response = await transport.handleRequest(request, handling)
     // Anything but an initialize leaves no session behind.
     if (!transport.sessionId) await server.close()
     return response
