@@ -20,7 +20,7 @@ import { addressOf, isAlive, listSessions, report } from './support/measure'
  * until after the last of the others has been answered.
  */
 const BOOKINGS = 12
-const NEW_CLIENTS = 4
+const NEW_CLIENTS = 5
 /** A client that sent nothing before gets in on its first try, or on its second at the time its `Retry-After` named; three is a margin. */
 const NEW_CLIENT_MAX_TRIES = 3
 /** How long a new client may take to reach the flight question: a bound on correctness (a Retry-After of a second or two, and a turn), not a benchmark. */
@@ -32,8 +32,12 @@ const FLOOD_MAX_REQUESTS = 100_000
 /** Junk that parses as JSON, so that it is charged to the server-wide budget, and that the server refuses at once (400). */
 const JUNK = '{"messages":"x"}'
 
-/** The nth new client: an address of its own, in a /24 of its own (10.0.<n>.1). */
-const newClientIndex = (index: number) => (index + 10) * 256 + 1
+/**
+ * The nth new client: an address of its own, in a /24 of its own (10.0.<n>.1) — but the last,
+ * 10.200.0.250, behind the same /24 as a third of the flood (10.200.0.1–100), whose requests are
+ * refused: a neighbour of a flood is held a slot, not refused with it.
+ */
+const newClientIndex = (index: number) => (index === NEW_CLIENTS - 1 ? (200 << 16) + 250 : (index + 10) * 256 + 1)
 
 let app: AppProcess
 beforeAll(async () => {
@@ -122,7 +126,11 @@ describe('overload', () => {
         ;[bookings, stop, newClients] = await Promise.all([
           Promise.all(chats.slice(0, BOOKINGS).map((chat, index) => answerBoth(chat, flights[index]!.elicit!))),
           chats[BOOKINGS]!.abort(stopping.sessionId, 'Stopped by the user'),
-          Promise.all(Array.from({ length: NEW_CLIENTS }, (_, index) => reachFlightQuestion(browser({ baseURL: app.url, index: newClientIndex(index) })))),
+          // New clients come once every flood address has sent more than its fair share (a count,
+          // not a time): before that, a flood address's first requests look like a new client's.
+          flood.refusedByServer(FLOOD_ADDRESSES * 5).then(() =>
+            Promise.all(Array.from({ length: NEW_CLIENTS }, (_, index) => reachFlightQuestion(browser({ baseURL: app.url, index: newClientIndex(index) })))),
+          ),
         ])
         // And the server still refused the flood for its load after the last of them.
         spentAfter = await flood.refusedByServer()

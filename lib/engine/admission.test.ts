@@ -86,6 +86,30 @@ describe('createAdmission', () => {
     expect(admission.admit('198.51.100.1', 'new')).toEqual({ allowed: true })
   })
 
+  it('holds slots for new clients behind the same /24 as a flood, a few at a time, while the flood stays refused', () => {
+    const { admission, admitted, advance } = server()
+    // Ten addresses of one /24 keep sending: the budget is spent, and they are over their share.
+    for (let round = 0; round < 30; round++) for (let host = 1; host <= 10; host++) admitted(`203.0.113.${host}`, 1)
+    // Ten newcomers of that /24, each retrying at its Retry-After: they get in, four at a time.
+    const waiting = new Map(Array.from({ length: 10 }, (_, index) => [`203.0.113.${100 + index}`, 0]))
+    const admittedPerRound: number[] = []
+    for (let round = 0; round < 4 && waiting.size > 0; round++) {
+      let wait = 0
+      let admittedNow = 0
+      for (const address of waiting.keys()) {
+        const decision = admission.admit(address, 'new')
+        if (decision.allowed) waiting.delete(address), admittedNow++
+        else wait = Math.max(wait, retryAfter(decision))
+      }
+      admittedPerRound.push(admittedNow)
+      advance(wait)
+      // The flood goes on meanwhile, faster than the bucket refills, and takes what refilled above the reserve first.
+      for (let host = 1; host <= 10; host++) admitted(`203.0.113.${host}`, 2 * wait + 1)
+    }
+    expect(admittedPerRound).toEqual([0, 4, 4, 2])
+    expect(admitted('203.0.113.1', 5)).toBe(0)
+  })
+
   it('returns a slot nobody came back for to the bucket once its grace has passed', () => {
     const { admission, admitted, advance } = server({ globalPerSecond: 1 })
     for (let index = 0; index < 100; index++) admitted(`10.1.${index}.1`, 1)

@@ -52,21 +52,27 @@ export interface Admission {
 
 const HALF_LIFE_MS = 10_000
 /** A held slot is honoured this long after it falls due (a client returns after whole seconds, plus its round trip). */
-const SLOT_GRACE_MS = 10_000
+const SLOT_GRACE_MS = 5_000
 
 interface Recent {
   /** New requests made lately, decayed by half every `HALF_LIFE_MS`. */
   attempts: number
   at: number
-  /** The slot held for this address: a token set aside for it from `slot.at` on. */
+  /** An address's: the slot held for it, a token set aside for it from `slot.at` on. */
   slot?: Held
+  /** A group's: the slots its addresses hold, oldest first. */
+  held?: Held[]
 }
 
 interface Held {
   address: string
+  group: string
   at: number
   claimed: boolean
 }
+
+/** Slots the addresses of a group over its fair share may hold at once (a light group's may hold any number). */
+const SLOTS_PER_HEAVY_GROUP = 4
 
 /**
  * Admission under load: work in progress first, a fair share of the rest, and a `Retry-After`
@@ -87,11 +93,13 @@ interface Held {
  *    most `groupLightAttempts`. A client that has sent little recently is served on its first try.
  * 5. With nothing left, a light client is given a slot: a token is set aside for it now, and the
  *    refusal's `Retry-After` is when the bucket will have refilled to pay for it. A retry in
- *    `[slotAt, slotAt + 10 s]` is admitted whatever else is going on: Retry-After tells the truth,
+ *    `[slotAt, slotAt + 5 s]` is admitted whatever else is going on: Retry-After tells the truth,
  *    and the client gets in on its second try. At most `globalBurst` tokens are ever set aside;
- *    one an address never came back for is returned to the bucket when its grace ends.
- * 6. Anyone else is refused, with `Retry-After` the time until it would be light again and the
- *    bucket has a token.
+ *    one an address never came back for is returned to the bucket when its grace ends. An
+ *    address that has sent little in a group that has not (a new client behind the same /24 as a
+ *    flood) is given a slot too, as long as its group holds fewer than `SLOTS_PER_HEAVY_GROUP`.
+ * 6. Anyone else is refused, with `Retry-After` the time until it would be light again, its
+ *    group would have room for a slot, and the bucket has a token.
  *
  * Invariants: a `continue` is never refused for the server's load; an address holds at most one
  * slot, so what is left once the server is spent is shared by addresses, not by requests;
@@ -122,7 +130,18 @@ export function createAdmission({
   let heldFrom = 0
 
   const decayed = (recent: Recent | undefined, at: number) => (recent ? recent.attempts * 2 ** (-(at - recent.at) / HALF_LIFE_MS) : 0)
-  const isLight = (attempts: number, groupAttempts: number) => attempts <= lightAttempts && groupAttempts <= groupLightAttempts
+  /**
+   * Where an address stands with `attempts` (its group `group`, counted the same way): `light`
+   * — it and its group have sent little — may take the reserve; `slotRoom` — it has sent little,
+   * and its group either has too or holds fewer than `SLOTS_PER_HEAVY_GROUP` slots — may be
+   * held a slot. So a new client behind the same /24 as a flood still gets a slot, and a flood
+   * from many addresses of one /24 cannot hold more than a few.
+   */
+  const standing = (attempts: number, group: Recent | undefined, groupAttempts = group?.attempts ?? 0) => {
+    const addressLight = attempts <= lightAttempts
+    const groupLight = groupAttempts <= groupLightAttempts
+    return { light: addressLight && groupLight, slotRoom: addressLight && (groupLight || (group?.held?.length ?? 0) < SLOTS_PER_HEAVY_GROUP) }
+  }
 
   const remember = (map: Map<string, Recent>, key: string, at: number): Recent => {
     let recent = map.get(key)
@@ -137,6 +156,13 @@ export function createAdmission({
     return recent
   }
 
+  /** A slot is over (claimed, or its grace ended): its group no longer counts it. */
+  const release = (slot: Held) => {
+    const group = groups.get(slot.group)
+    const index = group?.held?.indexOf(slot) ?? -1
+    if (index >= 0) group!.held!.splice(index, 1)
+  }
+
   const refill = (at: number) => {
     server.tokens = Math.min(globalBurst, server.tokens + ((at - server.at) / 1000) * globalPerSecond)
     server.at = at
@@ -144,6 +170,7 @@ export function createAdmission({
     while (heldFrom < held.length && held[heldFrom]!.at + SLOT_GRACE_MS < at) {
       const slot = held[heldFrom++]!
       if (slot.claimed) continue
+      release(slot)
       const recent = addresses.get(slot.address)
       if (recent?.slot === slot) recent.slot = undefined
       server.tokens = Math.min(globalBurst, server.tokens + 1)
@@ -170,31 +197,32 @@ export function createAdmission({
       if (slot.at > at) return refused((slot.at - at) / 1000)
       slot.claimed = true
       recent.slot = undefined
+      release(slot)
       return { allowed: true }
     }
     if (server.tokens - 1 >= reserve) {
       server.tokens -= 1
       return { allowed: true }
     }
-    const light = isLight(recent.attempts, group.attempts)
+    const { light, slotRoom } = standing(recent.attempts, group)
     if (light && server.tokens >= 1) {
       server.tokens -= 1
       return { allowed: true }
     }
-    if (light && server.tokens - 1 >= -maxDebt) {
+    if (slotRoom && server.tokens - 1 >= -maxDebt) {
       server.tokens -= 1
-      recent.slot = { address, at: at + (-server.tokens / globalPerSecond) * 1000, claimed: false }
+      recent.slot = { address, group: groupOf(address), at: at + Math.max(0, -server.tokens / globalPerSecond) * 1000, claimed: false }
       held.push(recent.slot)
+      ;(group.held ??= []).push(recent.slot)
       return refused((recent.slot.at - at) / 1000)
     }
-    // Heavy (or every slot is given): when this client would be light again, and a token is there.
-    const untilLight = Math.max(
-      HALF_LIFE_MS * Math.log2(recent.attempts / Math.max(lightAttempts - 1, 0.5)),
-      HALF_LIFE_MS * Math.log2(group.attempts / Math.max(groupLightAttempts - 1, 0.5)),
-      0,
-    )
+    // Heavy, or no slot to be had now: when this client would be light again, its group will
+    // have room (its oldest slot is claimed or given up by then), and a token is there.
+    const untilLight = Math.max(HALF_LIFE_MS * Math.log2(recent.attempts / Math.max(lightAttempts - 1, 0.5)), 0)
+    const oldest = group.held?.[0]
+    const untilGroupRoom = slotRoom || !oldest ? 0 : Math.max(oldest.at + SLOT_GRACE_MS - at, 0)
     const untilToken = ((1 - server.tokens) / globalPerSecond) * 1000
-    return refused(Math.max(untilLight, untilToken) / 1000)
+    return refused(Math.max(untilLight, untilGroupRoom, untilToken) / 1000)
   }
 
   return {
@@ -211,8 +239,9 @@ export function createAdmission({
       const recent = addresses.get(address)
       if (recent?.slot && recent.slot.at <= at) return false
       // As `admit` would count this request: one more attempt of the address and of its group.
-      const light = isLight(decayed(recent, at) + 1, decayed(groups.get(groupOf(address)), at) + 1)
-      return !(light && server.tokens - 1 >= -maxDebt)
+      const group = groups.get(groupOf(address))
+      const { slotRoom } = standing(decayed(recent, at) + 1, group, decayed(group, at) + 1)
+      return !(slotRoom && server.tokens - 1 >= -maxDebt)
     },
     get size() {
       return Math.max(own.size, addresses.size)
