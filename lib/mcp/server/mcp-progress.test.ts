@@ -105,7 +105,7 @@ describe.each(['2025', '2026'] as const)('progress over MCP (%s)', (era) => {
     expect(asked).toHaveLength(2)
     expect(result.structuredContent).toMatchObject({ status: 'picked', pickedNumber: 2 })
     expectIncreasingToTotal(progress)
-    expect(progress.map((update) => update.message)).toEqual(['Analysing the cards', 'Waiting for your pick', 'Waiting for your pick', 'Done'])
+    expect(progress.map((update) => update.message)).toEqual(['Analysing the cards', 'Waiting for your pick', 'Waiting for your pick', 'You picked card 2'])
   })
 
   it('pick_card: a call the user ends early still ends at the total', async () => {
