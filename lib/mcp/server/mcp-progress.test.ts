@@ -1,6 +1,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { createOfflineModel } from '../../models'
+import { createMcpTool } from '../../tools/create-mcp-tool'
 import { decodeModelContext } from '../../tools/model-context'
 import { pluginTools } from '@/plugins'
 import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint'
@@ -10,12 +12,23 @@ import { serveFetch } from './testing/serve-fetch'
 
 // Every plugin tool's progress over MCP, in both eras: the values of one call strictly increase
 // across its rounds (a question asked again included) and the last is the total.
+/** A tool that fails after its question, short of its total. */
+const failingTool = createMcpTool('failing')
+  .description('Asks for a number, then fails.')
+  .parameters(z.object({}))
+  .elicits({ pickNumber: z.object({ n: z.number() }) })
+  .execute(function* (_params, ctx) {
+    yield* ctx.notify('Waiting for a number', 0.4)
+    yield* ctx.elicit('pickNumber', { message: 'Pick a number' })
+    throw new Error('The number machine broke')
+  })
+
 let endpoint: McpEndpoint
 let served: { url: URL; close(): Promise<void> }
 const clients: Client[] = []
 
 beforeEach(async () => {
-  endpoint = await createMcpEndpoint({ tools: pluginTools, model: createOfflineModel(), stateSecret: 'g'.repeat(32) })
+  endpoint = await createMcpEndpoint({ tools: [...pluginTools, failingTool], model: createOfflineModel(), stateSecret: 'g'.repeat(32) })
   served = await serveFetch((request) => endpoint.handle(request))
 })
 afterEach(async () => {
@@ -112,6 +125,17 @@ describe.each(['2025', '2026'] as const)('progress over MCP (%s)', (era) => {
     const { result, progress } = await callWithProgress(era, 'pick_card', { count: 3 }, [() => ({ action: 'cancel' })])
     expect(result.structuredContent).toMatchObject({ status: 'cancelled' })
     expectIncreasingToTotal(progress)
+  })
+
+  it('a tool that fails still ends at the total, before its error', async () => {
+    const { result, progress } = await callWithProgress(era, 'failing', {}, [() => ({ action: 'accept', content: { n: 1 } })])
+    expect(result.isError).toBe(true)
+    expect(result.content).toEqual([{ type: 'text', text: 'The number machine broke' }])
+    expectIncreasingToTotal(progress)
+    expect(progress.map((update) => [update.progress, update.message])).toEqual([
+      [40, 'Waiting for a number'],
+      [PROGRESS_TOTAL, 'Failed'],
+    ])
   })
 })
 
