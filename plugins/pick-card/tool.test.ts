@@ -100,6 +100,12 @@ describe('pick_card without analysis', () => {
     expect(offered(client, 1)).toEqual(offered(client, 0))
     expect(result.pickedNumber).toBe(4)
     expect(result.picked).toEqual(offered(client)[3])
+    // Progress ends at 1 with the pick, so the chat's bar ends full rather than at the question's 0.6.
+    expect(client.notifications.map(({ message, progress }) => [message, progress])).toEqual([
+      ['Waiting for your pick', 0.6],
+      ['Waiting for your pick', 0.6],
+      ['You picked card 4', 1],
+    ])
   })
 
   it('rejects a card number the schema does not accept', async () => {
@@ -110,6 +116,7 @@ describe('pick_card without analysis', () => {
   it.each(['decline', 'cancel'] as const)('ends with no card picked on %s', async (action) => {
     const client = createMockBranchClient({ elicitResponses: [{ action }] })
     expect(await play({ count: 2 }, client)).toEqual({ status: 'cancelled', message: 'No card was picked.' })
+    expect(client.notifications.at(-1)).toMatchObject({ message: 'No card was picked', progress: 1 })
   })
 
   it('refuses parameters out of range, and a client that cannot sample', async () => {

@@ -97,6 +97,8 @@ export const pickCardTool = createBranchTool('pick_card')
             ? { value: cardNumber }
             : { problem: `Card ${cardNumber} is not one of the ${cards.length} cards. Pick a card from 1 to ${cards.length}:` },
       })
+      // The reveal that follows is immediate: the game is done once the user has answered.
+      yield* ctx.notify(pick.action === 'accept' ? `You picked card ${pick.value}` : 'No card was picked', 1)
       return pick.action === 'accept' ? { action: 'picked', cardNumber: pick.value } : { action: 'declined' }
     },
 

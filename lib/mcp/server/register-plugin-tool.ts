@@ -9,9 +9,9 @@ import {
 } from '@modelcontextprotocol/server'
 import type { Operation, Scope } from 'effection'
 import { z } from 'zod'
-import type { ToolEvent } from '../../runtime/journaling-client'
 import type { ToolSampleRequest } from '../../runtime/tool-client'
 import type { AnyMcpTool, SampleResult } from '../../tools/types'
+import { createCallReporter } from './call-reporter'
 import type { RoundClaim, RoundLedger } from './round-ledger'
 import type { RoundState, RoundStateCodec } from './round-state'
 import { runRound } from './run-round'
@@ -30,7 +30,9 @@ export interface PluginToolServing {
  * rounds (see `runRound`), the questions of a round returned as `input_required` with the
  * journal sealed in `requestState`. A 2026-07-28 client answers them and retries; for a
  * 2025 session the SDK's shim turns them into real elicitation and sampling requests on the
- * call's stream and calls the handler again with the answers.
+ * call's stream and calls the handler again with the answers. Either way the call's logs and
+ * progress are sent once each, its progress strictly increasing over all its rounds and
+ * reaching its total before the result (see `createCallReporter`), whatever the tool reports.
  */
 export function registerPluginTool(server: McpServer, tool: AnyMcpTool, serving: PluginToolServing): void {
   server.registerTool(
@@ -88,7 +90,7 @@ async function callPluginTool({
     return claim.kind === 'claimed' ? undefined : claim
   }
 
-  const reports = createReporter(ctx, state?.reported ?? 0)
+  const reports = createCallReporter(ctx, { reported: state?.reported ?? 0, progress: state?.progress })
   const task = scope.run(() =>
     runRound({
       tool,
@@ -115,13 +117,13 @@ async function callPluginTool({
       if (taken.kind === 'answered') return taken.result as CallToolResult | InputRequiredResult
       return failed('This round of the tool call is already being answered elsewhere; wait for its result.')
     }
-    result =
-      outcome.kind === 'complete'
-        ? toolResult(outcome.result)
-        : inputRequired({
-            inputRequests: outcome.inputRequests,
-            requestState: await codec.mint({ toolName: tool.name, callId, argumentsDigest, journal: outcome.journal, reported: reports.reported() }, ctx),
-          })
+    if (outcome.kind === 'complete') {
+      result = toolResult(outcome.result)
+      reports.end('Done')
+    } else {
+      const minted = { toolName: tool.name, callId, argumentsDigest, journal: outcome.journal, ...reports.reports() }
+      result = inputRequired({ inputRequests: outcome.inputRequests, requestState: await codec.mint(minted, ctx) })
+    }
   } catch (error) {
     if (ctx.mcpReq.signal.aborted) {
       // Nobody got an answer: the state stays free for the client to present again.
@@ -129,6 +131,7 @@ async function callPluginTool({
       throw error
     }
     result = failed(error instanceof Error ? error.message : String(error))
+    reports.end('Failed')
   } finally {
     ctx.mcpReq.signal.removeEventListener('abort', abort)
     await reports.sent()
@@ -151,43 +154,4 @@ function failed(message: string): CallToolResult {
 function toolResult(value: unknown): CallToolResult {
   const structured = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value }
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: structured }
-}
-
-/**
- * `ctx.log` and `ctx.notify` as MCP notifications, sent in order on the call's stream. The
- * journaling client reports synchronously; each send is chained to the one before, and the
- * round awaits the chain before it answers, so every report precedes the result. Reports up to
- * `alreadyReported` (a ctx call number) were sent by an earlier round and are not sent again.
- */
-function createReporter(ctx: ServerContext, alreadyReported: number): { emit(event: ToolEvent): void; sent(): Promise<void>; reported(): number } {
-  let reported = alreadyReported
-  const progressToken = ctx.mcpReq._meta?.progressToken
-  let chain: Promise<void> = Promise.resolve()
-  let last = 0
-  const send = (work: () => Promise<void>) => {
-    chain = chain.then(work).catch(() => {
-      // A client that went away misses its reports; the call's own answer says what happened.
-    })
-  }
-  return {
-    emit(event) {
-      // A round replays the tool from its last answer; what it reported before that was sent already.
-      if (event.seq <= reported) return
-      reported = event.seq
-      if (event.type === 'log') {
-        send(() => ctx.mcpReq.log(event.level, event.message))
-        return
-      }
-      if (progressToken === undefined) return
-      // MCP progress must increase; a tool that asks again reports the same fraction twice.
-      const asked = event.progress === undefined ? undefined : Math.round(event.progress * 100)
-      last = asked !== undefined && asked > last ? asked : last + 0.01
-      const progress = last
-      send(() =>
-        ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 100, message: event.message } }),
-      )
-    },
-    sent: () => chain,
-    reported: () => reported,
-  }
 }

@@ -14,6 +14,11 @@ export interface RoundState {
   journal: JournalEntry[]
   /** The last ctx call whose log or progress was sent: a replay does not send those again. */
   reported: number
+  /**
+   * The last progress value sent for the call (0..100), if any: a later round sends only values
+   * above it, so the call's progress strictly increases across its rounds (see `ProgressSequence`).
+   */
+  progress?: number
 }
 
 export interface RoundStateCodec {
@@ -31,6 +36,7 @@ const payloadSchema = z.object({
   callId: z.string(),
   argumentsDigest: z.string(),
   reported: z.number().int().nonnegative(),
+  progress: z.number().min(0).max(100).optional(),
   journal: z.array(z.custom<JournalEntry>((v) => typeof v === 'object' && v !== null)),
 })
 
@@ -65,11 +71,11 @@ export function createRoundStateCodec({
   const key = Buffer.from(hkdfSync('sha256', secret, 'elicit-chat', 'mcp request state encryption', 32))
 
   return {
-    async mint({ toolName, callId, argumentsDigest, journal, reported }, ctx) {
+    async mint({ toolName, callId, argumentsDigest, journal, reported, progress }, ctx) {
       const iv = randomBytes(12)
       const cipher = createCipheriv('aes-256-gcm', key, iv)
       cipher.setAAD(Buffer.from(bind(ctx), 'utf8'))
-      const payload = { id: randomUUID(), exp: Date.now() + ttlSeconds * 1000, toolName, callId, argumentsDigest, reported, journal }
+      const payload = { id: randomUUID(), exp: Date.now() + ttlSeconds * 1000, toolName, callId, argumentsDigest, reported, progress, journal }
       const body = Buffer.concat([iv, cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()])
       return `${VERSION}${body.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}`
     },
