@@ -62,5 +62,8 @@ http.createServer = (...args) => {
 }
 
 process.env.PORT ??= '3000'
-console.log(`Chat on http://localhost:${process.env.PORT} (model: ${process.env.OPENAI_API_KEY ? 'OpenAI-compatible' : 'offline'}; data: ${dataDir})`)
+// The address people open: the one the server listens on, unless that is every interface.
+const listening = process.env.HOSTNAME?.trim()
+const host = !listening || listening === '0.0.0.0' || listening === '::' ? 'localhost' : listening.includes(':') ? `[${listening}]` : listening
+console.log(`Chat on http://${host}:${process.env.PORT} (model: ${process.env.OPENAI_API_KEY ? 'OpenAI-compatible' : 'offline'}; data: ${dataDir})`)
 await import(pathToFileURL(server).href)
