@@ -4,7 +4,6 @@ import {
   hostHeaderValidationResponse,
   isLegacyRequest,
   McpServer,
-  originValidationResponse,
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
 } from '@modelcontextprotocol/server'
@@ -20,6 +19,7 @@ import { registerPluginTool } from './register-plugin-tool'
 import { RoundLedger } from './round-ledger'
 import { createRoundStateCodec } from './round-state'
 import { createMcpWorkInProgress, roundBinding } from './mcp-work-in-progress'
+import { originRefusal } from './origin-check'
 import { SessionEventStore } from './session-event-store'
 
 export interface McpEndpointOptions {
@@ -159,7 +159,7 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
 
   return {
     async handle(request) {
-      const refused = hostHeaderValidationResponse(request, allowedHosts) ?? originValidationResponse(request, allowedHosts)
+      const refused = hostHeaderValidationResponse(request, allowedHosts) ?? originRefusal(request, allowedHosts)
       if (refused) return refused
       let authInfo: AuthInfo | undefined
       if (authToken !== undefined) {
