@@ -170,11 +170,15 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
         authInfo = { token: given, clientId: createHash('sha256').update(given).digest('base64url').slice(0, 16), scopes: [] }
       }
       if (!['GET', 'POST', 'DELETE'].includes(request.method)) return jsonRpcError(405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' })
-      let parsedBody: unknown
+      // The body is read once, here, and handed to the SDK parsed.
+      const read = await readBody(request)
+      if (read.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: a request body must not exceed ${MAX_BODY_BYTES} bytes.`)
+      const parsedBody = read.parsedBody
+      request = read.request
+      if (Array.isArray(parsedBody)) {
+        return jsonRpcError(400, -32600, 'Batches are not supported (removed in MCP 2025-06-18); send one message per request.')
+      }
       if (options.admission) {
-        const read = await readBody(request)
-        if (read.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: a request body must not exceed ${MAX_BODY_BYTES} bytes.`)
-        ;({ request, parsedBody } = read)
         const decision = options.admission.admit(
           clientAddressOf(request),
           work.workOf({ method: request.method, sessionId: request.headers.get('mcp-session-id'), body: parsedBody, caller: authInfo?.clientId ?? '' }),
@@ -204,8 +208,8 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
 const MAX_BODY_BYTES = 4 * 1024 * 1024
 
 /**
- * A JSON POST's body read once, bounded, and parsed, for admission to look at and the SDK to
- * use as `parsedBody`. Anything else (no body, another content type, JSON that does not parse)
+ * A JSON POST's body read once, bounded, and parsed, for the endpoint (batches, admission) to
+ * look at and the SDK to use as `parsedBody`. Anything else (no body, another content type, JSON that does not parse)
  * is handed on unparsed, as a request with the same bytes, for the SDK to answer as it does.
  */
 async function readBody(request: Request): Promise<{ tooLarge: true } | { tooLarge: false; request: Request; parsedBody: unknown }> {

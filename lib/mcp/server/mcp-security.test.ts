@@ -83,6 +83,38 @@ describe('without MCP_AUTH_TOKEN', () => {
     expect((await rawPost(INITIALIZE, { host: 'evil.example' })).status).toBe(403)
   })
 
+  it.each([
+    ['2025-11-25', {}],
+    ['2026-07-28', { 'mcp-protocol-version': '2026-07-28' }],
+  ] as const)('refuses a JSON-RPC batch with 400 and -32600 (%s)', async (_era, headers) => {
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    ]
+    for (const body of [batch, [INITIALIZE], []]) {
+      const refused = await post(body, headers)
+      expect(refused.status).toBe(400)
+      expect(await refused.json()).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32600, message: 'Batches are not supported (removed in MCP 2025-06-18); send one message per request.' },
+        id: null,
+      })
+    }
+  })
+
+  it('refuses a batch inside a live 2025 session, and the session goes on', async () => {
+    const initialized = await post(INITIALIZE)
+    const headers = { 'mcp-session-id': initialized.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' }
+    await initialized.text()
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status).toBe(202)
+    const refused = await post([{ jsonrpc: '2.0', id: 2, method: 'ping' }], headers)
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toMatchObject({ error: { code: -32600 } })
+    const ping = await post({ jsonrpc: '2.0', id: 3, method: 'ping' }, headers)
+    expect(ping.status).toBe(200)
+    expect(await ping.text()).toContain('"id":3')
+  })
+
   it('answers bad JSON-RPC with JSON-RPC errors, never a 500', async () => {
     const notJson = await post('{not json')
     expect(notJson.status).toBe(400)
