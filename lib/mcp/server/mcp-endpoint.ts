@@ -20,6 +20,7 @@ import { RoundLedger } from './round-ledger'
 import { createRoundStateCodec } from './round-state'
 import { createMcpWorkInProgress, roundBinding } from './mcp-work-in-progress'
 import { originRefusal } from './origin-check'
+import { SessionCaps, type SessionHolder, type SessionReservation, type SessionSlot } from './session-caps'
 import { SessionEventStore } from './session-event-store'
 
 export interface McpEndpointOptions {
@@ -40,6 +41,12 @@ export interface McpEndpointOptions {
   extend?: (server: McpServer) => void
   /** At most this many 2025 sessions at once (default 1000); more are refused with 503. */
   maxSessions?: number
+  /**
+   * At most this many 2025 sessions per client address (an IPv6 address by its /64) and, with
+   * `authToken`, per token (default 20); more are refused with 429, so one client cannot take
+   * every session from the others.
+   */
+  maxSessionsPerClient?: number
   /** A 2025 session unused this long is closed when room is needed for a new one (default 30 minutes). */
   sessionIdleMs?: number
   /**
@@ -66,7 +73,7 @@ export const MCP_SERVER_INFO = { name: 'elicit-chat', version: '0.1.0' }
  * 2025 clients cannot send them elicitation or sampling requests.
  */
 export async function createMcpEndpoint(options: McpEndpointOptions): Promise<McpEndpoint> {
-  const { tools, stateSecret, authToken, extend, maxSessions = 1000, sessionIdleMs = 30 * 60_000 } = options
+  const { tools, stateSecret, authToken, extend, maxSessions = 1000, maxSessionsPerClient = 20, sessionIdleMs = 30 * 60_000 } = options
   // Refused at start, naming the tool and key, not in front of a user later.
   for (const tool of tools) flatFormSchemas(tool)
   const ttlSeconds = options.stateTtlSeconds ?? 30 * 60
@@ -107,6 +114,12 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
 
   const modern = createMcpHandler(() => createServer(), { legacy: 'reject' })
   const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: McpServer; usedAt: number; asked: Set<string | number> }>()
+  // Counted in step with `sessions`: a session enters both when its id is known and leaves both in `forget`.
+  const caps = new SessionCaps({ perHolder: maxSessionsPerClient, total: maxSessions })
+  const forget = (id: string) => {
+    sessions.delete(id)
+    caps.forget(id)
+  }
   const work = createMcpWorkInProgress({ codec: serving.codec, askedIn: (id) => sessions.get(id)?.asked })
 
   async function legacy(request: Request, authInfo: AuthInfo | undefined, parsedBody: unknown): Promise<Response> {
@@ -119,9 +132,18 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       return session.transport.handleRequest(request, handling)
     }
     if (request.method !== 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required')
-    // Clients that vanish without DELETE leave sessions behind: the idle ones make room (no timer per session).
-    if (sessions.size >= maxSessions) await closeIdleSessions(Date.now() - sessionIdleMs)
-    if (sessions.size >= maxSessions) return jsonRpcError(503, -32000, 'Too many MCP sessions are open; close one or try again later.')
+    const reservation = await reserveSession(holdersOf(request, authInfo))
+    if (!reservation.ok) return sessionsRefused(reservation)
+    const { slot } = reservation
+    try {
+      return await openSession(request, handling, slot)
+    } finally {
+      // Anything but an initialize opens no session: its place is given back (once opened, this does nothing).
+      slot.release()
+    }
+  }
+
+  async function openSession(request: Request, handling: { authInfo?: AuthInfo; parsedBody?: unknown }, slot: SessionSlot): Promise<Response> {
     const server = createServer()
     // The requests this session's server sends its client (elicitations, sampling): an answer to one continues a call.
     const asked = new Set<string | number>()
@@ -130,11 +152,14 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       // Resumable streams: a client told to reconnect (or whose connection broke) misses nothing.
       eventStore: new SessionEventStore(),
       retryInterval: 1000,
-      onsessioninitialized: (id) => void sessions.set(id, { transport, server, usedAt: Date.now(), asked }),
-      onsessionclosed: (id) => void sessions.delete(id),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server, usedAt: Date.now(), asked })
+        slot.open(id)
+      },
+      onsessionclosed: forget,
     })
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId)
+      if (transport.sessionId) forget(transport.sessionId)
     }
     if (options.admission) {
       // Each id leaves the set when its answer is admitted (mcp-work-in-progress.ts), or with the session.
@@ -151,10 +176,60 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
     return response
   }
 
-  async function closeIdleSessions(before: number): Promise<void> {
-    const idle = [...sessions].filter(([, session]) => session.usedAt < before)
-    for (const [id] of idle) sessions.delete(id)
-    await Promise.all(idle.map(([, { server }]) => server.close().catch(() => {})))
+  /** Who a new session from `request` is counted against: its address, and the bearer token's principal when there is one. */
+  function holdersOf(request: Request, authInfo: AuthInfo | undefined): SessionHolder[] {
+    const holders: SessionHolder[] = [{ kind: 'address', id: clientAddressOf(request) }]
+    if (authInfo?.clientId) holders.push({ kind: 'token', id: authInfo.clientId })
+    return holders
+  }
+
+  /**
+   * A place for a new session, or the cap that is full. Clients that vanish without DELETE leave
+   * sessions behind: when a cap is full, sessions unused for `sessionIdleMs` make room, the
+   * client's own first when it is the client's cap (oldest used first), anyone's when it is the
+   * server's. Each try closes at least one session or ends, so this ends.
+   */
+  async function reserveSession(holders: readonly SessionHolder[]): Promise<SessionReservation> {
+    const before = Date.now() - sessionIdleMs
+    let reservation = caps.reserve(holders)
+    for (let tries = 0; !reservation.ok && tries <= holders.length; tries++) {
+      const closed =
+        reservation.full === 'holder'
+          ? await closeIdleSessions(caps.sessionsOf(reservation.holder), before, reservation.held - maxSessionsPerClient + 1)
+          : await closeIdleSessions(sessions.keys(), before, Infinity)
+      if (closed === 0) break
+      reservation = caps.reserve(holders)
+    }
+    return reservation
+  }
+
+  /** Closes at most `count` of the sessions `ids` unused since `before`, least recently used first; how many it closed. */
+  async function closeIdleSessions(ids: Iterable<string>, before: number, count: number): Promise<number> {
+    const idle: Array<{ id: string; server: McpServer; usedAt: number }> = []
+    for (const id of ids) {
+      const session = sessions.get(id)
+      if (session && session.usedAt < before) idle.push({ id, server: session.server, usedAt: session.usedAt })
+    }
+    const closing = idle.sort((a, b) => a.usedAt - b.usedAt).slice(0, count)
+    for (const { id } of closing) forget(id)
+    await Promise.all(closing.map(({ server }) => server.close().catch(() => {})))
+    return closing.length
+  }
+
+  /** 429 over a client's cap, 503 over the server's, each with when the least recently used of the sessions in the way may be closed. */
+  function sessionsRefused(refused: Exclude<SessionReservation, { ok: true }>): Response {
+    const ids = refused.full === 'holder' ? caps.sessionsOf(refused.holder) : sessions.keys()
+    let leastRecent = Infinity
+    for (const id of ids) leastRecent = Math.min(leastRecent, sessions.get(id)?.usedAt ?? Infinity)
+    const retryAfter = { 'Retry-After': String(Number.isFinite(leastRecent) ? Math.max(1, Math.ceil((leastRecent + sessionIdleMs - Date.now()) / 1000)) : 1) }
+    if (refused.full === 'server') return jsonRpcError(503, -32000, 'Too many MCP sessions are open; close one or try again later.', retryAfter)
+    const who = refused.holder.kind === 'address' ? 'This address' : 'This token'
+    return jsonRpcError(
+      429,
+      -32000,
+      `${who} has ${refused.held} MCP sessions open, the most one client may have; close one (DELETE) or wait.`,
+      retryAfter,
+    )
   }
 
   return {
@@ -196,8 +271,9 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       return uncompressed(response)
     },
     async close() {
-      await Promise.all([...sessions.values()].map(({ server }) => server.close().catch(() => {})))
-      sessions.clear()
+      const open = [...sessions]
+      for (const [id] of open) forget(id)
+      await Promise.all(open.map(([, { server }]) => server.close().catch(() => {})))
       await modern.close()
       await destroy()
     },
