@@ -3,6 +3,8 @@ import {
   fromJsonSchema,
   inputRequired,
   type CallToolResult,
+  type ClientCapabilities,
+  type InputRequest,
   type InputRequiredResult,
   type McpServer,
   type ServerContext,
@@ -89,6 +91,8 @@ async function callPluginTool({
   }
 
   const reports = createReporter(ctx, state?.reported ?? 0)
+  // 2025: what `initialize` declared; 2026-07-28: what this request declares (the SDK fills it in from the request).
+  const capabilities = server.server.getClientCapabilities()
   const task = scope.run(() =>
     runRound({
       tool,
@@ -96,7 +100,7 @@ async function callPluginTool({
       callId,
       journal: state?.journal ?? [],
       responses: ctx.mcpReq.inputResponses,
-      clientSamples: Boolean(server.server.getClientCapabilities()?.sampling),
+      clientSamples: Boolean(capabilities?.sampling),
       sample: serving.sample,
       emit: reports.emit,
       beforeEffect,
@@ -118,10 +122,12 @@ async function callPluginTool({
     result =
       outcome.kind === 'complete'
         ? toolResult(outcome.result)
-        : inputRequired({
-            inputRequests: outcome.inputRequests,
-            requestState: await codec.mint({ toolName: tool.name, callId, argumentsDigest, journal: outcome.journal, reported: reports.reported() }, ctx),
-          })
+        : asksForms(outcome.inputRequests) && !showsForms(capabilities)
+          ? failed(CANNOT_ASK)
+          : inputRequired({
+              inputRequests: outcome.inputRequests,
+              requestState: await codec.mint({ toolName: tool.name, callId, argumentsDigest, journal: outcome.journal, reported: reports.reported() }, ctx),
+            })
   } catch (error) {
     if (ctx.mcpReq.signal.aborted) {
       // Nobody got an answer: the state stays free for the client to present again.
@@ -142,6 +148,19 @@ async function callPluginTool({
 
 // `claim` is set inside the round, which TypeScript's narrowing does not follow.
 const isClaimed = (claim: RoundClaim | undefined): claim is Extract<RoundClaim, { kind: 'claimed' }> => claim?.kind === 'claimed'
+
+/** A tool's result when it needs to ask its user something and the client declared no way to show a question. */
+export const CANNOT_ASK = 'This tool needs to ask you questions; your client cannot show them.'
+
+function asksForms(inputRequests: Record<string, InputRequest>): boolean {
+  return Object.values(inputRequests).some((request) => request.method === 'elicitation/create')
+}
+
+/** Whether a client shows form-mode elicitations: it declared `elicitation.form`, or a bare `elicitation` (2025-06-18's forms). */
+function showsForms(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation
+  return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined)
+}
 
 function failed(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true }
