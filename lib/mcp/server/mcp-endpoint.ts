@@ -66,11 +66,12 @@ export interface McpEndpoint {
 export const MCP_SERVER_INFO = { name: 'elicit-chat', version: '0.1.0' }
 
 /**
- * The app's tools over MCP (Streamable HTTP). A request is checked (Host, Origin, bearer
- * token), then routed by era with the SDK's own classifier: 2025 traffic to a sessionful
- * transport per `Mcp-Session-Id` (sessions live in this process), the rest to the SDK's
- * stateless 2026-07-28 handler, strict (`legacy: 'reject'`), since its stateless fallback for
- * 2025 clients cannot send them elicitation or sampling requests.
+ * The app's tools over MCP (Streamable HTTP). A request is checked (Host, Origin and its port,
+ * bearer token, one message rather than a batch, admission), then routed by era with the SDK's
+ * own classifier: 2025 traffic to a sessionful transport per `Mcp-Session-Id` (sessions live in
+ * this process, capped per client and in all: session-caps.ts), the rest to the SDK's stateless
+ * 2026-07-28 handler, strict (`legacy: 'reject'`), since its stateless fallback for 2025 clients
+ * cannot send them elicitation or sampling requests.
  */
 export async function createMcpEndpoint(options: McpEndpointOptions): Promise<McpEndpoint> {
   const { tools, stateSecret, authToken, extend, maxSessions = 1000, maxSessionsPerClient = 20, sessionIdleMs = 30 * 60_000 } = options
@@ -285,8 +286,9 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024
 
 /**
  * A JSON POST's body read once, bounded, and parsed, for the endpoint (batches, admission) to
- * look at and the SDK to use as `parsedBody`. Anything else (no body, another content type, JSON that does not parse)
- * is handed on unparsed, as a request with the same bytes, for the SDK to answer as it does.
+ * look at and the SDK to use as `parsedBody`. Anything else (no body, another content type,
+ * JSON that does not parse) is handed on unparsed, as a request with the same bytes, for the
+ * SDK to answer as it does.
  */
 async function readBody(request: Request): Promise<{ tooLarge: true } | { tooLarge: false; request: Request; parsedBody: unknown }> {
   if (request.method !== 'POST' || !/\bjson\b/i.test(request.headers.get('content-type') ?? '') || request.body === null) {
