@@ -50,7 +50,8 @@ export async function bookOverMcpRounds(base: string): Promise<number[]> {
 /** One 2025 booking on a fresh session: the time from each answer sent to what came back. */
 export async function bookOverMcpSession(base: string): Promise<number[]> {
   const client = new Client({ name: 'bench', version: '1' }, { capabilities: { elicitation: { form: {} } } })
-  await client.connect(new StreamableHTTPClientTransport(new URL('/api/mcp', base)))
+  const transport = new StreamableHTTPClientTransport(new URL('/api/mcp', base))
+  await client.connect(transport)
   const times: number[] = []
   let answeredAt: number | undefined
   const lap = () => {
@@ -68,6 +69,8 @@ export async function bookOverMcpSession(base: string): Promise<number[]> {
     lap()
     if ((result.structuredContent as { status?: string })?.status !== 'confirmed') throw new Error('MCP session booking not confirmed')
   } finally {
+    // Ended (DELETE), as a client that is done should: the server counts a client's open sessions (MCP_MAX_SESSIONS_PER_CLIENT).
+    await transport.terminateSession().catch(() => {})
     await client.close()
   }
   return times

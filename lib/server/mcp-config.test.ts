@@ -7,18 +7,31 @@ const sessionSecret = 'x'.repeat(32)
 describe('readMcpConfig', () => {
   it('derives the state secret from SESSION_SECRET when MCP_STATE_SECRET is unset, the same on every instance', () => {
     const first = readMcpConfig({}, { sessionSecret })
-    expect(first).toEqual({ stateSecret: expect.any(String), authToken: undefined, allowedHosts: [], conformance: false })
+    expect(first).toEqual({ stateSecret: expect.any(String), authToken: undefined, allowedHosts: [], conformance: false, maxSessionsPerClient: 20 })
     expect(first.stateSecret).not.toBe(sessionSecret)
     expect(Buffer.byteLength(first.stateSecret)).toBeGreaterThanOrEqual(32)
     expect(readMcpConfig({}, { sessionSecret }).stateSecret).toBe(first.stateSecret)
   })
 
-  it('reads the token, the hosts and the conformance switch', () => {
+  it('reads the token, the hosts, the conformance switch and the sessions per client', () => {
     const config = readMcpConfig(
-      { MCP_STATE_SECRET: 's'.repeat(40), MCP_AUTH_TOKEN: ' token ', MCP_ALLOWED_HOSTS: 'chat.example, mcp.example,', MCP_CONFORMANCE: '1' },
+      {
+        MCP_STATE_SECRET: 's'.repeat(40),
+        MCP_AUTH_TOKEN: ' token ',
+        MCP_ALLOWED_HOSTS: 'chat.example, mcp.example,',
+        MCP_CONFORMANCE: '1',
+        MCP_MAX_SESSIONS_PER_CLIENT: ' 50 ',
+      },
       { sessionSecret },
     )
-    expect(config).toEqual({ stateSecret: 's'.repeat(40), authToken: 'token', allowedHosts: ['chat.example', 'mcp.example'], conformance: true })
+    expect(config).toEqual({ stateSecret: 's'.repeat(40), authToken: 'token', allowedHosts: ['chat.example', 'mcp.example'], conformance: true, maxSessionsPerClient: 50 })
+  })
+
+  it.each(['0', '-3', '2.5', 'many'])('refuses MCP_MAX_SESSIONS_PER_CLIENT=%s, naming the variable', (value) => {
+    expect(() => readMcpConfig({ MCP_MAX_SESSIONS_PER_CLIENT: value }, { sessionSecret })).toThrow(ConfigError)
+    expect(() => readMcpConfig({ MCP_MAX_SESSIONS_PER_CLIENT: value }, { sessionSecret })).toThrow(
+      `MCP_MAX_SESSIONS_PER_CLIENT must be a positive whole number (default 20); got "${value}".`,
+    )
   })
 
   it('refuses an MCP_STATE_SECRET shorter than 32 bytes', () => {

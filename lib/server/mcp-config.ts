@@ -11,7 +11,11 @@ export interface McpConfig {
   allowedHosts: string[]
   /** Serve the conformance suite's fixtures too (`MCP_CONFORMANCE=1`); never in the product. */
   conformance: boolean
+  /** 2025 sessions one client address (and, with a token, one token) may hold at once. */
+  maxSessionsPerClient: number
 }
+
+export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 20
 
 /**
  * - `MCP_STATE_SECRET`: at least 32 bytes. Unset, it is derived from `SESSION_SECRET`, so
@@ -19,6 +23,7 @@ export interface McpConfig {
  * - `MCP_AUTH_TOKEN`: optional bearer token.
  * - `MCP_ALLOWED_HOSTS`: comma-separated host names (e.g. the name behind a proxy).
  * - `MCP_CONFORMANCE=1`: add the conformance fixtures.
+ * - `MCP_MAX_SESSIONS_PER_CLIENT` (default 20): a positive whole number.
  */
 export function readMcpConfig(env: Environment, { sessionSecret }: { sessionSecret: string }): McpConfig {
   const given = env.MCP_STATE_SECRET?.trim() || undefined
@@ -28,6 +33,11 @@ export function readMcpConfig(env: Environment, { sessionSecret }: { sessionSecr
     )
   }
   const authToken = env.MCP_AUTH_TOKEN?.trim() || undefined
+  const perClient = env.MCP_MAX_SESSIONS_PER_CLIENT?.trim() || undefined
+  const maxSessionsPerClient = perClient === undefined ? DEFAULT_MAX_SESSIONS_PER_CLIENT : Number(perClient)
+  if (!Number.isInteger(maxSessionsPerClient) || maxSessionsPerClient <= 0) {
+    throw new ConfigError(`MCP_MAX_SESSIONS_PER_CLIENT must be a positive whole number (default ${DEFAULT_MAX_SESSIONS_PER_CLIENT}); got "${perClient}".`)
+  }
   return {
     stateSecret: given ?? createHmac('sha256', sessionSecret).update('mcp request state').digest('base64url'),
     authToken,
@@ -36,5 +46,6 @@ export function readMcpConfig(env: Environment, { sessionSecret }: { sessionSecr
       .map((host) => host.trim())
       .filter(Boolean),
     conformance: env.MCP_CONFORMANCE === '1',
+    maxSessionsPerClient,
   }
 }

@@ -36,6 +36,7 @@ async function startMcpEndpoint(): Promise<McpEndpoint> {
     stateSecret: mcp.stateSecret,
     authToken: mcp.authToken,
     allowedHosts: mcp.allowedHosts,
+    maxSessionsPerClient: mcp.maxSessionsPerClient,
     extend,
     useStore: redisUrl
       ? () => useRedisSessionStore({ url: redisUrl })

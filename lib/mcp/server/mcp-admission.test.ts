@@ -94,4 +94,21 @@ describe('MCP under load: a call in progress goes on, new work waits', () => {
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining('too many requests') } })
   })
+
+  it('refuses a batch with 400 and -32600 before charging it, busy or not', async () => {
+    const { url, spend } = await admittedEndpoint()
+    const batch = (headers: Record<string, string>) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: BOOK }]),
+      })
+    for (const headers of [{}, { 'mcp-protocol-version': '2026-07-28' }] as Record<string, string>[]) {
+      const refused = await batch(headers)
+      expect(refused.status).toBe(400)
+      expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: expect.stringMatching(/^Batches are not supported/) } })
+    }
+    spend()
+    expect((await batch({})).status).toBe(400)
+  })
 })

@@ -1,9 +1,12 @@
-import { LOG_LEVEL_META_KEY, type Client } from '@modelcontextprotocol/client'
+import { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { createOfflineModel } from '../../models'
+import { createMcpTool } from '../../tools'
 import { MODEL_CONTEXT_BOUNDARY } from '../../tools/model-context'
 import { pluginTools } from '@/plugins'
 import { createMcpEndpoint, type McpEndpoint, type McpEndpointOptions } from './mcp-endpoint'
+import { CANNOT_ASK } from './register-plugin-tool'
 import { connectBookingClient, firstFlightAndSeat, freeSeat, type Answer, type Asked } from './testing/booking-client'
 import { serveFetch } from './testing/serve-fetch'
 
@@ -115,5 +118,44 @@ describe.each(['2025', '2026'] as const)('book_flight from an official v2 client
     const result = await client.callTool(BOOK)
     expect(sampled).toEqual(['Give one short, practical travel tip for a traveller arriving at LAX airport.'])
     expect(result.structuredContent).toMatchObject({ status: 'confirmed', tip: 'Take the FlyAway bus from the client model.' })
+  })
+})
+
+describe.each(['2025', '2026'] as const)('a client that declared no elicitation (official v2 client, %s)', (era) => {
+  async function connectWithoutForms() {
+    const client = new Client({ name: 'no-forms', version: '1.0.0' }, { capabilities: {}, ...(era === '2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) })
+    await client.connect(new StreamableHTTPClientTransport(served.url))
+    clients.push(client)
+    return client
+  }
+
+  it('gets a tool error in plain words from a tool that needs to ask, not the SDK’s message', async () => {
+    const client = await connectWithoutForms()
+    for (const call of [BOOK, { name: 'tictactoe', arguments: {} }]) {
+      const result = await client.callTool(call)
+      expect(result.isError).toBe(true)
+      expect(result.content).toEqual([{ type: 'text', text: 'This tool needs to ask you questions; your client cannot show them.' }])
+    }
+    expect(CANNOT_ASK).toBe('This tool needs to ask you questions; your client cannot show them.')
+  })
+
+  it('is served as before by a tool that does not ask', async () => {
+    await endpoint.close()
+    await served.close()
+    const echo = createMcpTool('echo')
+      .description('Says it back')
+      .parameters(z.object({ text: z.string() }))
+      .elicits({ confirm: z.object({ ok: z.boolean() }) })
+      .execute(function* ({ text }, ctx) {
+        // Asks only when told to: this call never does.
+        if (text === 'ask') yield* ctx.elicit('confirm', { message: 'Sure?' })
+        return { said: text }
+      })
+    await start({ tools: [echo] })
+    const client = await connectWithoutForms()
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'hello' } })
+    expect(result.isError).toBeFalsy()
+    expect(result.structuredContent).toEqual({ said: 'hello' })
+    expect((await client.callTool({ name: 'echo', arguments: { text: 'ask' } })).content).toEqual([{ type: 'text', text: CANNOT_ASK }])
   })
 })

@@ -4,7 +4,6 @@ import {
   hostHeaderValidationResponse,
   isLegacyRequest,
   McpServer,
-  originValidationResponse,
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
 } from '@modelcontextprotocol/server'
@@ -20,6 +19,8 @@ import { registerPluginTool } from './register-plugin-tool'
 import { RoundLedger } from './round-ledger'
 import { createRoundStateCodec } from './round-state'
 import { createMcpWorkInProgress, roundBinding } from './mcp-work-in-progress'
+import { originRefusal } from './origin-check'
+import { SessionCaps, type SessionHolder, type SessionReservation, type SessionSlot } from './session-caps'
 import { SessionEventStore } from './session-event-store'
 
 export interface McpEndpointOptions {
@@ -40,6 +41,12 @@ export interface McpEndpointOptions {
   extend?: (server: McpServer) => void
   /** At most this many 2025 sessions at once (default 1000); more are refused with 503. */
   maxSessions?: number
+  /**
+   * At most this many 2025 sessions per client address (an IPv6 address by its /64) and, with
+   * `authToken`, per token (default 20); more are refused with 429, so one client cannot take
+   * every session from the others.
+   */
+  maxSessionsPerClient?: number
   /** A 2025 session unused this long is closed when room is needed for a new one (default 30 minutes). */
   sessionIdleMs?: number
   /**
@@ -59,14 +66,17 @@ export interface McpEndpoint {
 export const MCP_SERVER_INFO = { name: 'elicit-chat', version: '0.1.0' }
 
 /**
- * The app's tools over MCP (Streamable HTTP). A request is checked (Host, Origin, bearer
- * token), then routed by era with the SDK's own classifier: 2025 traffic to a sessionful
- * transport per `Mcp-Session-Id` (sessions live in this process), the rest to the SDK's
- * stateless 2026-07-28 handler, strict (`legacy: 'reject'`), since its stateless fallback for
- * 2025 clients cannot send them elicitation or sampling requests.
+ * The app's tools over MCP (Streamable HTTP). A request is checked (Host, Origin and its port,
+ * bearer token, one message rather than a batch, admission), then routed by era with the SDK's
+ * own classifier: 2025 traffic to a sessionful transport per `Mcp-Session-Id` (sessions live in
+ * this process, capped per client and in all: session-caps.ts), the rest to the SDK's stateless
+ * 2026-07-28 handler, strict (`legacy: 'reject'`), since its stateless fallback for 2025 clients
+ * cannot send them elicitation or sampling requests.
  */
 export async function createMcpEndpoint(options: McpEndpointOptions): Promise<McpEndpoint> {
-  const { tools, stateSecret, authToken, extend, maxSessions = 1000, sessionIdleMs = 30 * 60_000 } = options
+  const { tools, stateSecret, authToken, extend, maxSessions = 1000, maxSessionsPerClient = 20, sessionIdleMs = 30 * 60_000 } = options
+  /** A client over its own cap: its sessions unused this long make room for its new one. */
+  const ownIdleMs = Math.min(sessionIdleMs, 60_000)
   // Refused at start, naming the tool and key, not in front of a user later.
   for (const tool of tools) flatFormSchemas(tool)
   const ttlSeconds = options.stateTtlSeconds ?? 30 * 60
@@ -107,6 +117,12 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
 
   const modern = createMcpHandler(() => createServer(), { legacy: 'reject' })
   const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: McpServer; usedAt: number; asked: Set<string | number> }>()
+  // Counted in step with `sessions`: a session enters both when its id is known and leaves both in `forget`.
+  const caps = new SessionCaps({ perHolder: maxSessionsPerClient, total: maxSessions })
+  const forget = (id: string) => {
+    sessions.delete(id)
+    caps.forget(id)
+  }
   const work = createMcpWorkInProgress({ codec: serving.codec, askedIn: (id) => sessions.get(id)?.asked })
 
   async function legacy(request: Request, authInfo: AuthInfo | undefined, parsedBody: unknown): Promise<Response> {
@@ -119,9 +135,18 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       return session.transport.handleRequest(request, handling)
     }
     if (request.method !== 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required')
-    // Clients that vanish without DELETE leave sessions behind: the idle ones make room (no timer per session).
-    if (sessions.size >= maxSessions) await closeIdleSessions(Date.now() - sessionIdleMs)
-    if (sessions.size >= maxSessions) return jsonRpcError(503, -32000, 'Too many MCP sessions are open; close one or try again later.')
+    const reservation = await reserveSession(holdersOf(request, authInfo))
+    if (!reservation.ok) return sessionsRefused(reservation)
+    const { slot } = reservation
+    try {
+      return await openSession(request, handling, slot)
+    } finally {
+      // Anything but an initialize opens no session: its place is given back (once opened, this does nothing).
+      slot.release()
+    }
+  }
+
+  async function openSession(request: Request, handling: { authInfo?: AuthInfo; parsedBody?: unknown }, slot: SessionSlot): Promise<Response> {
     const server = createServer()
     // The requests this session's server sends its client (elicitations, sampling): an answer to one continues a call.
     const asked = new Set<string | number>()
@@ -130,11 +155,14 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       // Resumable streams: a client told to reconnect (or whose connection broke) misses nothing.
       eventStore: new SessionEventStore(),
       retryInterval: 1000,
-      onsessioninitialized: (id) => void sessions.set(id, { transport, server, usedAt: Date.now(), asked }),
-      onsessionclosed: (id) => void sessions.delete(id),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server, usedAt: Date.now(), asked })
+        slot.open(id)
+      },
+      onsessionclosed: forget,
     })
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId)
+      if (transport.sessionId) forget(transport.sessionId)
     }
     if (options.admission) {
       // Each id leaves the set when its answer is admitted (mcp-work-in-progress.ts), or with the session.
@@ -151,15 +179,67 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
     return response
   }
 
-  async function closeIdleSessions(before: number): Promise<void> {
-    const idle = [...sessions].filter(([, session]) => session.usedAt < before)
-    for (const [id] of idle) sessions.delete(id)
-    await Promise.all(idle.map(([, { server }]) => server.close().catch(() => {})))
+  /** Who a new session from `request` is counted against: its address, and the bearer token's principal when there is one. */
+  function holdersOf(request: Request, authInfo: AuthInfo | undefined): SessionHolder[] {
+    const holders: SessionHolder[] = [{ kind: 'address', id: clientAddressOf(request) }]
+    if (authInfo?.clientId) holders.push({ kind: 'token', id: authInfo.clientId })
+    return holders
+  }
+
+  /**
+   * A place for a new session, or the cap that is full. Clients that vanish without DELETE leave
+   * sessions behind (the SDKs' `close()` sends none): when a client's own cap is full, its own
+   * sessions unused for a minute (`ownIdleMs`) make room, oldest used first — so a person who
+   * restarts their client often is not locked out by the sessions it left; when the server's is
+   * full, anyone's unused for `sessionIdleMs`. Each try closes at least one session or ends.
+   */
+  async function reserveSession(holders: readonly SessionHolder[]): Promise<SessionReservation> {
+    const now = Date.now()
+    let reservation = caps.reserve(holders)
+    for (let tries = 0; !reservation.ok && tries <= holders.length; tries++) {
+      const closed =
+        reservation.full === 'holder'
+          ? await closeIdleSessions(caps.sessionsOf(reservation.holder), now - ownIdleMs, reservation.held - maxSessionsPerClient + 1)
+          : await closeIdleSessions(sessions.keys(), now - sessionIdleMs, Infinity)
+      if (closed === 0) break
+      reservation = caps.reserve(holders)
+    }
+    return reservation
+  }
+
+  /** Closes at most `count` of the sessions `ids` unused since `before`, least recently used first; how many it closed. */
+  async function closeIdleSessions(ids: Iterable<string>, before: number, count: number): Promise<number> {
+    const idle: Array<{ id: string; server: McpServer; usedAt: number }> = []
+    for (const id of ids) {
+      const session = sessions.get(id)
+      if (session && session.usedAt < before) idle.push({ id, server: session.server, usedAt: session.usedAt })
+    }
+    const closing = idle.sort((a, b) => a.usedAt - b.usedAt).slice(0, count)
+    for (const { id } of closing) forget(id)
+    await Promise.all(closing.map(({ server }) => server.close().catch(() => {})))
+    return closing.length
+  }
+
+  /** 429 over a client's cap, 503 over the server's, each with when the least recently used of the sessions in the way may be closed. */
+  function sessionsRefused(refused: Exclude<SessionReservation, { ok: true }>): Response {
+    const ids = refused.full === 'holder' ? caps.sessionsOf(refused.holder) : sessions.keys()
+    let leastRecent = Infinity
+    for (const id of ids) leastRecent = Math.min(leastRecent, sessions.get(id)?.usedAt ?? Infinity)
+    const idleMs = refused.full === 'holder' ? ownIdleMs : sessionIdleMs
+    const retryAfter = { 'Retry-After': String(Number.isFinite(leastRecent) ? Math.max(1, Math.ceil((leastRecent + idleMs - Date.now()) / 1000)) : 1) }
+    if (refused.full === 'server') return jsonRpcError(503, -32000, 'Too many MCP sessions are open; close one or try again later.', retryAfter)
+    const who = refused.holder.kind === 'address' ? 'This address' : 'This token'
+    return jsonRpcError(
+      429,
+      -32000,
+      `${who} has ${refused.held} MCP sessions open, the most one client may have; close one (DELETE) or wait.`,
+      retryAfter,
+    )
   }
 
   return {
     async handle(request) {
-      const refused = hostHeaderValidationResponse(request, allowedHosts) ?? originValidationResponse(request, allowedHosts)
+      const refused = hostHeaderValidationResponse(request, allowedHosts) ?? originRefusal(request, allowedHosts)
       if (refused) return refused
       let authInfo: AuthInfo | undefined
       if (authToken !== undefined) {
@@ -170,11 +250,15 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
         authInfo = { token: given, clientId: createHash('sha256').update(given).digest('base64url').slice(0, 16), scopes: [] }
       }
       if (!['GET', 'POST', 'DELETE'].includes(request.method)) return jsonRpcError(405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' })
-      let parsedBody: unknown
+      // The body is read once, here, and handed to the SDK parsed.
+      const read = await readBody(request)
+      if (read.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: a request body must not exceed ${MAX_BODY_BYTES} bytes.`)
+      const parsedBody = read.parsedBody
+      request = read.request
+      if (Array.isArray(parsedBody)) {
+        return jsonRpcError(400, -32600, 'Batches are not supported (removed in MCP 2025-06-18); send one message per request.')
+      }
       if (options.admission) {
-        const read = await readBody(request)
-        if (read.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: a request body must not exceed ${MAX_BODY_BYTES} bytes.`)
-        ;({ request, parsedBody } = read)
         const decision = options.admission.admit(
           clientAddressOf(request),
           work.workOf({ method: request.method, sessionId: request.headers.get('mcp-session-id'), body: parsedBody, caller: authInfo?.clientId ?? '' }),
@@ -192,8 +276,9 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       return uncompressed(response)
     },
     async close() {
-      await Promise.all([...sessions.values()].map(({ server }) => server.close().catch(() => {})))
-      sessions.clear()
+      const open = [...sessions]
+      for (const [id] of open) forget(id)
+      await Promise.all(open.map(([, { server }]) => server.close().catch(() => {})))
       await modern.close()
       await destroy()
     },
@@ -204,9 +289,10 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
 const MAX_BODY_BYTES = 4 * 1024 * 1024
 
 /**
- * A JSON POST's body read once, bounded, and parsed, for admission to look at and the SDK to
- * use as `parsedBody`. Anything else (no body, another content type, JSON that does not parse)
- * is handed on unparsed, as a request with the same bytes, for the SDK to answer as it does.
+ * A JSON POST's body read once, bounded, and parsed, for the endpoint (batches, admission) to
+ * look at and the SDK to use as `parsedBody`. Anything else (no body, another content type,
+ * JSON that does not parse) is handed on unparsed, as a request with the same bytes, for the
+ * SDK to answer as it does.
  */
 async function readBody(request: Request): Promise<{ tooLarge: true } | { tooLarge: false; request: Request; parsedBody: unknown }> {
   if (request.method !== 'POST' || !/\bjson\b/i.test(request.headers.get('content-type') ?? '') || request.body === null) {

@@ -14,6 +14,27 @@ let served: { url: URL; close(): Promise<void> }
 
 const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }
 
+/** A POST sent with node:http, which (unlike fetch) lets the test name the Host header, as a browser or a proxy would. */
+async function rawPost(body: unknown, headers: Record<string, string>): Promise<{ status: number; json: unknown }> {
+  const { request } = await import('node:http')
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      served.url,
+      { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8')
+          resolve({ status: response.statusCode!, json: response.headers['content-type']?.includes('json') ? JSON.parse(text) : text })
+        })
+      },
+    )
+    outgoing.on('error', reject)
+    outgoing.end(JSON.stringify(body))
+  })
+}
+
 function post(body: unknown, headers: Record<string, string> = {}) {
   return fetch(served.url, {
     method: 'POST',
@@ -32,25 +53,66 @@ describe('without MCP_AUTH_TOKEN', () => {
     await endpoint.close()
   })
 
-  it('refuses a foreign Origin with 403 and accepts its own', async () => {
+  it('refuses a foreign Origin with 403 and accepts its own, and none', async () => {
     const refused = await post(INITIALIZE, { origin: 'https://evil.example' })
     expect(refused.status).toBe(403)
     expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', error: { message: 'Invalid Origin: evil.example' } })
     expect((await post(INITIALIZE, { origin: `http://127.0.0.1:${served.url.port}` })).status).toBe(200)
-    expect((await post(INITIALIZE, { origin: 'https://chat.example' })).status).toBe(200)
+    expect((await post(INITIALIZE, { origin: `http://localhost:${served.url.port}` })).status).toBe(200)
+    expect((await post(INITIALIZE)).status).toBe(200)
+    // A page of the allowed name, addressing it by that name (through a proxy that passes Host on).
+    expect((await rawPost(INITIALIZE, { host: 'chat.example', origin: 'https://chat.example' })).status).toBe(200)
+    expect((await rawPost(INITIALIZE, { host: 'chat.example:8443', origin: 'https://chat.example:8443' })).status).toBe(200)
+  })
+
+  it('refuses an Origin of an allowed host on another port than the one the request was sent to', async () => {
+    for (const origin of ['http://localhost:9999', `http://127.0.0.1:${Number(served.url.port) + 1}`, 'http://127.0.0.1']) {
+      const refused = await post(INITIALIZE, { origin })
+      expect(refused.status).toBe(403)
+      expect(await refused.json()).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: expect.stringMatching(new RegExp(`^Invalid Origin: .* is not this server's origin \\(port ${served.url.port}, not`)) },
+        id: null,
+      })
+    }
+    expect((await rawPost(INITIALIZE, { host: 'chat.example', origin: 'https://chat.example:8443' })).status).toBe(403)
+    expect((await rawPost(INITIALIZE, { host: 'chat.example', origin: 'http://chat.example:9999' })).status).toBe(403)
   })
 
   it('refuses a foreign Host with 403 (DNS rebinding)', async () => {
-    const { request } = await import('node:http')
-    const status = await new Promise<number>((resolve, reject) => {
-      const outgoing = request(served.url, { method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (response) => {
-        response.resume()
-        resolve(response.statusCode!)
+    expect((await rawPost(INITIALIZE, { host: 'evil.example' })).status).toBe(403)
+  })
+
+  it.each([
+    ['2025-11-25', {}],
+    ['2026-07-28', { 'mcp-protocol-version': '2026-07-28' }],
+  ] as const)('refuses a JSON-RPC batch with 400 and -32600 (%s)', async (_era, headers) => {
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    ]
+    for (const body of [batch, [INITIALIZE], []]) {
+      const refused = await post(body, headers)
+      expect(refused.status).toBe(400)
+      expect(await refused.json()).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32600, message: 'Batches are not supported (removed in MCP 2025-06-18); send one message per request.' },
+        id: null,
       })
-      outgoing.on('error', reject)
-      outgoing.end(JSON.stringify(INITIALIZE))
-    })
-    expect(status).toBe(403)
+    }
+  })
+
+  it('refuses a batch inside a live 2025 session, and the session goes on', async () => {
+    const initialized = await post(INITIALIZE)
+    const headers = { 'mcp-session-id': initialized.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' }
+    await initialized.text()
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status).toBe(202)
+    const refused = await post([{ jsonrpc: '2.0', id: 2, method: 'ping' }], headers)
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toMatchObject({ error: { code: -32600 } })
+    const ping = await post({ jsonrpc: '2.0', id: 3, method: 'ping' }, headers)
+    expect(ping.status).toBe(200)
+    expect(await ping.text()).toContain('"id":3')
   })
 
   it('answers bad JSON-RPC with JSON-RPC errors, never a 500', async () => {

@@ -10,7 +10,7 @@ export interface McpWorkInProgress {
     method: string
     /** `Mcp-Session-Id`, when sent. */
     sessionId: string | null
-    /** The JSON-RPC body of a POST, parsed; undefined when there is none or it is not JSON. */
+    /** The JSON-RPC message of a POST, parsed; undefined when there is none or it is not JSON. */
     body: unknown
     /** Whom the bearer token names ('' without one): a round's state is sealed for it. */
     caller: string
@@ -23,7 +23,7 @@ const MAX_STATES = 100_000
 /**
  * What continues a call, recognised from what MCP already carries, without the SDK:
  *
- * - 2025-11-25 sessions: a POST whose messages are all responses to requests this server sent
+ * - 2025-11-25 sessions: a POST whose message is the response to a request this server sent
  *   in that live session (an elicitation's answer, a sampling result) and not answered yet;
  *   `notifications/cancelled` in a live session (MCP's Stop); a GET (the session's stream, or
  *   its resumption with `Last-Event-ID`) or a DELETE of a live session. A session id is an
@@ -47,14 +47,11 @@ export function createMcpWorkInProgress({
     workOf({ method, sessionId, body, caller }) {
       const asked = sessionId ? askedIn(sessionId) : undefined
       if (asked && method !== 'POST') return 'continue'
-      if (method !== 'POST' || typeof body !== 'object' || body === null) return 'new'
+      // One message per request: a batch (an array) is refused before admission, and would be new work here.
+      if (method !== 'POST' || typeof body !== 'object' || body === null || Array.isArray(body)) return 'new'
       if (asked) {
-        const messages = Array.isArray(body) ? (body as unknown[]) : [body]
-        if (messages.length > 0 && messages.every((message) => isResponse(message) && asked.has(message.id))) {
-          for (const message of messages as Array<{ id: RequestId }>) asked.delete(message.id)
-          return 'continue'
-        }
-        if (!Array.isArray(body) && (body as { method?: unknown }).method === 'notifications/cancelled') return 'continue'
+        if (isResponse(body) && asked.delete(body.id)) return 'continue'
+        if ((body as { method?: unknown }).method === 'notifications/cancelled') return 'continue'
       }
       const { method: rpcMethod, params } = body as { method?: unknown; params?: { requestState?: unknown } }
       const wire = rpcMethod === 'tools/call' ? params?.requestState : undefined

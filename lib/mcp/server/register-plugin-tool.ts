@@ -3,6 +3,8 @@ import {
   fromJsonSchema,
   inputRequired,
   type CallToolResult,
+  type ClientCapabilities,
+  type InputRequest,
   type InputRequiredResult,
   type McpServer,
   type ServerContext,
@@ -91,6 +93,8 @@ async function callPluginTool({
   }
 
   const reports = createCallReporter(ctx, { reported: state?.reported ?? 0, progress: state?.progress })
+  // 2025: what `initialize` declared; 2026-07-28: what this request declares (the SDK fills it in from the request).
+  const capabilities = server.server.getClientCapabilities()
   const task = scope.run(() =>
     runRound({
       tool,
@@ -98,7 +102,7 @@ async function callPluginTool({
       callId,
       journal: state?.journal ?? [],
       responses: ctx.mcpReq.inputResponses,
-      clientSamples: Boolean(server.server.getClientCapabilities()?.sampling),
+      clientSamples: Boolean(capabilities?.sampling),
       sample: serving.sample,
       emit: reports.emit,
       beforeEffect,
@@ -120,6 +124,9 @@ async function callPluginTool({
     if (outcome.kind === 'complete') {
       result = toolResult(outcome.result)
       reports.end('Done')
+    } else if (asksForms(outcome.inputRequests) && !showsForms(capabilities)) {
+      result = failed(CANNOT_ASK)
+      reports.end('Failed')
     } else {
       const minted = { toolName: tool.name, callId, argumentsDigest, journal: outcome.journal, ...reports.reports() }
       result = inputRequired({ inputRequests: outcome.inputRequests, requestState: await codec.mint(minted, ctx) })
@@ -145,6 +152,19 @@ async function callPluginTool({
 
 // `claim` is set inside the round, which TypeScript's narrowing does not follow.
 const isClaimed = (claim: RoundClaim | undefined): claim is Extract<RoundClaim, { kind: 'claimed' }> => claim?.kind === 'claimed'
+
+/** A tool's result when it needs to ask its user something and the client declared no way to show a question. */
+export const CANNOT_ASK = 'This tool needs to ask you questions; your client cannot show them.'
+
+function asksForms(inputRequests: Record<string, InputRequest>): boolean {
+  return Object.values(inputRequests).some((request) => request.method === 'elicitation/create')
+}
+
+/** Whether a client shows form-mode elicitations: it declared `elicitation.form`, or a bare `elicitation` (2025-06-18's forms). */
+function showsForms(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation
+  return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined)
+}
 
 function failed(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true }
