@@ -26,15 +26,12 @@ const port = await new Promise((resolve, reject) => {
 })
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mcp-conformance-'))
 const server = spawn(process.execPath, ['scripts/start.mjs'], {
-  // The suite is one client on one address that opens a session per scenario and ends none
-  // (its client closes without DELETE): more than a client's default share of sessions.
   env: {
     ...process.env,
     PORT: String(port),
     HOSTNAME: '127.0.0.1',
     DATA_DIR: dataDir,
     MCP_CONFORMANCE: '1',
-    MCP_MAX_SESSIONS_PER_CLIENT: '1000',
     OPENAI_API_KEY: '',
     MCP_AUTH_TOKEN: '',
     REDIS_URL: '',

@@ -7,7 +7,7 @@ const sessionSecret = 'x'.repeat(32)
 describe('readMcpConfig', () => {
   it('derives the state secret from SESSION_SECRET when MCP_STATE_SECRET is unset, the same on every instance', () => {
     const first = readMcpConfig({}, { sessionSecret })
-    expect(first).toEqual({ stateSecret: expect.any(String), authToken: undefined, allowedHosts: [], conformance: false, maxSessionsPerClient: 20 })
+    expect(first).toEqual({ stateSecret: expect.any(String), authToken: undefined, allowedHosts: [], conformance: false, maxSessionsPerClient: 100 })
     expect(first.stateSecret).not.toBe(sessionSecret)
     expect(Buffer.byteLength(first.stateSecret)).toBeGreaterThanOrEqual(32)
     expect(readMcpConfig({}, { sessionSecret }).stateSecret).toBe(first.stateSecret)
@@ -30,7 +30,7 @@ describe('readMcpConfig', () => {
   it.each(['0', '-3', '2.5', 'many'])('refuses MCP_MAX_SESSIONS_PER_CLIENT=%s, naming the variable', (value) => {
     expect(() => readMcpConfig({ MCP_MAX_SESSIONS_PER_CLIENT: value }, { sessionSecret })).toThrow(ConfigError)
     expect(() => readMcpConfig({ MCP_MAX_SESSIONS_PER_CLIENT: value }, { sessionSecret })).toThrow(
-      `MCP_MAX_SESSIONS_PER_CLIENT must be a positive whole number (default 20); got "${value}".`,
+      `MCP_MAX_SESSIONS_PER_CLIENT must be a positive whole number (default 100); got "${value}".`,
     )
   })
 

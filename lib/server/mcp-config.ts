@@ -15,7 +15,7 @@ export interface McpConfig {
   maxSessionsPerClient: number
 }
 
-export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 20
+export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 100
 
 /**
  * - `MCP_STATE_SECRET`: at least 32 bytes. Unset, it is derived from `SESSION_SECRET`, so
@@ -23,7 +23,7 @@ export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 20
  * - `MCP_AUTH_TOKEN`: optional bearer token.
  * - `MCP_ALLOWED_HOSTS`: comma-separated host names (e.g. the name behind a proxy).
  * - `MCP_CONFORMANCE=1`: add the conformance fixtures.
- * - `MCP_MAX_SESSIONS_PER_CLIENT` (default 20): a positive whole number.
+ * - `MCP_MAX_SESSIONS_PER_CLIENT` (default 100): a positive whole number.
  */
 export function readMcpConfig(env: Environment, { sessionSecret }: { sessionSecret: string }): McpConfig {
   const given = env.MCP_STATE_SECRET?.trim() || undefined

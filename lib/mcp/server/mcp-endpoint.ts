@@ -74,7 +74,7 @@ export const MCP_SERVER_INFO = { name: 'elicit-chat', version: '0.1.0' }
  * cannot send them elicitation or sampling requests.
  */
 export async function createMcpEndpoint(options: McpEndpointOptions): Promise<McpEndpoint> {
-  const { tools, stateSecret, authToken, extend, maxSessions = 1000, maxSessionsPerClient = 20, sessionIdleMs = 30 * 60_000 } = options
+  const { tools, stateSecret, authToken, extend, maxSessions = 1000, maxSessionsPerClient = 100, sessionIdleMs = 30 * 60_000 } = options
   /** A client over its own cap: its sessions unused this long make room for its new one. */
   const ownIdleMs = Math.min(sessionIdleMs, 60_000)
   // Refused at start, naming the tool and key, not in front of a user later.

@@ -48,7 +48,7 @@ const ping = (address: string, sessionId: string) =>
   send(address, { body: { jsonrpc: '2.0', id: 2, method: 'ping' }, headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } })
 
 describe('one greedy client cannot take every 2025 session', () => {
-  it('1,100 initializes from one address get its 20 sessions and 429s; another address still initializes and books', async () => {
+  it('1,100 initializes from one address get its 100 sessions and 429s; another address still initializes and books', async () => {
     await start()
     const statuses: number[] = []
     let refusal: Awaited<ReturnType<typeof initialize>> | undefined
@@ -60,12 +60,12 @@ describe('one greedy client cannot take every 2025 session', () => {
         if (answer.status === 429) refusal ??= answer
       }
     }
-    expect(statuses.filter((status) => status === 200)).toHaveLength(20)
-    expect(statuses.filter((status) => status === 429)).toHaveLength(1080)
+    expect(statuses.filter((status) => status === 200)).toHaveLength(100)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(1000)
     expect(Number(refusal!.retryAfter)).toBeGreaterThanOrEqual(1)
     expect(refusal!.body).toEqual({
       jsonrpc: '2.0',
-      error: { code: -32000, message: 'This address has 20 MCP sessions open, the most one client may have; close one (DELETE) or wait.' },
+      error: { code: -32000, message: 'This address has 100 MCP sessions open, the most one client may have; close one (DELETE) or wait.' },
       id: null,
     })
 
