@@ -1,7 +1,7 @@
 'use client'
 
 import { useMemo, useRef, useState } from 'react'
-import { useChat } from '@/lib/client'
+import { slashCommandTools, useChat } from '@/lib/client'
 import { createPluginRegistry } from '@/lib/plugins'
 import { pluginUis } from '@/plugins/browser'
 import { externalToolSource } from './mcp/external-tool-source'
@@ -92,7 +92,7 @@ export function Chat() {
           ready={ready}
           onSend={(text) => void send(text)}
           onStop={() => void stop()}
-          tools={listing.tools}
+          tools={slashCommandTools(listing.tools)}
           onCommandStart={() => setCommandStarts((count) => count + 1)}
         />
       </footer>

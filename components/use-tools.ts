@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react'
 
 export interface ToolListing {
-  tools: Array<{ name: string; description: string; source: string }>
+  /** `appOnly`: only its MCP App may call it, so it is no slash command. */
+  tools: Array<{ name: string; description: string; source: string; appOnly?: boolean }>
   servers: Array<{ name: string; status: 'starting' | 'ready' | 'failed'; error?: string }>
 }
 

@@ -24,7 +24,7 @@ export { BUSY_RETRY_LIMIT_MS, secondsUntil, untilNextSecond } from './busy-retry
 export type { BusyRetry } from './busy-retry'
 export { createLocalPersistence, createBrowserPersistence, CHAT_STORAGE_KEY } from './persistence'
 export type { ChatPersistence } from './persistence'
-export { parseComposerText } from './slash-command'
+export { parseComposerText, slashCommandTools } from './slash-command'
 export type { ComposerIntent } from './slash-command'
 export { parseMarkdown, safeHref } from './markdown'
 export type { MarkdownToken } from './markdown'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseComposerText } from './slash-command'
+import { parseComposerText, slashCommandTools } from './slash-command'
 
 describe('slash commands in the composer', () => {
   it('are /<tool> <json object>, or /<tool> alone', () => {
@@ -18,5 +18,16 @@ describe('slash commands in the composer', () => {
     expect(parseComposerText('Book a flight from NYC to LAX')).toEqual({ kind: 'message' })
     expect(parseComposerText('/ not a command')).toEqual({ kind: 'message' })
     expect(parseComposerText('a/b {}')).toEqual({ kind: 'message' })
+  })
+})
+
+describe('slashCommandTools', () => {
+  it('leaves out the tools only their MCP App may call', () => {
+    const tools = [
+      { name: 'echo', description: '', source: 'plugin' },
+      { name: 'monitor__poll-system-stats', description: '', source: 'mcp:monitor', appOnly: true },
+      { name: 'monitor__get-system-stats', description: '', source: 'mcp:monitor' },
+    ]
+    expect(slashCommandTools(tools).map((tool) => tool.name)).toEqual(['echo', 'monitor__get-system-stats'])
   })
 })

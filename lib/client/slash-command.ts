@@ -28,3 +28,11 @@ export function parseComposerText(text: string): ComposerIntent {
   }
   return { kind: 'command', name: name!, arguments: value as Record<string, unknown> }
 }
+
+/**
+ * The tools a slash command may name, from `GET /api/tools`: not those only for their MCP App
+ * (`appOnly`), which the chat refuses to start for a person as for the model.
+ */
+export function slashCommandTools<T extends { appOnly?: boolean }>(tools: readonly T[]): T[] {
+  return tools.filter((tool) => !tool.appOnly)
+}

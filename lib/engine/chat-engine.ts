@@ -117,7 +117,9 @@ export function* runTurn({
     const started: Array<{ call: ToolCall; session: LiveSession }> = []
     const parentMessages = toolContextOf({ conversation, maxBytes: config.maxToolContextBytes })
     for (const [index, { call, input }] of entries.entries()) {
-      const tool = config.tools.get(call.function.name)
+      // An app-only tool is not the model's to start, whatever name it gives.
+      const availability = config.tools.availabilityOf(call.function.name)
+      const tool = availability === 'available' ? config.tools.get(call.function.name) : undefined
       if (index >= config.maxToolCallsPerStep) {
         const message = `Not run: at most ${config.maxToolCallsPerStep} tool calls are run per model step. Ask for the rest in a later step.`
         toolMessage(call, `Error: ${message}`)
@@ -125,8 +127,12 @@ export function* runTurn({
         continue
       }
       if (!tool) {
-        toolMessage(call, `Error: There is no tool named "${call.function.name}".`)
-        emit({ type: 'tool_error', id: call.id, name: call.function.name, message: `There is no tool named "${call.function.name}".` })
+        const message =
+          availability === 'app-only'
+            ? `The tool "${call.function.name}" is not available: it is only for its MCP App.`
+            : `There is no tool named "${call.function.name}".`
+        toolMessage(call, `Error: ${message}`)
+        emit({ type: 'tool_error', id: call.id, name: call.function.name, message })
         continue
       }
       const starts = config.toolStarts?.take(plan.address)

@@ -168,7 +168,7 @@ export async function createChatServer({
         runner: turns,
         signal,
         onEnd,
-        prepare: () => prepareTurn({ request: parsed.data, clientId, address, sessions, signer, hasTool: (name) => registry.get(name) !== undefined }),
+        prepare: () => prepareTurn({ request: parsed.data, clientId, address, sessions, signer, availabilityOf: registry.availabilityOf }),
         run: (plan, emit) => runTurn({ plan, config, emit }),
       })
     },

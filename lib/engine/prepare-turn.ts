@@ -5,6 +5,7 @@ import { SessionStoreUnavailableError, type LoadedSession, type PluginSessionMan
 import { analyzeConversation } from './conversation'
 import type { ConversationSigner } from './conversation-signature'
 import { ChatRequestError } from './errors'
+import type { ToolAvailability } from './tool-registry'
 import type { SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
 import type { AppContext, ChatRequest, DirectToolCall, PluginElicitResponse } from '../protocol/request-schema'
@@ -45,8 +46,8 @@ export interface PrepareTurnOptions {
   sessions: PluginSessionManager
   /** Checks that every assistant and tool message is one this server produced. */
   signer: ConversationSigner
-  /** Whether a tool of this name exists (for a slash command). */
-  hasTool(name: string): boolean
+  /** Whether a slash command may start a tool of this name: it exists and is not only for its app. */
+  availabilityOf(name: string): ToolAvailability
 }
 
 export function* prepareTurn(options: PrepareTurnOptions): Operation<TurnPlan> {
@@ -60,7 +61,7 @@ export function* prepareTurn(options: PrepareTurnOptions): Operation<TurnPlan> {
   }
 }
 
-function* plan({ request, clientId, address, sessions, signer, hasTool }: PrepareTurnOptions): Operation<TurnPlan> {
+function* plan({ request, clientId, address, sessions, signer, availabilityOf }: PrepareTurnOptions): Operation<TurnPlan> {
   if (request.messages.length === 0) {
     throw new ChatRequestError('invalid_conversation', 'messages must contain at least one message.')
   }
@@ -98,8 +99,15 @@ function* plan({ request, clientId, address, sessions, signer, hasTool }: Prepar
     if (messages.at(-1)!.role !== 'user' || request.pluginAbort || request.pluginElicitResponses?.length) {
       throw new ChatRequestError('invalid_request', 'directToolCall goes with a new user message only (no answers, no abort).')
     }
-    if (!hasTool(request.directToolCall.name)) {
+    const availability = availabilityOf(request.directToolCall.name)
+    if (availability === 'unknown') {
       throw new ChatRequestError('unknown_tool', `There is no tool named "${request.directToolCall.name}". Type / in the composer to see the tools.`)
+    }
+    if (availability === 'app-only') {
+      throw new ChatRequestError(
+        'app_only_tool',
+        `The tool "${request.directToolCall.name}" is only for its MCP App: its server does not let the model or a slash command call it.`,
+      )
     }
     turn.direct = request.directToolCall
   }

@@ -39,4 +39,19 @@ describe('the tool registry with external tools', () => {
     listed = []
     expect(Object.keys(registry.forModel())).toEqual(['echo'])
   })
+
+  it('keeps an app-only tool from the model and from being started, marks it in the list, still finds it by name', () => {
+    const appOnly = { ...external('monitor__poll-system-stats'), appOnly: true }
+    const listed = [external('monitor__get-system-stats'), appOnly]
+    const registry = createToolRegistry([own], { list: () => listed, get: (name) => listed.find((entry) => entry.tool.name === name) })
+    expect(Object.keys(registry.forModel())).toEqual(['echo', 'monitor__get-system-stats'])
+    expect(registry.describe().at(-1)).toEqual({ name: 'monitor__poll-system-stats', description: 'monitor__poll-system-stats from a server', source: 'mcp:monitor', appOnly: true })
+    expect(registry.describe().at(-2)).not.toHaveProperty('appOnly')
+    expect(registry.availabilityOf('monitor__poll-system-stats')).toBe('app-only')
+    expect(registry.availabilityOf('monitor__get-system-stats')).toBe('available')
+    expect(registry.availabilityOf('echo')).toBe('available')
+    expect(registry.availabilityOf('monitor__nope')).toBe('unknown')
+    // A session already running with it still reaches its tool.
+    expect(registry.get('monitor__poll-system-stats')).toBe(appOnly.tool)
+  })
 })

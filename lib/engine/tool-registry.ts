@@ -12,6 +12,11 @@ export interface ExternalTool {
   /** Where it comes from: `mcp:<server>`. */
   source: string
   origin: ExternalToolOrigin
+  /**
+   * Only for its MCP App (`_meta.ui.visibility` without `"model"`): never offered to the model
+   * nor started by it or by a slash command; its app calls it through the MCP Apps host.
+   */
+  appOnly?: boolean
 }
 
 /** Tools that come and go while the chat runs (external MCP servers start, fail, change their lists). */
@@ -28,10 +33,18 @@ export interface ToolDescription {
   description: string
   /** `plugin` for the app's own tools; `mcp:<server>` for an external server's. */
   source: string
+  /** Only its MCP App may call it: not offered to the model, not a slash command. Absent otherwise. */
+  appOnly?: true
 }
 
+/** Whether the model or a slash command may start a tool of this name now. */
+export type ToolAvailability = 'available' | 'app-only' | 'unknown'
+
 export interface ToolRegistry {
+  /** Any tool by name, app-only ones too (a session already running still needs its tool). */
   get(name: string): AnyMcpTool | undefined
+  /** Whether the model or a person may start it: an app-only tool is for its app alone. */
+  availabilityOf(name: string): ToolAvailability
   /** Where an external tool comes from; undefined for the app's own. */
   originOf(name: string): ExternalToolOrigin | undefined
   /** The tools as the model sees them now: name, description, JSON Schema; executed by the engine. */
@@ -67,8 +80,13 @@ export function createToolRegistry(tools: readonly AnyMcpTool[], external?: Exte
     // The app's own tools first: an external server cannot take over a plugin's name.
     get: (name) => byName.get(name) ?? external?.get(name)?.tool,
     originOf: (name) => (byName.has(name) ? undefined : external?.get(name)?.origin),
+    availabilityOf(name) {
+      if (byName.has(name)) return 'available'
+      const entry = external?.get(name)
+      return !entry ? 'unknown' : entry.appOnly ? 'app-only' : 'available'
+    },
     forModel() {
-      const offered = external?.list().filter((entry) => !byName.has(entry.tool.name)) ?? []
+      const offered = external?.list().filter((entry) => !byName.has(entry.tool.name) && !entry.appOnly) ?? []
       if (offered.length === 0) return own
       // The same set while the servers offer the same tools: the model layer converts each set once.
       if (offered.length !== last.offered.length || offered.some((entry, index) => entry !== last.offered[index])) {
@@ -80,7 +98,7 @@ export function createToolRegistry(tools: readonly AnyMcpTool[], external?: Exte
       ...tools.map((tool) => ({ name: tool.name, description: tool.description, source: PLUGIN_TOOL_SOURCE })),
       ...(external?.list() ?? [])
         .filter((entry) => !byName.has(entry.tool.name))
-        .map((entry) => ({ name: entry.tool.name, description: entry.description, source: entry.source })),
+        .map((entry) => ({ name: entry.tool.name, description: entry.description, source: entry.source, ...(entry.appOnly ? { appOnly: true as const } : {}) })),
     ],
   }
 }

@@ -8,6 +8,8 @@ export const CHAT_ERROR_STATUS = {
   unknown_tool_call: 400,
   /** A slash command names a tool the chat does not have. */
   unknown_tool: 400,
+  /** A slash command names a tool its MCP server keeps for its app (`_meta.ui.visibility` without "model"). */
+  app_only_tool: 400,
   duplicate_response: 400,
   /** An assistant or tool message the server did not produce, or changed since. */
   tampered_message: 400,

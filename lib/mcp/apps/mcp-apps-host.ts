@@ -4,6 +4,7 @@ import { createAppFramePolicy, type AppCsp } from './app-frame-policy'
 import { createAppTicketCodec, type AppTicketCodec } from './app-frame-ticket'
 import { McpAppError } from './mcp-app-error'
 import { readAppResource } from './read-app-resource'
+import { visibleToApps } from '../tool-visibility'
 
 /** Where the frame route answers; the ticket follows. */
 export const APP_FRAME_PATH = '/api/mcp-apps/frame/'
@@ -115,10 +116,4 @@ export function appResourceUriOf(tool: Pick<Tool, '_meta'>): string | undefined 
   const meta = tool._meta as { ui?: { resourceUri?: unknown }; 'ui/resourceUri'?: unknown } | undefined
   const uri = meta?.ui?.resourceUri ?? meta?.['ui/resourceUri']
   return typeof uri === 'string' && uri.startsWith('ui://') && uri.length <= 2_000 ? uri : undefined
-}
-
-/** Tools are visible to the model and to apps unless `_meta.ui.visibility` says otherwise. */
-function visibleToApps(tool: Pick<Tool, '_meta'>): boolean {
-  const visibility = (tool._meta as { ui?: { visibility?: unknown } } | undefined)?.ui?.visibility
-  return !Array.isArray(visibility) || visibility.includes('app')
 }

@@ -19,6 +19,7 @@ import { encodeCallToolResult, ExternalResultError } from './call-result'
 import { EXTERNAL_QUESTION, type FormQuestion, type SamplingQuestion, type UrlQuestion } from './external-questions'
 import { FlatFormError, flatFormAnswerSchema, parseFlatForm } from './flat-form'
 import type { ExternalCallChannel } from './server-connection'
+import { visibleToModel } from '../tool-visibility'
 import type { McpClients } from './use-mcp-clients'
 
 /** How long one external call may take at most, waits for the user included (default 30 minutes). */
@@ -89,6 +90,7 @@ export function createExternalTool({
     inputSchema: tool.inputSchema as Record<string, unknown>,
     source: `mcp:${server}`,
     origin: { server, tool: tool.name, ...(uiResourceUri ? { uiResourceUri } : {}) },
+    ...(visibleToModel(tool) ? {} : { appOnly: true }),
   }
 }
 

@@ -69,4 +69,8 @@ server.registerTool('plain', { description: 'No app.' }, async () => ({ content:
 server.registerTool('model-only', { description: 'Hidden from apps.', _meta: { ui: { visibility: ['model'] } } }, async () => ({
   content: [{ type: 'text', text: 'secret' }],
 }))
+// Only for the apps of this server (like server-system-monitor's poll-system-stats): never the model's.
+server.registerTool('app-only', { description: 'Polled by its app.', _meta: { ui: { visibility: ['app'] } } }, async () => ({
+  content: [{ type: 'text', text: 'for the app' }],
+}))
 await server.connect(new StdioServerTransport())
