@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 
 export interface ToolListing {
   tools: Array<{ name: string; description: string; source: string }>
-  servers: Array<{ name: string; status: 'starting' | 'ready' | 'failed'; error?: string }>
+  servers: Array<{ name: string; status: 'starting' | 'ready' | 'failed' | 'disabled'; error?: string }>
 }
 
 const EMPTY: ToolListing = { tools: [], servers: [] }
