@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react'
 export interface ToolListing {
   /** `appOnly`: only its MCP App may call it, so it is no slash command. */
   tools: Array<{ name: string; description: string; source: string; appOnly?: boolean }>
-  servers: Array<{ name: string; status: 'starting' | 'ready' | 'failed'; error?: string }>
+  servers: Array<{ name: string; status: 'starting' | 'ready' | 'failed' | 'disabled'; error?: string }>
 }
 
 const EMPTY: ToolListing = { tools: [], servers: [] }

@@ -31,6 +31,7 @@ function appResourceSource(clients: McpClients): AppResourceSource {
     async getTool({ server, name }) {
       const info = clients.servers().find((candidate) => candidate.name === server)
       if (!info) throw new Error(`there is no MCP server named "${server}" in mcp.json`)
+      if (info.status === 'disabled') throw new Error('it is disabled in the MCP servers config')
       if (info.status !== 'ready') throw new Error(info.status === 'starting' ? 'it is still starting' : `it is down (${info.error ?? 'failed'})`)
       return clients.getTool(server, name)
     },

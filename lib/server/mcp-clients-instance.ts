@@ -22,13 +22,16 @@ async function start(): Promise<McpClients> {
   const config = readMcpServersConfig({ file, required: Boolean(env.MCP_CONFIG?.trim()) })
   const initializeTimeoutMs = readInitializeTimeout(env)
   const { clients } = await startMcpClients({ config, timing: initializeTimeoutMs ? { initializeTimeoutMs } : {} })
-  if (config.servers.length + config.invalid.length > 0) {
-    console.log(`MCP servers from ${config.path}: ${[...config.servers.map((server) => server.name), ...config.invalid.map(({ name }) => `${name} (invalid)`)].join(', ')}`)
+  const disabled = config.disabled ?? []
+  if (config.servers.length + config.invalid.length + disabled.length > 0) {
+    const names = [...config.servers.map((server) => server.name), ...config.invalid.map(({ name }) => `${name} (invalid)`), ...disabled.map((name) => `${name} (disabled)`)]
+    console.log(`MCP servers from ${config.path}: ${names.join(', ')}`)
+    for (const { error } of config.invalid) console.error(`MCP server config: ${error}`)
   }
   return clients
 }
 
-/** `MCP_INITIALIZE_TIMEOUT_MS`: how long a server may take to answer `initialize` (default 10 s). */
+/** `MCP_INITIALIZE_TIMEOUT_MS`: how long a server may take to answer `initialize` (default 30 s; an entry's `initializeTimeoutMs` wins). */
 export function readInitializeTimeout(env: Environment): number | undefined {
   const text = env.MCP_INITIALIZE_TIMEOUT_MS?.trim()
   if (!text) return undefined

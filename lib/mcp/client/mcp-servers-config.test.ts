@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -8,7 +8,7 @@ import { externalToolName, splitExternalToolName } from './tool-names'
 describe('mcp.json', () => {
   it('reads stdio and http entries; a bad entry fails only that server', () => {
     const { servers, invalid } = parseMcpServers({
-      baseDirectory: '/srv/app',
+      file: '/srv/app/mcp.json',
       data: {
         mcpServers: {
           everything: { command: 'node', args: ['server.js', 'stdio'], env: { A: '1' }, cwd: 'servers' },
@@ -26,7 +26,7 @@ describe('mcp.json', () => {
       { name: 'remote', transport: 'http', url: new URL('https://example.test/mcp'), headers: { Authorization: 'Bearer x' } },
     ])
     expect(Object.fromEntries(invalid.map(({ name, error }) => [name, error]))).toEqual({
-      'no-command': expect.stringContaining('command'),
+      'no-command': expect.stringMatching(/^\/srv\/app\/mcp\.json: .*command/),
       'bad-url': expect.stringContaining('http or https'),
       has__two: expect.stringContaining('single underscores'),
       typo: expect.stringContaining('argz'),
@@ -40,8 +40,95 @@ describe('mcp.json', () => {
     expect(readMcpServersConfig({ file: path.join(directory, 'named.json'), required: true }).invalid[0]!.error).toMatch(/does not exist/)
     writeFileSync(path.join(directory, 'mcp.json'), '{ "mcpServers": ')
     expect(readMcpServersConfig({ file: path.join(directory, 'mcp.json') }).invalid[0]!.error).toMatch(/not valid JSON/)
-    writeFileSync(path.join(directory, 'mcp.json'), '{ "servers": {} }')
-    expect(readMcpServersConfig({ file: path.join(directory, 'mcp.json') }).invalid[0]!.error).toMatch(/mcpServers/)
+    writeFileSync(path.join(directory, 'mcp.json'), '{ "tools": {} }')
+    expect(readMcpServersConfig({ file: path.join(directory, 'mcp.json') }).invalid[0]!.error).toMatch(/"mcpServers" object .* or a "servers" object \(VS Code\)/)
+  })
+
+  it("reads VS Code's format: stdio, http and sse entries by their type", () => {
+    const { servers, invalid, disabled } = parseMcpServers({
+      file: '/home/me/project/.vscode/mcp.json',
+      data: {
+        servers: {
+          local: { type: 'stdio', command: 'node', args: ['server.js'], env: { A: '1' }, cwd: '..' },
+          remote: { type: 'http', url: 'https://example.test/mcp', headers: { Authorization: 'Bearer x' } },
+          legacy: { type: 'sse', url: 'https://example.test/sse' },
+          'no-url': { type: 'sse' },
+          'odd-type': { type: 'websocket', url: 'wss://example.test' },
+        },
+      },
+    })
+    expect(servers).toEqual([
+      { name: 'local', transport: 'stdio', command: 'node', args: ['server.js'], env: { A: '1' }, cwd: '/home/me/project' },
+      { name: 'remote', transport: 'http', url: new URL('https://example.test/mcp'), headers: { Authorization: 'Bearer x' } },
+      { name: 'legacy', transport: 'sse', url: new URL('https://example.test/sse'), headers: {} },
+    ])
+    expect(Object.fromEntries(invalid.map(({ name, error }) => [name, error]))).toEqual({
+      'no-url': expect.stringMatching(/^\/home\/me\/project\/\.vscode\/mcp\.json: url: /),
+      // An entry with a url and an unknown type is checked as a url entry: its type is the problem.
+      'odd-type': expect.stringContaining('type must be "stdio", "http" or "sse"'),
+    })
+    expect(disabled).toEqual([])
+  })
+
+  it("refuses VS Code's inputs, naming the file, and the entries that use them; the others start", () => {
+    const { servers, invalid } = parseMcpServers({
+      file: '/srv/app/vscode.json',
+      data: {
+        inputs: [{ type: 'promptString', id: 'api-key', description: 'API key', password: true }],
+        servers: {
+          remote: { type: 'http', url: 'https://example.test/mcp', headers: { Authorization: 'Bearer ${input:api-key}' } },
+          local: { command: 'node', args: ['server.js'] },
+        },
+      },
+    })
+    expect(servers.map((server) => server.name)).toEqual(['local'])
+    expect(invalid).toEqual([
+      { name: 'inputs', error: '/srv/app/vscode.json: inputs are not supported: put the value in env or headers' },
+      { name: 'remote', error: '/srv/app/vscode.json: it uses ${input:api-key}; inputs are not supported: put the value in env or headers' },
+    ])
+  })
+
+  it('a file with both mcpServers and servers is one problem, named', () => {
+    expect(parseMcpServers({ file: '/srv/app/mcp.json', data: { mcpServers: {}, servers: {} } }).invalid).toEqual([
+      { name: 'mcp.json', error: '/srv/app/mcp.json: has both "mcpServers" (Claude Desktop, Cursor) and "servers" (VS Code); keep one of them' },
+    ])
+  })
+
+  it('an entry with "disabled": true is listed as disabled, not started and not checked', () => {
+    const { servers, invalid, disabled } = parseMcpServers({
+      file: '/srv/app/mcp.json',
+      data: { mcpServers: { off: { command: 'node', disabled: true }, broken: { disabled: true, argz: [] }, on: { command: 'node', disabled: false } } },
+    })
+    expect(servers).toEqual([{ name: 'on', transport: 'stdio', command: 'node', args: [], env: {} }])
+    expect(invalid).toEqual([])
+    expect(disabled).toEqual(['off', 'broken'])
+  })
+
+  it("an entry's initializeTimeoutMs is kept for that server, and must be a positive whole number", () => {
+    const { servers, invalid } = parseMcpServers({
+      file: '/srv/app/mcp.json',
+      data: { mcpServers: { slow: { command: 'node', initializeTimeoutMs: 120_000 }, bad: { url: 'https://example.test/mcp', initializeTimeoutMs: -1 } } },
+    })
+    expect(servers).toEqual([{ name: 'slow', transport: 'stdio', command: 'node', args: [], env: {}, initializeTimeoutMs: 120_000 }])
+    expect(invalid[0]!.error).toMatch(/initializeTimeoutMs must be a positive whole number/)
+  })
+
+  it('every error names the file that was read, as MCP_CONFIG named it', () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'mcp-config-'))
+    const file = resolveMcpConfigPath({ env: { MCP_CONFIG: 'conf/servers.json' }, cwd: directory })
+    expect(readMcpServersConfig({ file, required: true }).invalid[0]!.error).toBe(`${file} does not exist`)
+    mkdirSync(path.dirname(file))
+    for (const [text, expected] of [
+      ['{', `${file} is not valid JSON`],
+      ['[]', `${file}: expected a JSON object`],
+      ['{ "mcpServers": { "x": { "argz": [] } } }', `${file}: command: `],
+      ['{ "servers": {}, "inputs": [{ "id": "k" }] }', `${file}: inputs are not supported`],
+    ]) {
+      writeFileSync(file, text)
+      const config = readMcpServersConfig({ file, required: true })
+      expect(config.path).toBe(file)
+      expect(config.invalid[0]!.error.startsWith(expected), `${text}: ${config.invalid[0]!.error}`).toBe(true)
+    }
   })
 
   it('MCP_CONFIG wins over mcp.json beside the start directory, both made absolute', () => {

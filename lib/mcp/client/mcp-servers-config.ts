@@ -2,17 +2,25 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 
-/** One external MCP server, as `mcp.json` names it. */
-export type McpServerConfig =
+/**
+ * One external MCP server, as `mcp.json` names it. `initializeTimeoutMs`, when the entry sets
+ * it, replaces the app's (`MCP_INITIALIZE_TIMEOUT_MS`) for this server.
+ */
+export type McpServerConfig = (
   | { name: string; transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
   | { name: string; transport: 'http'; url: URL; headers: Record<string, string> }
+  | { name: string; transport: 'sse'; url: URL; headers: Record<string, string> }
+) & { initializeTimeoutMs?: number }
 
-/** What `mcp.json` holds: the servers that can be started, and the entries that cannot, with why. */
+/** What `mcp.json` holds: the servers that can be started, the entries that cannot (with why), and those turned off. */
 export interface McpServersConfig {
   /** The file read, absolute; undefined when there is none (no external servers). */
   path?: string
   servers: McpServerConfig[]
+  /** Each error names the file it comes from. */
   invalid: Array<{ name: string; error: string }>
+  /** Entries with `"disabled": true`: listed, not started. */
+  disabled?: string[]
 }
 
 /** The file name looked for in the directory `npm start` was run from. */
@@ -24,20 +32,28 @@ export const MCP_CONFIG_FILE = 'mcp.json'
  */
 const SERVER_NAME = /^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/
 
+const NO_INPUTS = 'inputs are not supported: put the value in env or headers'
+
 const stringRecord = z.record(z.string(), z.string())
+const common = {
+  initializeTimeoutMs: z.int().positive('initializeTimeoutMs must be a positive whole number of milliseconds').optional(),
+  disabled: z.boolean().optional(),
+}
 const stdioEntry = z.strictObject({
   command: z.string().min(1, 'command must not be empty'),
   args: z.array(z.string()).default([]),
   env: stringRecord.default({}),
   cwd: z.string().optional(),
   type: z.literal('stdio').optional(),
+  ...common,
 })
-const httpEntry = z.strictObject({
+const urlEntry = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: 'url must be an http or https URL' }),
   headers: stringRecord.default({}),
-  type: z.enum(['http', 'streamable-http']).optional(),
+  // `sse` is the 2024-11-05 HTTP+SSE transport; the others are Streamable HTTP.
+  type: z.enum(['http', 'streamable-http', 'sse'], 'type must be "stdio", "http" or "sse"').optional(),
+  ...common,
 })
-const fileSchema = z.object({ mcpServers: z.record(z.string(), z.unknown()) })
 
 /**
  * Where `mcp.json` is: `MCP_CONFIG` (relative to `cwd`), else `mcp.json` in `cwd`. Resolved
@@ -50,8 +66,8 @@ export function resolveMcpConfigPath({ env, cwd }: { env: Record<string, string 
 
 /**
  * Read and check `mcp.json`. A missing file is no servers (unless `MCP_CONFIG` named it: then
- * it is reported as a problem of the file). A file that is not JSON or has no `mcpServers`
- * object is one problem for the whole file; a bad entry makes only that server fail.
+ * it is reported as a problem of the file). A file that is not JSON or has no servers object
+ * is one problem for the whole file; a bad entry makes only that server fail.
  */
 export function readMcpServersConfig({ file, required = false }: { file: string; required?: boolean }): McpServersConfig {
   if (!existsSync(file)) {
@@ -63,40 +79,74 @@ export function readMcpServersConfig({ file, required = false }: { file: string;
   } catch (error) {
     return { path: file, servers: [], invalid: [{ name: path.basename(file), error: `${file} is not valid JSON: ${messageOf(error)}` }] }
   }
-  return { path: file, ...parseMcpServers({ data, baseDirectory: path.dirname(file) }) }
+  return { path: file, ...parseMcpServers({ data, file }) }
 }
 
-/** The servers in an `mcp.json` document; relative `cwd`s resolve against `baseDirectory`. */
-export function parseMcpServers({ data, baseDirectory }: { data: unknown; baseDirectory: string }): Omit<McpServersConfig, 'path'> {
-  const file = fileSchema.safeParse(data)
-  if (!file.success) return { servers: [], invalid: [{ name: MCP_CONFIG_FILE, error: 'expected an object with an "mcpServers" object' }] }
+/**
+ * The servers in an `mcp.json` document read from `file` (named in every error; relative
+ * `cwd`s resolve against its directory). Two formats: Claude Desktop's and Cursor's
+ * `{ "mcpServers": { … } }`, and VS Code's `{ "servers": { … }, "inputs": [ … ] }`, whose
+ * entries say `"type": "stdio" | "http" | "sse"`; VS Code's `inputs` (values it prompts for)
+ * are refused, since nobody is there to answer when the app starts.
+ */
+export function parseMcpServers({ data, file }: { data: unknown; file: string }): Omit<McpServersConfig, 'path'> {
+  const whole = (error: string) => ({ servers: [], invalid: [{ name: path.basename(file), error: `${file}: ${error}` }], disabled: [] })
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return whole('expected a JSON object')
+  const document = data as Record<string, unknown>
+  if ('mcpServers' in document && 'servers' in document) {
+    return whole('has both "mcpServers" (Claude Desktop, Cursor) and "servers" (VS Code); keep one of them')
+  }
+  const entries = document.mcpServers ?? document.servers
+  if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) {
+    return whole('expected an object with an "mcpServers" object (Claude Desktop, Cursor) or a "servers" object (VS Code)')
+  }
   const servers: McpServerConfig[] = []
   const invalid: McpServersConfig['invalid'] = []
-  for (const [name, entry] of Object.entries(file.data.mcpServers)) {
+  const disabled: string[] = []
+  if (Array.isArray(document.inputs) ? document.inputs.length > 0 : document.inputs !== undefined) {
+    invalid.push({ name: 'inputs', error: `${file}: ${NO_INPUTS}` })
+  }
+  const fail = (name: string, error: string) => invalid.push({ name, error: `${file}: ${error}` })
+  for (const [name, entry] of Object.entries(entries)) {
     if (!SERVER_NAME.test(name) || name.length > 32) {
-      invalid.push({ name, error: 'the name must be 1 to 32 letters, digits, hyphens or single underscores' })
+      fail(name, 'the name must be 1 to 32 letters, digits, hyphens or single underscores')
       continue
     }
-    const isHttp = typeof entry === 'object' && entry !== null && 'url' in entry
-    const parsed = (isHttp ? httpEntry : stdioEntry).safeParse(entry)
+    const isObject = typeof entry === 'object' && entry !== null
+    // Turned off: not started, and not checked either (one may disable an entry to mend it later).
+    if (isObject && (entry as { disabled?: unknown }).disabled === true) {
+      disabled.push(name)
+      continue
+    }
+    const input = JSON.stringify(entry ?? null).match(/\$\{input:[^}]*\}/)
+    if (input) {
+      fail(name, `it uses ${input[0]}; ${NO_INPUTS}`)
+      continue
+    }
+    const isUrl = isObject && ('url' in entry || ['http', 'sse', 'streamable-http'].includes(String((entry as { type?: unknown }).type)))
+    const parsed = (isUrl ? urlEntry : stdioEntry).safeParse(entry)
     if (!parsed.success) {
-      invalid.push({ name, error: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'entry'}: ${issue.message}`).join('; ') })
+      fail(name, parsed.error.issues.map((issue) => `${issue.path.join('.') || 'entry'}: ${issue.message}`).join('; '))
       continue
     }
     const value = parsed.data
-    if ('url' in value) servers.push({ name, transport: 'http', url: new URL(value.url), headers: value.headers })
-    else {
+    const timeout = value.initializeTimeoutMs !== undefined ? { initializeTimeoutMs: value.initializeTimeoutMs } : {}
+    if ('url' in value) {
+      const url = { name, url: new URL(value.url), headers: value.headers, ...timeout }
+      servers.push(value.type === 'sse' ? { ...url, transport: 'sse' } : { ...url, transport: 'http' })
+    } else {
       servers.push({
         name,
         transport: 'stdio',
         command: value.command,
         args: value.args,
         env: value.env,
-        ...(value.cwd ? { cwd: path.resolve(baseDirectory, value.cwd) } : {}),
+        ...(value.cwd ? { cwd: path.resolve(path.dirname(file), value.cwd) } : {}),
+        ...timeout,
       })
     }
   }
-  return { servers, invalid }
+  return { servers, invalid, disabled }
 }
 
 function messageOf(error: unknown): string {

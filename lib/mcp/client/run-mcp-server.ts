@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { Client, ProtocolError, ProtocolErrorCode, SdkHttpError, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client'
+import { Client, ProtocolError, ProtocolErrorCode, SdkHttpError, SSEClientTransport, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { createQueue, ensure, race, scoped, sleep, spawn, until, withResolvers, type Operation } from 'effection'
 import type { McpServerConfig } from './mcp-servers-config'
@@ -7,14 +7,17 @@ import type { McpServerConnection } from './server-connection'
 import { trackChildProcess } from './child-processes'
 
 export interface McpServerTiming {
-  /** A server that has not answered `initialize` after this long is failed (and retried). */
+  /**
+   * A server that has not answered `initialize` after this long is failed (and retried);
+   * until then it is `starting`. An entry's own `initializeTimeoutMs` replaces it.
+   */
   initializeTimeoutMs: number
   /** The first wait before a restart; each failure in a row doubles it, up to `maxBackoffMs`. */
   backoffMs: number
   maxBackoffMs: number
 }
 
-export const DEFAULT_MCP_SERVER_TIMING: McpServerTiming = { initializeTimeoutMs: 10_000, backoffMs: 1_000, maxBackoffMs: 60_000 }
+export const DEFAULT_MCP_SERVER_TIMING: McpServerTiming = { initializeTimeoutMs: 30_000, backoffMs: 1_000, maxBackoffMs: 60_000 }
 
 const CLIENT_INFO = { name: 'elicit-chat', version: '0.1.0' }
 const STDERR_TAIL = 2_000
@@ -73,7 +76,7 @@ function* connectOnce({
     // Over HTTP nothing closes when the server goes away: the SDK only reports errors. One
     // that says the server is unreachable or has forgotten the session ends this connection.
     const lost = withResolvers<string>('the server to be lost')
-    if (config.transport === 'http') {
+    if (config.transport !== 'stdio') {
       client.onerror = (error) => {
         const why = serverLost(error)
         if (why) lost.resolve(why)
@@ -95,19 +98,20 @@ function* connectOnce({
     })
     const describe = (what: string) => withTail(what, stderr)
 
+    const initializeTimeoutMs = config.initializeTimeoutMs ?? timing.initializeTimeoutMs
     const connecting = client.connect(transport)
     connecting.catch(() => undefined)
     try {
       const connected = yield* race([
         until(connecting.then(() => true)),
         (function* () {
-          yield* sleep(timing.initializeTimeoutMs)
+          yield* sleep(initializeTimeoutMs)
           return false
         })(),
       ])
-      if (!connected) return { reason: describe(`it did not answer initialize within ${seconds(timing.initializeTimeoutMs)}`), wasReady: false }
+      if (!connected) return { reason: describe(`it did not answer initialize within ${seconds(initializeTimeoutMs)}`), wasReady: false }
     } catch (error) {
-      return { reason: describe(`it could not be ${config.transport === 'http' ? 'reached' : 'started'}: ${messageOf(error)}${exit.text}`), wasReady: false }
+      return { reason: describe(`it could not be ${config.transport === 'stdio' ? 'started' : 'reached'}: ${messageOf(error)}${exit.text}`), wasReady: false }
     }
     const pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined
     if (pid !== undefined) untrack = trackChildProcess(pid)
@@ -145,6 +149,8 @@ function createTransport(config: McpServerConfig, onStderr: (chunk: string) => v
   if (config.transport === 'http') {
     return new StreamableHTTPClientTransport(config.url, { requestInit: { headers: config.headers } })
   }
+  // The 2024-11-05 HTTP+SSE transport (VS Code's `"type": "sse"`): the headers go on its event stream's GET and on every POST.
+  if (config.transport === 'sse') return new SSEClientTransport(config.url, { requestInit: { headers: config.headers } })
   const transport = new StdioClientTransport({
     command: config.command,
     args: config.args,

@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createChatServer } from '../../engine/chat-server'
 import { createChatTestClient, eventsOf } from '../../engine/testing/chat-test-client'
@@ -32,7 +33,7 @@ afterEach(async () => {
 
 /** The servers of an `mcp.json` document, read as the app reads the file. */
 function fromMcpJson(mcpServers: Record<string, unknown>): McpServerConfig[] {
-  const { servers, invalid } = parseMcpServers({ data: { mcpServers }, baseDirectory: process.cwd() })
+  const { servers, invalid } = parseMcpServers({ data: { mcpServers }, file: path.join(process.cwd(), 'mcp.json') })
   expect(invalid).toEqual([])
   return servers
 }
@@ -118,5 +119,34 @@ describe('url servers (Streamable HTTP)', { timeout: 60_000 }, () => {
     await expect.poll(() => clients.servers(), WAIT).toEqual([{ name: 'remote', status: 'ready' }])
     expect(clients.connection('remote')!.restarts).toBeGreaterThanOrEqual(1)
     expect((await clients.callTool('remote', 'echo', { message: 'back' })).content).toEqual([{ type: 'text', text: 'Echo: back' }])
+  })
+})
+
+describe("VS Code's servers in mcp.json", { timeout: 60_000 }, () => {
+  it('connects a "type": "sse" server over HTTP+SSE with its headers, and an "http" one over Streamable HTTP', async () => {
+    const sse = await startEverythingHttpServer({ transport: 'sse' })
+    closing.push(() => sse.stop())
+    const sseProxy = await startRecordingProxy({ target: sse.url })
+    closing.push(() => sseProxy.close())
+    const { servers, invalid } = parseMcpServers({
+      file: path.join(process.cwd(), '.vscode', 'mcp.json'),
+      data: {
+        servers: {
+          legacy: { type: 'sse', url: `${sseProxy.origin}/sse`, headers: { 'X-Test': 'sse' } },
+          remote: { type: 'http', url: everything.url },
+        },
+      },
+    })
+    expect(invalid).toEqual([])
+    const clients = await start(servers)
+    await expect.poll(() => clients.servers(), WAIT).toEqual([
+      { name: 'legacy', status: 'ready' },
+      { name: 'remote', status: 'ready' },
+    ])
+    expect((await clients.callTool('legacy', 'echo', { message: 'over sse' })).content).toEqual([{ type: 'text', text: 'Echo: over sse' }])
+    expect((await clients.callTool('remote', 'echo', { message: 'over http' })).content).toEqual([{ type: 'text', text: 'Echo: over http' }])
+    // The event stream (GET /sse) and the messages (POST /message?sessionId=…), each with the headers.
+    expect(new Set(sseProxy.requests.map((request) => request.method))).toEqual(new Set(['GET', 'POST']))
+    for (const request of sseProxy.requests) expect(request.headers['x-test'], `${request.method} ${JSON.stringify(request.headers)}`).toBe('sse')
   })
 })

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { backoffDelay, DEFAULT_MCP_SERVER_TIMING } from './run-mcp-server'
 import { startMcpClients } from './start-mcp-clients'
-import type { McpServerConfig } from './mcp-servers-config'
+import { parseMcpServers, type McpServerConfig } from './mcp-servers-config'
 import { everythingServer, faultServer } from './testing/servers'
 
 // Quick restarts; a generous initialize time-out, since a loaded machine starts node slowly
@@ -19,8 +19,8 @@ function stdio(name: string, server: { command: string; args: string[] }): McpSe
   return { name, transport: 'stdio', env: {}, ...server }
 }
 
-async function start(servers: McpServerConfig[], invalid: Array<{ name: string; error: string }> = [], timing = FAST) {
-  const started = await startMcpClients({ config: { servers, invalid }, timing })
+async function start(servers: McpServerConfig[], invalid: Array<{ name: string; error: string }> = [], timing = FAST, more: { path?: string; disabled?: string[] } = {}) {
+  const started = await startMcpClients({ config: { servers, invalid, ...more }, timing })
   close = started.close
   return started.clients
 }
@@ -35,6 +35,10 @@ function isAlive(pid: number): boolean {
 }
 
 describe('external MCP servers', { timeout: 60_000 }, () => {
+  it('allow 30 s for initialize by default', () => {
+    expect(DEFAULT_MCP_SERVER_TIMING.initializeTimeoutMs).toBe(30_000)
+  })
+
   it('wait longer after each failure in a row before starting again, up to a limit', () => {
     expect([1, 2, 3, 4, 7, 8, 20].map((failures) => backoffDelay(DEFAULT_MCP_SERVER_TIMING, failures))).toEqual([1_000, 2_000, 4_000, 8_000, 60_000, 60_000, 60_000])
   })
@@ -53,12 +57,12 @@ describe('external MCP servers', { timeout: 60_000 }, () => {
   })
 
   it('a server that exits at once is failed with its exit code and stderr, and restarted with back-off', async () => {
-    const clients = await start([stdio('broken', faultServer('exit')), stdio('everything', everythingServer())], [{ name: 'typo', error: 'command: required' }])
+    const clients = await start([stdio('broken', faultServer('exit')), stdio('everything', everythingServer())], [{ name: 'typo', error: '/srv/app/mcp.json: command: required' }])
     await expect.poll(() => clients.connection('broken')!.restarts, WAIT).toBeGreaterThanOrEqual(3)
     const broken = clients.servers().find((server) => server.name === 'broken')!
     expect(broken.status).not.toBe('ready')
     expect(clients.connection('broken')!.error).toMatch(/code 3.*told to exit at once/s)
-    expect(clients.servers()).toContainEqual({ name: 'typo', status: 'failed', error: 'mcp.json: command: required' })
+    expect(clients.servers()).toContainEqual({ name: 'typo', status: 'failed', error: '/srv/app/mcp.json: command: required' })
     // The others are not harmed.
     await expect.poll(() => clients.servers().find((server) => server.name === 'everything')!.status, WAIT).toBe('ready')
     await expect(clients.callTool('broken', 'anything', {})).rejects.toThrow(/MCP server "broken" is (down|still starting)/)
@@ -85,5 +89,45 @@ describe('external MCP servers', { timeout: 60_000 }, () => {
     await close!()
     close = undefined
     await expect.poll(() => isAlive(second), WAIT).toBe(false)
+  })
+
+  it("connects a stdio server from VS Code's format, and lists a disabled one without starting it", async () => {
+    const file = '/home/me/project/.vscode/mcp.json'
+    const config = parseMcpServers({
+      file,
+      data: { servers: { local: { type: 'stdio', ...everythingServer() }, off: { type: 'stdio', ...faultServer('exit'), disabled: true } } },
+    })
+    expect(config.invalid).toEqual([])
+    const clients = await start(config.servers, config.invalid, FAST, { path: file, disabled: config.disabled })
+    expect(clients.servers()).toEqual([
+      { name: 'local', status: 'starting' },
+      { name: 'off', status: 'disabled' },
+    ])
+    await expect.poll(() => clients.servers()[0]!.status, WAIT).toBe('ready')
+    expect((await clients.callTool('local', 'echo', { message: 'hi' })).content).toEqual([{ type: 'text', text: 'Echo: hi' }])
+    expect(clients.connection('off')).toBeUndefined()
+    expect(clients.servers()[1]).toEqual({ name: 'off', status: 'disabled' })
+    await expect(clients.callTool('off', 'anything', {})).rejects.toThrow(`The MCP server "off" is disabled in ${file}.`)
+    await expect(clients.callTool('nobody', 'anything', {})).rejects.toThrow(`There is no MCP server named "nobody" in ${file}.`)
+  })
+
+  it("a slow server is starting, not failed, within its entry's initializeTimeoutMs, which wins over the app's", async () => {
+    // The app allows 500 ms; this entry allows 20 s, and the server takes 1.5 s to answer.
+    const clients = await start([{ ...stdio('slow', faultServer('slow', 1_500)), initializeTimeoutMs: 20_000 }], [], { ...FAST, initializeTimeoutMs: 500 })
+    const seen = new Set<string>()
+    await expect
+      .poll(() => {
+        const [info] = clients.servers()
+        seen.add(JSON.stringify(info))
+        return info!.status
+      }, WAIT)
+      .toBe('ready')
+    expect([...seen]).toEqual([JSON.stringify({ name: 'slow', status: 'starting' }), JSON.stringify({ name: 'slow', status: 'ready' })])
+    expect(clients.connection('slow')!.restarts).toBe(0)
+  })
+
+  it("a server slower than its entry's initializeTimeoutMs is failed with that time, even when the app's is longer", async () => {
+    const clients = await start([{ ...stdio('slow', faultServer('slow', 10_000)), initializeTimeoutMs: 700 }], [], FAST)
+    await expect.poll(() => clients.connection('slow')!.error, WAIT).toMatch(/did not answer initialize within 0.7 s/)
   })
 })

@@ -1,6 +1,6 @@
 import type { CallToolResult, ReadResourceResult, RequestOptions, Tool } from '@modelcontextprotocol/client'
 import { resource, spawn, type Operation } from 'effection'
-import type { McpServersConfig } from './mcp-servers-config'
+import { MCP_CONFIG_FILE, type McpServersConfig } from './mcp-servers-config'
 import { DEFAULT_MCP_SERVER_TIMING, runMcpServer, type McpServerTiming } from './run-mcp-server'
 import { McpServerConnection, type McpServerStatus } from './server-connection'
 import { externalToolName } from './tool-names'
@@ -8,7 +8,8 @@ import { externalToolName } from './tool-names'
 /** One server as `GET /api/tools` lists it. */
 export interface McpServerInfo {
   name: string
-  status: McpServerStatus
+  /** `disabled`: its entry says `"disabled": true`, so it is not started. */
+  status: McpServerStatus | 'disabled'
   error?: string
 }
 
@@ -48,7 +49,8 @@ export class McpServerUnavailableError extends Error {
 
 /**
  * Start every configured server and keep each connected (see `runMcpServer`) until the scope
- * ends, which closes them all. Entries `mcp.json` could not accept are listed as failed.
+ * ends, which closes them all. Entries `mcp.json` could not accept are listed as failed (their
+ * errors name the file), and those it turns off as disabled.
  */
 export function useMcpClients({ config, timing = {} }: UseMcpClientsOptions): Operation<McpClients> {
   return resource(function* (provide) {
@@ -59,11 +61,17 @@ export function useMcpClients({ config, timing = {} }: UseMcpClientsOptions): Op
       connections.set(server.name, connection)
       yield* spawn(() => runMcpServer({ config: server, connection, timing: merged }))
     }
-    const invalid: McpServerInfo[] = config.invalid.map(({ name, error }) => ({ name, status: 'failed', error: `mcp.json: ${error}` }))
+    const file = config.path ?? MCP_CONFIG_FILE
+    const invalid: McpServerInfo[] = config.invalid.map(({ name, error }) => ({ name, status: 'failed', error }))
+    const disabled: McpServerInfo[] = (config.disabled ?? []).map((name) => ({ name, status: 'disabled' }))
 
     const ready = (server: string) => {
       const connection = connections.get(server)
-      if (!connection) throw new McpServerUnavailableError(`There is no MCP server named "${server}" in mcp.json.`)
+      if (!connection) {
+        throw new McpServerUnavailableError(
+          disabled.some(({ name }) => name === server) ? `The MCP server "${server}" is disabled in ${file}.` : `There is no MCP server named "${server}" in ${file}.`,
+        )
+      }
       if (connection.status !== 'ready' || !connection.client) {
         throw new McpServerUnavailableError(
           `The MCP server "${server}" is ${connection.status === 'starting' ? 'still starting' : `down (${connection.error ?? 'failed'})`}.`,
@@ -76,6 +84,7 @@ export function useMcpClients({ config, timing = {} }: UseMcpClientsOptions): Op
       servers: () => [
         ...[...connections.values()].map(({ name, status, error }) => ({ name, status, ...(error && status !== 'ready' ? { error } : {}) })),
         ...invalid,
+        ...disabled,
       ],
       tools: () =>
         [...connections.values()].flatMap((connection) =>

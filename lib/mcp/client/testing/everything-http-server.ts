@@ -6,7 +6,7 @@ const require = createRequire(import.meta.url)
 
 export interface EverythingHttpServer {
   port: number
-  /** `http://127.0.0.1:<port>/mcp` */
+  /** `http://127.0.0.1:<port>/mcp` (Streamable HTTP) or `http://127.0.0.1:<port>/sse` (HTTP+SSE) */
   url: string
   /** Kills the server (SIGKILL, as a crash would); resolves once it has exited. */
   stop(): Promise<void>
@@ -15,24 +15,25 @@ export interface EverythingHttpServer {
 }
 
 /**
- * `node <server-everything> streamableHttp` on a free port (it takes its port from `PORT`),
+ * `node <server-everything> streamableHttp` (or `sse`, the 2024-11-05 HTTP+SSE transport) on a
+ * free port (it takes its port from `PORT`),
  * resolved once it says it is listening. Stop it with `stop()` when the tests end; one left
  * running is killed when the test process exits.
  */
-export async function startEverythingHttpServer(): Promise<EverythingHttpServer> {
+export async function startEverythingHttpServer({ transport = 'streamableHttp' }: { transport?: 'streamableHttp' | 'sse' } = {}): Promise<EverythingHttpServer> {
   // The port is free when asked, but another process may take it before the server does:
   // the server then exits saying so, and a new port is tried.
   for (let attempt = 1; ; attempt++) {
     const port = await freePort()
     try {
-      let child = await launch(port)
+      let child = await launch(port, transport)
       return {
         port,
-        url: `http://127.0.0.1:${port}/mcp`,
+        url: `http://127.0.0.1:${port}/${transport === 'sse' ? 'sse' : 'mcp'}`,
         stop: () => kill(child),
         async restart() {
           await kill(child)
-          child = await launch(port)
+          child = await launch(port, transport)
         },
       }
     } catch (error) {
@@ -41,13 +42,13 @@ export async function startEverythingHttpServer(): Promise<EverythingHttpServer>
   }
 }
 
-function launch(port: number): Promise<ChildProcess> {
+function launch(port: number, transport: 'streamableHttp' | 'sse'): Promise<ChildProcess> {
   return launchServer({
-    name: `server-everything (streamableHttp) on port ${port}`,
+    name: `server-everything (${transport}) on port ${port}`,
     command: process.execPath,
-    args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'streamableHttp'],
+    args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), transport],
     env: { ...process.env, PORT: String(port) },
-    ready: (output) => output.includes(`listening on port ${port}`),
+    ready: (output) => output.includes(transport === 'sse' ? `running on port ${port}` : `listening on port ${port}`),
   })
 }
 

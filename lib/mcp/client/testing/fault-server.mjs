@@ -1,6 +1,7 @@
 // A small MCP server over stdio that misbehaves on purpose, for the client's tests:
 //   node fault-server.mjs exit       exits at once (code 3), saying why on stderr
 //   node fault-server.mjs hang       never answers initialize
+//   node fault-server.mjs slow <ms>  serves as below, but reads nothing for <ms> first (a slow start)
 //   node fault-server.mjs serve      answers, with tools that misbehave:
 //     malformed   a result that is not a CallToolResult
 //     huge        a text block of `bytes` characters (default 2 MB)
@@ -61,5 +62,7 @@ if (mode === 'exit') {
         return { content: [{ type: 'text', text: `unknown tool ${request.params.name}` }], isError: true }
     }
   })
+  // A slow start: initialize waits unread in the pipe until the server gets round to it.
+  if (mode === 'slow') await new Promise((resolve) => setTimeout(resolve, Number(process.argv[3] ?? 2_000)))
   await server.connect(new StdioServerTransport())
 }

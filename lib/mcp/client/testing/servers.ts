@@ -12,7 +12,7 @@ export function everythingServer(): { command: string; args: string[] } {
 
 export const FAULT_SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fault-server.mjs')
 
-/** The fault server in one of its modes (see `fault-server.mjs`). */
-export function faultServer(mode: 'exit' | 'hang' | 'serve'): { command: string; args: string[] } {
-  return { command: process.execPath, args: [FAULT_SERVER, mode] }
+/** The fault server in one of its modes (see `fault-server.mjs`); `slow` answers initialize after `delayMs`. */
+export function faultServer(mode: 'exit' | 'hang' | 'serve' | 'slow', delayMs?: number): { command: string; args: string[] } {
+  return { command: process.execPath, args: [FAULT_SERVER, mode, ...(delayMs !== undefined ? [String(delayMs)] : [])] }
 }
