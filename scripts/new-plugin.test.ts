@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
+import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 // The scaffold runs in a copy of the project, so the plugin it writes never lands in this one.
@@ -42,7 +43,7 @@ beforeAll(() => {
 afterAll(() => rmSync(copy, { recursive: true, force: true }))
 
 describe('npm run new-plugin', () => {
-  it('writes a plugin whose engine test passes and that type-checks, changing nothing but its folder and the two lists', { timeout: 240_000 }, () => {
+  it('writes a plugin whose engine test passes, changing nothing but its folder and the two lists', { timeout: 120_000 }, () => {
     const before = snapshot()
     const made = run('node', ['scripts/new-plugin.mjs', 'reserve-table'])
     expect(made.output).toContain('Wrote plugins/reserve-table/')
@@ -75,10 +76,40 @@ describe('npm run new-plugin', () => {
     const tested = run('npx', ['vitest', 'run', 'plugins/reserve-table', 'lib/server/offline-skills.test.ts'])
     expect(tested.output).toMatch(/Tests\s+\d+ passed/)
     expect(tested.status).toBe(0)
+  })
 
-    const typed = run('npx', ['tsc', '--noEmit'])
-    expect(typed.output).not.toContain('error TS')
-    expect(typed.status).toBe(0)
+  // `vitest run plugins/<name>` strips types without checking them, so the scaffold's own tests
+  // would pass with a type error in it. This compiles the new plugin's files and the two lists,
+  // with what they import, under the project's tsconfig (paths, strict, jsx): the whole
+  // project's `tsc` takes several times as long.
+  it('writes a plugin that type-checks, with the two lists that name it', { timeout: 120_000 }, () => {
+    const folder = join(copy, 'plugins', 'reserve-table')
+    const files = (directory: string): string[] =>
+      readdirSync(directory).flatMap((entry) => {
+        const path = join(directory, entry)
+        return statSync(path).isDirectory() ? files(path) : /\.tsx?$/.test(entry) ? [path] : []
+      })
+    const roots = [...files(folder), join(copy, 'plugins', 'index.ts'), join(copy, 'plugins', 'browser.ts')]
+    expect(roots.length).toBeGreaterThanOrEqual(11)
+
+    const config = ts.getParsedCommandLineOfConfigFile(join(copy, 'tsconfig.json'), { incremental: false, noEmit: true }, {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
+      },
+    })!
+    expect(config.errors).toEqual([])
+    const program = ts.createProgram({ rootNames: roots, options: config.options })
+    const diagnostics = ts.getPreEmitDiagnostics(program)
+    const report = ts.formatDiagnostics(diagnostics, {
+      getCanonicalFileName: (name) => name,
+      getCurrentDirectory: () => copy,
+      getNewLine: () => '\n',
+    })
+    expect(report).toBe('')
+    expect(diagnostics).toHaveLength(0)
+    // It did check the plugin, not only find it.
+    expect(program.getSourceFile(join(folder, 'tool.ts'))).toBeDefined()
   })
 
   it.each([
