@@ -87,5 +87,5 @@ writeFileSync(
 
 console.log(`Wrote plugins/${name}/, added ${camel}Tool and ${camel}Offline to plugins/index.ts and ${camel}Plugin to plugins/browser.ts:`)
 for (const file of written.sort()) console.log(`  ${file}`)
-console.log(`\nTry it: npx vitest run plugins/${name}   ·   npm run build && E2E_PORT=3210 npx playwright test plugins/${name}`)
+console.log(`\nTry it: npx vitest run plugins/${name}   ·   npm run typecheck (vitest does not type-check)   ·   npm run build && E2E_PORT=3210 npx playwright test plugins/${name}`)
 console.log(`Then say “${tokens.__Phrase__} for tonight” in the chat (npm run dev). The guide: docs/plugins.md`)
