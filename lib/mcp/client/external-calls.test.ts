@@ -139,6 +139,83 @@ describe('external tools in the chat', { timeout: 30_000 }, () => {
     expect(eventsOf(answered.events, 'tool_result')[0]!.content).toMatch(/accept/)
   })
 
+  it('-32042: each link is a URL question; confirmed, the call is made again with the same arguments and its result arrives', async () => {
+    const { browser } = await setUp()
+    // server-everything's error path: -32042 first, then (the retry) its own URL-mode question.
+    const args = { url: 'https://example.com/after-retry', message: 'Now the real link.', errorPath: true }
+    const turn = await browser.post({ messages: [command('everything__trigger-url-elicitation', args)], directToolCall: { name: 'everything__trigger-url-elicitation', arguments: args } })
+    expect(eventsOf(turn.events, 'tool_error')).toEqual([])
+    const [required] = elicitRequests(turn.events)
+    expect(required).toMatchObject({ key: EXTERNAL_QUESTION.url, message: expect.stringContaining('satisfy the prerequisite') })
+    expect(contextOf(required!)).toEqual({ server: 'everything', url: 'https://modelcontextprotocol.io' })
+
+    const retried = await browser.answer([{ request: required!, result: { action: 'accept', content: {} } }])
+    const [asked] = elicitRequests(retried.events)
+    expect(contextOf(asked!)).toEqual({ server: 'everything', url: 'https://example.com/after-retry' })
+    const answered = await browser.answer([{ request: asked!, result: { action: 'accept', content: {} } }])
+    expect(eventsOf(answered.events, 'tool_result')[0]!.content).toMatch(/User completed the URL elicitation flow/)
+  })
+
+  it('-32042 with several links asks each in turn; a second -32042 asks again; past the bound it is a tool error', async () => {
+    const { browser } = await setUp()
+    const call = (args: Record<string, unknown>) => browser.post({ messages: [...browser.messages, command('faulty__url-required', args)], directToolCall: { name: 'faulty__url-required', arguments: args } })
+    const confirm = async (events: Awaited<ReturnType<typeof call>>['events'], expected: string) => {
+      const [question] = elicitRequests(events)
+      expect(contextOf(question!)).toEqual({ server: 'faulty', url: expected })
+      return (await browser.answer([{ request: question!, result: { action: 'accept', content: {} } }])).events
+    }
+    let events = (await call({ key: 'twice', times: 2 })).events
+    for (let round = 0; round < 2; round++) {
+      events = await confirm(events, 'https://auth.example.com/connect?step=a')
+      events = await confirm(events, 'http://localhost:9/consent')
+    }
+    expect(JSON.parse(eventsOf(events, 'tool_result')[0]!.content).content[0].text).toBe('called 3 times')
+
+    events = (await call({ key: 'always', times: 99 })).events
+    for (let round = 0; round < 3; round++) {
+      events = await confirm(events, 'https://auth.example.com/connect?step=a')
+      events = await confirm(events, 'http://localhost:9/consent')
+    }
+    expect(elicitRequests(events)).toEqual([])
+    expect(eventsOf(events, 'tool_error')[0]!.message).toMatch(/still asks for links to be opened \(-32042, URL elicitation required\) after 3 rounds/)
+  })
+
+  it('-32042 declined or cancelled: a result saying so, and the turn goes on', async () => {
+    const { browser } = await setUp()
+    const args = { key: 'declined', times: 1 }
+    const turn = await browser.post({ messages: [command('faulty__url-required', args)], directToolCall: { name: 'faulty__url-required', arguments: args } })
+    const [question] = elicitRequests(turn.events)
+    const answered = await browser.answer([{ request: question!, result: { action: 'decline' } }])
+    const result = JSON.parse(eventsOf(answered.events, 'tool_result')[0]!.content)
+    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/declined opening https:\/\/auth\.example\.com\/connect\?step=a.*not called again/) }] })
+    expect(eventsOf(answered.events, 'tool_error')).toEqual([])
+
+    // Asked by the model, the model reads the result and speaks again.
+    const byModel = await browser.say('Call faulty__url-required with {"key": "cancelled", "times": 1}')
+    const [asked] = elicitRequests(byModel.events)
+    const cancelled = await browser.answer([{ request: asked!, result: { action: 'cancel' } }])
+    expect(eventsOf(cancelled.events, 'tool_result')[0]!.content).toMatch(/cancelled opening/)
+    expect(textOf(cancelled.events)).toContain('faulty__url-required')
+  })
+
+  it('-32042 with data the chat cannot show is a clear tool error', async () => {
+    const { browser } = await setUp()
+    const cases: Array<[unknown, RegExp]> = [
+      [{ elicitations: [{ mode: 'form', elicitationId: 'x', message: 'm', requestedSchema: { type: 'object', properties: {} } }] }, /elicitations\.0\.mode/],
+      [{ elicitations: [{ mode: 'url', elicitationId: 'x', url: 'javascript:alert(1)', message: 'm' }] }, /elicitations\.0\.url: not an http\(s\) URL/],
+      [{ elicitations: [] }, /elicitations/],
+      ['nothing useful', /cannot be shown/],
+    ]
+    for (const [data, why] of cases) {
+      const args = { key: `malformed-${JSON.stringify(data)}`, times: 1, data }
+      const turn = await browser.post({ messages: [...browser.messages, command('faulty__url-required', args)], directToolCall: { name: 'faulty__url-required', arguments: args } })
+      expect(elicitRequests(turn.events)).toEqual([])
+      const message = eventsOf(turn.events, 'tool_error')[0]!.message
+      expect(message).toMatch(/faulty asked for links to be opened \(-32042, URL elicitation required\), but its data\.elicitations cannot be shown/)
+      expect(message).toMatch(why)
+    }
+  })
+
   it('the server samples: approved, the chat model answers within its limits; denied, the server gets an error', async () => {
     const { browser } = await setUp()
     const args = { prompt: 'Name a colour', maxTokens: 50 }

@@ -102,6 +102,9 @@ export function uiResourceUriOf(tool: Tool): string | undefined {
   return typeof uri === 'string' && uri.startsWith('ui://') ? uri : undefined
 }
 
+/** How many times a call answered -32042 (URL elicitation required) is asked about and made again, at most. */
+export const MAX_URL_ELICITATION_ROUNDS = 3
+
 function* callExternalTool({
   server,
   tool,
@@ -117,6 +120,40 @@ function* callExternalTool({
   clients: McpClients
   callTimeoutMs: number
 }): Operation<string> {
+  for (let round = 0; ; round++) {
+    const outcome = yield* callOnce({ server, tool, params, ctx, clients, callTimeoutMs })
+    // -32042: the server needs the person to open links first; each becomes a URL question, then the call is made again.
+    const elicitations = urlElicitationsRequired(server, outcome)
+    if (!elicitations) return resultOf(settled(outcome))
+    if (round === MAX_URL_ELICITATION_ROUNDS) {
+      throw new Error(
+        `${server} still asks for links to be opened (-32042, URL elicitation required) after ${MAX_URL_ELICITATION_ROUNDS} rounds of them; the call was given up.`,
+      )
+    }
+    for (const elicitation of elicitations) {
+      const question: UrlQuestion = { server, url: elicitation.url }
+      const answer = yield* ctx.elicit(EXTERNAL_QUESTION.url, { message: elicitation.message, ...question })
+      if (answer.action !== 'accept') return resultOf(declined(server, tool, elicitation.url, answer.action))
+    }
+  }
+}
+
+/** One call to the server, its questions, progress and logs handled while it runs. */
+function* callOnce({
+  server,
+  tool,
+  params,
+  ctx,
+  clients,
+  callTimeoutMs,
+}: {
+  server: string
+  tool: string
+  params: Record<string, unknown>
+  ctx: Context
+  clients: McpClients
+  callTimeoutMs: number
+}): Operation<Settled> {
   const connection = clients.connection(server)
   const client = connection?.status === 'ready' ? connection.client : undefined
   if (!connection || !client) {
@@ -164,7 +201,7 @@ function* callExternalTool({
       const { value: event } = yield* events.next()
       switch (event.kind) {
         case 'ended':
-          return resultOf(yield* settled(call))
+          return yield* call
         case 'progress': {
           const { progress, total, message } = event.progress
           const fraction = total && total > 0 ? progress / total : undefined
@@ -191,11 +228,56 @@ function* callExternalTool({
 type Settled = { ok: true; result: CallToolResult } | { ok: false; error: unknown }
 
 /** The call's result, or its failure said for people. */
-function* settled(call: Operation<Settled>): Operation<CallToolResult> {
-  const outcome = yield* call
+function settled(outcome: Settled): CallToolResult {
   if (outcome.ok) return outcome.result
   const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error)
   throw new Error(`The MCP server's answer could not be used: ${message.slice(0, 500)}`)
+}
+
+const urlElicitationRequiredData = z.object({
+  elicitations: z
+    .array(
+      z.object({
+        mode: z.literal('url'),
+        elicitationId: z.string().min(1),
+        url: z.string().refine(isWebUrl, 'not an http(s) URL'),
+        message: z.string(),
+      }),
+    )
+    .min(1)
+    .max(10),
+})
+
+function isWebUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url)
+    return protocol === 'https:' || protocol === 'http:'
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The links a call answered with -32042 (URL elicitation required) asks the person to open, or
+ * undefined for any other outcome. Data the chat cannot use is a clear error, never a crash.
+ */
+function urlElicitationsRequired(server: string, outcome: Settled): z.infer<typeof urlElicitationRequiredData>['elicitations'] | undefined {
+  if (outcome.ok || !(outcome.error instanceof ProtocolError) || outcome.error.code !== ProtocolErrorCode.UrlElicitationRequired) return undefined
+  const parsed = urlElicitationRequiredData.safeParse(outcome.error.data)
+  if (parsed.success) return parsed.data.elicitations
+  const why = parsed.error.issues.map((issue) => `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`).join('; ')
+  throw new Error(
+    `${server} asked for links to be opened (-32042, URL elicitation required), but its data.elicitations cannot be shown: ${why.slice(0, 500)}. Only url-mode elicitations with http(s) URLs can be.`,
+  )
+}
+
+/** What the tool says when the person declines (or cancels) a link a -32042 asked for: the call was not made again. */
+function declined(server: string, tool: string, url: string, action: 'decline' | 'cancel'): CallToolResult {
+  const verb = action === 'decline' ? 'declined' : 'cancelled'
+  return {
+    content: [{ type: 'text', text: `The person ${verb} opening ${url}, which ${server} needs before ${tool} can run; ${tool} was not called again.` }],
+    isError: true,
+  }
 }
 
 function resultOf(result: CallToolResult): string {

@@ -10,9 +10,12 @@
 //     fails       a result with isError: true
 //     wait        answers only when the client cancels it (notifications/cancelled)
 //     cancelled   how many calls the client has cancelled so far, as text
+//     url-required  answers -32042 (URL elicitation required) to its first `times` calls with a
+//                 given `key`, with `data` if given, else two url-mode elicitations; then says
+//                 how many calls it took, as text
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 
 const mode = process.argv[2] ?? 'serve'
 
@@ -28,6 +31,7 @@ if (mode === 'exit') {
   const server = new Server({ name: 'fault-server', version: '1.0.0' }, { capabilities: { tools: {} } })
   const object = { type: 'object', properties: {} }
   let cancelled = 0
+  const urlCalls = new Map()
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [
       { name: 'malformed', description: 'Returns a result that is not a CallToolResult.', inputSchema: object },
@@ -37,6 +41,11 @@ if (mode === 'exit') {
       { name: 'fails', description: 'Reports an error in its result.', inputSchema: object },
       { name: 'wait', description: 'Waits until the call is cancelled.', inputSchema: object },
       { name: 'cancelled', description: 'Counts the calls cancelled so far.', inputSchema: object },
+      {
+        name: 'url-required',
+        description: 'Answers -32042 (URL elicitation required) to its first `times` calls with a key.',
+        inputSchema: { type: 'object', properties: { key: { type: 'string' }, times: { type: 'integer' }, data: {} } },
+      },
     ],
   }))
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -56,6 +65,24 @@ if (mode === 'exit') {
         return { content: [{ type: 'text', text: 'cancelled' }] }
       case 'cancelled':
         return { content: [{ type: 'text', text: String(cancelled) }] }
+      case 'url-required': {
+        const { key = '', times = 1, data } = request.params.arguments ?? {}
+        const calls = (urlCalls.get(key) ?? 0) + 1
+        urlCalls.set(key, calls)
+        if (calls <= times) {
+          throw new McpError(
+            ErrorCode.UrlElicitationRequired,
+            'Open these links first.',
+            data ?? {
+              elicitations: [
+                { mode: 'url', elicitationId: `${key}-a-${calls}`, url: 'https://auth.example.com/connect?step=a', message: 'Connect your account.' },
+                { mode: 'url', elicitationId: `${key}-b-${calls}`, url: 'http://localhost:9/consent', message: 'Give your consent.' },
+              ],
+            },
+          )
+        }
+        return { content: [{ type: 'text', text: `called ${calls} times` }] }
+      }
       case 'fails':
         return { content: [{ type: 'text', text: 'The disk is full.' }], isError: true }
       default:
