@@ -105,23 +105,20 @@ export function uiResourceUriOf(tool: Tool): string | undefined {
 /** How many times a call answered -32042 (URL elicitation required) is asked about and made again, at most. */
 export const MAX_URL_ELICITATION_ROUNDS = 3
 
-function* callExternalTool({
-  server,
-  tool,
-  params,
-  ctx,
-  clients,
-  callTimeoutMs,
-}: {
+/** One external tool call: whom, what, and where its questions and reports go. */
+interface ExternalCall {
   server: string
   tool: string
   params: Record<string, unknown>
   ctx: Context
   clients: McpClients
   callTimeoutMs: number
-}): Operation<string> {
+}
+
+function* callExternalTool(call: ExternalCall): Operation<string> {
+  const { server, tool, ctx } = call
   for (let round = 0; ; round++) {
-    const outcome = yield* callOnce({ server, tool, params, ctx, clients, callTimeoutMs })
+    const outcome = yield* callOnce(call)
     // -32042: the server needs the person to open links first; each becomes a URL question, then the call is made again.
     const elicitations = urlElicitationsRequired(server, outcome)
     if (!elicitations) return resultOf(settled(outcome))
@@ -139,21 +136,7 @@ function* callExternalTool({
 }
 
 /** One call to the server, its questions, progress and logs handled while it runs. */
-function* callOnce({
-  server,
-  tool,
-  params,
-  ctx,
-  clients,
-  callTimeoutMs,
-}: {
-  server: string
-  tool: string
-  params: Record<string, unknown>
-  ctx: Context
-  clients: McpClients
-  callTimeoutMs: number
-}): Operation<Settled> {
+function* callOnce({ server, tool, params, ctx, clients, callTimeoutMs }: ExternalCall): Operation<Settled> {
   const connection = clients.connection(server)
   const client = connection?.status === 'ready' ? connection.client : undefined
   if (!connection || !client) {

@@ -1,23 +1,17 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createAdmission, type Admission } from '../../engine/admission'
-import { createOfflineModel } from '../../models'
 import { decodeModelContext } from '../../tools/model-context'
-import { pluginTools } from '@/plugins'
-import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint'
 import { connectBookingClient, freeSeat } from './testing/booking-client'
-import { serveFetch } from './testing/serve-fetch'
+import { servedEndpoints } from './testing/served-endpoints'
 
 const BOOK = { name: 'book_flight', arguments: { from: 'LHR', destination: 'JFK' } }
 
-const running: Array<{ endpoint: McpEndpoint; served: { url: URL; close(): Promise<void> } }> = []
+const endpoints = servedEndpoints()
 const clients: Client[] = []
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})))
-  for (const { endpoint, served } of running.splice(0)) {
-    await served.close()
-    await endpoint.close()
-  }
+  await endpoints.closeAll()
 })
 
 /**
@@ -26,10 +20,8 @@ afterEach(async () => {
  */
 async function admittedEndpoint() {
   const admission = createAdmission({ burst: 1_000, perSecond: 1_000, globalBurst: 40, globalPerSecond: 20, now: () => 0 })
-  const endpoint = await createMcpEndpoint({ tools: pluginTools, model: createOfflineModel(), stateSecret: 's'.repeat(40), admission })
-  const served = await serveFetch((request) => endpoint.handle(request))
-  running.push({ endpoint, served })
-  return { url: served.url, spend: () => spend(admission) }
+  const url = await endpoints.serve({ stateSecret: 's'.repeat(40), admission })
+  return { url, spend: () => spend(admission) }
 }
 
 /** Other clients' answers take all there is, and more: the server is in debt as deep as it goes. */

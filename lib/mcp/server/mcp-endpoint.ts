@@ -2,8 +2,11 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
 import {
   createMcpHandler,
   hostHeaderValidationResponse,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  isJsonContentType,
   isLegacyRequest,
   McpServer,
+  readRequestBody,
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
 } from '@modelcontextprotocol/server'
@@ -43,7 +46,7 @@ export interface McpEndpointOptions {
   maxSessions?: number
   /**
    * At most this many 2025 sessions per client address (an IPv6 address by its /64) and, with
-   * `authToken`, per token (default 20); more are refused with 429, so one client cannot take
+   * `authToken`, per token (default 100); more are refused with 429, so one client cannot take
    * every session from the others.
    */
   maxSessionsPerClient?: number
@@ -252,7 +255,7 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       if (!['GET', 'POST', 'DELETE'].includes(request.method)) return jsonRpcError(405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' })
       // The body is read once, here, and handed to the SDK parsed.
       const read = await readBody(request)
-      if (read.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: a request body must not exceed ${MAX_BODY_BYTES} bytes.`)
+      if (read.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: a request body must not exceed ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes.`)
       const parsedBody = read.parsedBody
       request = read.request
       if (Array.isArray(parsedBody)) {
@@ -285,32 +288,22 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
   }
 }
 
-/** The SDK's own bound on a POST body it reads (4 MiB). */
-const MAX_BODY_BYTES = 4 * 1024 * 1024
-
 /**
- * A JSON POST's body read once, bounded, and parsed, for the endpoint (batches, admission) to
- * look at and the SDK to use as `parsedBody`. Anything else (no body, another content type,
- * JSON that does not parse) is handed on unparsed, as a request with the same bytes, for the
- * SDK to answer as it does.
+ * A JSON POST's body read once (the SDK's bounded reader, its 4 MiB bound) and parsed, for the
+ * endpoint (batches, admission) to look at and the SDK to use as `parsedBody`. Anything else (no
+ * body, another content type, JSON that does not parse) is handed on unparsed, as a request with
+ * the same bytes, for the SDK to answer as it does.
  */
 async function readBody(request: Request): Promise<{ tooLarge: true } | { tooLarge: false; request: Request; parsedBody: unknown }> {
-  if (request.method !== 'POST' || !/\bjson\b/i.test(request.headers.get('content-type') ?? '') || request.body === null) {
+  if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type')) || request.body === null) {
     return { tooLarge: false, request, parsedBody: undefined }
   }
-  if (Number(request.headers.get('content-length')) > MAX_BODY_BYTES) return { tooLarge: true }
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength
-    if (size > MAX_BODY_BYTES) return { tooLarge: true }
-    chunks.push(chunk)
-  }
-  const text = Buffer.concat(chunks).toString('utf8')
+  const read = await readRequestBody(request)
+  if (read.tooLarge) return { tooLarge: true }
   try {
-    return { tooLarge: false, request, parsedBody: JSON.parse(text) as unknown }
+    return { tooLarge: false, request, parsedBody: JSON.parse(read.text) as unknown }
   } catch {
-    return { tooLarge: false, request: new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal }), parsedBody: undefined }
+    return { tooLarge: false, request: new Request(request.url, { method: 'POST', headers: request.headers, body: read.text, signal: request.signal }), parsedBody: undefined }
   }
 }
 

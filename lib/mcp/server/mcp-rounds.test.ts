@@ -1,13 +1,10 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { run } from 'effection'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createOfflineModel } from '../../models'
 import { createMemorySessionStore, type SessionStore } from '../../sessions'
 import { decodeModelContext } from '../../tools/model-context'
-import { pluginTools } from '@/plugins'
-import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint'
 import { freeSeat } from './testing/booking-client'
-import { serveFetch } from './testing/serve-fetch'
+import { servedEndpoints } from './testing/served-endpoints'
 
 const SECRET = 'r'.repeat(40)
 const BOOK = { name: 'book_flight', arguments: { from: 'LHR', destination: 'JFK' } }
@@ -16,28 +13,17 @@ type Round =
   | { resultType: 'input_required'; inputRequests: Record<string, { method: string; params: { message: string; requestedSchema: Record<string, unknown> } }>; requestState: string }
   | { resultType?: 'complete'; structuredContent: Record<string, unknown>; isError?: boolean }
 
-const running: { endpoint: McpEndpoint; served: { url: URL; close(): Promise<void> } }[] = []
+const endpoints = servedEndpoints()
 const clients: Client[] = []
 
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})))
-  for (const { endpoint, served } of running.splice(0)) {
-    await served.close()
-    await endpoint.close()
-  }
+  await endpoints.closeAll()
 })
 
 /** An instance of the app's MCP endpoint; instances given one store and one secret share rounds. */
 async function instance({ store, secret = SECRET }: { store?: SessionStore; secret?: string } = {}) {
-  const endpoint = await createMcpEndpoint({
-    tools: pluginTools,
-    model: createOfflineModel(),
-    stateSecret: secret,
-    useStore: store ? function* () { return store } : undefined,
-  })
-  const served = await serveFetch((request) => endpoint.handle(request))
-  running.push({ endpoint, served })
-  return served.url
+  return endpoints.serve({ stateSecret: secret, useStore: store ? function* () { return store } : undefined })
 }
 
 /** An official v2 client speaking 2026-07-28 that drives the rounds itself (`allowInputRequired`). */

@@ -1,3 +1,4 @@
+import { isJSONRPCResponse } from '@modelcontextprotocol/server'
 import type { Work } from '../../engine/admission'
 import type { RoundStateCodec } from './round-state'
 
@@ -50,7 +51,7 @@ export function createMcpWorkInProgress({
       // One message per request: a batch (an array) is refused before admission, and would be new work here.
       if (method !== 'POST' || typeof body !== 'object' || body === null || Array.isArray(body)) return 'new'
       if (asked) {
-        if (isResponse(body) && asked.delete(body.id)) return 'continue'
+        if (isJSONRPCResponse(body) && body.id !== null && body.id !== undefined && asked.delete(body.id)) return 'continue'
         if ((body as { method?: unknown }).method === 'notifications/cancelled') return 'continue'
       }
       const { method: rpcMethod, params } = body as { method?: unknown; params?: { requestState?: unknown } }
@@ -68,10 +69,4 @@ export function createMcpWorkInProgress({
 /** What a round's state is sealed for: the method and the caller (the bearer token's principal, or ''). */
 export function roundBinding(method: string, caller: string): string {
   return `${method}\0${caller}`
-}
-
-function isResponse(message: unknown): message is { id: RequestId } {
-  if (typeof message !== 'object' || message === null || 'method' in message) return false
-  const { id } = message as { id?: unknown }
-  return (typeof id === 'string' || typeof id === 'number') && ('result' in message || 'error' in message)
 }
