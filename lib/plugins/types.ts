@@ -2,6 +2,33 @@ import type { Operation } from 'effection'
 import type { ComponentType } from 'react'
 import type { ContextOf, ElicitSpec, ElicitsMap, ResponseOf } from '../tools/elicits'
 import type { AnyMcpTool, ElicitId, ElicitAnswer } from '../tools/types'
+import type { FormChoices } from '../protocol/question-form'
+
+/**
+ * The props of a component that answers a question by itself, registered for its key with
+ * `.onElicit({ pickSeat: SeatPicker })`: what the question is, typed from the tool, and
+ * `respond`, which answers with the same `ElicitResult` an MCP App returns over its bridge.
+ * The same component renders in our chat's tool card and, bundled, in any MCP Apps host.
+ */
+export interface QuestionProps<TContext, TResponse> {
+  /** The question, for people (a rejected answer's reason leads it). */
+  message: string
+  /** What the tool passed to `ctx.elicit` besides the message, decoded and typed. */
+  context: TContext
+  /** The offered answers of the question's choice fields, by field name (from its form). */
+  choices: FormChoices
+  /** Answer: `{ action: 'accept', content }`, `{ action: 'decline' }` or `{ action: 'cancel' }`. Once only. */
+  respond(result: ElicitAnswer<TResponse>): void
+  /** True once answered or stopped: the component stays, showing `answered` if there is one. */
+  disabled: boolean
+  answered?: ElicitAnswer<TResponse>
+}
+
+/** `QuestionProps` typed from a tool and one of its question keys, e.g. `ElicitProps<typeof bookFlightTool, 'pickSeat'>`. */
+export type ElicitProps<TTool extends AnyMcpTool, K extends keyof TTool['elicits'] & string> = QuestionProps<
+  ContextOf<TTool['elicits'][K]>,
+  ResponseOf<TTool['elicits'][K]>
+>
 
 /** The props the chat gives every component a plugin renders. */
 export interface ElicitComponentProps<TResponse> {

@@ -1,10 +1,28 @@
 import { z } from 'zod'
+import { buildQuestionForm, type FormFields, type QuestionForm } from './question-form'
 
 /**
  * What a tool declares for one elicitation key: the schema of the user's response, or
  * `{ response, context }` when the context passed to `ctx.elicit` is typed and validated too.
  */
-export type ElicitSpec = z.ZodType | { response: z.ZodType; context: z.ZodType } | DynamicElicitSpec
+export type ElicitSpec = z.ZodType | QuestionSpec | DynamicElicitSpec
+
+/**
+ * A question with a typed context: the answer's schema, the context's, and optionally how it is
+ * shown as a native form (MCP form-mode elicitation), derived from the context — write it with
+ * `question({...})` so `form` sees the context's type.
+ */
+export interface QuestionSpec<R extends z.ZodType = z.ZodType, C extends z.ZodType = z.ZodType> {
+  response: R
+  context: C
+  /** The question's form: a titled field per part of the answer, choices whenever the valid answers are known. */
+  form?(context: z.output<C>): FormFields<z.output<R>>
+}
+
+/** A question declared with its form, typed from its response and context schemas. */
+export function question<R extends z.ZodType, C extends z.ZodType>(spec: QuestionSpec<R, C>): QuestionSpec<R, C> {
+  return spec
+}
 
 /**
  * A question whose answer's schema comes with each question, in its context (an external MCP
@@ -49,4 +67,64 @@ export function responseSchemaOf(spec: ElicitSpec, context: Record<string, unkno
 
 export function contextSchemaOf(spec: ElicitSpec): z.ZodType | undefined {
   return spec instanceof z.ZodType ? undefined : spec.context
+}
+
+/**
+ * How a question is shown as a native form, for the context it is asked with: the spec's own
+ * `form`, or else one derived from the response schema (see `deriveFormFields`).
+ */
+export function questionFormOf(spec: ElicitSpec, context: Record<string, unknown> = {}): QuestionForm {
+  if (!(spec instanceof z.ZodType) && 'form' in spec && spec.form) {
+    return buildQuestionForm(spec.form(spec.context.parse(context)) as FormFields<unknown>)
+  }
+  return buildQuestionForm(deriveFormFields(responseSchemaOf(spec, context)))
+}
+
+/**
+ * Fields for a response schema that states no form: each property as its primitive, titled
+ * by its `title` (`.meta({ title })`) or else by its name; an enum as a choice. What a form
+ * cannot carry (a pattern, an exclusive bound) is left to the schema's own check.
+ */
+export function deriveFormFields(schema: z.ZodType): FormFields<unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, Record<string, unknown>>
+    required?: string[]
+  }
+  const required = new Set(json.required ?? [])
+  const fields: FormFields<unknown> = {}
+  for (const [name, property] of Object.entries(json.properties ?? {})) {
+    const title = typeof property.title === 'string' ? property.title : name
+    const base = {
+      title,
+      ...(typeof property.description === 'string' ? { description: property.description } : {}),
+      ...(required.has(name) ? {} : { optional: true }),
+    }
+    const safe = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined)
+    if (Array.isArray(property.enum)) {
+      fields[name] = { kind: 'choice', ...base, options: property.enum.map((value) => ({ value: String(value), title: String(value) })) }
+    } else if (property.type === 'string') {
+      fields[name] = {
+        kind: 'text',
+        ...base,
+        ...(typeof property.minLength === 'number' ? { minLength: property.minLength } : {}),
+        ...(typeof property.maxLength === 'number' ? { maxLength: property.maxLength } : {}),
+        ...(typeof property.default === 'string' ? { default: property.default } : {}),
+      }
+    } else if (property.type === 'number' || property.type === 'integer') {
+      const minimum = safe(property.minimum) ?? (typeof property.exclusiveMinimum === 'number' && property.type === 'integer' ? property.exclusiveMinimum + 1 : undefined)
+      const maximum = safe(property.maximum) ?? (typeof property.exclusiveMaximum === 'number' && property.type === 'integer' ? property.exclusiveMaximum - 1 : undefined)
+      fields[name] = {
+        kind: property.type,
+        ...base,
+        ...(minimum !== undefined ? { minimum } : {}),
+        ...(maximum !== undefined ? { maximum } : {}),
+        ...(typeof property.default === 'number' ? { default: property.default } : {}),
+      }
+    } else if (property.type === 'boolean') {
+      fields[name] = { kind: 'boolean', ...base, ...(typeof property.default === 'boolean' ? { default: property.default } : {}) }
+    } else {
+      fields[name] = { kind: 'text', ...base }
+    }
+  }
+  return fields
 }

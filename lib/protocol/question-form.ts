@@ -1,0 +1,106 @@
+/**
+ * A question as a form any MCP client can show: a flat `requestedSchema` inside the MCP form
+ * subset (2025-11-25), and, beside it in the request's `_meta`, what a program needs that a
+ * form cannot carry — the question's context, and how a titled choice maps onto the tool's
+ * answer. Client-safe (no Zod): the server builds these, an MCP App bundle reads them.
+ */
+
+/** The `_meta` key of an elicitation request that carries a `QuestionMeta`. */
+export const QUESTION_META_KEY = 'elicit-chat.dev/question'
+
+/** One offered answer of a choice field: its value in the form, and the title a person reads. */
+export interface FormChoice {
+  value: string
+  title: string
+}
+
+/** The offered answers of each choice field of a question's form, by field name. */
+export type FormChoices = Record<string, FormChoice[]>
+
+/**
+ * For a choice field whose value is not itself the answer (a seat "10A" for `{ row: 10, seat:
+ * 'A' }`): the part of the tool's answer each offered value stands for, by value.
+ */
+export type ChoiceAnswers = Record<string, Record<string, Record<string, unknown>>>
+
+/** A property of a form: one of the MCP form subset's primitives, titled. */
+export type FormProperty =
+  | {
+      type: 'string'
+      title: string
+      description?: string
+      default?: string
+      minLength?: number
+      maxLength?: number
+      format?: 'email' | 'uri' | 'date' | 'date-time'
+      enum?: string[]
+      /** SEP-1330's titled choices. */
+      oneOf?: Array<{ const: string; title: string }>
+    }
+  | { type: 'number' | 'integer'; title: string; description?: string; default?: number; minimum?: number; maximum?: number }
+  | { type: 'boolean'; title: string; description?: string; default?: boolean }
+  | {
+      type: 'array'
+      title: string
+      description?: string
+      minItems?: number
+      maxItems?: number
+      items: { type: 'string'; enum: string[] } | { anyOf: Array<{ const: string; title: string }> }
+      default?: string[]
+    }
+
+/** A form-mode elicitation's `requestedSchema`: flat, every property titled. */
+export interface FormSchema {
+  type: 'object'
+  properties: Record<string, FormProperty>
+  required?: string[]
+}
+
+/** What `_meta[QUESTION_META_KEY]` of an elicitation request holds. */
+export interface QuestionMeta {
+  /** The plugin tool that asks, and its question key (`.elicits()`). */
+  tool: string
+  key: string
+  /** The question's full context, as the tool passed it to `ctx.elicit` (what our chat's components render). */
+  context: Record<string, unknown>
+  /** Choice fields whose values stand for parts of the tool's answer (see `ChoiceAnswers`). */
+  answers?: ChoiceAnswers
+}
+
+/** The titled choices of a form's properties, by field name (`oneOf` and enums alike). */
+export function choicesOf(schema: FormSchema): FormChoices {
+  const choices: FormChoices = {}
+  for (const [name, property] of Object.entries(schema.properties)) {
+    if (property.type !== 'string') continue
+    if (property.oneOf) choices[name] = property.oneOf.map((option) => ({ value: option.const, title: option.title }))
+    else if (property.enum) choices[name] = property.enum.map((value) => ({ value, title: value }))
+  }
+  return choices
+}
+
+/**
+ * A tool's answer as the form's content: what an MCP App returns for a component's answer, so
+ * the host's check against `requestedSchema` passes. A choice field with answers takes the
+ * value whose answer matches; any other field takes the answer's own property (a number a
+ * string field expects is given as its string). Unmatched fields are left out: the server
+ * asks again, saying why.
+ */
+export function formContentFor(
+  response: Record<string, unknown>,
+  schema: FormSchema,
+  answers: ChoiceAnswers = {},
+): Record<string, unknown> {
+  const content: Record<string, unknown> = {}
+  for (const [name, property] of Object.entries(schema.properties)) {
+    const byValue = answers[name]
+    if (byValue) {
+      const match = Object.entries(byValue).find(([, part]) => Object.entries(part).every(([key, value]) => response[key] === value))
+      if (match) content[name] = match[0]
+      continue
+    }
+    const value = response[name]
+    if (value === undefined) continue
+    content[name] = property.type === 'string' && typeof value === 'number' ? String(value) : value
+  }
+  return content
+}
