@@ -88,6 +88,11 @@ export interface ResultViewProps<TResult> {
 export interface PluginClientRegistration {
   toolName: string
   handlers: Record<string, (request: ElicitHandlerRequest<string, Record<string, unknown>>, ctx: PluginClientContext) => Operation<ElicitAnswer<unknown>>>
+  /**
+   * The keys registered with a component that answers by itself (`.onElicit({ pickSeat: SeatPicker })`):
+   * each is also an MCP App, built from the same component file.
+   */
+  components?: Record<string, ComponentType<QuestionProps<never, never>>>
   /** Shows the tool's result in its card instead of the generic key/value view. */
   resultView?: ComponentType<ResultViewProps<unknown>>
 }

@@ -1,6 +1,6 @@
 import { race, sleep, type Operation } from 'effection'
 import type { z } from 'zod'
-import { contextSchemaOf, responseSchemaOf } from '../tools/elicits'
+import { contextSchemaOf } from '../tools/elicits'
 import { toJsonData } from '../tools/handoff'
 import { formatElicitId } from '../tools/elicit-id'
 import { createElicitExchange } from '../tools/exchange'
@@ -124,8 +124,7 @@ export class Branch {
     const id: ElicitId = { toolName: tool.name, key, callId: run.callId, seq: ++run.seq }
     const { message, ...context } = options as { message: string } & Record<string, unknown>
     checkContext(tool, key, contextSchemaOf(spec), context)
-    const responseSchema = responseSchemaOf(spec, context)
-    const request = new BridgeElicitRequest(formatElicitId(id), id, message, context, responseSchema)
+    const request = new BridgeElicitRequest(formatElicitId(id), id, message, context, spec)
     run.pendingKey = key
     let answer
     try {

@@ -1,4 +1,6 @@
 import type { z } from 'zod'
+import { questionFormOf, responseSchemaOf, type ElicitSpec } from '../tools/elicits'
+import type { QuestionForm } from '../tools/question-form'
 import type { ElicitAnswer, ElicitId } from '../tools/types'
 import { parseElicitId } from '../tools/elicit-id'
 import { encodeModelContext, type ModelContext } from '../tools/model-context'
@@ -16,14 +18,26 @@ export type AnswerCheck =
  * when read, so a waiting session does not hold a second, encoded copy of its context.
  */
 export class BridgeElicitRequest {
+  private readonly responseSchema: z.ZodType
+  private questionForm: QuestionForm | undefined
+
   constructor(
     readonly elicitId: string,
     readonly id: ElicitId,
     /** The message for people, without the encoded context. */
     readonly text: string,
     readonly context: ModelContext,
-    private readonly responseSchema: z.ZodType,
-  ) {}
+    /** The tool's declaration of this question's key. */
+    private readonly spec: ElicitSpec,
+  ) {
+    this.responseSchema = responseSchemaOf(spec, context)
+  }
+
+  /** The question as a native form (built when first read): its schema, choices, and how its answers become the tool's. */
+  get form(): QuestionForm {
+    this.questionForm ??= questionFormOf(this.spec, this.context)
+    return this.questionForm
+  }
 
   get key(): string {
     return this.id.key

@@ -1,5 +1,4 @@
 import { resource, sleep, spawn, useScope, withResolvers, type Operation } from 'effection'
-import { responseSchemaOf } from '../tools/elicits'
 import type { ExtendedMessage } from '../tools/messages'
 import type { AnyMcpTool, ElicitAnswer } from '../tools/types'
 import { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
@@ -307,7 +306,7 @@ export function usePluginSessionManager({
         const spec = pending && Object.hasOwn(tool.elicits, pending.key) ? tool.elicits[pending.key] : undefined
         const id_ = pending ? parseElicitId(pending.elicitId) : undefined
         if (!pending || !spec || !id_) return { kind: 'broken', message: `Session ${id} waits for a question this server cannot ask.` }
-        return { kind: 'waiting', stored, request: new BridgeElicitRequest(pending.elicitId, id_, pending.message, pending.context, responseSchemaOf(spec, pending.context)) }
+        return { kind: 'waiting', stored, request: new BridgeElicitRequest(pending.elicitId, id_, pending.message, pending.context, spec) }
       },
 
       *take(loaded, { raw, checked }) {
