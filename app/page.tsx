@@ -1,5 +1,6 @@
 import { Chat } from '@/components/Chat'
+import { pluginSuggestions } from '@/plugins'
 
 export default function Page() {
-  return <Chat />
+  return <Chat suggestions={pluginSuggestions} />
 }

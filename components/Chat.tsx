@@ -7,8 +7,9 @@ import { pluginUis } from '@/plugins/browser'
 import { externalToolSource } from './mcp/external-tool-source'
 import { BusyNotice } from './BusyNotice'
 import { ChatHeader } from './ChatHeader'
-import { Composer } from './Composer'
+import { Composer, type ComposerHandle } from './Composer'
 import { EmptyState } from './EmptyState'
+import { serverSuggestions } from './server-suggestions'
 import { AlertIcon } from './icons'
 import { MessageList } from './MessageList'
 import { ServerNotice } from './mcp/ServerNotice'
@@ -22,10 +23,12 @@ import { McpAppHostProvider, type McpAppHost } from './mcp-app/mcp-app-host-cont
  */
 const registry = createPluginRegistry(pluginUis, { fallback: externalToolSource })
 
-export function Chat() {
+/** `suggestions`: what the plugins suggest saying in an empty chat (from the server's plugin list). */
+export function Chat({ suggestions = [] }: { suggestions?: readonly string[] }) {
   const { state, renders, ready, busy, send, stop, newChat, setAppContext } = useChat({ registry })
   const empty = state.entries.length === 0
   const composer = useRef<HTMLTextAreaElement>(null)
+  const composerHandle = useRef<ComposerHandle>(null)
   // The tool list is read again when a turn ends and when a command is started.
   const [commandStarts, setCommandStarts] = useState(0)
   const listing = useTools(`${state.status === 'streaming'}-${commandStarts}`)
@@ -63,6 +66,9 @@ export function Chat() {
                 composer.current?.focus()
                 void send(text)
               }}
+              servers={serverSuggestions(listing)}
+              onCommand={(command) => composerHandle.current?.startCommand(command)}
+              suggestions={suggestions}
               disabled={state.status === 'streaming'}
             />
           ) : null}
@@ -94,6 +100,7 @@ export function Chat() {
           onStop={() => void stop()}
           tools={slashCommandTools(listing.tools)}
           onCommandStart={() => setCommandStarts((count) => count + 1)}
+          handle={composerHandle}
         />
       </footer>
     </div>

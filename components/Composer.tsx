@@ -1,10 +1,16 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react'
+import { useEffect, useId, useImperativeHandle, useRef, useState, type FormEvent, type KeyboardEvent, type Ref, type RefObject } from 'react'
 import type { ChatStatus } from '@/lib/client'
 import { ArrowUpIcon, StopIcon } from './icons'
 
 export interface ToolSuggestion {
   name: string
   description: string
+}
+
+/** What the chat may do to the message box besides focusing it. */
+export interface ComposerHandle {
+  /** Start a slash command with `text` (e.g. `/files__`): the matching tools are suggested, the box has the focus. */
+  startCommand(text: string): void
 }
 
 /** The most tool names suggested at once. */
@@ -23,6 +29,7 @@ export function Composer({
   inputRef,
   tools = [],
   onCommandStart,
+  handle,
 }: {
   status: ChatStatus
   ready: boolean
@@ -34,6 +41,7 @@ export function Composer({
   tools?: readonly ToolSuggestion[]
   /** The user typed `/` at the start: a good moment to read the tools again. */
   onCommandStart?: () => void
+  handle?: Ref<ComposerHandle>
 }) {
   const [text, setText] = useState('')
   const listId = useId()
@@ -68,6 +76,20 @@ export function Composer({
     setText('')
     input.current?.focus()
   }
+
+  useImperativeHandle(
+    handle,
+    () => ({
+      startCommand(command) {
+        onCommandStart?.()
+        setText(command)
+        setActive(0)
+        setDismissed(undefined)
+        input.current?.focus()
+      },
+    }),
+    [input, onCommandStart],
+  )
 
   function pick(name: string) {
     setText(`/${name} `)

@@ -49,6 +49,25 @@ test('GET /api/tools lists the app’s tools, the servers’ tools by <server>__
   expect(body.servers).toContainEqual({ name: 'broken', status: expect.stringMatching(/failed|starting/), error: expect.stringContaining('code 3') })
 })
 
+test('the empty chat suggests what plugins and servers offer: a server’s chip starts a slash command; “What can you do?” names its tools', async ({ page }) => {
+  const chat = await open(page)
+  const empty = page.locator('[data-empty-state]')
+  // The plugins' own suggestions come from their entries in plugins/index.ts, rendered on the server.
+  await expect(empty.getByRole('button', { name: 'Book a flight from NYC to LAX' })).toBeVisible()
+  // A server that is up offers its tools; one that is down offers nothing.
+  await expect(empty.getByRole('button', { name: 'Tools of everything' })).toBeVisible()
+  await expect(empty.getByRole('button', { name: /Tools of broken/ })).toHaveCount(0)
+  await empty.getByRole('button', { name: 'Tools of everything' }).click()
+  await expect(chat.composer).toHaveValue('/everything__')
+  await expect(chat.composer).toBeFocused()
+  await expect(page.getByRole('listbox', { name: 'Tools' }).getByRole('option').first()).toContainText('/everything__')
+  await page.screenshot({ path: test.info().outputPath('empty-state-servers.png') })
+
+  await chat.composer.fill('')
+  await empty.getByRole('button', { name: 'What can you do?' }).click()
+  await expect(chat.assistantMessages.last()).toContainText(/book flights.* use the tools everything__[\w-]+/)
+})
+
 test('a slash command calls a tool directly: names suggested after /, the result in the card, no model', async ({ page }) => {
   const chat = await open(page)
   await chat.composer.fill('/everything__ec')

@@ -33,8 +33,19 @@ describe('planOfflineReply', () => {
     expect(ask('What can you do?', { skills, tools: [functionTool('reserve_table')] }).text).toBe(
       "I'm the offline assistant — no API key needed. I can do reserve_table.",
     )
-    expect(ask('Hi', { skills, tools: [functionTool('check_weather')] }).text).toBe(
+    expect(ask('Hi', { skills, tools: [] }).text).toBe(
       "Hello! I'm the offline assistant — no API key needed. No tools are on offer right now, so I can only talk.",
+    )
+  })
+
+  it('names the tools on offer that no skill describes (another server’s), counting those past five', () => {
+    const skills = [flights]
+    expect(ask('Hi', { skills, tools: [functionTool('check_weather')] }).text).toBe(
+      "Hello! I'm the offline assistant — no API key needed. I can use the tool check_weather (name one, or type / to call it yourself).",
+    )
+    const others = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((name) => functionTool(`files__${name}`))
+    expect(ask('What can you do?', { skills, tools: [functionTool('book_flight'), ...others] }).text).toBe(
+      "I'm the offline assistant — no API key needed. I can do book_flight and use the tools files__a, files__b, files__c, files__d, files__e and 2 more (name one, or type / to call it yourself).",
     )
   })
 

@@ -63,7 +63,9 @@ export function planOfflineReply({ options, skills }: { options: OfflineCallOpti
   // No tools and no greeting: a plain question, answered briefly.
   if (toolNames.size === 0 && question.trim() && !isGreeting(question)) return textOnly(briefAnswer(question))
   const examples = skills.filter((skill) => toolNames.has(skill.toolName)).map((skill) => skill.example)
-  return textOnly(describeCapabilities({ greeting: isGreeting(question), examples }))
+  // Tools on offer that no skill describes (another MCP server's): named, so the answer is the whole truth.
+  const otherTools = [...toolNames].filter((name) => !skills.some((skill) => skill.toolName === name))
+  return textOnly(describeCapabilities({ greeting: isGreeting(question), examples, otherTools }))
 }
 
 /** The tool whose `ctx.sample` this call is, as the engine marks it; undefined for a chat step. */
