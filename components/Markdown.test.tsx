@@ -1,11 +1,23 @@
 import { renderToStaticMarkup } from 'react-dom/server'
-import { describe, expect, it } from 'vitest'
-import { safeHref } from '@/lib/client'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadMarkdownParser, safeHref } from '@/lib/client'
 import { Markdown } from './Markdown'
 
 const render = (text: string) => renderToStaticMarkup(<Markdown text={text} />)
 
+describe('Markdown before its parser has loaded', () => {
+  it('shows all of the text as plain paragraphs, the cursor at its end, and no HTML from it', () => {
+    const html = renderToStaticMarkup(<Markdown text={'**Booked** <b>x</b>\n\nSecond line\nthird'} trailing={<i>cursor</i>} />)
+    expect(html).toBe('<div class="space-y-3 whitespace-pre-wrap break-words"><p>**Booked** &lt;b&gt;x&lt;/b&gt;</p><p>Second line\nthird<i>cursor</i></p></div>')
+  })
+})
+
 describe('Markdown', () => {
+  // The parser is its own chunk: once it has loaded, every Markdown renders with it at once.
+  beforeAll(async () => {
+    await loadMarkdownParser()
+  })
+
   it('renders formatting as elements and never passes HTML through', () => {
     const html = renderToStaticMarkup(<Markdown text={'**Booked** <script>alert(1)</script> [x](javascript:alert(1)) [docs](https://example.com)'} />)
     expect(html).toContain('<strong')

@@ -1,5 +1,5 @@
 import { Fragment, useMemo, type ReactNode } from 'react'
-import { parseMarkdown, safeHref, type MarkdownToken } from '@/lib/client'
+import { safeHref, useMarkdownParser, type MarkdownParser, type MarkdownToken } from '@/lib/client'
 
 /**
  * Assistant text as Markdown (markdown-it's tokens, see lib/client/markdown.ts), built from
@@ -8,10 +8,32 @@ import { parseMarkdown, safeHref, type MarkdownToken } from '@/lib/client'
  * page. `trailing` goes at the end of the last block of text, e.g. a streaming cursor.
  */
 export function Markdown({ text, trailing }: { text: string; trailing?: ReactNode }) {
+  const parse = useMarkdownParser()
+  // The parser is a chunk of its own (see lib/client/markdown-parser.ts): until it is here, the text as plain paragraphs.
+  return parse ? <Parsed parse={parse} text={text} trailing={trailing} /> : <PlainText text={text} trailing={trailing} />
+}
+
+/** The text's paragraphs (blank-line separated), line breaks kept: all of it, without Markdown's structure. */
+function PlainText({ text, trailing }: { text: string; trailing?: ReactNode }) {
+  const paragraphs = text.split(/\n{2,}/).filter((paragraph) => paragraph.trim() !== '')
+  if (paragraphs.length === 0) return trailing ? <p>{trailing}</p> : null
+  return (
+    <div className="space-y-3 whitespace-pre-wrap break-words">
+      {paragraphs.map((paragraph, index) => (
+        <p key={index}>
+          {paragraph}
+          {index === paragraphs.length - 1 ? trailing : null}
+        </p>
+      ))}
+    </div>
+  )
+}
+
+function Parsed({ parse, text, trailing }: { parse: MarkdownParser; text: string; trailing?: ReactNode }) {
   const { tree, placed } = useMemo(() => {
-    const tree = buildTree(parseMarkdown(text))
+    const tree = buildTree(parse(text))
     return { tree, placed: placeTrailing(tree) }
-  }, [text])
+  }, [parse, text])
   if (tree.length === 0) return trailing ? <p>{trailing}</p> : null
   return (
     <div className="space-y-3 break-words">

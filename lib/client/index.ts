@@ -26,5 +26,6 @@ export { createLocalPersistence, createBrowserPersistence, CHAT_STORAGE_KEY } fr
 export type { ChatPersistence } from './persistence'
 export { parseComposerText, slashCommandTools } from './slash-command'
 export type { ComposerIntent } from './slash-command'
-export { parseMarkdown, safeHref } from './markdown'
+export { safeHref } from './safe-href'
+export { loadMarkdownParser, useMarkdownParser, type MarkdownParser } from './markdown-parser'
 export type { MarkdownToken } from './markdown'

@@ -1,4 +1,5 @@
 import MarkdownIt, { type Token } from 'markdown-it'
+import { safeHref } from './safe-href'
 
 export type { Token as MarkdownToken }
 
@@ -19,15 +20,3 @@ export function parseMarkdown(text: string): Token[] {
 
 const markdown = new MarkdownIt('default', { html: false, linkify: true, typographer: false })
 markdown.validateLink = (url) => safeHref(url) !== undefined
-
-const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:'])
-
-/** `href` as an absolute http(s) or mailto URL, or undefined when it is anything else. */
-export function safeHref(href: string): string | undefined {
-  try {
-    const url = new URL(href)
-    return SAFE_PROTOCOLS.has(url.protocol) ? url.href : undefined
-  } catch {
-    return undefined
-  }
-}
