@@ -72,6 +72,9 @@ describe('npm run new-plugin', () => {
     expect(index).toContain('  { name: reserveTableTool.name, tool: reserveTableTool, offline: reserveTableOffline },\n] as const')
     expect(index).not.toContain('./reserve-table/plugin')
     expect(after.get('plugins/browser.ts')).toContain("  reserve_table: () => import('./reserve-table/plugin').then((module) => module.reserveTablePlugin),\n} satisfies")
+    // Each question is answered by its component, registered directly (each is also the question's MCP App).
+    expect(after.get('plugins/reserve-table/plugin.ts')).toContain('.onElicit({ pickOption: OptionPicker, giveName: NameForm })')
+    expect(after.get('plugins/reserve-table/components/OptionPicker.tsx')).toContain("ElicitProps<typeof reserveTableTool, 'pickOption'>")
 
     const tested = run('npx', ['vitest', 'run', 'plugins/reserve-table', 'lib/server/offline-skills.test.ts'])
     expect(tested.output).toMatch(/Tests\s+\d+ passed/)

@@ -5,8 +5,9 @@ import type { ReactNode } from 'react'
  * these" questions (flights, dishes, time slots). Stays on screen, disabled, once answered.
  *
  * @example
- * <ChoiceList choices={slots} keyOf={(slot) => slot} labelOf={(slot) => `Table at ${slot}`} chosen={response?.time}
- *   disabled={disabled} onChoose={(slot) => onRespond({ action: 'accept', time: slot })} render={(slot) => slot} />
+ * <ChoiceList choices={slots} keyOf={(slot) => slot} labelOf={(slot) => `Table at ${slot}`}
+ *   chosen={answered?.action === 'accept' ? answered.content.time : undefined} disabled={disabled}
+ *   onChoose={(slot) => respond({ action: 'accept', content: { time: slot } })} render={(slot) => slot} />
  */
 export function ChoiceList<T>({
   choices,

@@ -7,8 +7,9 @@ import { useId, useState } from 'react'
  * Submits the trimmed text (Enter or the button); shows the answer, disabled, once given.
  *
  * @example
- * <TextField label="Name for the booking" submitLabel="Confirm" answer={response?.name} disabled={disabled}
- *   onSubmit={(name) => onRespond({ action: 'accept', name })} />
+ * <TextField label="Name for the booking" submitLabel="Confirm" disabled={disabled}
+ *   answer={answered?.action === 'accept' ? answered.content.name : undefined}
+ *   onSubmit={(name) => respond({ action: 'accept', content: { name } })} />
  */
 export function TextField({
   label,

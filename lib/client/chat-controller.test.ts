@@ -184,13 +184,14 @@ describe('createChatController', () => {
 
     expect(chat.getSnapshot().state.status).toBe('awaiting_input')
     const [flightList] = rendersOf(chat, 'call-1')
-    expect(flightList.Component).toBe((await import('@/plugins/book-flight/components/FlightList')).FlightList)
-    expect(flightList.props).toMatchObject({ from: 'NYC', destination: 'LAX', message: 'Select your flight from NYC to LAX:' })
+    // The plugin registered FlightList for the question: it gets the question's message and decoded context.
+    expect(flightList.props.Component).toBe((await import('@/plugins/book-flight/components/FlightList')).FlightList)
+    expect(flightList.props).toMatchObject({ message: 'Select your flight from NYC to LAX:', context: { from: 'NYC', destination: 'LAX' }, choices: {} })
     expect(flightList.response).toBeUndefined()
 
     server.stream(seatTurn)
-    flightList.respond({ action: 'accept', flightId: flights[0].id })
-    await vi.waitFor(() => expect(rendersOf(chat, 'call-1')[0]?.Component.name).toBe('SeatPicker'))
+    flightList.respond({ action: 'accept', content: { flightId: flights[0].id } })
+    await vi.waitFor(() => expect((rendersOf(chat, 'call-1')[0]?.props.Component as () => unknown)?.name).toBe('SeatPicker'))
     expect(server.requests[1]).toEqual({
       messages: [{ role: 'user', content: 'Book a flight from NYC to LAX' }, bookingCall],
       pluginElicitResponses: [
@@ -204,9 +205,9 @@ describe('createChatController', () => {
     })
     // The answered flight list stays, disabled, with the choice.
     const flightElicitation = card(chat, 'call-1').elicitations[0]
-    expect(flightElicitation).toMatchObject({ status: 'submitted', answers: [{ action: 'accept', flightId: flights[0].id }] })
+    expect(flightElicitation).toMatchObject({ status: 'submitted', answers: [{ action: 'accept', content: { flightId: flights[0].id } }] })
     expect(chat.getSnapshot().renders[renderKey(flightElicitation)][0].response).toEqual({
-      value: { action: 'accept', flightId: flights[0].id },
+      value: { action: 'accept', content: { flightId: flights[0].id } },
     })
 
     const confirmation = { status: 'confirmed', ticketNumber: 'TKT-ABC234', seat: '12A' }
@@ -216,7 +217,7 @@ describe('createChatController', () => {
       { type: 'complete', text: 'Booked.' },
       { type: 'conversation_state', messages: [] },
     ])
-    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', row: 12, seat: 'A' })
+    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', content: { row: 12, seat: 'A' } })
     await vi.waitFor(() => expect(chat.getSnapshot().state.status).toBe('idle'))
     expect(server.requests[2].pluginElicitResponses).toEqual([
       { sessionId: 'call-1', callId: 'call-1', elicitId: 'book_flight/pickSeat/call-1/5', result: { action: 'accept', content: { row: 12, seat: 'A' } } },
@@ -248,7 +249,7 @@ describe('createChatController', () => {
     expect(chat.getSnapshot().state.status).toBe('awaiting_input')
 
     server.stream([{ type: 'conversation_state', messages: [] }])
-    rendersOf(chat, 'call-a')[0].respond({ action: 'accept', flightId: flights[1].id })
+    rendersOf(chat, 'call-a')[0].respond({ action: 'accept', content: { flightId: flights[1].id } })
     await vi.waitFor(() => expect(server.requests).toHaveLength(2))
     expect(server.requests[1].pluginElicitResponses?.map((response) => [response.callId, response.result.action])).toEqual([
       ['call-a', 'accept'],
@@ -439,6 +440,20 @@ describe('createChatController', () => {
     expect(card(chat, 'call-x').elicitations[0].error).toBe('No plugin is registered for tool "unknown_tool".')
   })
 
+  it('gives a component the question’s choices, and again after a reload', async () => {
+    const storage = memoryStorage()
+    const choices = { flightId: flights.map((flight) => ({ value: flight.id, title: flight.flightNumber })) }
+    const server = createServer()
+    server.stream([...firstTurn.slice(0, 3), { ...firstTurn[3], choices } as ChatEvent, firstTurn[4]])
+    const before = start({ registry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
+    await before.send('Book a flight from NYC to LAX')
+    expect(rendersOf(before, 'call-1')[0]?.props).toMatchObject({ choices })
+    before.detach()
+
+    const after = start({ registry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
+    expect(rendersOf(after, 'call-1')[0]?.props).toMatchObject({ message: 'Select your flight from NYC to LAX:', choices })
+  })
+
   it('runs the handler again when the server rejects an answer', async () => {
     const server = createServer()
     server.stream(firstTurn)
@@ -449,7 +464,7 @@ describe('createChatController', () => {
       firstTurn[3],
       firstTurn[4],
     ])
-    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', flightId: '' })
+    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', content: { flightId: '' } })
     await vi.waitFor(() => expect(card(chat, 'call-1').elicitations[0].attempt).toBe(2))
     const retry = rendersOf(chat, 'call-1')
     expect(retry).toHaveLength(1)
@@ -604,11 +619,11 @@ describe('when the server is busy (429 with Retry-After)', () => {
 
     server.next(busy(3))
     server.stream(seatTurn)
-    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', flightId: flights[0].id })
+    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', content: { flightId: flights[0].id } })
     await settle()
     expect(server.requests).toHaveLength(2)
     expect(chat.getSnapshot().busy).toEqual({ retryAt: 3000 })
-    expect(card(chat, 'call-1').elicitations[0]).toMatchObject({ status: 'submitted', answers: [{ action: 'accept', flightId: flights[0].id }] })
+    expect(card(chat, 'call-1').elicitations[0]).toMatchObject({ status: 'submitted', answers: [{ action: 'accept', content: { flightId: flights[0].id } }] })
 
     await vi.advanceTimersByTimeAsync(3000)
     await settle()
@@ -618,7 +633,7 @@ describe('when the server is busy (429 with Retry-After)', () => {
       { sessionId: 'call-1', callId: 'call-1', elicitId: 'book_flight/pickFlight/call-1/3', result: { action: 'accept', content: { flightId: flights[0].id } } },
     ])
     expect(chat.getSnapshot().busy).toBeUndefined()
-    expect(rendersOf(chat, 'call-1')[0]?.Component.name).toBe('SeatPicker')
+    expect((rendersOf(chat, 'call-1')[0]?.props.Component as () => unknown)?.name).toBe('SeatPicker')
   })
 
   it('Stop during the wait sends nothing more; the message stays as a stopped turn', async () => {
@@ -651,7 +666,7 @@ describe('when the server is busy (429 with Retry-After)', () => {
     const chat = start({ registry, fetch: server.fetch })
     await chat.send('Book a flight from NYC to LAX')
     server.next(busy(5))
-    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', flightId: flights[0].id })
+    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', content: { flightId: flights[0].id } })
     await settle()
     expect(chat.getSnapshot().busy).toBeDefined()
 

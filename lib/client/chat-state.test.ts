@@ -108,6 +108,15 @@ describe('reduceChat', () => {
     expect(openElicitations(state)).toHaveLength(1)
   })
 
+  it('keeps a question’s choices, and takes the new attempt’s when it is asked again', () => {
+    const first = { flightId: [{ value: 'SH-1', title: 'SH 1 · 08:00 → 11:30 · $299' }] }
+    const asked = run([...bookingTurn.slice(0, -3), elicitRequest({ choices: first }), ...bookingTurn.slice(-2)])
+    expect(tool(asked).elicitations[0]?.choices).toEqual(first)
+    const again = run([elicitRequest({ message: 'Select your flight (again)' })], asked)
+    expect(tool(again).elicitations[0]).toMatchObject({ attempt: 2, message: 'Select your flight (again)' })
+    expect(tool(again).elicitations[0]?.choices).toBeUndefined()
+  })
+
   it('parses tool call arguments given as a JSON string', () => {
     const state = run([
       { type: 'local/send', text: 'x' },
@@ -119,7 +128,13 @@ describe('reduceChat', () => {
   it('records answers by render index, then the result, then submits', () => {
     const answered = run(
       [
-        { type: 'local/answer', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, index: 0, value: { action: 'accept', flightId: 'SH-1' } },
+        {
+          type: 'local/answer',
+          elicitId: 'book_flight/pickFlight/call-1/3',
+          attempt: 1,
+          index: 0,
+          value: { action: 'accept', content: { flightId: 'SH-1' } },
+        },
         { type: 'local/answer', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 2, index: 1, value: 'stale attempt' },
         {
           type: 'local/elicit_result',
@@ -131,7 +146,7 @@ describe('reduceChat', () => {
       run(bookingTurn),
     )
     const elicitation = tool(answered).elicitations[0]
-    expect(elicitation.answers).toEqual([{ action: 'accept', flightId: 'SH-1' }])
+    expect(elicitation.answers).toEqual([{ action: 'accept', content: { flightId: 'SH-1' } }])
     expect(elicitation.status).toBe('answered')
     expect(elicitation.result).toEqual({ action: 'accept', content: { flightId: 'SH-1' } })
     expect(answered.status).toBe('awaiting_input')

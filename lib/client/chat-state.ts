@@ -1,5 +1,6 @@
 import type { ChatEvent, ExternalToolOrigin, LogLevel, SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message } from '../protocol/messages'
+import type { FormChoices } from '../protocol/question-form'
 import type { ElicitAnswer } from '../tools/types'
 import {
   appendText,
@@ -33,6 +34,8 @@ export interface ElicitationEntry {
   /** As received: with the encoded x-model-context section. */
   message: string
   schema: Record<string, unknown>
+  /** The offered answers of the question's choice fields, by field name, when it has any. */
+  choices?: FormChoices
   /** Counts the requests for this elicitId from 1; a rejected answer brings a new attempt. */
   attempt: number
   status: ElicitationStatus
@@ -186,6 +189,7 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
           key: action.key,
           message: action.message,
           schema: action.schema,
+          choices: action.choices,
           status: 'waiting' as const,
           answers: [],
           result: undefined,

@@ -26,8 +26,15 @@ const waitingState: ChatState = (
       key: 'pickFlight',
       message: 'Select\n\n--x-model-context: application/json\n{"flights":[]}',
       schema: { type: 'object', 'x-model-context': { flights: [] } },
+      choices: { flightId: [{ value: 'SH-1', title: 'SH 1 · 08:00 → 11:30 · $299' }] },
     },
-    { type: 'local/answer', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, index: 0, value: { action: 'accept', flightId: 'SH-1' } },
+    {
+      type: 'local/answer',
+      elicitId: 'book_flight/pickFlight/call-1/3',
+      attempt: 1,
+      index: 0,
+      value: { action: 'accept', content: { flightId: 'SH-1' } },
+    },
     { type: 'conversation_state', messages: [{ role: 'user', content: 'Book a flight from NYC to LAX' }] },
     { type: 'local/stream_end' },
   ] satisfies ChatAction[]
@@ -55,6 +62,17 @@ describe('createLocalPersistence', () => {
     expect(storage.items.has(CHAT_STORAGE_KEY)).toBe(true)
     expect(persistence.load()).toEqual(JSON.parse(JSON.stringify(waitingState)))
     expect(persistence.load()?.status).toBe('awaiting_input')
+    const card = persistence.load()?.entries.find((entry) => entry.kind === 'tool')
+    expect(card?.kind === 'tool' && card.elicitations[0]?.choices).toEqual({ flightId: [{ value: 'SH-1', title: 'SH 1 · 08:00 → 11:30 · $299' }] })
+  })
+
+  it('restores an elicitation stored before questions carried choices', () => {
+    const storage = memoryStorage()
+    const persistence = createLocalPersistence({ storage })
+    const stored = JSON.parse(JSON.stringify(waitingState))
+    for (const entry of stored.entries) for (const elicitation of entry.elicitations ?? []) delete elicitation.choices
+    storage.setItem(CHAT_STORAGE_KEY, JSON.stringify(stored))
+    expect(persistence.load()).toEqual(stored)
   })
 
   it('returns nothing when nothing was saved', () => {

@@ -17,6 +17,7 @@ const elicitationSchema = z.object({
   key: z.string(),
   message: z.string(),
   schema: z.record(z.string(), z.unknown()),
+  choices: z.record(z.string(), z.array(z.object({ value: z.string(), title: z.string() }))).optional(),
   attempt: z.number().int().positive(),
   status: z.enum(['waiting', 'answered', 'submitted', 'stopped', 'closed']),
   answers: z.array(z.unknown()),

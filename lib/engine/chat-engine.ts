@@ -164,6 +164,7 @@ export function* runTurn({
 
   function askUser(waiting: Waiting[]) {
     for (const { call, request } of waiting) {
+      const { choices } = request.form
       emit({
         type: 'plugin_elicit_request',
         sessionId: call.id,
@@ -173,6 +174,7 @@ export function* runTurn({
         key: request.key,
         message: request.message,
         schema: request.schema,
+        ...(Object.keys(choices).length > 0 ? { choices } : {}),
       })
     }
   }

@@ -38,7 +38,14 @@ describe('toPluginElicitRequest', () => {
       message: 'Select your flight:',
       schema: encoded.schema,
       context,
+      choices: {},
     })
+  })
+
+  it('carries the question’s choices, when the event has them', () => {
+    const encoded = encodeModelContext({ message: 'Select your flight:', schema: responseSchema, context })
+    const choices = { flightId: [{ value: 'SH-101', title: 'SH 101 · 08:00 → 11:30 · $299' }] }
+    expect(toPluginElicitRequest({ ...eventFor(encoded), choices }).choices).toEqual(choices)
   })
 
   it('prefers the schema’s context to the message’s', () => {

@@ -18,5 +18,6 @@ export function toPluginElicitRequest(event: PluginElicitRequestEvent): PluginEl
     message: decoded.message,
     schema: event.schema,
     context: decoded.context,
+    choices: event.choices ?? {},
   }
 }

@@ -9,7 +9,8 @@ export type {
   ElicitComponentProps,
   ElicitHandler,
   ElicitHandlerRequest,
-  ElicitHandlers,
+  ElicitProps,
+  ElicitRegistrations,
   PluginClientContext,
   PluginClientRegistration,
   PluginElicitRequest,
@@ -17,5 +18,7 @@ export type {
   PluginUi,
   PluginUiLoader,
   PluginUiLoaders,
+  QuestionComponent,
+  QuestionProps,
   ResultViewProps,
 } from './types'

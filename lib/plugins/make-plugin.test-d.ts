@@ -1,14 +1,16 @@
 import type { Operation } from 'effection'
+import { Component, memo } from 'react'
 import { describe, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import { FlightList, type FlightChoice } from '@/plugins/book-flight/components/FlightList'
-import { SeatPicker, type SeatChoice } from '@/plugins/book-flight/components/SeatPicker'
+import { FlightList } from '@/plugins/book-flight/components/FlightList'
+import { SeatPicker } from '@/plugins/book-flight/components/SeatPicker'
 import type { Flight, SeatMap } from '@/plugins/book-flight/flights'
 import type { bookFlightTool } from '@/plugins/book-flight/tool'
+import type { FormChoices } from '../protocol/question-form'
 import { createMcpTool } from '../tools/create-mcp-tool'
 import type { ElicitAnswer } from '../tools/types'
 import { makePlugin } from './make-plugin'
-import type { ElicitComponentProps, PluginClientContext, PluginUi } from './types'
+import type { ElicitComponentProps, ElicitProps, PluginClientContext, PluginUi, QuestionProps } from './types'
 
 const confirmTool = createMcpTool('confirm_order')
   .elicits({
@@ -18,15 +20,101 @@ const confirmTool = createMcpTool('confirm_order')
   .execute(function* () {})
 
 declare function YesNo(props: ElicitComponentProps<boolean> & { question: string; tone?: 'calm' | 'urgent' }): null
+declare function SizePicker(props: ElicitProps<typeof confirmTool, 'pickSize'>): React.JSX.Element
+declare function Confirm(props: ElicitProps<typeof confirmTool, 'confirm'>): React.JSX.Element | null
+declare function Toned(props: ElicitProps<typeof bookFlightTool, 'pickSeat'> & { tone: 'calm' }): null
+declare function Old(props: ElicitComponentProps<{ row: number; seat: string }> & { flight: Flight }): null
+declare const respond: ElicitProps<typeof bookFlightTool, 'pickSeat'>['respond']
 
-describe('makePlugin(tool).onElicit', () => {
+describe('makePlugin(tool).onElicit with components', () => {
+  it('takes a component per key, its props typed from the key by ElicitProps', () => {
+    const plugin = makePlugin<typeof bookFlightTool>('book_flight').onElicit({ pickFlight: FlightList, pickSeat: SeatPicker }).build()
+    expectTypeOf(plugin).toEqualTypeOf<PluginUi<typeof bookFlightTool>>()
+    makePlugin<typeof confirmTool>('confirm_order').onElicit({ confirm: Confirm, pickSize: SizePicker })
+  })
+
+  it('gives a component the message, the decoded context, the choices, respond, disabled and answered', () => {
+    type Props = ElicitProps<typeof bookFlightTool, 'pickSeat'>
+    expectTypeOf<Props['message']>().toEqualTypeOf<string>()
+    expectTypeOf<Props['context']['seatMap']>().toEqualTypeOf<SeatMap>()
+    expectTypeOf<Props['context']['flight']>().toEqualTypeOf<Flight>()
+    expectTypeOf<Props['choices']>().toEqualTypeOf<FormChoices>()
+    expectTypeOf<Props['disabled']>().toEqualTypeOf<boolean>()
+    expectTypeOf<Props['respond']>().parameter(0).toEqualTypeOf<ElicitAnswer<{ row: number; seat: string }>>()
+    expectTypeOf<Props['answered']>().toEqualTypeOf<ElicitAnswer<{ row: number; seat: string }> | undefined>()
+    expectTypeOf<ElicitProps<typeof confirmTool, 'confirm'>['context']>().toEqualTypeOf<Record<string, unknown>>()
+    // @ts-expect-error the tool declares no 'pickColour'
+    expectTypeOf<ElicitProps<typeof confirmTool, 'pickColour'>>()
+  })
+
+  it('lets a component answer only with the key’s answer', () => {
+    respond({ action: 'accept', content: { row: 12, seat: 'C' } })
+    respond({ action: 'cancel' })
+    // @ts-expect-error a seat answer has row and seat, not seatId
+    respond({ action: 'accept', content: { seatId: '12C' } })
+    // @ts-expect-error an accept carries its content
+    respond({ action: 'accept' })
+    // @ts-expect-error 'maybe' is not an action
+    respond({ action: 'maybe' })
+  })
+
+  it('mixes components and generator handlers, each typed for its key', () => {
+    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
+      pickFlight: FlightList,
+      *pickSeat(request, ctx) {
+        expectTypeOf(request.seatMap).toEqualTypeOf<SeatMap>()
+        const ok = yield* ctx.render(YesNo, { question: `Any seat on ${request.flight.flightNumber}?` })
+        return ok ? { action: 'accept', content: { row: request.seatMap.firstRow, seat: 'A' } } : { action: 'cancel' }
+      },
+    })
+  })
+
+  it('rejects a component made for another key, or one that needs props a question does not give', () => {
+    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
+      // @ts-expect-error SeatPicker answers pickSeat, not pickFlight
+      pickFlight: SeatPicker,
+      pickSeat: SeatPicker,
+    })
+    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
+      pickFlight: FlightList,
+      // @ts-expect-error tone is not a prop the chat or a host gives
+      pickSeat: Toned,
+    })
+    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
+      pickFlight: FlightList,
+      // @ts-expect-error the ctx.render props (onRespond, response) are not a question's
+      pickSeat: Old,
+    })
+  })
+
+  it('rejects a component set with a key missing', () => {
+    makePlugin<typeof bookFlightTool>('book_flight').onElicit(
+      // @ts-expect-error pickSeat has no component or handler
+      { pickFlight: FlightList },
+    )
+  })
+
+  it('takes a component that reads fewer props, a memo and a class component', () => {
+    const MessageOnly = ({ message }: { message: string }) => message
+    const Remembered = memo(SeatPicker)
+    class Sizes extends Component<QuestionProps<{ sizes: string[] }, { size: 'S' | 'M' | 'L' }>> {
+      override render() {
+        return null
+      }
+    }
+    makePlugin<typeof bookFlightTool>('book_flight').onElicit({ pickFlight: MessageOnly, pickSeat: Remembered })
+    makePlugin<typeof confirmTool>('confirm_order').onElicit({ confirm: MessageOnly, pickSize: Sizes })
+  })
+})
+
+describe('makePlugin(tool).onElicit with generator handlers', () => {
   it('accepts one handler per declared key and builds a plugin typed by the tool', () => {
     const plugin = makePlugin<typeof confirmTool>('confirm_order')
       .onElicit({
-        *confirm() {
+        *confirm(_request, _ctx) {
           return { action: 'accept', content: { ok: true } }
         },
-        *pickSize() {
+        *pickSize(_request, _ctx) {
           return { action: 'accept', content: { size: 'M' } }
         },
       })
@@ -46,7 +134,7 @@ describe('makePlugin(tool).onElicit', () => {
     makePlugin<typeof confirmTool>('confirm_order').onElicit(
       // @ts-expect-error pickSize has no handler
       {
-        *confirm() {
+        *confirm(_request, _ctx) {
           return { action: 'decline' }
         },
       },
@@ -55,14 +143,14 @@ describe('makePlugin(tool).onElicit', () => {
 
   it('rejects a handler for a key the tool does not declare', () => {
     makePlugin<typeof confirmTool>('confirm_order').onElicit({
-      *confirm() {
+      *confirm(_request, _ctx) {
         return { action: 'decline' }
       },
-      *pickSize() {
+      *pickSize(_request, _ctx) {
         return { action: 'decline' }
       },
       // @ts-expect-error the tool declares no 'pickColour'
-      *pickColour() {
+      *pickColour(_request, _ctx) {
         return { action: 'decline' }
       },
     })
@@ -77,12 +165,13 @@ describe('makePlugin(tool).onElicit', () => {
         expectTypeOf(request.context.destination).toEqualTypeOf<string>()
         expectTypeOf(request.message).toEqualTypeOf<string>()
         expectTypeOf(request.seq).toEqualTypeOf<number>()
+        expectTypeOf(request.choices).toEqualTypeOf<FormChoices>()
         expectTypeOf(ctx).toEqualTypeOf<PluginClientContext>()
         // @ts-expect-error the seat map belongs to pickSeat's context
         void request.seatMap
         return { action: 'decline' }
       },
-      *pickSeat(request) {
+      *pickSeat(request, _ctx) {
         expectTypeOf(request.key).toEqualTypeOf<'pickSeat'>()
         expectTypeOf(request.seatMap).toEqualTypeOf<SeatMap>()
         expectTypeOf(request.flight).toEqualTypeOf<Flight>()
@@ -93,12 +182,12 @@ describe('makePlugin(tool).onElicit', () => {
 
   it('gives a plain-schema key a free-form context', () => {
     makePlugin<typeof confirmTool>('confirm_order').onElicit({
-      *confirm(request) {
+      *confirm(request, _ctx) {
         expectTypeOf(request.context).toEqualTypeOf<Record<string, unknown>>()
         expectTypeOf(request.anything).toEqualTypeOf<unknown>()
         return { action: 'decline' }
       },
-      *pickSize(request) {
+      *pickSize(request, _ctx) {
         expectTypeOf(request.sizes).toEqualTypeOf<string[]>()
         return { action: 'decline' }
       },
@@ -107,10 +196,10 @@ describe('makePlugin(tool).onElicit', () => {
 
   it('types each handler’s result by the key’s response schema', () => {
     makePlugin<typeof bookFlightTool>('book_flight').onElicit({
-      *pickFlight(): Operation<ElicitAnswer<{ flightId: string }>> {
+      *pickFlight(_request, _ctx): Operation<ElicitAnswer<{ flightId: string }>> {
         return { action: 'decline' }
       },
-      *pickSeat() {
+      *pickSeat(_request, _ctx) {
         return { action: 'accept', content: { row: 12, seat: 'C' } }
       },
     })
@@ -119,55 +208,54 @@ describe('makePlugin(tool).onElicit', () => {
   it('rejects a handler that answers with content of the wrong shape', () => {
     makePlugin<typeof bookFlightTool>('book_flight').onElicit({
       // @ts-expect-error flightId must be a string
-      *pickFlight() {
+      *pickFlight(_request, _ctx) {
         return { action: 'accept', content: { flightId: 42 } }
       },
       // @ts-expect-error the seat response has row and seat, not seatId
-      *pickSeat() {
+      *pickSeat(_request, _ctx) {
         return { action: 'accept', content: { seatId: '12C' } }
       },
     })
     makePlugin<typeof confirmTool>('confirm_order').onElicit({
       // @ts-expect-error 'maybe' is not an action
-      *confirm() {
+      *confirm(_request, _ctx) {
         return { action: 'maybe' }
       },
       // @ts-expect-error 'XL' is not one of the sizes
-      *pickSize() {
+      *pickSize(_request, _ctx) {
         return { action: 'accept', content: { size: 'XL' } }
       },
+    })
+  })
+
+  it('never takes a generator for a component, so a handler that names no parameters is still checked', () => {
+    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
+      // @ts-expect-error flightId must be a string (and a handler names both its parameters, to be typed)
+      *pickFlight() {
+        return { action: 'accept', content: { flightId: 42 } }
+      },
+      pickSeat: SeatPicker,
     })
   })
 })
 
 describe('ctx.render', () => {
   it('resumes with the type the component passes to onRespond', () => {
-    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
-      *pickFlight(request, ctx) {
-        const choice = yield* ctx.render(FlightList, {
-          message: request.message,
-          from: request.from,
-          destination: request.destination,
-          flights: request.flights,
-        })
-        expectTypeOf(choice).toEqualTypeOf<FlightChoice>()
-        return choice.action === 'accept' ? { action: 'accept', content: { flightId: choice.flightId } } : { action: 'decline' }
-      },
-      *pickSeat(request, ctx) {
-        const choice = yield* ctx.render(SeatPicker, { message: request.message, flight: request.flight, seatMap: request.seatMap })
-        expectTypeOf(choice).toEqualTypeOf<SeatChoice>()
-        const ok = yield* ctx.render(YesNo, { question: `Seat ${choice.action}?` })
+    makePlugin<typeof confirmTool>('confirm_order').onElicit({
+      *confirm(request, ctx) {
+        const ok = yield* ctx.render(YesNo, { question: request.message })
         expectTypeOf(ok).toEqualTypeOf<boolean>()
-        return { action: 'cancel' }
+        return { action: 'accept', content: { ok } }
       },
+      pickSize: SizePicker,
     })
   })
 
   it('requires the component’s own props, and only those', () => {
-    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
-      *pickFlight(request, ctx) {
-        // @ts-expect-error flights is missing
-        yield* ctx.render(FlightList, { message: request.message, from: request.from, destination: request.destination })
+    makePlugin<typeof confirmTool>('confirm_order').onElicit({
+      *confirm(_request, ctx) {
+        // @ts-expect-error question is missing
+        yield* ctx.render(YesNo, {})
         // @ts-expect-error question must be a string
         yield* ctx.render(YesNo, { question: 42 })
         // @ts-expect-error tone is 'calm' or 'urgent'
@@ -178,9 +266,7 @@ describe('ctx.render', () => {
         yield* ctx.render(YesNo, { question: 'Sure?', tone: 'urgent' })
         return { action: 'decline' }
       },
-      *pickSeat() {
-        return { action: 'cancel' }
-      },
+      pickSize: SizePicker,
     })
   })
 
@@ -191,11 +277,11 @@ describe('ctx.render', () => {
       *confirm(_request, ctx) {
         // @ts-expect-error a component rendered for an answer must take onRespond
         yield* ctx.render(Label, { text: 'hi' })
+        // @ts-expect-error a question's component answers with respond: it is registered, not rendered
+        yield* ctx.render(Confirm, { message: 'Sure?' })
         return { action: 'decline' }
       },
-      *pickSize() {
-        return { action: 'decline' }
-      },
+      pickSize: SizePicker,
     })
   })
 })

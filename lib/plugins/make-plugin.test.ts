@@ -1,9 +1,10 @@
 import { run } from 'effection'
+import { Component, memo } from 'react'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool } from '../tools/create-mcp-tool'
 import { makePlugin } from './make-plugin'
-import type { PluginClientContext } from './types'
+import type { ElicitProps, PluginClientContext } from './types'
 
 const tool = createMcpTool('order_pizza')
   .description('Orders a pizza')
@@ -28,18 +29,57 @@ describe('makePlugin', () => {
     expect(Object.keys(plugin.handlers).sort()).toEqual(['confirm', 'pickSize'])
     expect(plugin.handlers.pickSize).toBe(pickSize)
     expect(plugin).not.toHaveProperty('resultView')
+    expect(plugin).not.toHaveProperty('components')
     const result = await run(() => plugin.handlers.confirm!({ total: 12 } as never, {} as PluginClientContext))
     expect(result).toEqual({ action: 'accept', content: { ok: true } })
+  })
+
+  it('tells components from generator handlers: a component is listed, and answered by a handler of its own', () => {
+    const SizePicker = (_props: ElicitProps<typeof tool, 'pickSize'>) => null
+    function* confirm(_request: unknown, _ctx: unknown) {
+      return { action: 'decline' } as const
+    }
+    const plugin = makePlugin<typeof tool>('order_pizza').onElicit({ pickSize: SizePicker, confirm }).build()
+    expect(plugin.components).toEqual({ pickSize: SizePicker })
+    expect(plugin.handlers.confirm).toBe(confirm)
+    expect(typeof plugin.handlers.pickSize).toBe('function')
+    expect(plugin.handlers.pickSize).not.toBe(SizePicker)
+  })
+
+  it.each([
+    ['a function component', function Sizes(_props: ElicitProps<typeof tool, 'pickSize'>) {
+      return null
+    }],
+    ['an arrow function component', (_props: ElicitProps<typeof tool, 'pickSize'>) => null],
+    ['a memo component', memo((_props: ElicitProps<typeof tool, 'pickSize'>) => null)],
+    [
+      'a class component',
+      class Sizes extends Component<ElicitProps<typeof tool, 'pickSize'>> {
+        override render() {
+          return null
+        }
+      },
+    ],
+  ])('takes %s for a component', (_kind, SizePicker) => {
+    const plugin = makePlugin<typeof tool>('order_pizza')
+      .onElicit({
+        pickSize: SizePicker,
+        *confirm(_request, _ctx) {
+          return { action: 'decline' }
+        },
+      })
+      .build()
+    expect(plugin.components).toEqual({ pickSize: SizePicker })
   })
 
   it('carries the result view when one is given', () => {
     const View = () => null
     const plugin = makePlugin<typeof tool>('order_pizza')
       .onElicit({
-        *pickSize() {
+        *pickSize(_request, _ctx) {
           return { action: 'decline' }
         },
-        *confirm() {
+        *confirm(_request, _ctx) {
           return { action: 'decline' }
         },
       })

@@ -62,6 +62,7 @@ function requestFor(key: string, context: Record<string, unknown> = {}, toolName
     message: `Answer ${key}`,
     schema: { type: 'object', 'x-model-context': context },
     context,
+    choices: {},
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Operation } from 'effection'
-import type { ComponentType } from 'react'
+import type { ComponentClass, ComponentType, ExoticComponent, ReactElement } from 'react'
 import type { ContextOf, ElicitSpec, ElicitsMap, ResponseOf } from '../tools/elicits'
 import type { AnyMcpTool, ElicitId, ElicitAnswer } from '../tools/types'
 import type { FormChoices } from '../protocol/question-form'
@@ -56,6 +56,8 @@ export interface PluginElicitRequest<TKey extends string = string, TContext = Re
   /** The response's JSON Schema, with `x-model-context`. */
   schema: Record<string, unknown>
   context: TContext
+  /** The offered answers of the question's choice fields, by field name (`{}` when it has none). */
+  choices: FormChoices
 }
 
 /** What an `onElicit` handler receives: the request, with its context also spread on it. */
@@ -75,8 +77,24 @@ export type ElicitHandler<TKey extends string, S extends ElicitSpec> = (
   ctx: PluginClientContext,
 ) => Operation<ElicitAnswer<ResponseOf<S>>>
 
-export type ElicitHandlers<TElicits extends ElicitsMap> = {
-  [K in keyof TElicits & string]: ElicitHandler<K, TElicits[K]>
+/**
+ * A component that answers a key's question by itself, its props typed from the key's spec. What
+ * it renders is an element, text or nothing — not an iterable, as React would also allow — so
+ * a generator handler is never taken for a component.
+ */
+export type QuestionComponent<S extends ElicitSpec> =
+  | ((props: QuestionProps<ContextOf<S>, ResponseOf<S>>) => ReactElement | string | number | null)
+  | ComponentClass<QuestionProps<ContextOf<S>, ResponseOf<S>>>
+  | ExoticComponent<QuestionProps<ContextOf<S>, ResponseOf<S>>>
+
+/**
+ * What answers each of a tool's questions in the browser: a component (`pickSeat: SeatPicker`),
+ * or, for a flow that renders several steps, a generator handler (`*pickSeat(request, ctx) {...}`).
+ * A handler names both its parameters: with fewer, TypeScript cannot tell it from a component
+ * and leaves them untyped.
+ */
+export type ElicitRegistrations<TElicits extends ElicitsMap> = {
+  [K in keyof TElicits & string]: QuestionComponent<TElicits[K]> | ElicitHandler<K, TElicits[K]>
 }
 
 /** The props of a plugin's view of its tool's result (the JSON value the tool returned). */

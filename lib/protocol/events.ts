@@ -1,4 +1,5 @@
 import type { Message } from './messages'
+import type { FormChoices } from './question-form'
 
 export type SessionErrorCode = 'SESSION_NOT_FOUND' | 'SESSION_ABORTED' | 'INTERNAL_ERROR'
 export type LogLevel = 'debug' | 'info' | 'warning' | 'error'
@@ -33,6 +34,8 @@ export type ChatEvent =
       key: string
       message: string
       schema: Record<string, unknown>
+      /** The offered answers of the question's choice fields, by field name; absent when it has none. */
+      choices?: FormChoices
     }
   | { type: 'plugin_elicit_rejected'; sessionId: string; elicitId: string; message: string; issues?: ValidationIssue[] }
   | { type: 'plugin_progress'; sessionId: string; callId: string; message: string; progress?: number }

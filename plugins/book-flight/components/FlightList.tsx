@@ -1,18 +1,12 @@
 'use client'
 
-import type { ElicitComponentProps } from '@/lib/plugins'
+import type { ElicitProps } from '@/lib/plugins'
 import type { Flight } from '../flights'
+import type { bookFlightTool } from '../tool'
 import { AnswerBar, promptOf, QuestionPanel, QuietButton } from '@/components/kit'
 import { AirplaneIcon, formatDuration, formatPrice } from './format'
 
-export type FlightChoice = { action: 'accept'; flightId: string } | { action: 'decline' }
-
-export interface FlightListProps extends ElicitComponentProps<FlightChoice> {
-  message: string
-  from: string
-  destination: string
-  flights: Flight[]
-}
+export type FlightListProps = ElicitProps<typeof bookFlightTool, 'pickFlight'>
 
 /** The accessible name of a flight's button, e.g. "SkyHigh Airways SH 142, 08:00 to 11:30, 3h 30m, $299". */
 export function flightLabel(flight: Flight): string {
@@ -35,9 +29,9 @@ function airlineColour(flightNumber: string): string {
 }
 
 /** Pick one of the flights found, or decline. */
-export function FlightList({ message, from, destination, flights, onRespond, disabled, response }: FlightListProps) {
-  const chosenId = response?.action === 'accept' ? response.flightId : undefined
-  const declined = response?.action === 'decline'
+export function FlightList({ message, context: { from, destination, flights }, respond, disabled, answered }: FlightListProps) {
+  const chosenId = answered?.action === 'accept' ? answered.content.flightId : undefined
+  const declined = answered?.action === 'decline'
   const prompt = promptOf(message)
 
   return (
@@ -63,7 +57,7 @@ export function FlightList({ message, from, destination, flights, onRespond, dis
                 aria-label={flightLabel(flight)}
                 aria-pressed={chosen}
                 disabled={disabled}
-                onClick={() => onRespond({ action: 'accept', flightId: flight.id })}
+                onClick={() => respond({ action: 'accept', content: { flightId: flight.id } })}
                 className={[
                   'group grid w-full grid-cols-[auto_1fr_auto] items-center gap-3 rounded-lg border px-3 py-2.5 text-left transition',
                   'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-zinc-900',
@@ -104,7 +98,7 @@ export function FlightList({ message, from, destination, flights, onRespond, dis
       </ul>
 
       <AnswerBar status={declined ? 'Declined' : chosenId ? 'Flight chosen' : undefined}>
-        <QuietButton disabled={disabled} onClick={() => onRespond({ action: 'decline' })}>
+        <QuietButton disabled={disabled} onClick={() => respond({ action: 'decline' })}>
           Decline
         </QuietButton>
       </AnswerBar>

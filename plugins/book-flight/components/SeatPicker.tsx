@@ -1,17 +1,11 @@
 'use client'
 
 import { useRef, useState, type KeyboardEvent } from 'react'
-import type { ElicitComponentProps } from '@/lib/plugins'
-import type { Flight, SeatMap } from '../flights'
+import type { ElicitProps } from '@/lib/plugins'
+import type { bookFlightTool } from '../tool'
 import { QuietButton } from '@/components/QuietButton'
 
-export type SeatChoice = { action: 'accept'; row: number; seat: string } | { action: 'cancel' }
-
-export interface SeatPickerProps extends ElicitComponentProps<SeatChoice> {
-  message: string
-  flight: Flight
-  seatMap: SeatMap
-}
+export type SeatPickerProps = ElicitProps<typeof bookFlightTool, 'pickSeat'>
 
 interface Seat {
   row: number
@@ -21,11 +15,11 @@ interface Seat {
 const seatId = ({ row, letter }: Seat) => `${row}${letter}`
 
 /** Choose a seat on a cabin map (arrow keys move between free seats), then confirm or cancel. */
-export function SeatPicker({ message, flight, seatMap, onRespond, disabled, response }: SeatPickerProps) {
-  const answered: Seat | undefined = response?.action === 'accept' ? { row: response.row, letter: response.seat } : undefined
-  const cancelled = response?.action === 'cancel'
+export function SeatPicker({ message, context: { flight, seatMap }, respond, disabled, answered }: SeatPickerProps) {
+  const confirmed: Seat | undefined = answered?.action === 'accept' ? { row: answered.content.row, letter: answered.content.seat } : undefined
+  const cancelled = answered?.action === 'cancel'
   const [picked, setPicked] = useState<Seat>()
-  const selected = answered ?? (disabled ? undefined : picked)
+  const selected = confirmed ?? (disabled ? undefined : picked)
 
   const rows = Array.from({ length: Math.max(0, seatMap.lastRow - seatMap.firstRow + 1) }, (_, index) => seatMap.firstRow + index)
   const taken = new Set(seatMap.taken)
@@ -156,9 +150,9 @@ export function SeatPicker({ message, flight, seatMap, onRespond, disabled, resp
         <p className="text-sm text-zinc-700 dark:text-zinc-300" aria-live="polite">
           {cancelled ? (
             <span className="font-medium text-zinc-600 dark:text-zinc-400">Cancelled</span>
-          ) : answered ? (
+          ) : confirmed ? (
             <>
-              Seat <strong className="font-semibold">{seatId(answered)}</strong> confirmed
+              Seat <strong className="font-semibold">{seatId(confirmed)}</strong> confirmed
             </>
           ) : selected ? (
             <>
@@ -169,13 +163,13 @@ export function SeatPicker({ message, flight, seatMap, onRespond, disabled, resp
           )}
         </p>
         <div className="flex gap-2">
-          <QuietButton disabled={disabled} onClick={() => onRespond({ action: 'cancel' })}>
+          <QuietButton disabled={disabled} onClick={() => respond({ action: 'cancel' })}>
             Cancel
           </QuietButton>
           <button
             type="button"
             disabled={disabled || !selected}
-            onClick={() => selected && onRespond({ action: 'accept', row: selected.row, seat: selected.letter })}
+            onClick={() => selected && respond({ action: 'accept', content: { row: selected.row, seat: selected.letter } })}
             className="rounded-lg bg-sky-700 px-4 py-1.5 text-sm font-semibold text-white shadow-sm transition enabled:hover:bg-sky-800 disabled:cursor-not-allowed disabled:opacity-40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-2 dark:bg-sky-700 dark:enabled:hover:bg-sky-800 dark:focus-visible:ring-offset-zinc-900"
           >
             Confirm

@@ -1,19 +1,13 @@
 'use client'
 
 import type { KeyboardEvent } from 'react'
-import type { ElicitComponentProps } from '@/lib/plugins'
+import type { ElicitProps } from '@/lib/plugins'
 import { cardName, type Card } from '../cards'
-import type { CardAnalysis } from '../tool'
+import type { pickCardTool } from '../tool'
 import { CardsIcon, PlayingCard } from './PlayingCard'
 import { AnswerBar, promptOf, QuestionPanel, QuietButton } from '@/components/kit'
 
-export type CardChoice = { action: 'accept'; cardNumber: number } | { action: 'decline' }
-
-export interface CardPickerProps extends ElicitComponentProps<CardChoice> {
-  message: string
-  cards: Card[]
-  analysis?: CardAnalysis
-}
+export type CardPickerProps = ElicitProps<typeof pickCardTool, 'pickCard'>
 
 /** The accessible name of a card's button: "Card 3: Queen of Hearts". */
 export function cardLabel(card: Card, number: number): string {
@@ -40,9 +34,9 @@ function moveFocus(event: KeyboardEvent<HTMLUListElement>) {
 }
 
 /** Pick one of the drawn cards (one of them is the secret card), or decline. */
-export function CardPicker({ message, cards, analysis, onRespond, disabled, response }: CardPickerProps) {
-  const chosen = response?.action === 'accept' ? response.cardNumber : undefined
-  const declined = response?.action === 'decline'
+export function CardPicker({ message, context: { cards, analysis }, respond, disabled, answered }: CardPickerProps) {
+  const chosen = answered?.action === 'accept' ? answered.content.cardNumber : undefined
+  const declined = answered?.action === 'decline'
   const suggested = analysis ? cards[analysis.favourite - 1] : undefined
   const prompt = promptOf(message)
 
@@ -83,7 +77,7 @@ export function CardPicker({ message, cards, analysis, onRespond, disabled, resp
                 aria-label={cardLabel(card, number)}
                 aria-pressed={isChosen}
                 disabled={disabled}
-                onClick={() => onRespond({ action: 'accept', cardNumber: number })}
+                onClick={() => respond({ action: 'accept', content: { cardNumber: number } })}
                 className={[
                   'group flex flex-col items-center gap-1 rounded-xl p-0.5 transition sm:p-1',
                   'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-violet-500 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-zinc-900',
@@ -116,7 +110,7 @@ export function CardPicker({ message, cards, analysis, onRespond, disabled, resp
           ) : null
         }
       >
-        <QuietButton disabled={disabled} onClick={() => onRespond({ action: 'decline' })}>
+        <QuietButton disabled={disabled} onClick={() => respond({ action: 'decline' })}>
           Decline
         </QuietButton>
       </AnswerBar>

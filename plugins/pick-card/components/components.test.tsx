@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it, vi } from 'vitest'
 import type { Card } from '../cards'
 import type { PickCardResult } from '../tool'
-import { CardPicker, cardLabel, type CardChoice } from './CardPicker'
+import { CardPicker, cardLabel, type CardPickerProps } from './CardPicker'
 import { CardReveal } from './CardReveal'
 
 const cards: Card[] = [
@@ -16,6 +16,8 @@ const cards: Card[] = [
 const message = 'Pick a card! One of them is the secret card.\n\n1. Seven of Clubs (7♣)\n2. Queen of Hearts (Q♥)'
 const analysis = { summary: '5 cards: two red, three black.', favourite: 5, reason: 'The Ace ranks highest.' }
 const noop = () => {}
+/** What every question gets besides its message, context and answer. */
+const question = { choices: {}, respond: noop }
 
 /** Every element in a rendered tree whose props match, for calling their handlers. */
 function findElements(node: ReactNode, match: (props: Record<string, unknown>) => boolean): ReactElement<Record<string, unknown>>[] {
@@ -28,7 +30,7 @@ function findElements(node: ReactNode, match: (props: Record<string, unknown>) =
 describe('CardPicker', () => {
   it('shows each card as a button named by number and card, the prompt, and a Decline button', () => {
     expect(cardLabel(cards[1]!, 2)).toBe('Card 2: Queen of Hearts')
-    const html = renderToStaticMarkup(<CardPicker message={message} cards={cards} onRespond={noop} disabled={false} />)
+    const html = renderToStaticMarkup(<CardPicker {...question} message={message} context={{ cards }} disabled={false} />)
     expect(html).toContain('aria-label="Pick a card"')
     for (const [index, card] of cards.entries()) expect(html).toContain(`aria-label="${cardLabel(card, index + 1)}"`)
     expect(html.match(/aria-pressed="false"/g)).toHaveLength(cards.length)
@@ -41,7 +43,7 @@ describe('CardPicker', () => {
   })
 
   it('shows the analysis and marks the suggested card', () => {
-    const html = renderToStaticMarkup(<CardPicker message={message} cards={cards} analysis={analysis} onRespond={noop} disabled={false} />)
+    const html = renderToStaticMarkup(<CardPicker {...question} message={message} context={{ cards, analysis }} disabled={false} />)
     expect(html).toContain('aria-label="Card analysis"')
     expect(html).toContain('5 cards: two red, three black.')
     expect(html).toContain('Suggested: Card 5: Ace of Spades</span>')
@@ -50,19 +52,19 @@ describe('CardPicker', () => {
   })
 
   it('answers with the card number, or declines', () => {
-    const onRespond = vi.fn<(choice: CardChoice) => void>()
-    const tree = CardPicker({ message, cards, onRespond, disabled: false })
+    const respond = vi.fn<CardPickerProps['respond']>()
+    const tree = CardPicker({ ...question, respond, message, context: { cards }, disabled: false })
     const third = findElements(tree, (props) => props['aria-label'] === 'Card 3: Two of Spades')[0]!
     ;(third.props.onClick as () => void)()
-    expect(onRespond).toHaveBeenLastCalledWith({ action: 'accept', cardNumber: 3 })
+    expect(respond).toHaveBeenLastCalledWith({ action: 'accept', content: { cardNumber: 3 } })
     const decline = findElements(tree, (props) => props.children === 'Decline')[0]!
     ;(decline.props.onClick as () => void)()
-    expect(onRespond).toHaveBeenLastCalledWith({ action: 'decline' })
+    expect(respond).toHaveBeenLastCalledWith({ action: 'decline' })
   })
 
   it('marks the picked card and disables every button once answered', () => {
     const html = renderToStaticMarkup(
-      <CardPicker message={message} cards={cards} onRespond={noop} disabled response={{ action: 'accept', cardNumber: 2 }} />,
+      <CardPicker {...question} message={message} context={{ cards }} disabled answered={{ action: 'accept', content: { cardNumber: 2 } }} />,
     )
     expect(html.match(/aria-pressed="true"/g)).toHaveLength(1)
     expect(html).toMatch(/aria-label="Card 2: Queen of Hearts" aria-pressed="true" disabled=""/)
@@ -71,7 +73,7 @@ describe('CardPicker', () => {
   })
 
   it('says Declined after declining', () => {
-    const html = renderToStaticMarkup(<CardPicker message={message} cards={cards} onRespond={noop} disabled response={{ action: 'decline' }} />)
+    const html = renderToStaticMarkup(<CardPicker {...question} message={message} context={{ cards }} disabled answered={{ action: 'decline' }} />)
     expect(html).toContain('Declined')
     expect(html).not.toContain('aria-pressed="true"')
   })

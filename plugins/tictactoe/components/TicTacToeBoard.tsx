@@ -1,18 +1,13 @@
 'use client'
 
 import { useRef, useState, type KeyboardEvent } from 'react'
-import type { ElicitComponentProps } from '@/lib/plugins'
+import type { ElicitProps } from '@/lib/plugins'
 import { isLegalMove, placeMark, USER_MARK, type Board, type GameMove } from '../game'
+import type { ticTacToeTool } from '../tool'
 import { cellLabel, leadOf, MARK_COLOUR, MarkGlyph, MiniBoard } from './marks'
 import { AnswerBar, QuestionPanel, QuietButton } from '@/components/kit'
 
-export type MoveChoice = { action: 'accept'; cell: number } | { action: 'decline' }
-
-export interface TicTacToeBoardProps extends ElicitComponentProps<MoveChoice> {
-  message: string
-  board: Board
-  moveHistory: GameMove[]
-}
+export type TicTacToeBoardProps = ElicitProps<typeof ticTacToeTool, 'pickMove'>
 
 const CELLS = [1, 2, 3, 4, 5, 6, 7, 8, 9]
 const STEPS: Record<string, [number, number]> = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }
@@ -22,15 +17,20 @@ const STEPS: Record<string, [number, number]> = { ArrowLeft: [0, -1], ArrowRight
  * model's last move marked, and Resign. Once answered it folds into one line with a small
  * picture, so a finished game reads as a list of moves.
  */
-export function TicTacToeBoard({ message, board, moveHistory, onRespond, disabled, response }: TicTacToeBoardProps) {
+export function TicTacToeBoard({ message, context: { board, moveHistory }, respond, disabled, answered }: TicTacToeBoardProps) {
   const lastMove = moveHistory.at(-1)
   const modelCell = lastMove?.player === 'model' ? lastMove.cell : undefined
-  if (response?.action === 'accept') return <MoveMade board={board} cell={response.cell} modelCell={modelCell} />
-  if (response?.action === 'decline') return <Resigned board={board} modelCell={modelCell} />
-  return <ActiveBoard message={message} board={board} moveHistory={moveHistory} onRespond={onRespond} disabled={disabled} />
+  if (answered?.action === 'accept') return <MoveMade board={board} cell={answered.content.cell} modelCell={modelCell} />
+  if (answered) return <Resigned board={board} modelCell={modelCell} />
+  return <ActiveBoard message={message} board={board} moveHistory={moveHistory} respond={respond} disabled={disabled} />
 }
 
-function ActiveBoard({ message, board, moveHistory, onRespond, disabled }: Omit<TicTacToeBoardProps, 'response'>) {
+interface ActiveBoardProps extends Pick<TicTacToeBoardProps, 'message' | 'respond' | 'disabled'> {
+  board: Board
+  moveHistory: GameMove[]
+}
+
+function ActiveBoard({ message, board, moveHistory, respond, disabled }: ActiveBoardProps) {
   const lastModelMove = moveHistory.findLast((move) => move.player === 'model')?.cell
   const lead = leadOf(message)
   const retry = /already taken|not an empty|pick an empty/i.test(lead)
@@ -100,7 +100,7 @@ function ActiveBoard({ message, board, moveHistory, onRespond, disabled }: Omit<
                       tabIndex={cell === tabStop ? 0 : -1}
                       data-last-move={lastMove || undefined}
                       onFocus={() => setFocused(cell)}
-                      onClick={() => onRespond({ action: 'accept', cell })}
+                      onClick={() => respond({ action: 'accept', content: { cell } })}
                       className={[
                         'group relative grid h-20 w-20 place-items-center rounded-lg transition sm:h-24 sm:w-24',
                         'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-2 focus-visible:ring-offset-zinc-200 dark:focus-visible:ring-offset-zinc-800',
@@ -139,7 +139,7 @@ function ActiveBoard({ message, board, moveHistory, onRespond, disabled }: Omit<
       </div>
 
       <AnswerBar status={`Move ${moveHistory.length + 1} · ${free.length} ${free.length === 1 ? 'cell' : 'cells'} left`}>
-        <QuietButton disabled={disabled} onClick={() => onRespond({ action: 'decline' })}>
+        <QuietButton disabled={disabled} onClick={() => respond({ action: 'decline' })}>
           Resign
         </QuietButton>
       </AnswerBar>

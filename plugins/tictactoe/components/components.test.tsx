@@ -6,6 +6,8 @@ import { GameResult } from './GameResult'
 import { cellFromKey, TicTacToeBoard } from './TicTacToeBoard'
 
 const noop = () => {}
+/** What every question gets besides its message, context and answer. */
+const question = { choices: {}, respond: noop }
 const moves: GameMove[] = [
   { player: 'user', mark: 'X', cell: 1 },
   { player: 'model', mark: 'O', cell: 5 },
@@ -19,7 +21,7 @@ function cellButtons(html: string): string[] {
 
 describe('TicTacToeBoard', () => {
   it('is a labelled grid of nine named cell buttons, occupied ones disabled', () => {
-    const html = renderToStaticMarkup(<TicTacToeBoard message={message} board={board} moveHistory={moves} onRespond={noop} disabled={false} />)
+    const html = renderToStaticMarkup(<TicTacToeBoard {...question} message={message} context={{ board, moveHistory: moves }} disabled={false} />)
     expect(html).toContain('role="grid" aria-label="Tic-tac-toe board"')
     expect(html.match(/role="row"/g)).toHaveLength(3)
     expect(html.match(/role="gridcell"/g)).toHaveLength(9)
@@ -35,7 +37,7 @@ describe('TicTacToeBoard', () => {
   })
 
   it('has one tab stop, on a free cell, and marks the model’s last move', () => {
-    const html = renderToStaticMarkup(<TicTacToeBoard message={message} board={board} moveHistory={moves} onRespond={noop} disabled={false} />)
+    const html = renderToStaticMarkup(<TicTacToeBoard {...question} message={message} context={{ board, moveHistory: moves }} disabled={false} />)
     const buttons = cellButtons(html)
     expect(buttons.filter((button) => button.includes('tabindex="0"'))).toEqual([expect.stringContaining('Cell 2, empty')])
     expect(buttons[4]).toContain('data-last-move="true"')
@@ -46,7 +48,7 @@ describe('TicTacToeBoard', () => {
 
   it('offers Resign, and shows a rejected move as an alert', () => {
     const retry = `Cell 5 is already taken by O. Pick an empty cell.\n\n${formatBoard(board)}`
-    const html = renderToStaticMarkup(<TicTacToeBoard message={retry} board={board} moveHistory={moves} onRespond={noop} disabled={false} />)
+    const html = renderToStaticMarkup(<TicTacToeBoard {...question} message={retry} context={{ board, moveHistory: moves }} disabled={false} />)
     expect(html).toMatch(/<button type="button" class="[^"]*">Resign<\/button>/)
     expect(html).toContain('role="alert"')
     expect(html).toContain('Cell 5 is already taken by O.')
@@ -54,7 +56,7 @@ describe('TicTacToeBoard', () => {
 
   it('starts on the centre of an empty board', () => {
     const html = renderToStaticMarkup(
-      <TicTacToeBoard message="Your move — you are X, and you go first." board={boardFromMoves([])} moveHistory={[]} onRespond={noop} disabled={false} />,
+      <TicTacToeBoard {...question} message="Your move — you are X, and you go first." context={{ board: boardFromMoves([]), moveHistory: [] }} disabled={false} />,
     )
     expect(cellButtons(html).filter((button) => button.includes('tabindex="0"'))).toEqual([expect.stringContaining('Cell 5, empty')])
     expect(html).not.toContain('data-last-move')
@@ -63,7 +65,7 @@ describe('TicTacToeBoard', () => {
 
   it('folds into one line once the move is made: the model’s reply, then the user’s move', () => {
     const html = renderToStaticMarkup(
-      <TicTacToeBoard message={message} board={board} moveHistory={moves} onRespond={noop} disabled response={{ action: 'accept', cell: 9 }} />,
+      <TicTacToeBoard {...question} message={message} context={{ board, moveHistory: moves }} disabled answered={{ action: 'accept', content: { cell: 9 } }} />,
     )
     expect(html).not.toContain('role="grid"')
     expect(html).not.toContain('<button')
@@ -72,14 +74,14 @@ describe('TicTacToeBoard', () => {
 
   it('folds the first move without a model reply', () => {
     const html = renderToStaticMarkup(
-      <TicTacToeBoard message="Your move" board={boardFromMoves([])} moveHistory={[]} onRespond={noop} disabled response={{ action: 'accept', cell: 1 }} />,
+      <TicTacToeBoard {...question} message="Your move" context={{ board: boardFromMoves([]), moveHistory: [] }} disabled answered={{ action: 'accept', content: { cell: 1 } }} />,
     )
     expect(html).toMatch(/<span>You took cell <strong[^>]*>1<\/strong><\/span>/)
   })
 
   it('does not claim a taken cell was played', () => {
     const html = renderToStaticMarkup(
-      <TicTacToeBoard message={message} board={board} moveHistory={moves} onRespond={noop} disabled response={{ action: 'accept', cell: 5 }} />,
+      <TicTacToeBoard {...question} message={message} context={{ board, moveHistory: moves }} disabled answered={{ action: 'accept', content: { cell: 5 } }} />,
     )
     expect(html).toContain('was taken — asked again')
     expect(html).not.toContain('you took cell')
@@ -87,14 +89,14 @@ describe('TicTacToeBoard', () => {
 
   it('says so after resigning', () => {
     const html = renderToStaticMarkup(
-      <TicTacToeBoard message={message} board={board} moveHistory={moves} onRespond={noop} disabled response={{ action: 'decline' }} />,
+      <TicTacToeBoard {...question} message={message} context={{ board, moveHistory: moves }} disabled answered={{ action: 'decline' }} />,
     )
     expect(html).toMatch(/The model took cell <strong[^>]*>5<\/strong>, then you resigned/)
     expect(html).not.toContain('<button')
   })
 
   it('disables every cell and Resign when stopped before an answer', () => {
-    const html = renderToStaticMarkup(<TicTacToeBoard message={message} board={board} moveHistory={moves} onRespond={noop} disabled />)
+    const html = renderToStaticMarkup(<TicTacToeBoard {...question} message={message} context={{ board, moveHistory: moves }} disabled />)
     expect(cellButtons(html).every((button) => button.includes('disabled=""'))).toBe(true)
     expect(html).toMatch(/<button disabled=""[^>]*>Resign</)
     expect(html).toContain('aria-readonly="true"')

@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { question } from '../tools/elicits'
+import { createMcpTool } from '../tools/create-mcp-tool'
+import { field } from '../tools/question-form'
+import type { AnyMcpTool } from '../tools/types'
+import { elicitRequests, eventsOf } from './testing/chat-test-client'
+import { startScriptedChat, type ScriptedChat } from './testing/scripted-chat'
+
+let scripted: ScriptedChat | undefined
+afterEach(async () => {
+  await scripted?.close()
+  scripted = undefined
+})
+
+/** The chat on a local OpenAI-compatible server whose model calls `tool` once, then sums up its result. */
+async function start(tool: AnyMcpTool) {
+  scripted = await startScriptedChat({
+    tools: [tool],
+    respond: (body) =>
+      body.messages.at(-1)!.role === 'tool'
+        ? { text: `Result: ${String(body.messages.at(-1)!.content)}` }
+        : { toolCalls: [{ id: 'call_1', name: tool.name, arguments: {} }] },
+  })
+  return scripted.client
+}
+
+const paints = [
+  { id: 'p-1', name: 'White', finish: 'matt' },
+  { id: 'p-2', name: 'Teal', finish: 'gloss' },
+]
+
+const paintTool = createMcpTool('paint_wall')
+  .elicits({
+    pickPaint: question({
+      response: z.object({ paintId: z.string() }),
+      context: z.object({ paints: z.array(z.object({ id: z.string(), name: z.string(), finish: z.string() })) }),
+      form: (context) => ({ paintId: field.choice('Paint', context.paints.map((paint) => ({ value: paint.id, title: `${paint.name} (${paint.finish})` }))) }),
+    }),
+  })
+  .execute(function* (_params, ctx) {
+    for (;;) {
+      const answer = yield* ctx.elicit('pickPaint', { message: 'Which paint?', paints })
+      if (answer.action !== 'accept') return 'no paint'
+      const paint = paints.find((candidate) => candidate.id === answer.content.paintId)
+      if (paint) return paint.name
+    }
+  })
+
+const nameTool = createMcpTool('name_boat')
+  .elicits({ giveName: z.object({ name: z.string() }) })
+  .execute(function* (_params, ctx) {
+    const answer = yield* ctx.elicit('giveName', { message: 'What name?' })
+    return answer.action === 'accept' ? answer.content.name : 'unnamed'
+  })
+
+describe('a question’s choices in plugin_elicit_request', () => {
+  it('carry the titled choices of its form, on every ask', async () => {
+    const client = await start(paintTool)
+    const [request] = elicitRequests((await client.say('Paint the wall')).events)
+    const choices = { paintId: [{ value: 'p-1', title: 'White (matt)' }, { value: 'p-2', title: 'Teal (gloss)' }] }
+    expect(request).toMatchObject({ key: 'pickPaint', choices })
+
+    const again = await client.answer([{ request: request!, result: { action: 'accept', content: { paintId: 'p-9' } } }])
+    const [asked] = elicitRequests(again.events)
+    expect(asked).toMatchObject({ key: 'pickPaint', choices })
+    const done = await client.answer([{ request: asked!, result: { action: 'accept', content: { paintId: 'p-2' } } }])
+    expect(eventsOf(done.events, 'tool_result')[0]).toMatchObject({ content: 'Teal' })
+  })
+
+  it('are left out when the question has none, so the event is as it always was', async () => {
+    const client = await start(nameTool)
+    const [request] = elicitRequests((await client.say('Name the boat')).events)
+    expect(request).toBeDefined()
+    expect(Object.keys(request!).sort()).toEqual(['callId', 'elicitId', 'key', 'message', 'schema', 'sessionId', 'toolName', 'type'])
+  })
+})

@@ -1,0 +1,36 @@
+import { createElement, type ComponentType } from 'react'
+import type { FormChoices } from '../protocol/question-form'
+import type { ElicitAnswer } from '../tools/types'
+import type { ElicitComponentProps, PluginClientRegistration, QuestionProps } from './types'
+
+type AnyQuestionComponent = ComponentType<QuestionProps<never, never>>
+type Handler = PluginClientRegistration['handlers'][string]
+
+interface QuestionRenderProps extends ElicitComponentProps<ElicitAnswer<unknown>> {
+  Component: AnyQuestionComponent
+  message: string
+  context: Record<string, unknown>
+  choices: FormChoices
+}
+
+/**
+ * What `ctx.render` shows for a question answered by a component: the chat's answer wiring
+ * (`onRespond`, `response`) as the component's `respond` and `answered`. One component for
+ * every such question, so React keeps a rendered question's state across the chat's updates.
+ */
+function Question({ Component, onRespond, disabled, response, ...question }: QuestionRenderProps) {
+  const Answering = Component as ComponentType<QuestionProps<unknown, unknown>>
+  return createElement(Answering, { ...question, respond: onRespond, disabled, ...(response ? { answered: response } : {}) })
+}
+
+/**
+ * The handler of a key registered with a component (`.onElicit({ pickSeat: SeatPicker })`): it
+ * renders the component with the question — its message, decoded context and choices — and
+ * returns the `ElicitResult` the component responds with. Rendered through `ctx.render`, so the
+ * answer is recorded like any render's: after a reload the component shows it again, disabled.
+ */
+export function questionHandler(Component: AnyQuestionComponent): Handler {
+  return function* answerWithComponent(request, ctx) {
+    return yield* ctx.render(Question, { Component, message: request.message, context: request.context, choices: request.choices })
+  }
+}
