@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import type { AppBridge, McpUiHostContext, McpUiResourceCsp } from '@modelcontextprotocol/ext-apps/app-bridge'
-import { MAX_APP_CONTEXT_CHARS } from '@/lib/protocol'
+import { MAX_APP_CONTEXT_CHARS } from '@/lib/protocol/app-context-limits'
 
 /** The size an app may ask for: tall enough for real UIs, bounded so a runaway app stays a card. */
 export const MAX_APP_HEIGHT = 2_000
@@ -43,6 +43,8 @@ export async function connectAppBridge({
   hostContext: McpUiHostContext
   handlers: AppBridgeHandlers
 }): Promise<AppBridge> {
+  // The bridge parses with Zod: without compiling parsers, which the page's CSP forbids (zod-without-eval.ts).
+  await import('@/lib/client/zod-without-eval')
   const { AppBridge, PostMessageTransport } = await import('@modelcontextprotocol/ext-apps/app-bridge')
   const bridge = new AppBridge(
     null,

@@ -72,6 +72,13 @@ function start(options: Parameters<typeof createChatController>[0]) {
   return controller
 }
 
+/** A controller started over a stored chat: ready once the stored chat's checker (its own chunk) has loaded and checked it. */
+async function startRestored(options: Parameters<typeof createChatController>[0]) {
+  const controller = start(options)
+  await vi.waitFor(() => expect(controller.getSnapshot().ready).toBe(true))
+  return controller
+}
+
 function card(controller: ChatController, callId: string): ToolCallEntry {
   const entry = controller.getSnapshot().state.entries.find((candidate) => candidate.kind === 'tool' && candidate.callId === callId)
   if (!entry || entry.kind !== 'tool') throw new Error(`no card for ${callId}`)
@@ -289,7 +296,7 @@ describe('createChatController', () => {
     expect(rendersOf(before, 'call-1')).toHaveLength(2)
     before.detach() // the tab goes away
 
-    const after = start({ registry: twoStepRegistry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
+    const after = await startRestored({ registry: twoStepRegistry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
     const { state } = after.getSnapshot()
     expect(state.status).toBe('awaiting_input')
     expect(state.messages).toEqual([{ role: 'user', content: 'go' }])
@@ -356,7 +363,7 @@ describe('createChatController', () => {
     let arrive!: () => void
     const arrived = new Promise<void>((resolve) => (arrive = resolve))
     const lazy = createPluginRegistry([{ toolName: 'two_step', load: () => arrived.then(() => twoStep) }])
-    const after = start({ registry: lazy, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
+    const after = await startRestored({ registry: lazy, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
     expect(rendersOf(after, 'call-1')).toEqual([])
     arrive()
     await vi.waitFor(() => expect(rendersOf(after, 'call-1')).toHaveLength(2))
@@ -450,7 +457,7 @@ describe('createChatController', () => {
     expect(rendersOf(before, 'call-1')[0]?.props).toMatchObject({ choices })
     before.detach()
 
-    const after = start({ registry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
+    const after = await startRestored({ registry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
     expect(rendersOf(after, 'call-1')[0]?.props).toMatchObject({ message: 'Select your flight from NYC to LAX:', choices })
   })
 
@@ -486,7 +493,7 @@ describe('createChatController', () => {
     expect(server.requests[1].pluginAbort).toEqual({ sessionId: 'call-1', reason: 'Stopped by the user' })
   })
 
-  it('treats a reload during a stream as an interruption', () => {
+  it('treats a reload during a stream as an interruption', async () => {
     const storage = memoryStorage()
     const persistence = createLocalPersistence({ storage })
     persistence.save({
@@ -498,7 +505,7 @@ describe('createChatController', () => {
       status: 'streaming',
       turn: { kind: 'message', text: 'Hel', textReceived: true, receivedState: false, elicitIds: [] },
     })
-    const chat = start({ registry, persistence })
+    const chat = await startRestored({ registry, persistence })
     expect(chat.getSnapshot().state).toMatchObject({
       status: 'idle',
       messages: [{ role: 'user', content: 'Hi' }],

@@ -1,6 +1,7 @@
-import { createScope, useAbortSignal, type Operation, type Scope, type Task } from 'effection'
+import { createScope, until, useAbortSignal, type Operation, type Scope, type Task } from 'effection'
 import { parseComposerText } from './slash-command'
-import { MAX_APP_CONTEXT_CHARS, MAX_APP_CONTEXTS, type ChatRequest } from '../protocol/request-schema'
+import { MAX_APP_CONTEXT_CHARS, MAX_APP_CONTEXTS } from '../protocol/app-context-limits'
+import type { ChatRequest } from '../protocol/request-schema'
 import { createPluginClientContext, executePluginElicitHandler, toPluginElicitRequest } from '../plugins'
 import type { PluginRegistry, RenderedComponent } from '../plugins'
 import type { ElicitAnswer } from '../tools/types'
@@ -372,6 +373,17 @@ export function createChatController({
 
   const onPageHide = () => saveNow()
 
+  /** The chat as stored (or a fresh one), once: ready from then on, its waiting questions picked up. */
+  function restore(stored: ChatState | undefined) {
+    restored = true
+    let state = stored ?? initialChatState
+    // A request cut by the reload is gone: keep what streamed, as after Stop.
+    if (state.turn) state = reduceChat(state, { type: 'local/interrupted', reason: 'The page was reloaded before the answer finished.' })
+    publish({ ...snapshot, state, ready: true })
+    saveNow()
+    reconcile()
+  }
+
   return {
     getSnapshot: () => snapshot,
     subscribe(listener) {
@@ -381,16 +393,20 @@ export function createChatController({
     attach() {
       if (scope) return
       startScope()
-      if (!restored) {
-        restored = true
-        let state = persistence?.load() ?? initialChatState
-        // A request cut by the reload is gone: keep what streamed, as after Stop.
-        if (state.turn) state = reduceChat(state, { type: 'local/interrupted', reason: 'The page was reloaded before the answer finished.' })
-        publish({ ...snapshot, state, ready: true })
-        saveNow()
-      }
       globalThis.addEventListener?.('pagehide', onPageHide)
-      reconcile()
+      if (restored) return reconcile()
+      const stored = persistence?.load()
+      if (!stored) return restore(undefined)
+      // A stored chat is checked by a chunk of its own: restored when it has loaded, unless detached first (then again on attach).
+      scope!.scope.run(function* () {
+        let state: ChatState | undefined
+        try {
+          state = yield* until(stored)
+        } catch {
+          // Its chunk could not load (offline): the chat starts fresh, and what is stored stays for the next visit.
+        }
+        restore(state)
+      })
     },
     detach() {
       globalThis.removeEventListener?.('pagehide', onPageHide)

@@ -1,5 +1,3 @@
-// First: before any schema in the browser bundle parses (see the file).
-import './zod-without-eval'
 export { useChat } from './use-chat'
 export type { UseChatResult } from './use-chat'
 export { createChatController, renderKey, STOP_REASON } from './chat-controller'

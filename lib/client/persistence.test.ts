@@ -41,7 +41,7 @@ const waitingState: ChatState = (
 ).reduce(reduceChat, initialChatState)
 
 describe('createLocalPersistence', () => {
-  it('keeps the server’s signatures on the conversation, unchanged, across a reload', () => {
+  it('keeps the server’s signatures on the conversation, unchanged, across a reload', async () => {
     const sig = 'A'.repeat(43)
     const signed = reduceChat(waitingState, {
       type: 'conversation_state',
@@ -52,30 +52,31 @@ describe('createLocalPersistence', () => {
     })
     const storage = memoryStorage()
     createLocalPersistence({ storage }).save(signed)
-    expect(createLocalPersistence({ storage }).load()?.messages.at(-1)).toMatchObject({ role: 'assistant', sig })
+    expect((await createLocalPersistence({ storage }).load())?.messages.at(-1)).toMatchObject({ role: 'assistant', sig })
   })
 
-  it('restores a waiting elicitation exactly', () => {
+  it('restores a waiting elicitation exactly', async () => {
     const storage = memoryStorage()
     const persistence = createLocalPersistence({ storage })
     persistence.save(waitingState)
     expect(storage.items.has(CHAT_STORAGE_KEY)).toBe(true)
-    expect(persistence.load()).toEqual(JSON.parse(JSON.stringify(waitingState)))
-    expect(persistence.load()?.status).toBe('awaiting_input')
-    const card = persistence.load()?.entries.find((entry) => entry.kind === 'tool')
+    const restored = await persistence.load()
+    expect(restored).toEqual(JSON.parse(JSON.stringify(waitingState)))
+    expect(restored?.status).toBe('awaiting_input')
+    const card = restored?.entries.find((entry) => entry.kind === 'tool')
     expect(card?.kind === 'tool' && card.elicitations[0]?.choices).toEqual({ flightId: [{ value: 'SH-1', title: 'SH 1 · 08:00 → 11:30 · $299' }] })
   })
 
-  it('restores an elicitation stored before questions carried choices', () => {
+  it('restores an elicitation stored before questions carried choices', async () => {
     const storage = memoryStorage()
     const persistence = createLocalPersistence({ storage })
     const stored = JSON.parse(JSON.stringify(waitingState))
     for (const entry of stored.entries) for (const elicitation of entry.elicitations ?? []) delete elicitation.choices
     storage.setItem(CHAT_STORAGE_KEY, JSON.stringify(stored))
-    expect(persistence.load()).toEqual(stored)
+    expect(await persistence.load()).toEqual(stored)
   })
 
-  it('returns nothing when nothing was saved', () => {
+  it('returns nothing, at once, when nothing was saved (a first visit loads no checker)', () => {
     expect(createLocalPersistence({ storage: memoryStorage() }).load()).toBeUndefined()
   })
 
@@ -84,10 +85,10 @@ describe('createLocalPersistence', () => {
     ['the wrong shape', '{"messages":"no","entries":[],"status":"idle"}'],
     ['an unknown status', JSON.stringify({ ...initialChatState, status: 'dancing' })],
     ['a bad message', JSON.stringify({ ...initialChatState, messages: [{ role: 'robot', content: 'x' }] })],
-  ])('drops %s and starts fresh', (_label, stored) => {
+  ])('drops %s and starts fresh', async (_label, stored) => {
     const storage = memoryStorage()
     storage.setItem(CHAT_STORAGE_KEY, stored)
-    expect(createLocalPersistence({ storage }).load()).toBeUndefined()
+    expect(await createLocalPersistence({ storage }).load()).toBeUndefined()
     expect(storage.items.has(CHAT_STORAGE_KEY)).toBe(false)
   })
 
@@ -119,7 +120,7 @@ describe('createLocalPersistence', () => {
 })
 
 describe('an external tool call across a reload', () => {
-  it('keeps its server, tool, MCP App and whole result', () => {
+  it('keeps its server, tool, MCP App and whole result', async () => {
     const external = { server: 'basic-react', tool: 'get-time', uiResourceUri: 'ui://basic-react/app.html' }
     const result = { content: [{ type: 'text', text: '12:00' }], structuredContent: { time: '12:00' }, isError: false, _meta: { a: 1 } }
     const state = (
@@ -132,7 +133,7 @@ describe('an external tool call across a reload', () => {
     ).reduce(reduceChat, initialChatState)
     const storage = memoryStorage()
     createLocalPersistence({ storage }).save(state)
-    const card = createLocalPersistence({ storage }).load()?.entries.find((entry) => entry.kind === 'tool')
+    const card = (await createLocalPersistence({ storage }).load())?.entries.find((entry) => entry.kind === 'tool')
     expect(card).toMatchObject({ external, result: { value: result } })
   })
 })

@@ -1,76 +1,16 @@
-import { z } from 'zod'
-import { messageSchema } from '../protocol/messages'
-import { elicitResultSchema } from '../protocol/request-schema'
 import type { ChatState } from './chat-state'
-
 import { CHAT_STORAGE_KEY } from './storage-key'
 
 export { CHAT_STORAGE_KEY }
 
-const logLevelSchema = z.enum(['debug', 'info', 'warning', 'error'])
-
-const elicitationSchema = z.object({
-  sessionId: z.string(),
-  callId: z.string(),
-  elicitId: z.string(),
-  toolName: z.string(),
-  key: z.string(),
-  message: z.string(),
-  schema: z.record(z.string(), z.unknown()),
-  choices: z.record(z.string(), z.array(z.object({ value: z.string(), title: z.string() }))).optional(),
-  attempt: z.number().int().positive(),
-  status: z.enum(['waiting', 'answered', 'submitted', 'stopped', 'closed']),
-  answers: z.array(z.unknown()),
-  result: elicitResultSchema.optional(),
-  rejection: z
-    .object({ message: z.string(), issues: z.array(z.object({ path: z.string(), message: z.string() })).optional() })
-    .optional(),
-  error: z.string().optional(),
-})
-
-const entrySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), id: z.string(), text: z.string() }),
-  z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), streaming: z.boolean() }),
-  z.object({
-    kind: z.literal('tool'),
-    id: z.string(),
-    callId: z.string(),
-    name: z.string(),
-    arguments: z.unknown(),
-    status: z.enum(['running', 'awaiting_input', 'completed', 'failed', 'cancelled', 'stopped']),
-    progress: z.object({ message: z.string(), value: z.number().min(0).max(1).optional() }).optional(),
-    logs: z.array(z.object({ level: logLevelSchema, message: z.string() })),
-    elicitations: z.array(elicitationSchema),
-    // Optional: a result that is plain text has no value (Zod 4 requires an unknown key unless told otherwise).
-    result: z.object({ text: z.string(), value: z.unknown().optional() }).optional(),
-    external: z.object({ server: z.string(), tool: z.string(), uiResourceUri: z.string().optional() }).optional(),
-    error: z.string().optional(),
-  }),
-])
-
-const chatStateSchema = z.object({
-  messages: z.array(messageSchema),
-  entries: z.array(entrySchema),
-  status: z.enum(['idle', 'streaming', 'awaiting_input', 'error']),
-  error: z.string().optional(),
-  turn: z
-    .object({
-      kind: z.enum(['message', 'responses', 'abort']),
-      text: z.string(),
-      textReceived: z.boolean(),
-      receivedState: z.boolean(),
-      elicitIds: z.array(z.string()),
-    })
-    .optional(),
-})
-
-// The schema and the state type must not drift apart.
-const checkSchemaMatchesState: (value: z.output<typeof chatStateSchema>) => ChatState = (value) => value
-void checkSchemaMatchesState
-
 /** Where the client state survives a reload. */
 export interface ChatPersistence {
-  load(): ChatState | undefined
+  /**
+   * Nothing stored: undefined, at once (a first visit loads no validator). Something stored: the
+   * chat once checked (its checker is a chunk of its own), or undefined when it was not valid —
+   * then it is removed.
+   */
+  load(): Promise<ChatState | undefined> | undefined
   save(state: ChatState): void
   clear(): void
 }
@@ -100,18 +40,17 @@ export function createLocalPersistence({
         return undefined
       }
       if (text === null) return undefined
-      try {
-        const parsed = chatStateSchema.safeParse(JSON.parse(text))
-        if (parsed.success) return parsed.data
-      } catch {
-        // Not JSON: dropped below like any other unreadable state.
-      }
-      try {
-        storage.removeItem(key)
-      } catch {
-        // Nothing more to do: the chat starts fresh either way.
-      }
-      return undefined
+      const stored = text
+      return import('./stored-chat-schema').then(({ parseStoredChat }) => {
+        const state = parseStoredChat(stored)
+        if (state) return state
+        try {
+          storage.removeItem(key)
+        } catch {
+          // Nothing more to do: the chat starts fresh either way.
+        }
+        return undefined
+      })
     },
     save(state) {
       try {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { MAX_APP_CONTEXT_CHARS, MAX_APP_CONTEXTS } from '../protocol/request-schema'
+import { MAX_APP_CONTEXT_CHARS, MAX_APP_CONTEXTS } from '../protocol/app-context-limits'
 import type { ChatCompletionRequestBody } from '../models/testing/openai-compatible-server'
 import { startScriptedChat, type ScriptedChat } from './testing/scripted-chat'
 

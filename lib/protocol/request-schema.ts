@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MAX_APP_CONTEXT_CHARS, MAX_APP_CONTEXTS } from './app-context-limits'
 import { messageSchema } from './messages'
 
 export const elicitResultSchema = z.discriminatedUnion('action', [
@@ -29,9 +30,6 @@ export const directToolCallSchema = z.object({
   arguments: z.record(z.string(), z.unknown()),
 })
 
-/** At most this many apps' contexts go with one request, each at most `MAX_APP_CONTEXT_CHARS`. */
-export const MAX_APP_CONTEXTS = 8
-export const MAX_APP_CONTEXT_CHARS = 4_000
 
 /**
  * What an MCP App in the chat last told the model (`ui/update-model-context`), kept by the
