@@ -144,10 +144,12 @@ describe.each(ERAS)('a question with a form of its own (official v2 client, %s)'
     const untitled = createMcpTool('untitled')
       .description('Asks with a form no client can show well')
       .parameters(z.object({}))
-      .elicits({ pickCount: question({ response: z.object({ count: z.number() }), context: z.object({}), form: () => ({ count: field.number('', { maximum: 2 ** 60 }) }) }) })
+      .elicits({
+        pickCount: question({ response: z.object({ count: z.number() }), context: z.object({ unit: z.string() }), form: () => ({ count: field.number('', { maximum: 2 ** 60 }) }) }),
+      })
       .execute(function* (_params, ctx) {
         try {
-          yield* ctx.elicit('pickCount', { message: 'How many?' })
+          yield* ctx.elicit('pickCount', { message: 'How many?', unit: 'kg' })
         } catch {
           // A tool's own catch never sees it: the call ends outside the tool.
           return 'caught'

@@ -125,7 +125,7 @@ describe('2026-07-28 rounds', () => {
       expect(again.asked.meta).toEqual(seat.asked.meta)
     }
     const done = (await round({ requestState: seat.requestState, inputResponses: seatAnswer })) as Extract<Round, { structuredContent: unknown }>
-    expect(done.structuredContent).toMatchObject({ status: 'confirmed', seat: (seatAnswer[seat.key]!.content as { seat: string }).seat })
+    expect(done.structuredContent).toMatchObject({ status: 'confirmed', seat: seatAnswer[seat.key]!.content.seat })
   })
 
   it('asks the same question again when a round that only asked is presented twice, and keeps nothing for it', async () => {

@@ -62,7 +62,7 @@ describe('book_flight from the v1 SDK client (1.32, 2025-11-25)', () => {
     expect(result.structuredContent).toMatchObject({
       status: 'confirmed',
       flight: { id: (questions[0]!.context.flights as { id: string }[])[2]!.id },
-      seat: (firstChoices(questions[1]!) as { content: { seat: string } }).content.seat,
+      seat: firstChoices(questions[1]!).content.seat,
     })
     expect(progress).toEqual(['Searching flights from SFO to SEA', 'Waiting for a flight choice', 'Waiting for a seat choice', 'Finding a travel tip', 'Booking confirmed'])
     await expect.poll(() => logs.length).toBeGreaterThanOrEqual(2)

@@ -71,7 +71,7 @@ export function askedOf(params: { message: string; requestedSchema: Record<strin
 }
 
 /** What a person picks who takes the first offer of every pick list: the first flight, the first free seat, the first empty cell, the first card. */
-export function firstChoices(asked: Pick<Asked, 'schema'>): Answer {
+export function firstChoices(asked: Pick<Asked, 'schema'>): { action: 'accept'; content: Record<string, string> } {
   const content: Record<string, string> = {}
   for (const [name, choices] of Object.entries(choicesOf(asked.schema as unknown as FormSchema))) content[name] = choices[0]!.value
   return { action: 'accept', content }
