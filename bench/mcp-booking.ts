@@ -3,6 +3,7 @@
 // the official v2 client (each answer's round trip: the answer posted, the next question or the
 // result back on the call's stream).
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { choicesOf, type FormSchema } from '../lib/protocol/question-form'
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -11,7 +12,7 @@ const META = {
 }
 const BOOK = { name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } }
 
-type Question = { key: string; context: Record<string, unknown>; requestState: string }
+type Question = { key: string; schema: FormSchema; requestState: string }
 
 /** The three rounds of one 2026 booking, in ms each: ask for a flight, ask for a seat, book. */
 export async function bookOverMcpRounds(base: string): Promise<number[]> {
@@ -36,13 +37,12 @@ export async function bookOverMcpRounds(base: string): Promise<number[]> {
     return body.result
   }
   const question = (result: Record<string, unknown>): Question => {
-    const [[key, request]] = Object.entries(result.inputRequests as Record<string, { params: { requestedSchema: Record<string, unknown> } }>)
-    return { key: key!, context: request!.params.requestedSchema['x-model-context'] as Record<string, unknown>, requestState: result.requestState as string }
+    const [[key, request]] = Object.entries(result.inputRequests as Record<string, { params: { requestedSchema: FormSchema } }>)
+    return { key: key!, schema: request!.params.requestedSchema, requestState: result.requestState as string }
   }
   const flight = question(await round({}))
-  const flightId = (flight.context.flights as { id: string }[])[0]!.id
-  const seat = question(await round({ requestState: flight.requestState, inputResponses: { [flight.key]: { action: 'accept', content: { flightId } } } }))
-  const done = await round({ requestState: seat.requestState, inputResponses: { [seat.key]: { action: 'accept', content: freeSeat(seat.context) } } })
+  const seat = question(await round({ requestState: flight.requestState, inputResponses: { [flight.key]: firstChoices(flight.schema) } }))
+  const done = await round({ requestState: seat.requestState, inputResponses: { [seat.key]: firstChoices(seat.schema) } })
   if ((done.structuredContent as { status?: string })?.status !== 'confirmed') throw new Error(`MCP booking not confirmed: ${JSON.stringify(done)}`)
   return times
 }
@@ -59,10 +59,8 @@ export async function bookOverMcpSession(base: string): Promise<number[]> {
   }
   client.setRequestHandler('elicitation/create', async (request) => {
     lap()
-    const context = (request.params as { requestedSchema: Record<string, unknown> }).requestedSchema['x-model-context'] as Record<string, unknown>
     answeredAt = performance.now()
-    if ('flights' in context) return { action: 'accept', content: { flightId: (context.flights as { id: string }[])[0]!.id } }
-    return { action: 'accept', content: freeSeat(context) } as never
+    return firstChoices((request.params as { requestedSchema: FormSchema }).requestedSchema) as never
   })
   try {
     const result = await client.callTool(BOOK)
@@ -76,10 +74,9 @@ export async function bookOverMcpSession(base: string): Promise<number[]> {
   return times
 }
 
-function freeSeat(context: Record<string, unknown>): { row: number; seat: string } {
-  const map = context.seatMap as { firstRow: number; lastRow: number; letters: string[]; taken: string[] }
-  for (let row = map.firstRow; row <= map.lastRow; row++) for (const seat of map.letters) if (!map.taken.includes(`${row}${seat}`)) return { row, seat }
-  throw new Error('no free seat')
+/** A person's answer to a form: the first offer of each pick list (the first flight, the first free seat). */
+function firstChoices(schema: FormSchema): { action: 'accept'; content: Record<string, string> } {
+  return { action: 'accept', content: Object.fromEntries(Object.entries(choicesOf(schema)).map(([name, choices]) => [name, choices[0]!.value])) }
 }
 
 /** The MCP booking measured on one server process, with the trivial route in the same run. */

@@ -1,7 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { test as base, expect } from '@playwright/test'
-import { connectBookingClient, firstFlightAndSeat, freeSeat } from '../lib/mcp/server/testing/booking-client'
-import { decodeModelContext } from '../lib/tools/model-context'
+import { askedOf, connectBookingClient, firstChoices } from '../lib/mcp/server/testing/booking-client'
 import type { AppProcess } from './support/app-process'
 import { appsFixture, type Apps } from './support/apps-fixture'
 
@@ -14,14 +13,15 @@ const BOOK = { name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX'
 
 for (const era of ['2025', '2026'] as const) {
   test(`an MCP client (${era}) books a flight through /api/mcp`, async ({ baseURL }) => {
-    const { client, asked } = await connectBookingClient({ url: new URL('/api/mcp', baseURL), era, answer: firstFlightAndSeat })
+    const { client, asked } = await connectBookingClient({ url: new URL('/api/mcp', baseURL), era, answer: firstChoices })
     try {
       const { tools } = await client.listTools()
       expect(tools.map((tool) => tool.name)).toContain('book_flight')
       expect(tools.map((tool) => tool.name).filter((name) => name.startsWith('test_'))).toEqual([])
       const result = await client.callTool(BOOK)
       expect(asked).toHaveLength(2)
-      expect(result.structuredContent).toMatchObject({ status: 'confirmed', ticketNumber: expect.stringMatching(/^TKT-/) })
+      // Picked from the seat question's pick list ("10A"), booked as that seat.
+      expect(result.structuredContent).toMatchObject({ status: 'confirmed', ticketNumber: expect.stringMatching(/^TKT-/), seat: firstChoices(asked[1]!).content.seat })
     } finally {
       await client.close()
     }
@@ -40,22 +40,19 @@ test('two server processes sharing MCP_STATE_SECRET take a booking’s 2026 roun
     return client
   }
   const [onA, onB] = await Promise.all([connect(a), connect(b)])
-  type Round = { resultType?: string; inputRequests?: Record<string, { params: { message: string; requestedSchema: Record<string, unknown> } }>; requestState?: string; structuredContent?: Record<string, unknown> }
+  type Round = { resultType?: string; inputRequests?: Record<string, { params: Parameters<typeof askedOf>[0] }>; requestState?: string; structuredContent?: Record<string, unknown> }
   const round = (client: Client, params: Record<string, unknown> = {}) =>
     client.request({ method: 'tools/call', params: { ...BOOK, ...params } } as never, { allowInputRequired: true } as never) as Promise<Round>
   const question = (result: Round) => {
     expect(result.resultType).toBe('input_required')
     const [[key, request]] = Object.entries(result.inputRequests!)
-    return { key: key!, context: decodeModelContext({ message: request!.params.message, schema: request!.params.requestedSchema }).context, requestState: result.requestState! }
+    return { key: key!, asked: askedOf(request!.params), requestState: result.requestState! }
   }
   try {
     const flight = question(await round(onA))
-    const flightId = (flight.context.flights as { id: string }[])[0]!.id
+    const flightId = (flight.asked.context.flights as { id: string }[])[0]!.id
     const seat = question(await round(onB, { requestState: flight.requestState, inputResponses: { [flight.key]: { action: 'accept', content: { flightId } } } }))
-    const done = await round(onA, {
-      requestState: seat.requestState,
-      inputResponses: { [seat.key]: { action: 'accept', content: freeSeat({ message: '', schema: {}, context: seat.context }) } },
-    })
+    const done = await round(onA, { requestState: seat.requestState, inputResponses: { [seat.key]: firstChoices(seat.asked) } })
     expect(done.structuredContent).toMatchObject({ status: 'confirmed', flight: { id: flightId } })
   } finally {
     await Promise.all([onA.close(), onB.close()])

@@ -67,13 +67,15 @@ export interface QuestionMeta {
   answers?: ChoiceAnswers
 }
 
-/** The titled choices of a form's properties, by field name (`oneOf` and enums alike). */
+/** The titled choices of a form's properties, by field name (`oneOf`, `anyOf` and enums alike; single and multiple choice). */
 export function choicesOf(schema: FormSchema): FormChoices {
   const choices: FormChoices = {}
   for (const [name, property] of Object.entries(schema.properties)) {
-    if (property.type !== 'string') continue
-    if (property.oneOf) choices[name] = property.oneOf.map((option) => ({ value: option.const, title: option.title }))
-    else if (property.enum) choices[name] = property.enum.map((value) => ({ value, title: value }))
+    const options = property.type === 'string' ? property : property.type === 'array' ? property.items : undefined
+    if (!options) continue
+    const titled = 'oneOf' in options ? options.oneOf : 'anyOf' in options ? options.anyOf : undefined
+    if (titled) choices[name] = titled.map((option) => ({ value: option.const, title: option.title }))
+    else if ('enum' in options && options.enum) choices[name] = options.enum.map((value) => ({ value, title: value }))
   }
   return choices
 }

@@ -530,7 +530,7 @@ describe('book_flight through a journaling client', () => {
     const { seatMap, flight: shown } = contextOf<{ seatMap: SeatMap; flight: Flight }>(pickSeat.request)
     expect(shown).toEqual(flight)
     expect(seatMap).toEqual(seatMapFor(flight))
-    expect(decodeModelContext(pickSeat.request).message).toBe(`Select your seat on ${flight.flightNumber}:`)
+    expect(decodeModelContext(pickSeat.request).message).toBe(`Select your seat on ${flight.flightNumber}: ${72 - seatMap.taken.length} of 72 seats are free.`)
     expect(pickSeat.answer({ action: 'accept', content: { row: 12, seat: 'c' } })).toMatchObject({
       ok: false,
       code: 'invalid_response',

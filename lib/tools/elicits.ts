@@ -80,10 +80,23 @@ export function questionFormOf(spec: ElicitSpec, context: Record<string, unknown
   return buildQuestionForm(deriveFormFields(responseSchemaOf(spec, context)))
 }
 
+const FORMATS = new Set(['email', 'uri', 'date', 'date-time'])
+
+/** The values of a JSON Schema string enum, or of a titled `anyOf` of string consts. */
+function stringEnumOf(items: unknown): string[] | undefined {
+  if (typeof items !== 'object' || items === null) return undefined
+  const node = items as { enum?: unknown; anyOf?: unknown }
+  const values = Array.isArray(node.enum) ? node.enum : Array.isArray(node.anyOf) ? node.anyOf.map((option) => (option as { const?: unknown })?.const) : undefined
+  return values?.every((value) => typeof value === 'string') ? (values as string[]) : undefined
+}
+
 /**
  * Fields for a response schema that states no form: each property as its primitive, titled
- * by its `title` (`.meta({ title })`) or else by its name; an enum as a choice. What a form
- * cannot carry (a pattern, an exclusive bound) is left to the schema's own check.
+ * by its `title` (`.meta({ title })`) or else by its name; an enum as a choice, an array of a
+ * string enum as a multiple choice. What a form cannot carry (a pattern, an exclusive bound) is
+ * left to the schema's own check; a property no form field can stand for (an object, a list of
+ * objects) becomes a text field no answer fits, so an MCP server refuses such a tool when it
+ * is registered.
  */
 export function deriveFormFields(schema: z.ZodType): FormFields<unknown> {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
@@ -101,11 +114,16 @@ export function deriveFormFields(schema: z.ZodType): FormFields<unknown> {
     }
     const safe = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined)
     if (Array.isArray(property.enum)) {
-      fields[name] = { kind: 'choice', ...base, options: property.enum.map((value) => ({ value: String(value), title: String(value) })) }
+      // A value that is not a string (a number enum) is offered as its string and answered as itself.
+      const options = property.enum.map((value) => ({ value: String(value), title: String(value), ...(typeof value === 'string' ? {} : { answer: { [name]: value } }) }))
+      fields[name] = { kind: 'choice', ...base, options }
+    } else if (property.type === 'array' && stringEnumOf(property.items)) {
+      fields[name] = { kind: 'choices', ...base, options: stringEnumOf(property.items)!.map((value) => ({ value, title: value })) }
     } else if (property.type === 'string') {
       fields[name] = {
         kind: 'text',
         ...base,
+        ...(typeof property.format === 'string' && FORMATS.has(property.format) ? { format: property.format as 'email' } : {}),
         ...(typeof property.minLength === 'number' ? { minLength: property.minLength } : {}),
         ...(typeof property.maxLength === 'number' ? { maxLength: property.maxLength } : {}),
         ...(typeof property.default === 'string' ? { default: property.default } : {}),

@@ -25,6 +25,8 @@ interface FieldBase {
 
 export type FormField<TAnswer = Record<string, unknown>> =
   | (FieldBase & { kind: 'choice'; options: Array<FieldChoice<TAnswer>>; default?: string })
+  /** Any number of the options: the answer's property is the list of their values. */
+  | (FieldBase & { kind: 'choices'; options: Array<{ value: string; title: string }>; default?: string[]; minItems?: number; maxItems?: number })
   | (FieldBase & { kind: 'text'; default?: string; minLength?: number; maxLength?: number; format?: 'email' | 'uri' | 'date' | 'date-time' })
   | (FieldBase & { kind: 'number'; default?: number; minimum?: number; maximum?: number })
   | (FieldBase & { kind: 'integer'; default?: number; minimum?: number; maximum?: number })
@@ -40,6 +42,9 @@ type Of<K extends FormField['kind'], TAnswer> = Extract<FormField<TAnswer>, { ki
 export const field = {
   choice<TAnswer = never>(title: string, options: Array<FieldChoice<TAnswer>>, extra: Extra<Of<'choice', TAnswer>> = {}): Of<'choice', TAnswer> {
     return { kind: 'choice', title, options, ...extra }
+  },
+  choices(title: string, options: Array<{ value: string; title: string }>, extra: Extra<Of<'choices', never>> = {}): Of<'choices', never> {
+    return { kind: 'choices', title, options, ...extra }
   },
   text(title: string, extra: Extra<Of<'text', never>> = {}): Of<'text', never> {
     return { kind: 'text', title, ...extra }
@@ -83,6 +88,10 @@ export function buildQuestionForm(fields: FormFields<unknown>): QuestionForm {
       if (options.some((option) => option.answer !== undefined)) {
         answers[name] = Object.fromEntries(options.map((option) => [option.value, { ...(option.answer as Record<string, unknown>) }]))
       }
+    } else if (kind === 'choices') {
+      const { options, ...described } = rest as Omit<Of<'choices', unknown>, 'kind' | 'optional'>
+      properties[name] = { type: 'array', ...described, items: { anyOf: options.map(({ value, title }) => ({ const: value, title })) } }
+      choices[name] = options.map(({ value, title }) => ({ value, title }))
     } else {
       const type = kind === 'text' ? 'string' : kind
       properties[name] = { type, ...rest } as FormProperty
@@ -106,6 +115,11 @@ export function buildQuestionForm(fields: FormFields<unknown>): QuestionForm {
           if (!offered) return { ok: false, problem: `${JSON.stringify(value)} is not one of the offered choices for ${definition.title}` }
           if (offered.answer !== undefined) Object.assign(response, offered.answer)
           else response[name] = value
+        } else if (definition.kind === 'choices') {
+          const values = new Set(definition.options.map((option) => option.value))
+          const stray = Array.isArray(value) ? value.find((item) => !values.has(item as string)) : value
+          if (stray !== undefined) return { ok: false, problem: `${JSON.stringify(stray)} is not one of the offered choices for ${definition.title}` }
+          response[name] = value
         } else {
           response[name] = value
         }

@@ -76,6 +76,28 @@ export function seatMapFor(flight: Flight): SeatMap {
   return { firstRow, lastRow, letters, aisleAfter: ['C'], taken }
 }
 
+/** The free seats of a cabin, front to back and left to right. */
+export function freeSeats(seatMap: SeatMap): Array<{ row: number; letter: string }> {
+  const free: Array<{ row: number; letter: string }> = []
+  for (let row = seatMap.firstRow; row <= seatMap.lastRow; row++) {
+    for (const letter of seatMap.letters) if (!seatMap.taken.includes(`${row}${letter}`)) free.push({ row, letter })
+  }
+  return free
+}
+
+/** Where a seat letter sits: by a window (the outermost letters), by the aisle, or between. */
+export function seatPosition(seatMap: SeatMap, letter: string): 'window' | 'aisle' | 'middle' {
+  const index = seatMap.letters.indexOf(letter)
+  if (index === 0 || index === seatMap.letters.length - 1) return 'window'
+  const byAisle = seatMap.aisleAfter.includes(letter) || seatMap.aisleAfter.includes(seatMap.letters[index - 1]!)
+  return byAisle ? 'aisle' : 'middle'
+}
+
+/** A flight as one titled choice of a form: "SH 769 · 06:39 → 09:03 · $218". */
+export function flightTitle(flight: Flight): string {
+  return `${flight.flightNumber} · ${flight.departure} → ${flight.arrival} · $${flight.price}`
+}
+
 export function formatFlight(flight: Flight): string {
   return `${flight.airline} ${flight.flightNumber} | ${flight.departure}-${flight.arrival} | $${flight.price}`
 }

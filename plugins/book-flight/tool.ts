@@ -2,8 +2,20 @@ import 'server-only'
 import type { Operation } from 'effection'
 import { z } from 'zod'
 import { askUntilValid } from '@/lib/plugins/kit'
-import { createMcpTool } from '@/lib/tools'
-import { createTicketNumber, flightSchema, formatFlight, searchFlights, seatMapFor, seatMapSchema, type Flight } from './flights'
+import { createMcpTool, field, question } from '@/lib/tools'
+import {
+  createTicketNumber,
+  flightSchema,
+  flightTitle,
+  formatFlight,
+  freeSeats,
+  searchFlights,
+  seatMapFor,
+  seatMapSchema,
+  seatPosition,
+  type Flight,
+  type SeatMap,
+} from './flights'
 
 export type BookFlightResult =
   | { status: 'confirmed'; ticketNumber: string; flight: Flight; seat: string; price: number; tip: string }
@@ -18,14 +30,33 @@ export const bookFlightTool = createMcpTool('book_flight')
     }),
   )
   .elicits({
-    pickFlight: {
-      response: z.object({ flightId: z.string().min(1) }),
+    pickFlight: question({
+      response: z.object({ flightId: z.string().min(1).meta({ title: 'Flight' }) }),
       context: z.object({ from: z.string(), destination: z.string(), flights: z.array(flightSchema) }),
-    },
-    pickSeat: {
-      response: z.object({ row: z.number().int().positive(), seat: z.string().regex(/^[A-Z]$/) }),
+      // A pick list of the offered flights, each by its id: no id to type, no other flight to name.
+      form: ({ flights }) => ({
+        flightId: field.choice('Flight', flights.map((flight) => ({ value: flight.id, title: flightTitle(flight) }))),
+      }),
+    }),
+    pickSeat: question({
+      response: z.object({
+        row: z.number().int().positive().meta({ title: 'Row' }),
+        seat: z.string().regex(/^[A-Z]$/).meta({ title: 'Seat letter' }),
+      }),
       context: z.object({ flight: flightSchema, seatMap: seatMapSchema }),
-    },
+      // One choice per free seat ("10A · window"), standing for the row and letter the tool takes.
+      form: ({ seatMap }) => ({
+        seat: field.choice(
+          'Seat',
+          freeSeats(seatMap).map(({ row, letter }) => ({
+            value: `${row}${letter}`,
+            title: `${row}${letter} · ${seatPosition(seatMap, letter)}`,
+            answer: { row, seat: letter },
+          })),
+          { description: 'The free seats of the cabin, front to back.' },
+        ),
+      }),
+    }),
   })
   .execute(function* ({ from, destination }, ctx): Operation<BookFlightResult> {
     yield* ctx.notify(`Searching flights from ${from} to ${destination}`, 0.1)
@@ -57,7 +88,7 @@ export const bookFlightTool = createMcpTool('book_flight')
     const seatChoice = yield* askUntilValid({
       *ask(problem) {
         yield* ctx.notify('Waiting for a seat choice', 0.5)
-        return yield* ctx.elicit('pickSeat', { message: problem ?? `Select your seat on ${flight.flightNumber}:`, flight, seatMap })
+        return yield* ctx.elicit('pickSeat', { message: problem ?? seatQuestion(flight, seatMap), flight, seatMap })
       },
       check: ({ row, seat: letter }) => {
         const chosen = `${row}${letter}`
@@ -84,3 +115,9 @@ export const bookFlightTool = createMcpTool('book_flight')
     yield* ctx.notify('Booking confirmed', 1)
     return { status: 'confirmed', ticketNumber, flight, seat, price: flight.price, tip: tip.text.trim() }
   })
+
+/** The seat question in words: the flight, and how many seats are left to choose from. */
+function seatQuestion(flight: Flight, seatMap: SeatMap): string {
+  const total = (seatMap.lastRow - seatMap.firstRow + 1) * seatMap.letters.length
+  return `Select your seat on ${flight.flightNumber}: ${freeSeats(seatMap).length} of ${total} seats are free.`
+}

@@ -2,8 +2,8 @@ import 'server-only'
 import type { Operation } from 'effection'
 import { z } from 'zod'
 import { askUntilValid } from '@/lib/plugins/kit'
-import { createBranchTool } from '@/lib/tools'
-import { cardName, cardSchema, drawCards, formatCardList, pickRandom, sameCard, type Card } from './cards'
+import { createBranchTool, field, question } from '@/lib/tools'
+import { cardName, cardSchema, drawCards, formatCardList, pickRandom, sameCard, shortCardName, type Card } from './cards'
 
 /** What the analysis sub-branch asks the model for, for a hand of `count` cards. */
 export function analysisSchemaFor(count: number) {
@@ -48,11 +48,22 @@ export const pickCardTool = createBranchTool('pick_card')
     }),
   )
   .elicits({
-    pickCard: {
-      response: z.object({ cardNumber: z.number().int().min(1).describe('The number of the chosen card, 1 for the first') }),
+    pickCard: question({
+      response: z.object({ cardNumber: z.number().int().min(1).meta({ title: 'Card', description: 'The number of the chosen card, 1 for the first' }) }),
       // Strict: the secret card cannot ride along to the browser in an extra field.
       context: z.strictObject({ cards: z.array(cardSchema).min(1), analysis: analysisShape.optional() }),
-    },
+      // One choice per card of the hand, as it is shown (face up); the analysis's favourite marked.
+      form: ({ cards, analysis }) => ({
+        cardNumber: field.choice(
+          'Card',
+          cards.map((card, index) => {
+            const number = index + 1
+            const suggested = analysis?.favourite === number ? ' — suggested' : ''
+            return { value: String(number), title: `Card ${number}: ${cardName(card)} (${shortCardName(card)})${suggested}`, answer: { cardNumber: number } }
+          }),
+        ),
+      }),
+    }),
   })
   .requires({ elicitation: true, sampling: true })
   .limits({ maxDepth: 1, maxTokens: 4000, timeout: 30_000 })

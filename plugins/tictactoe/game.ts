@@ -19,6 +19,15 @@ export type Board = z.infer<typeof boardSchema>
 /** A cell number, 1-9. */
 export const cellSchema = z.number().int().min(1).max(9)
 
+const CELL_NAMES = ['Top left', 'Top middle', 'Top right', 'Middle left', 'Centre', 'Middle right', 'Bottom left', 'Bottom middle', 'Bottom right']
+
+/** Where a cell (1-9) is on the board, in words: "Top left", "Centre". */
+export function cellName(cell: number): string {
+  const name = CELL_NAMES[cell - 1]
+  if (!name) throw new RangeError(`Cell ${cell} is not a cell of the board (1-9).`)
+  return name
+}
+
 /** The user plays X and moves first; the model plays O. */
 export const USER_MARK = 'X' satisfies Mark
 export const MODEL_MARK = 'O' satisfies Mark

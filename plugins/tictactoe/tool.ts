@@ -2,11 +2,12 @@ import 'server-only'
 import type { Operation } from 'effection'
 import { z } from 'zod'
 import { askUntilValid } from '@/lib/plugins/kit'
-import { createMcpTool } from '@/lib/tools'
+import { createMcpTool, field, question } from '@/lib/tools'
 import type { ExtendedMessage } from '@/lib/tools/messages'
 import {
   boardSchema,
   cellAt,
+  cellName,
   cellSchema,
   createBoard,
   fallbackMove,
@@ -54,10 +55,17 @@ export const ticTacToeTool = createMcpTool('tictactoe')
   )
   .parameters(z.object({}))
   .elicits({
-    pickMove: {
-      response: z.object({ cell: cellSchema }),
+    pickMove: question({
+      response: z.object({ cell: cellSchema.meta({ title: 'Cell' }) }),
       context: z.object({ board: boardSchema, moveHistory: z.array(gameMoveSchema) }),
-    },
+      // One choice per empty cell, named where it is on the board ("Top left (1)").
+      form: ({ board }) => ({
+        cell: field.choice(
+          'Your move',
+          legalMoves(board).map((cell) => ({ value: String(cell), title: `${cellName(cell)} (${cell})`, answer: { cell } })),
+        ),
+      }),
+    }),
   })
   .execute(function* (_params, ctx): Operation<TicTacToeResult> {
     let board = createBoard()

@@ -1,8 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createAdmission, type Admission } from '../../engine/admission'
-import { decodeModelContext } from '../../tools/model-context'
-import { connectBookingClient, freeSeat } from './testing/booking-client'
+import { askedOf, connectBookingClient, firstChoices } from './testing/booking-client'
 import { servedEndpoints } from './testing/served-endpoints'
 
 const BOOK = { name: 'book_flight', arguments: { from: 'LHR', destination: 'JFK' } }
@@ -38,12 +37,9 @@ describe('MCP under load: a call in progress goes on, new work waits', () => {
       url,
       era: '2025',
       answer: (question, index) => {
-        if (index === 0) {
-          // The server is spent while the call waits at its first question.
-          spend()
-          return { action: 'accept', content: { flightId: (question.context.flights as Array<{ id: string }>)[0]!.id } }
-        }
-        return { action: 'accept', content: freeSeat(question) }
+        // The server is spent while the call waits at its first question.
+        if (index === 0) spend()
+        return firstChoices(question)
       },
     })
     clients.push(client)
@@ -60,14 +56,13 @@ describe('MCP under load: a call in progress goes on, new work waits', () => {
     clients.push(client)
     const round = (params: Record<string, unknown> = {}) =>
       client.request({ method: 'tools/call', params: { ...BOOK, ...params } } as never, { allowInputRequired: true } as never) as Promise<{
-        inputRequests: Record<string, { params: { message: string; requestedSchema: Record<string, unknown> } }>
+        inputRequests: Record<string, { params: { message: string; requestedSchema: Record<string, unknown>; _meta?: Record<string, unknown> } }>
         requestState: string
       }>
     const first = await round()
-    const [[key, request]] = Object.entries(first.inputRequests) as [[string, { params: { message: string; requestedSchema: Record<string, unknown> } }]]
-    const { context } = decodeModelContext({ message: request.params.message, schema: request.params.requestedSchema })
+    const [[key, request]] = Object.entries(first.inputRequests) as [[string, { params: { message: string; requestedSchema: Record<string, unknown>; _meta?: Record<string, unknown> } }]]
     spend()
-    const answered = { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { flightId: (context.flights as Array<{ id: string }>)[0]!.id } } } }
+    const answered = { requestState: first.requestState, inputResponses: { [key]: firstChoices(askedOf(request.params)) } }
     const second = await round(answered)
     expect(Object.keys(second.inputRequests)).toEqual([expect.stringMatching(/^pickSeat/)])
     await expect(round()).rejects.toMatchObject(refusedAsBusy)

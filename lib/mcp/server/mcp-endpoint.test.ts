@@ -3,11 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createOfflineModel } from '../../models'
 import { createMcpTool } from '../../tools'
+import { QUESTION_META_KEY } from '../../protocol/question-form'
 import { MODEL_CONTEXT_BOUNDARY } from '../../tools/model-context'
 import { pluginTools } from '@/plugins'
+import { whyNotInFormSubset } from './form-subset'
 import { createMcpEndpoint, type McpEndpoint, type McpEndpointOptions } from './mcp-endpoint'
 import { CANNOT_ASK } from './register-plugin-tool'
-import { connectBookingClient, firstFlightAndSeat, freeSeat, type Answer, type Asked } from './testing/booking-client'
+import { connectBookingClient, firstChoices, firstFreeSeat, type Answer, type Asked } from './testing/booking-client'
 import { serveFetch } from './testing/serve-fetch'
 
 const SECRET = 's'.repeat(40)
@@ -38,7 +40,7 @@ const BOOK = { name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX'
 
 describe.each(['2025', '2026'] as const)('book_flight from an official v2 client (%s)', (era) => {
   it('lists the tools with their descriptions and object input schemas', async () => {
-    const { client } = await connect({ era, answer: firstFlightAndSeat })
+    const { client } = await connect({ era, answer: firstChoices })
     const { tools } = await client.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual(['book_flight', 'pick_card', 'tictactoe'])
     for (const tool of tools) {
@@ -48,8 +50,8 @@ describe.each(['2025', '2026'] as const)('book_flight from an official v2 client
     expect(tools.find((tool) => tool.name === 'book_flight')!.inputSchema.required).toEqual(['from', 'destination'])
   })
 
-  it('asks for a flight and a seat in forms that carry the context twice, then books, with progress and logs', async () => {
-    const { client, asked } = await connect({ era, answer: firstFlightAndSeat })
+  it('asks for a flight and a seat in native forms (titled pick lists, the context in _meta), then books, with progress and logs', async () => {
+    const { client, asked } = await connect({ era, answer: firstChoices })
     const progress: { progress: number; message?: string }[] = []
     const logs: unknown[] = []
     client.setNotificationHandler('notifications/message', (notification) => void logs.push(notification.params.data))
@@ -60,21 +62,50 @@ describe.each(['2025', '2026'] as const)('book_flight from an official v2 client
       onprogress: (update) => void (update.message?.startsWith('Fulfilling') || progress.push({ progress: update.progress, message: update.message })),
     })
 
-    expect(asked.map((question) => Object.keys(question.schema.properties as object))).toEqual([['flightId'], ['row', 'seat']])
     const [flightQuestion, seatQuestion] = asked
-    expect(flightQuestion!.message).toMatch(/^Select your flight from NYC to LAX:/)
-    expect(flightQuestion!.message).toContain(`\n\n${MODEL_CONTEXT_BOUNDARY}\n`)
-    expect(flightQuestion!.schema['x-model-context']).toEqual(flightQuestion!.context)
-    expect((flightQuestion!.context.flights as unknown[]).length).toBe(3)
-    expect(seatQuestion!.schema.properties).toMatchObject({ row: { type: 'integer' }, seat: { type: 'string' } })
-    expect(seatQuestion!.context).toHaveProperty('seatMap')
+    for (const question of asked) {
+      expect(whyNotInFormSubset(question.schema)).toBeUndefined()
+      // A person reads the message: no context block, no JSON.
+      expect(question.message).not.toContain(MODEL_CONTEXT_BOUNDARY)
+      expect(question.message).not.toMatch(/[{}[\]"]/)
+      // A client that did not negotiate app-rendered elicitations never sees _meta.ui.
+      expect(question.meta).not.toHaveProperty('ui')
+    }
+    expect(flightQuestion!.message).toMatch(/^Select your flight from NYC to LAX:\n\n1\. SkyHigh Airways SH \d+ \| /)
+    const flights = flightQuestion!.context.flights as { id: string; flightNumber: string; departure: string; arrival: string; price: number }[]
+    expect(flightQuestion!.meta[QUESTION_META_KEY]).toEqual({ tool: 'book_flight', key: 'pickFlight', context: { from: 'NYC', destination: 'LAX', flights } })
+    expect(flightQuestion!.schema).toEqual({
+      type: 'object',
+      properties: {
+        flightId: {
+          type: 'string',
+          title: 'Flight',
+          oneOf: flights.map((flight) => ({ const: flight.id, title: `${flight.flightNumber} · ${flight.departure} → ${flight.arrival} · $${flight.price}` })),
+        },
+      },
+      required: ['flightId'],
+    })
+    expect(flights).toHaveLength(3)
+
+    const seat = firstFreeSeat(seatQuestion!)
+    const seatMap = seatQuestion!.context.seatMap as { taken: string[] }
+    expect(seatQuestion!.message).toBe(`Select your seat on ${flights[0]!.flightNumber}: ${72 - seatMap.taken.length} of 72 seats are free.`)
+    const seatField = (seatQuestion!.schema.properties as Record<string, { title: string; oneOf: { const: string; title: string }[] }>).seat!
+    expect(seatField.title).toBe('Seat')
+    expect(seatField.oneOf).toHaveLength(72 - seatMap.taken.length)
+    expect(seatField.oneOf.map((choice) => choice.const)).not.toContain(seatMap.taken[0])
+    expect(seatField.oneOf[0]).toEqual({ const: seat, title: expect.stringMatching(new RegExp(`^${seat} · (window|aisle|middle)$`)) })
+    expect(seatField.oneOf.find((choice) => /^\d+A$/.test(choice.const))!.title).toMatch(/· window$/)
+    expect(seatField.oneOf.find((choice) => /^\d+C$/.test(choice.const))!.title).toMatch(/· aisle$/)
+    const seatMeta = seatQuestion!.meta[QUESTION_META_KEY] as { key: string; context: Record<string, unknown>; answers: Record<string, Record<string, unknown>> }
+    expect(seatMeta).toMatchObject({ tool: 'book_flight', key: 'pickSeat', context: { flight: { id: flights[0]!.id }, seatMap } })
+    expect(seatMeta.answers.seat![seat]).toEqual({ row: Number(seat.slice(0, -1)), seat: seat.slice(-1) })
 
     const booking = result.structuredContent as { status: string; ticketNumber: string; seat: string; tip: string }
     expect(result.isError).toBeFalsy()
     expect(booking).toMatchObject({ status: 'confirmed', ticketNumber: expect.stringMatching(/^TKT-/) })
     expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(booking)
-    const seat = freeSeat(seatQuestion!)
-    expect(booking.seat).toBe(`${seat.row}${seat.seat}`)
+    expect(booking.seat).toBe(seat)
     // No sampling declared: the app's own (offline) model wrote the tip, naming the destination.
     expect(booking.tip).toMatch(/LAX/)
 
@@ -90,20 +121,26 @@ describe.each(['2025', '2026'] as const)('book_flight from an official v2 client
     await expect.poll(() => logs).toContain(`Issued ticket ${booking.ticketNumber} for ${(booking as unknown as { flight: { flightNumber: string } }).flight.flightNumber}, seat ${booking.seat}`)
   })
 
-  it('asks again, saying why, after a flight that was not offered and after an answer that is not valid', async () => {
+  it('asks again, saying why, after a flight or a seat that was not offered; neither reaches the tool', async () => {
     const answers: ((asked: Asked) => Answer)[] = [
-      () => ({ action: 'accept', content: { flightId: 'XX-000' } }),
-      firstFlightAndSeat,
-      () => ({ action: 'accept', content: { row: 12, seat: 'middle' } }),
-      firstFlightAndSeat,
+      // The flight's number as the list shows it, not its id: a pick list offers only ids.
+      (asked) => ({ action: 'accept', content: { flightId: (asked.context.flights as { flightNumber: string }[])[0]!.flightNumber } }),
+      firstChoices,
+      (asked) => ({ action: 'accept', content: { seat: (asked.context.seatMap as { taken: string[] }).taken[0]! } }),
+      () => ({ action: 'accept', content: {} }),
+      firstChoices,
     ]
     const { client, asked } = await connect({ era, answer: (question, index) => answers[index]!(question) })
     const result = await client.callTool(BOOK)
-    expect(asked).toHaveLength(4)
-    expect(asked[1]!.message).toMatch(/^Flight XX-000 is not one of the offered flights/)
-    expect(asked[3]!.message).toMatch(/^That answer was not accepted: answer to 'pickSeat' is not valid: seat:/)
-    expect(asked[3]!.schema['x-model-context']).toEqual(asked[2]!.schema['x-model-context'])
-    expect(result.structuredContent).toMatchObject({ status: 'confirmed' })
+    expect(asked).toHaveLength(5)
+    const flightNumber = (asked[0]!.context.flights as { flightNumber: string }[])[0]!.flightNumber
+    expect(asked[1]!.message).toBe(`That answer was not accepted: "${flightNumber}" is not one of the offered choices for Flight. Please answer again.\n\n${asked[0]!.message}`)
+    const taken = (asked[2]!.context.seatMap as { taken: string[] }).taken[0]!
+    expect(asked[3]!.message).toBe(`That answer was not accepted: "${taken}" is not one of the offered choices for Seat. Please answer again.\n\n${asked[2]!.message}`)
+    expect(asked[4]!.message).toMatch(/^That answer was not accepted: Seat is missing\. Please answer again\.\n\nSelect your seat on /)
+    // The same question each time: the tool never saw the answers (its own check would say "Seat … is taken").
+    expect(asked[3]!.meta[QUESTION_META_KEY]).toEqual(asked[2]!.meta[QUESTION_META_KEY])
+    expect(result.structuredContent).toMatchObject({ status: 'confirmed', seat: firstFreeSeat(asked[4]!) })
   })
 
   it.each(['decline', 'cancel'] as const)('ends with a result saying so when the user answers %s (not an error)', async (action) => {
@@ -114,7 +151,7 @@ describe.each(['2025', '2026'] as const)('book_flight from an official v2 client
   })
 
   it('asks the client’s model for the travel tip when the client samples', async () => {
-    const { client, sampled } = await connect({ era, answer: firstFlightAndSeat, sample: () => 'Take the FlyAway bus from the client model.' })
+    const { client, sampled } = await connect({ era, answer: firstChoices, sample: () => 'Take the FlyAway bus from the client model.' })
     const result = await client.callTool(BOOK)
     expect(sampled).toEqual(['Give one short, practical travel tip for a traveller arriving at LAX airport.'])
     expect(result.structuredContent).toMatchObject({ status: 'confirmed', tip: 'Take the FlyAway bus from the client model.' })

@@ -17,8 +17,8 @@ import { clientAddressOf } from '../../engine/client-address'
 import { createModelSampler } from '../../engine/sample-with-model'
 import { createMemorySessionStore, type SessionStore } from '../../sessions'
 import type { AnyMcpTool } from '../../tools/types'
-import { flatFormSchemas } from './flat-form-schema'
-import { registerPluginTool } from './register-plugin-tool'
+import { checkToolForms } from './tool-forms'
+import { registerPluginTool, type PluginToolServing } from './register-plugin-tool'
 import { RoundLedger } from './round-ledger'
 import { createRoundStateCodec } from './round-state'
 import { createMcpWorkInProgress, roundBinding } from './mcp-work-in-progress'
@@ -58,6 +58,8 @@ export interface McpEndpointOptions {
    * (mcp-work-in-progress.ts). Without it, nothing is limited here.
    */
   admission?: Pick<Admission, 'admit'>
+  /** The MCP App of a question, for clients that negotiated app-rendered elicitations (`PluginToolServing.appFor`). */
+  appFor?: PluginToolServing['appFor']
 }
 
 /** `/api/mcp`: one fetch-shaped handler for every MCP request, and its teardown. */
@@ -81,7 +83,7 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
   /** A client over its own cap: its sessions unused this long make room for its new one. */
   const ownIdleMs = Math.min(sessionIdleMs, 60_000)
   // Refused at start, naming the tool and key, not in front of a user later.
-  for (const tool of tools) flatFormSchemas(tool)
+  for (const tool of tools) checkToolForms(tool)
   const ttlSeconds = options.stateTtlSeconds ?? 30 * 60
   const allowedHosts = ['localhost', '127.0.0.1', '[::1]', ...(options.allowedHosts ?? [])]
 
@@ -98,6 +100,7 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
     scope,
     ledger: new RoundLedger(store, ttlSeconds * 1000),
     sample: createModelSampler(options.model),
+    appFor: options.appFor,
     codec: createRoundStateCodec({
       secret: stateSecret,
       ttlSeconds,

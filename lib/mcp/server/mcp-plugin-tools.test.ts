@@ -26,7 +26,7 @@ it.each(['2025', '2026'] as const)('tictactoe plays to the end, one elicitation 
     const board = asked.context.board as (string | null)[]
     return board.findIndex((cell) => cell === null) + 1
   }
-  const connected = await connectBookingClient({ url: served.url, era, answer: (asked) => ({ action: 'accept', content: { cell: firstEmpty(asked) } }) })
+  const connected = await connectBookingClient({ url: served.url, era, answer: (asked) => ({ action: 'accept', content: { cell: String(firstEmpty(asked)) } }) })
   client = connected.client
   const result = await client.callTool({ name: 'tictactoe', arguments: {} })
   const game = result.structuredContent as { outcome: string; moves: { player: string }[] }
@@ -35,7 +35,7 @@ it.each(['2025', '2026'] as const)('tictactoe plays to the end, one elicitation 
 })
 
 it.each(['2025', '2026'] as const)('pick_card deals, analyses with the app’s model, and lets the user pick (%s)', async (era) => {
-  const connected = await connectBookingClient({ url: served.url, era, answer: () => ({ action: 'accept', content: { cardNumber: 2 } }) })
+  const connected = await connectBookingClient({ url: served.url, era, answer: () => ({ action: 'accept', content: { cardNumber: '2' } }) })
   client = connected.client
   const result = await client.callTool({ name: 'pick_card', arguments: { count: 4, analyze: true } })
   expect(connected.asked).toHaveLength(1)

@@ -3,11 +3,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createOfflineModel } from '../../models'
 import { createMcpTool } from '../../tools/create-mcp-tool'
-import { decodeModelContext } from '../../tools/model-context'
 import { pluginTools } from '@/plugins'
 import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint'
+import { QUESTION_META_KEY } from '../../protocol/question-form'
 import { PROGRESS_TOTAL } from './progress-sequence'
-import { connectBookingClient, firstFlightAndSeat, type Answer, type Asked, type Era } from './testing/booking-client'
+import { askedOf, connectBookingClient, firstChoices, type Answer, type Asked, type Era } from './testing/booking-client'
 import { serveFetch } from './testing/serve-fetch'
 
 // Every plugin tool's progress over MCP, in both eras: the values of one call strictly increase
@@ -23,12 +23,28 @@ const failingTool = createMcpTool('failing')
     throw new Error('The number machine broke')
   })
 
+/** A tool that asks again itself, with its own reason, until the number is even: a rule no form carries. */
+const evenTool = createMcpTool('even')
+  .description('Asks for an even number.')
+  .parameters(z.object({}))
+  .elicits({ pickNumber: z.object({ n: z.number().int().meta({ title: 'Number' }) }) })
+  .execute(function* (_params, ctx) {
+    let message = 'Pick an even number'
+    for (;;) {
+      yield* ctx.notify('Waiting for a number', 0.4)
+      const answer = yield* ctx.elicit('pickNumber', { message })
+      if (answer.action !== 'accept') return { n: null }
+      if (answer.content.n % 2 === 0) return { n: answer.content.n }
+      message = `${answer.content.n} is odd. Pick an even number`
+    }
+  })
+
 let endpoint: McpEndpoint
 let served: { url: URL; close(): Promise<void> }
 const clients: Client[] = []
 
 beforeEach(async () => {
-  endpoint = await createMcpEndpoint({ tools: [...pluginTools, failingTool], model: createOfflineModel(), stateSecret: 'g'.repeat(32) })
+  endpoint = await createMcpEndpoint({ tools: [...pluginTools, failingTool, evenTool], model: createOfflineModel(), stateSecret: 'g'.repeat(32) })
   served = await serveFetch((request) => endpoint.handle(request))
 })
 afterEach(async () => {
@@ -67,23 +83,34 @@ describe.each(['2025', '2026'] as const)('progress over MCP (%s)', (era) => {
   it('book_flight: increases across a flight asked again, and ends at the total', async () => {
     const { result, progress, asked } = await callWithProgress(era, 'book_flight', { from: 'NYC', destination: 'LAX' }, [
       () => ({ action: 'accept', content: { flightId: 'XX-000' } }),
-      firstFlightAndSeat,
-      firstFlightAndSeat,
+      firstChoices,
+      firstChoices,
     ])
     expect(asked).toHaveLength(3)
+    expect(asked[1]!.message).toMatch(/^That answer was not accepted: "XX-000" is not one of the offered choices for Flight/)
     expect(result.structuredContent).toMatchObject({ status: 'confirmed' })
     expectIncreasingToTotal(progress)
+    // Refused before the tool saw it: the tool asked once, and reported once.
     expect(progress.map((update) => update.message)).toEqual([
       'Searching flights from NYC to LAX',
-      'Waiting for a flight choice',
       'Waiting for a flight choice',
       'Waiting for a seat choice',
       'Finding a travel tip',
       'Booking confirmed',
     ])
-    // The question asked again moves past its first report, not back to it.
-    expect(progress[2]!.progress).toBeGreaterThan(25)
-    expect(progress[2]!.progress).toBeLessThan(26)
+  })
+
+  it('a tool that asks again itself: increases past its first report, not back to it, and ends at the total', async () => {
+    const { result, progress, asked } = await callWithProgress(era, 'even', {}, [
+      () => ({ action: 'accept', content: { n: 3 } }),
+      () => ({ action: 'accept', content: { n: 4 } }),
+    ])
+    expect(asked.map((question) => question.message)).toEqual(['Pick an even number', '3 is odd. Pick an even number'])
+    expect(result.structuredContent).toEqual({ n: 4 })
+    expectIncreasingToTotal(progress)
+    expect(progress.map((update) => update.message)).toEqual(['Waiting for a number', 'Waiting for a number', 'Done'])
+    expect(progress[1]!.progress).toBeGreaterThan(40)
+    expect(progress[1]!.progress).toBeLessThan(41)
   })
 
   it('book_flight: a call the user ends early still ends at the total', async () => {
@@ -99,7 +126,7 @@ describe.each(['2025', '2026'] as const)('progress over MCP (%s)', (era) => {
 
   it('tictactoe: increases over a whole game with a taken cell asked again, and ends at the total', async () => {
     const answers = [emptyCell, takenCell, ...Array.from({ length: 5 }, () => emptyCell)].map(
-      (cell) => (asked: Asked): Answer => ({ action: 'accept', content: { cell: cell(asked) } }),
+      (cell) => (asked: Asked): Answer => ({ action: 'accept', content: { cell: String(cell(asked)) } }),
     )
     const { result, progress, asked } = await callWithProgress(era, 'tictactoe', {}, answers)
     const game = result.structuredContent as { outcome: string; moves: { player: string }[] }
@@ -112,13 +139,14 @@ describe.each(['2025', '2026'] as const)('progress over MCP (%s)', (era) => {
 
   it('pick_card: increases across a card asked again, and ends at the total', async () => {
     const { result, progress, asked } = await callWithProgress(era, 'pick_card', { count: 4, analyze: true }, [
-      () => ({ action: 'accept', content: { cardNumber: 9 } }),
-      () => ({ action: 'accept', content: { cardNumber: 2 } }),
+      () => ({ action: 'accept', content: { cardNumber: '9' } }),
+      () => ({ action: 'accept', content: { cardNumber: '2' } }),
     ])
     expect(asked).toHaveLength(2)
     expect(result.structuredContent).toMatchObject({ status: 'picked', pickedNumber: 2 })
     expectIncreasingToTotal(progress)
-    expect(progress.map((update) => update.message)).toEqual(['Analysing the cards', 'Waiting for your pick', 'Waiting for your pick', 'You picked card 2'])
+    expect(asked[1]!.message).toMatch(/^That answer was not accepted: "9" is not one of the offered choices for Card/)
+    expect(progress.map((update) => update.message)).toEqual(['Analysing the cards', 'Waiting for your pick', 'You picked card 2'])
   })
 
   it('pick_card: a call the user ends early still ends at the total', async () => {
@@ -147,20 +175,22 @@ describe('2026-07-28 rounds that name the same progressToken', () => {
     const seen: { progressToken: unknown; progress: number }[] = []
     // Every notification as it arrives, whatever its token (the client's own handler knows only the tokens it made).
     client.setNotificationHandler('notifications/progress', (notification) => void seen.push(notification.params))
-    type Round = { resultType?: string; inputRequests?: Record<string, { params: { message: string; requestedSchema: Record<string, unknown> } }>; requestState?: string; structuredContent?: unknown }
+    type Params = { message: string; requestedSchema: Record<string, unknown>; _meta?: Record<string, unknown> }
+    type Round = { resultType?: string; inputRequests?: Record<string, { params: Params }>; requestState?: string; structuredContent?: unknown }
     const round = (params: Record<string, unknown>) =>
       client.request(
-        { method: 'tools/call', params: { name: 'pick_card', arguments: { count: 3 }, _meta: { progressToken: 'one-call' }, ...params } } as never,
+        { method: 'tools/call', params: { name: 'even', arguments: {}, _meta: { progressToken: 'one-call' }, ...params } } as never,
         { allowInputRequired: true } as never,
       ) as Promise<Round>
 
     let current = await round({})
-    for (const cardNumber of [7, 8, 1]) {
-      const [[key, request]] = Object.entries(current.inputRequests!) as [[string, { params: { message: string; requestedSchema: Record<string, unknown> } }]]
-      expect(decodeModelContext({ message: request.params.message, schema: request.params.requestedSchema }).context).toHaveProperty('cards')
-      current = await round({ requestState: current.requestState, inputResponses: { [key]: { action: 'accept', content: { cardNumber } } } })
+    // Two odd numbers the tool itself asks again for, each round reporting under the same token, then an even one.
+    for (const n of [7, 9, 4]) {
+      const [[key, request]] = Object.entries(current.inputRequests!) as [[string, { params: Params }]]
+      expect(askedOf(request.params).meta).toHaveProperty([QUESTION_META_KEY, 'key'], 'pickNumber')
+      current = await round({ requestState: current.requestState, inputResponses: { [key]: { action: 'accept', content: { n } } } })
     }
-    expect(current.structuredContent).toMatchObject({ status: 'picked', pickedNumber: 1 })
+    expect(current.structuredContent).toEqual({ n: 4 })
     expect(new Set(seen.map((update) => update.progressToken))).toEqual(new Set(['one-call']))
     expectIncreasingToTotal(seen)
     expect(seen).toHaveLength(4)

@@ -2,15 +2,15 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { run } from 'effection'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMemorySessionStore, type SessionStore } from '../../sessions'
-import { decodeModelContext } from '../../tools/model-context'
-import { freeSeat } from './testing/booking-client'
+import { askedOf, firstChoices } from './testing/booking-client'
 import { servedEndpoints } from './testing/served-endpoints'
 
 const SECRET = 'r'.repeat(40)
+type Params = { message: string; requestedSchema: Record<string, unknown>; _meta?: Record<string, unknown> }
 const BOOK = { name: 'book_flight', arguments: { from: 'LHR', destination: 'JFK' } }
 
 type Round =
-  | { resultType: 'input_required'; inputRequests: Record<string, { method: string; params: { message: string; requestedSchema: Record<string, unknown> } }>; requestState: string }
+  | { resultType: 'input_required'; inputRequests: Record<string, { method: string; params: Params }>; requestState: string }
   | { resultType?: 'complete'; structuredContent: Record<string, unknown>; isError?: boolean }
 
 const endpoints = servedEndpoints()
@@ -46,17 +46,16 @@ async function listedRounds(store: SessionStore) {
 
 function only(round: Round) {
   if (round.resultType !== 'input_required') throw new Error(`expected input_required, got ${JSON.stringify(round)}`)
-  const [[key, request]] = Object.entries(round.inputRequests) as [[string, { method: string; params: { message: string; requestedSchema: Record<string, unknown> } }]]
-  const { context } = decodeModelContext({ message: request.params.message, schema: request.params.requestedSchema })
-  return { key, request, context, requestState: round.requestState }
+  const [[key, request]] = Object.entries(round.inputRequests) as [[string, { method: string; params: Params }]]
+  const asked = askedOf(request.params)
+  return { key, request, asked, context: asked.context, requestState: round.requestState }
 }
 
 /** Round 1 asks for a flight; round 2, answered, asks for a seat. */
 async function toTheSeatQuestion(round: (params?: Record<string, unknown>) => Promise<Round>) {
   const flight = only(await round())
-  const flightId = (flight.context.flights as { id: string }[])[0]!.id
-  const seat = only(await round({ requestState: flight.requestState, inputResponses: { [flight.key]: { action: 'accept', content: { flightId } } } }))
-  return { flight, seat, seatAnswer: { [seat.key]: { action: 'accept', content: freeSeat({ message: '', schema: {}, context: seat.context }) } } }
+  const seat = only(await round({ requestState: flight.requestState, inputResponses: { [flight.key]: firstChoices(flight.asked) } }))
+  return { flight, seat, seatAnswer: { [seat.key]: firstChoices(seat.asked) } }
 }
 
 describe('2026-07-28 rounds', () => {
@@ -112,6 +111,23 @@ describe('2026-07-28 rounds', () => {
     expect(again.structuredContent).toEqual(first.structuredContent)
   })
 
+  it('ask again, with the reason, when a retry answers with a seat the form did not offer; the tool books only an offered one', async () => {
+    const { round } = await manualClient(await instance())
+    const { seat, seatAnswer } = await toTheSeatQuestion(round)
+    const taken = (seat.context.seatMap as { taken: string[] }).taken[0]!
+    // The chat's shape ({ row, seat }) is not the form's either: a form answers with its own fields.
+    for (const content of [{ seat: taken }, { row: Number(taken.slice(0, -1)), seat: taken.slice(-1) }]) {
+      const again = only(await round({ requestState: seat.requestState, inputResponses: { [seat.key]: { action: 'accept', content } } }))
+      expect(again.key).toBe(seat.key)
+      expect(again.request.params.message).toBe(
+        `That answer was not accepted: ${JSON.stringify(content.seat)} is not one of the offered choices for Seat. Please answer again.\n\n${seat.request.params.message}`,
+      )
+      expect(again.asked.meta).toEqual(seat.asked.meta)
+    }
+    const done = (await round({ requestState: seat.requestState, inputResponses: seatAnswer })) as Extract<Round, { structuredContent: unknown }>
+    expect(done.structuredContent).toMatchObject({ status: 'confirmed', seat: seatAnswer[seat.key]!.content.seat })
+  })
+
   it('asks the same question again when a round that only asked is presented twice, and keeps nothing for it', async () => {
     const store = createMemorySessionStore()
     const { round } = await manualClient(await instance({ store }))
@@ -134,7 +150,7 @@ describe('2026-07-28 rounds', () => {
     const play = (params: Record<string, unknown> = {}) =>
       client.request({ method: 'tools/call', params: { name: 'tictactoe', arguments: {}, ...params } } as never, { allowInputRequired: true } as never) as Promise<Round>
     const opening = only(await play())
-    const move = { requestState: opening.requestState, inputResponses: { [opening.key]: { action: 'accept', content: { cell: 5 } } } }
+    const move = { requestState: opening.requestState, inputResponses: { [opening.key]: { action: 'accept', content: { cell: '5' } } } }
     const first = await play(move)
     const second = await play(move)
     expect(second).toEqual(first)
@@ -149,7 +165,7 @@ describe('2026-07-28 rounds', () => {
     const flightId = (flight.context.flights as { id: string }[])[1]!.id
     const seat = only(await b.round({ requestState: flight.requestState, inputResponses: { [flight.key]: { action: 'accept', content: { flightId } } } }))
     expect((seat.context.flight as { id: string }).id).toBe(flightId)
-    const answer = { [seat.key]: { action: 'accept', content: freeSeat({ message: '', schema: {}, context: seat.context }) } }
+    const answer = { [seat.key]: firstChoices(seat.asked) }
     const done = (await a.round({ requestState: seat.requestState, inputResponses: answer })) as Extract<Round, { structuredContent: unknown }>
     expect(done.structuredContent).toMatchObject({ status: 'confirmed', flight: { id: flightId } })
     // The other instance, asked the same final round, answers from the shared record: the same ticket.

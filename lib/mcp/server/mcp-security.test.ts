@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { createOfflineModel } from '../../models'
 import { createMcpTool } from '../../tools'
 import { pluginTools } from '@/plugins'
-import { McpToolShapeError } from './flat-form-schema'
+import { McpToolShapeError } from './tool-forms'
 import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint'
 import { serveFetch } from './testing/serve-fetch'
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createOfflineModel } from '../../models'
 import { pluginTools } from '@/plugins'
 import { createMcpEndpoint, type McpEndpoint, type McpEndpointOptions } from './mcp-endpoint'
-import { connectBookingClient, firstFlightAndSeat } from './testing/booking-client'
+import { connectBookingClient, firstChoices } from './testing/booking-client'
 import { serveFetch } from './testing/serve-fetch'
 
 const TOKEN = 'a-bearer-token-for-tests'
@@ -69,7 +69,7 @@ describe('one greedy client cannot take every 2025 session', () => {
       id: null,
     })
 
-    const { client, asked } = await connectBookingClient({ url: served.url, era: '2025', answer: firstFlightAndSeat, headers: { 'x-forwarded-for': '198.51.100.4' } })
+    const { client, asked } = await connectBookingClient({ url: served.url, era: '2025', answer: firstChoices, headers: { 'x-forwarded-for': '198.51.100.4' } })
     clients.push(client)
     const result = await client.callTool({ name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } })
     expect(asked).toHaveLength(2)

@@ -3,10 +3,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createOfflineModel } from '../../models'
-import { decodeModelContext } from '../../tools/model-context'
+import { QUESTION_META_KEY } from '../../protocol/question-form'
 import { pluginTools } from '@/plugins'
+import { whyNotInFormSubset } from './form-subset'
 import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint'
-import { freeSeat } from './testing/booking-client'
+import { askedOf, firstChoices, type Asked } from './testing/booking-client'
 import { serveFetch } from './testing/serve-fetch'
 
 // The v1 SDK (1.32) speaks the 2025 revisions only (its latest is 2025-11-25): it gets a session.
@@ -32,16 +33,19 @@ async function connect({ sampling = false } = {}) {
 
 const BOOK = { name: 'book_flight', arguments: { from: 'SFO', destination: 'SEA' } }
 
+/** A question as the v1 client's handler gets it. */
+const asked = (request: { params: unknown }): Asked => askedOf(request.params as Parameters<typeof askedOf>[0])
+
 describe('book_flight from the v1 SDK client (1.32, 2025-11-25)', () => {
-  it('books: the context reaches it after the message boundary, with progress and logs', async () => {
+  it('books from the native forms: titled choices, the context in _meta, with progress and logs', async () => {
     await connect()
-    const asked: { source: string; context: Record<string, unknown> }[] = []
+    const questions: Asked[] = []
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      const params = request.params as { message: string; requestedSchema: Record<string, unknown> }
-      const decoded = decodeModelContext({ message: params.message, schema: params.requestedSchema })
-      asked.push(decoded)
-      if ('flights' in decoded.context) return { action: 'accept', content: { flightId: (decoded.context.flights as { id: string }[])[2]!.id } }
-      return { action: 'accept', content: freeSeat({ message: '', schema: {}, context: decoded.context }) }
+      const question = asked(request)
+      questions.push(question)
+      // The third flight: its id, as the pick list offers it.
+      if ('flights' in question.context) return { action: 'accept', content: { flightId: (question.context.flights as { id: string }[])[2]!.id } }
+      return firstChoices(question)
     })
     const logs: unknown[] = []
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logs.push(notification.params.data))
@@ -49,12 +53,17 @@ describe('book_flight from the v1 SDK client (1.32, 2025-11-25)', () => {
     const progress: (string | undefined)[] = []
     const result = await client.callTool(BOOK, undefined, { onprogress: (update) => void progress.push(update.message) })
 
-    expect(asked).toHaveLength(2)
-    // The v1 client drops the schema's unknown top-level `x-model-context`: the message boundary carried the context.
-    expect(asked.map((question) => question.source)).toEqual(['message', 'message'])
-    expect((asked[0]!.context.flights as unknown[]).length).toBe(3)
-    expect(asked[1]!.context).toHaveProperty('seatMap')
-    expect(result.structuredContent).toMatchObject({ status: 'confirmed', flight: { id: (asked[0]!.context.flights as { id: string }[])[2]!.id } })
+    expect(questions).toHaveLength(2)
+    // The v1 client passes the request's _meta on: the context reaches it there, and the schema is a plain form.
+    expect(questions.map((question) => (question.meta[QUESTION_META_KEY] as { key: string }).key)).toEqual(['pickFlight', 'pickSeat'])
+    for (const question of questions) expect(whyNotInFormSubset(question.schema)).toBeUndefined()
+    expect((questions[0]!.context.flights as unknown[]).length).toBe(3)
+    expect(questions[1]!.context).toHaveProperty('seatMap')
+    expect(result.structuredContent).toMatchObject({
+      status: 'confirmed',
+      flight: { id: (questions[0]!.context.flights as { id: string }[])[2]!.id },
+      seat: firstChoices(questions[1]!).content.seat,
+    })
     expect(progress).toEqual(['Searching flights from SFO to SEA', 'Waiting for a flight choice', 'Waiting for a seat choice', 'Finding a travel tip', 'Booking confirmed'])
     await expect.poll(() => logs.length).toBeGreaterThanOrEqual(2)
     expect(logs[0]).toBe('Found 3 flights from SFO to SEA')
@@ -62,10 +71,7 @@ describe('book_flight from the v1 SDK client (1.32, 2025-11-25)', () => {
 
   it('ends the booking with a result saying so when the user declines the seat', async () => {
     await connect()
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      const { context } = decodeModelContext({ message: request.params.message, schema: (request.params as { requestedSchema?: Record<string, unknown> }).requestedSchema })
-      return 'flights' in context ? { action: 'accept', content: { flightId: (context.flights as { id: string }[])[0]!.id } } : { action: 'decline' }
-    })
+    client.setRequestHandler(ElicitRequestSchema, async (request) => ('flights' in asked(request).context ? firstChoices(asked(request)) : { action: 'decline' }))
     const result = await client.callTool(BOOK)
     expect(result.isError).toBeFalsy()
     expect(result.structuredContent).toMatchObject({ status: 'cancelled', step: 'seat' })
@@ -73,11 +79,7 @@ describe('book_flight from the v1 SDK client (1.32, 2025-11-25)', () => {
 
   it('asks its model for the tip when it declares sampling', async () => {
     await connect({ sampling: true })
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      const { context } = decodeModelContext({ message: request.params.message, schema: (request.params as { requestedSchema?: Record<string, unknown> }).requestedSchema })
-      if ('flights' in context) return { action: 'accept', content: { flightId: (context.flights as { id: string }[])[0]!.id } }
-      return { action: 'accept', content: freeSeat({ message: '', schema: {}, context }) }
-    })
+    client.setRequestHandler(ElicitRequestSchema, async (request) => firstChoices(asked(request)))
     client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', model: 'v1-model', content: { type: 'text', text: 'Ride the Link light rail.' } }))
     const result = await client.callTool(BOOK)
     expect(result.structuredContent).toMatchObject({ status: 'confirmed', tip: 'Ride the Link light rail.' })

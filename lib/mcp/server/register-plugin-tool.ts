@@ -25,6 +25,12 @@ export interface PluginToolServing {
   ledger: RoundLedger
   /** The app's own model, for `ctx.sample` when the client does not sample. */
   sample(request: ToolSampleRequest): Operation<SampleResult>
+  /**
+   * The `ui://<tool>/<key>` resource of the MCP App that answers question `key` of `toolName`,
+   * when there is one. Attached to the question as `_meta.ui.resourceUri` only for a client
+   * that negotiated app-rendered elicitations (see `showsApps`).
+   */
+  appFor?(toolName: string, key: string): string | undefined
 }
 
 /**
@@ -106,6 +112,7 @@ async function callPluginTool({
       sample: serving.sample,
       emit: reports.emit,
       beforeEffect,
+      ...(serving.appFor && showsApps(capabilities) ? { appFor: (key: string) => serving.appFor!(tool.name, key) } : {}),
     }),
   )
   // halt() is lazy in Effection 4: only a subscription runs it. The round's own `await task` reports the outcome.
@@ -124,6 +131,9 @@ async function callPluginTool({
     if (outcome.kind === 'complete') {
       result = toolResult(outcome.result)
       reports.end('Done')
+    } else if (outcome.kind === 'failed') {
+      result = failed(outcome.message)
+      reports.end('Failed')
     } else if (asksForms(outcome.inputRequests) && !showsForms(capabilities)) {
       result = failed(CANNOT_ASK)
       reports.end('Failed')
@@ -164,6 +174,19 @@ function asksForms(inputRequests: Record<string, InputRequest>): boolean {
 function showsForms(capabilities: ClientCapabilities | undefined): boolean {
   const elicitation = capabilities?.elicitation
   return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined)
+}
+
+/** The extension of MCP Apps (SEP-1865), whose `elicitation` member is app-rendered elicitations (SEP-3118, draft). */
+export const MCP_APPS_EXTENSION = 'io.modelcontextprotocol/ui'
+
+/**
+ * Whether a client shows a question's MCP App in place of its form: it declared
+ * `extensions["io.modelcontextprotocol/ui"].elicitation` (2025: in `initialize`; 2026-07-28: in
+ * this request's capabilities). Any other client never sees `_meta.ui`.
+ */
+function showsApps(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = (capabilities?.extensions?.[MCP_APPS_EXTENSION] as { elicitation?: unknown } | undefined)?.elicitation
+  return typeof elicitation === 'object' && elicitation !== null
 }
 
 function failed(message: string): CallToolResult {

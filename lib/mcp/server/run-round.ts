@@ -1,13 +1,14 @@
 import { inputRequired, inputResponse, type InputRequest } from '@modelcontextprotocol/server'
 import { scoped, spawn, suspend, withResolvers, type Operation } from 'effection'
+import { QUESTION_META_KEY, type QuestionMeta } from '../../protocol/question-form'
 import type { BridgeElicitRequest } from '../../runtime/bridge-elicit-request'
 import { ToolJournal, type JournalEntry } from '../../runtime/journal'
 import { createJournalingClient, type ToolEvent } from '../../runtime/journaling-client'
 import { runTool } from '../../runtime/run-tool'
 import type { ToolSampleRequest } from '../../runtime/tool-client'
-import { encodeModelContext } from '../../tools/model-context'
-import type { AnyMcpTool, SampleResult } from '../../tools/types'
+import type { AnyMcpTool, ElicitAnswer, SampleResult } from '../../tools/types'
 import { toSamplingRequest, samplingText } from './sampling'
+import { formProblem } from './tool-forms'
 
 /** How one round of a tool call ended: with the tool's result, or with questions for the client. */
 export type RoundOutcome =
@@ -15,6 +16,8 @@ export type RoundOutcome =
   | { kind: 'input'; inputRequests: Record<string, InputRequest>; journal: JournalEntry[] }
   /** `beforeEffect` said to stop, with `reason`. */
   | { kind: 'stopped'; reason: unknown }
+  /** The tool asked a question whose form no client could show (see `formProblem`). */
+  | { kind: 'failed'; message: string }
 
 export interface RunRoundOptions {
   tool: AnyMcpTool
@@ -30,6 +33,12 @@ export interface RunRoundOptions {
   sample(request: ToolSampleRequest): Operation<SampleResult>
   /** Logs and progress not already sent by an earlier round. */
   emit(event: ToolEvent): void
+  /**
+   * The `ui://` resource of the MCP App that answers question `key`, when the client negotiated
+   * app-rendered elicitations (SEP-3118) and the plugin has one; absent, every question is a
+   * plain form.
+   */
+  appFor?(key: string): string | undefined
   /**
    * Called once before the round first does something a second run of it must not redo: a
    * step's work, or a call to the app's own model. A round that only replays and asks needs no
@@ -77,15 +86,17 @@ export function* runRound(options: RunRoundOptions): Operation<RoundOutcome> {
       const view = inputResponse(responses, key)
       let problem: string | undefined
       if (view.kind === 'elicit') {
-        const answer = view.action === 'accept' ? { action: 'accept' as const, content: view.content ?? {} } : { action: view.action }
-        const checked = request.validate(answer)
+        const checked = checkAnswer(request, view.action === 'accept' ? { action: 'accept', content: view.content ?? {} } : { action: view.action })
         if (checked.ok) {
-          journal.push({ seq: request.id.seq, kind: 'elicit', key: request.key, answer })
+          // Recorded as the tool's answer, not the form's: a replay checks it like the chat's.
+          journal.push({ seq: request.id.seq, kind: 'elicit', key: request.key, answer: checked.recorded })
           return checked.answer
         }
-        problem = `That answer was not accepted: ${checked.message}. Please answer again.`
+        problem = `That answer was not accepted: ${checked.problem}. Please answer again.`
       }
-      return yield* ask({ [key]: elicitation(request, problem) })
+      const unshowable = formProblem({ toolName: tool.name, key: request.key, schema: request.form.schema })
+      if (unshowable) return yield* end({ kind: 'failed', message: unshowable })
+      return yield* ask({ [key]: elicitation({ request, problem, resourceUri: options.appFor?.(request.key) }) })
     },
     *sample(request) {
       const key = inputKey('sample', request.seq)
@@ -115,12 +126,43 @@ function inputKey(name: string, seq: number): string {
 }
 
 /**
- * A question as a form-mode elicitation: the key's response schema with the context under
- * `x-model-context`, and the message with the context after its boundary (for clients whose
- * SDK drops unknown schema keywords). A rejected answer's reason leads the message.
+ * A form's answer as the tool's: the form's content converted (a choice to the part of the
+ * answer it stands for; a value the form did not offer is refused here), then checked against
+ * the key's response schema. `recorded` is the converted answer before parsing, what the journal
+ * keeps; `answer` is what the tool receives.
  */
-function elicitation(request: BridgeElicitRequest, problem: string | undefined): InputRequest {
-  const text = problem ? `${problem}\n\n${request.text}` : request.text
-  const { message } = encodeModelContext({ message: text, schema: {}, context: request.context })
-  return inputRequired.elicit({ message, requestedSchema: request.schema as never })
+function checkAnswer(
+  request: BridgeElicitRequest,
+  given: ElicitAnswer<Record<string, unknown>>,
+): { ok: true; recorded: ElicitAnswer<unknown>; answer: ElicitAnswer<unknown> } | { ok: false; problem: string } {
+  let recorded: ElicitAnswer<unknown> = given
+  if (given.action === 'accept') {
+    const converted = request.form.toResponse(given.content)
+    if (!converted.ok) return { ok: false, problem: converted.problem }
+    recorded = { action: 'accept', content: converted.response }
+  }
+  const checked = request.validate(recorded)
+  return checked.ok ? { ok: true, recorded, answer: checked.answer } : { ok: false, problem: checked.message }
+}
+
+/**
+ * A question as a form-mode elicitation a person can answer: the question's form (flat, titled,
+ * its choices listed), the message in words (a rejected answer's reason first), and, for
+ * programs, the question's context and what its choices stand for in `_meta[QUESTION_META_KEY]`
+ * — never in the message. With `resourceUri`, the host may show the question's MCP App instead
+ * of the form (`_meta.ui`, SEP-3118); the answer is checked the same either way.
+ */
+function elicitation({ request, problem, resourceUri }: { request: BridgeElicitRequest; problem?: string; resourceUri?: string }): InputRequest {
+  const { schema, answers } = request.form
+  const question: QuestionMeta = {
+    tool: request.id.toolName,
+    key: request.key,
+    context: request.context,
+    ...(Object.keys(answers).length > 0 ? { answers } : {}),
+  }
+  return inputRequired.elicit({
+    message: problem ? `${problem}\n\n${request.text}` : request.text,
+    requestedSchema: schema as never,
+    _meta: { [QUESTION_META_KEY]: question, ...(resourceUri ? { ui: { resourceUri } } : {}) },
+  })
 }

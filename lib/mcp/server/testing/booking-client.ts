@@ -1,5 +1,5 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
-import { decodeModelContext } from '../../../tools/model-context'
+import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from '@modelcontextprotocol/client'
+import { QUESTION_META_KEY, choicesOf, type FormSchema, type QuestionMeta } from '../../../protocol/question-form'
 
 export type Era = '2025' | '2026'
 
@@ -7,10 +7,13 @@ export type Era = '2025' | '2026'
 export interface Asked {
   message: string
   schema: Record<string, unknown>
+  /** The request's whole `_meta`. */
+  meta: Record<string, unknown>
+  /** The question's context, from `_meta[QUESTION_META_KEY]`. */
   context: Record<string, unknown>
 }
 
-export type Answer = { action: 'accept'; content: Record<string, string | number | boolean> } | { action: 'decline' } | { action: 'cancel' }
+export type Answer = { action: 'accept'; content: Record<string, string | number | boolean | string[]> } | { action: 'decline' } | { action: 'cancel' }
 
 /**
  * An official v2 client for the endpoint at `url`, of either era, that answers each question
@@ -22,6 +25,7 @@ export async function connectBookingClient({
   answer,
   sample,
   headers,
+  capabilities = {},
 }: {
   url: URL
   era: Era
@@ -29,20 +33,21 @@ export async function connectBookingClient({
   /** When given, the client declares sampling and answers with this text. */
   sample?: (prompt: string) => string
   headers?: Record<string, string>
+  /** Declared beside form elicitation (and sampling), e.g. `extensions`. */
+  capabilities?: ClientCapabilities
 }): Promise<{ client: Client; asked: Asked[]; sampled: string[] }> {
   const client = new Client(
     { name: 'booking-test', version: '1.0.0' },
     {
-      capabilities: { elicitation: { form: {} }, ...(sample ? { sampling: {} } : {}) },
+      capabilities: { elicitation: { form: {} }, ...(sample ? { sampling: {} } : {}), ...capabilities },
       ...(era === '2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
     },
   )
   const asked: Asked[] = []
   const sampled: string[] = []
   client.setRequestHandler('elicitation/create', async (request) => {
-    const params = request.params as { message: string; requestedSchema: Record<string, unknown> }
-    const { context } = decodeModelContext({ message: params.message, schema: params.requestedSchema })
-    const question = { message: params.message, schema: params.requestedSchema, context }
+    const params = request.params as { message: string; requestedSchema: Record<string, unknown>; _meta?: Record<string, unknown> }
+    const question = askedOf(params)
     asked.push(question)
     return answer(question, asked.length - 1) as never
   })
@@ -58,16 +63,25 @@ export async function connectBookingClient({
   return { client, asked, sampled }
 }
 
-/** Pick the first offered flight, then the first free seat of the cabin it was shown. */
-export function firstFlightAndSeat(asked: Asked): Answer {
-  if ('flights' in asked.context) return { action: 'accept', content: { flightId: (asked.context.flights as { id: string }[])[0]!.id } }
-  return { action: 'accept', content: freeSeat(asked) }
+/** An `elicitation/create`'s params as the test reads them: the context from `_meta[QUESTION_META_KEY]`. */
+export function askedOf(params: { message: string; requestedSchema: Record<string, unknown>; _meta?: Record<string, unknown> }): Asked {
+  const meta = params._meta ?? {}
+  const question = meta[QUESTION_META_KEY] as QuestionMeta | undefined
+  return { message: params.message, schema: params.requestedSchema, meta, context: question?.context ?? {} }
 }
 
-export function freeSeat(asked: Asked): { row: number; seat: string } {
+/** What a person picks who takes the first offer of every pick list: the first flight, the first free seat, the first empty cell, the first card. */
+export function firstChoices(asked: Pick<Asked, 'schema'>): { action: 'accept'; content: Record<string, string> } {
+  const content: Record<string, string> = {}
+  for (const [name, choices] of Object.entries(choicesOf(asked.schema as unknown as FormSchema))) content[name] = choices[0]!.value
+  return { action: 'accept', content }
+}
+
+/** The first free seat of the cabin a seat question shows (its first choice), as the tool books it: "10A". */
+export function firstFreeSeat(asked: Pick<Asked, 'context'>): string {
   const map = asked.context.seatMap as { firstRow: number; lastRow: number; letters: string[]; taken: string[] }
   for (let row = map.firstRow; row <= map.lastRow; row++) {
-    for (const seat of map.letters) if (!map.taken.includes(`${row}${seat}`)) return { row, seat }
+    for (const seat of map.letters) if (!map.taken.includes(`${row}${seat}`)) return `${row}${seat}`
   }
   throw new Error('no free seat')
 }

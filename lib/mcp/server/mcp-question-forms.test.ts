@@ -1,0 +1,236 @@
+import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from '@modelcontextprotocol/client'
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { QUESTION_META_KEY, type FormSchema } from '../../protocol/question-form'
+import { createMcpTool, field, question } from '../../tools'
+import { MODEL_CONTEXT_BOUNDARY } from '../../tools/model-context'
+import { pluginTools } from '@/plugins'
+import { whyNotInFormSubset } from './form-subset'
+import { askedOf, connectBookingClient, firstChoices, type Answer, type Asked, type Era } from './testing/booking-client'
+import { servedEndpoints } from './testing/served-endpoints'
+
+const endpoints = servedEndpoints()
+const clients: Array<{ close(): Promise<void> }> = []
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})))
+  await endpoints.closeAll()
+})
+
+const SECRET = 'q'.repeat(40)
+const ERAS = ['2025', '2026'] as const
+
+async function connect(options: Omit<Parameters<typeof connectBookingClient>[0], 'url'> & { url: URL }) {
+  const connected = await connectBookingClient(options)
+  clients.push(connected.client)
+  return connected
+}
+
+/** What a person fills in: a choice field's first offer, and something plain for any other field. */
+function filledIn(schema: FormSchema): Answer {
+  const content: Record<string, string | number | boolean | string[]> = {}
+  const offered = firstChoices({ schema: schema as unknown as Record<string, unknown> })
+  for (const [name, property] of Object.entries(schema.properties)) {
+    if (property.type === 'boolean') content[name] = true
+    else if (property.type === 'number' || property.type === 'integer') content[name] = property.minimum ?? 1
+    else if (property.type === 'array') content[name] = []
+    else content[name] = offered.action === 'accept' && name in offered.content ? (offered.content[name] as string) : 'A person'
+  }
+  return { action: 'accept', content }
+}
+
+/** Arguments a person would give a tool: every parameter, as plainly as its schema allows (every option on). */
+function argumentsFor(parameters: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(parameters, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { type?: string; minimum?: number }> }
+  return Object.fromEntries(
+    Object.entries(json.properties ?? {}).map(([name, property]) => [
+      name,
+      property.type === 'boolean' ? true : property.type === 'number' || property.type === 'integer' ? (property.minimum ?? 1) + 1 : 'ABC',
+    ]),
+  )
+}
+
+describe.each(ERAS)('every question of every plugin, as an official v2 client (%s) gets it', (era) => {
+  it.each(pluginTools.map((tool) => [tool.name, tool] as const))('%s: a native form inside the MCP form subset, words for a person, the context in _meta', async (_name, tool) => {
+    const url = await endpoints.serve({ stateSecret: SECRET })
+    // The first answer is one no form offers, so the question asked again is checked too.
+    const { client, asked } = await connect({
+      url,
+      era,
+      answer: (question, index) => (index === 0 ? { action: 'accept', content: { unoffered: 'x' } } : filledIn(question.schema as unknown as FormSchema)),
+    })
+    const result = await client.callTool({ name: tool.name, arguments: argumentsFor(tool.parameters) })
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy()
+    expect(asked.length).toBeGreaterThanOrEqual(2)
+    expect(asked[1]!.message).toMatch(/^That answer was not accepted: .+ is missing\. Please answer again\.\n\n/)
+    for (const question of asked) {
+      expect(whyNotInFormSubset(question.schema), JSON.stringify(question.schema)).toBeUndefined()
+      expect(question.message).not.toContain(MODEL_CONTEXT_BOUNDARY)
+      expect(question.message).not.toMatch(/[{}]/)
+      const meta = question.meta[QUESTION_META_KEY] as { tool: string; key: string; context: Record<string, unknown> }
+      expect(meta.tool).toBe(tool.name)
+      expect(Object.keys(tool.elicits)).toContain(meta.key)
+      expect(Object.keys(meta.context).length).toBeGreaterThan(0)
+      // Each choice is a string a form can offer; Inspector draws an integer enum as a number box.
+      for (const property of Object.values((question.schema as unknown as FormSchema).properties)) expect(property.type).not.toBe('integer')
+    }
+  })
+})
+
+describe.each(ERAS)('a question with a form of its own (official v2 client, %s)', (era) => {
+  /** Every answer the tool itself received. */
+  const received: unknown[] = []
+  const sizes = createMcpTool('order_shirt')
+    .description('Orders a shirt in a size that is in stock')
+    .parameters(z.object({}))
+    .elicits({
+      pickSize: question({
+        response: z.object({ size: z.enum(['S', 'M', 'L']).meta({ title: 'Size' }), chest: z.number().meta({ title: 'Chest (cm)' }) }),
+        context: z.object({ inStock: z.array(z.object({ size: z.enum(['S', 'M', 'L']), chest: z.number() })), note: z.string() }),
+        form: ({ inStock }) => ({
+          fit: field.choice(
+            'Size',
+            inStock.map((shirt) => ({ value: shirt.size.toLowerCase(), title: `${shirt.size} — chest ${shirt.chest} cm`, answer: shirt })),
+          ),
+        }),
+      }),
+    })
+    .execute(function* (_params, ctx) {
+      const answer = yield* ctx.elicit('pickSize', {
+        message: 'Which size?',
+        inStock: [
+          { size: 'S', chest: 92 },
+          { size: 'L', chest: 108 },
+        ],
+        note: '{"json": "in the context, never in the message"}',
+      })
+      received.push(answer.action === 'accept' ? answer.content : answer.action)
+      return answer.action === 'accept' ? { ordered: answer.content.size } : { ordered: null }
+    })
+
+  it('is asked again with the reason when the answer names a value the form did not offer; the tool gets only an offered one, as its own answer', async () => {
+    received.length = 0
+    const url = await endpoints.serve({ stateSecret: SECRET, tools: [sizes] })
+    const answers: Answer[] = [
+      { action: 'accept', content: { fit: 'm' } },
+      { action: 'accept', content: { fit: 'L' } },
+      { action: 'accept', content: { fit: 'l' } },
+    ]
+    const { client, asked } = await connect({ url, era, answer: (_question, index) => answers[index]! })
+    const result = await client.callTool({ name: 'order_shirt', arguments: {} })
+    expect(result.structuredContent).toEqual({ ordered: 'L' })
+    expect(received).toEqual([{ size: 'L', chest: 108 }])
+    expect(asked.map((question) => question.message)).toEqual([
+      'Which size?',
+      'That answer was not accepted: "m" is not one of the offered choices for Size. Please answer again.\n\nWhich size?',
+      'That answer was not accepted: "L" is not one of the offered choices for Size. Please answer again.\n\nWhich size?',
+    ])
+    expect(asked[0]!.schema).toEqual({
+      type: 'object',
+      properties: { fit: { type: 'string', title: 'Size', oneOf: [{ const: 's', title: 'S — chest 92 cm' }, { const: 'l', title: 'L — chest 108 cm' }] } },
+      required: ['fit'],
+    })
+    expect(asked[0]!.meta[QUESTION_META_KEY]).toEqual({
+      tool: 'order_shirt',
+      key: 'pickSize',
+      context: { inStock: [{ size: 'S', chest: 92 }, { size: 'L', chest: 108 }], note: '{"json": "in the context, never in the message"}' },
+      answers: { fit: { s: { size: 'S', chest: 92 }, l: { size: 'L', chest: 108 } } },
+    })
+  })
+
+  it('fails the call, naming the tool, the key and why, when its form leaves the subset; nothing is asked', async () => {
+    const untitled = createMcpTool('untitled')
+      .description('Asks with a form no client can show well')
+      .parameters(z.object({}))
+      .elicits({
+        pickCount: question({ response: z.object({ count: z.number() }), context: z.object({ unit: z.string() }), form: () => ({ count: field.number('', { maximum: 2 ** 60 }) }) }),
+      })
+      .execute(function* (_params, ctx) {
+        try {
+          yield* ctx.elicit('pickCount', { message: 'How many?', unit: 'kg' })
+        } catch {
+          // A tool's own catch never sees it: the call ends outside the tool.
+          return 'caught'
+        }
+        return 'asked'
+      })
+    const url = await endpoints.serve({ stateSecret: SECRET, tools: [untitled] })
+    const { client, asked } = await connect({ url, era, answer: () => ({ action: 'cancel' }) })
+    const result = await client.callTool({ name: 'untitled', arguments: {} })
+    expect(asked).toEqual([])
+    expect(result.isError).toBe(true)
+    expect(result.content).toEqual([{ type: 'text', text: `Tool "untitled" cannot ask 'pickCount' over MCP: its form property 'count' has no title.` }])
+  })
+})
+
+describe('a question’s MCP App (_meta.ui, SEP-3118), only for a client that negotiated app-rendered elicitations', () => {
+  const APPS: ClientCapabilities = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'], elicitation: {} } } }
+  /** Only the seat question has an app here. */
+  const appFor = (toolName: string, key: string) => (key === 'pickSeat' ? `ui://${toolName}/${key}` : undefined)
+  const BOOK = { name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } }
+
+  it.each(ERAS)('official v2 client (%s): declared, the seat question names its app; the flight question, which has none, is a plain form', async (era: Era) => {
+    const url = await endpoints.serve({ stateSecret: SECRET, appFor })
+    const { client, asked } = await connect({ url, era, answer: firstChoices, capabilities: APPS })
+    expect((await client.callTool(BOOK)).structuredContent).toMatchObject({ status: 'confirmed' })
+    expect(asked.map((question) => question.meta.ui)).toEqual([undefined, { resourceUri: 'ui://book_flight/pickSeat' }])
+    // The app is shown in place of the same form: the form and the context are there all the same.
+    expect(asked[1]!.meta[QUESTION_META_KEY]).toMatchObject({ key: 'pickSeat' })
+    expect(whyNotInFormSubset(asked[1]!.schema)).toBeUndefined()
+  })
+
+  it.each([
+    ['2025', {}],
+    ['2026', {}],
+    ['2025', { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } }],
+    ['2026', { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } }],
+  ] as Array<[Era, ClientCapabilities]>)('official v2 client (%s) that declared %j: never gets _meta.ui', async (era, capabilities) => {
+    const url = await endpoints.serve({ stateSecret: SECRET, appFor })
+    const { client, asked } = await connect({ url, era, answer: firstChoices, capabilities })
+    expect((await client.callTool(BOOK)).structuredContent).toMatchObject({ status: 'confirmed' })
+    expect(asked).toHaveLength(2)
+    for (const question of asked) expect(question.meta).not.toHaveProperty('ui')
+  })
+
+  it('a 2026-07-28 retry that stops declaring the extension gets the plain form: each request’s own capabilities count', async () => {
+    const url = await endpoints.serve({ stateSecret: SECRET, appFor })
+    const pinned = (capabilities: ClientCapabilities) => {
+      const client = new Client({ name: 'apps-test', version: '1' }, { capabilities: { elicitation: { form: {} }, ...capabilities }, versionNegotiation: { mode: { pin: '2026-07-28' } } })
+      clients.push(client)
+      return client
+    }
+    type Round = { inputRequests: Record<string, { params: Parameters<typeof askedOf>[0] }>; requestState: string }
+    const round = (client: Client, params: Record<string, unknown> = {}) =>
+      client.request({ method: 'tools/call', params: { ...BOOK, ...params } } as never, { allowInputRequired: true } as never) as Promise<Round>
+    const [withApps, without] = [pinned(APPS), pinned({})]
+    await withApps.connect(new StreamableHTTPClientTransport(url))
+    await without.connect(new StreamableHTTPClientTransport(url))
+    const flight = await round(withApps)
+    const [[key, request]] = Object.entries(flight.inputRequests)
+    const answered = { requestState: flight.requestState, inputResponses: { [key!]: firstChoices(askedOf(request!.params)) } }
+    const seatWithApp = Object.values((await round(withApps, answered)).inputRequests)[0]!
+    const seatWithout = Object.values((await round(without, answered)).inputRequests)[0]!
+    expect(seatWithApp.params._meta?.ui).toEqual({ resourceUri: 'ui://book_flight/pickSeat' })
+    expect(seatWithout.params._meta).not.toHaveProperty('ui')
+  })
+
+  it.each([
+    ['declared', APPS, { resourceUri: 'ui://book_flight/pickSeat' }],
+    ['not declared', {}, undefined],
+  ] as const)('the v1 SDK client (2025-11-25), extension %s', async (_what, capabilities, ui) => {
+    const url = await endpoints.serve({ stateSecret: SECRET, appFor })
+    const client = new V1Client({ name: 'v1-apps', version: '1' }, { capabilities: { elicitation: {}, ...capabilities } })
+    clients.push(client)
+    const asked: Asked[] = []
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      const question = askedOf(request.params as Parameters<typeof askedOf>[0])
+      asked.push(question)
+      return firstChoices(question)
+    })
+    await client.connect(new V1Transport(url))
+    expect((await client.callTool(BOOK)).structuredContent).toMatchObject({ status: 'confirmed' })
+    expect(asked.map((question) => question.meta.ui)).toEqual([undefined, ui])
+  })
+})
