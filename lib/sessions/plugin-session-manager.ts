@@ -333,7 +333,11 @@ export function usePluginSessionManager({
         if (record.status === 'waiting' && record.expiresAt <= now()) {
           return { kind: 'ended', stored, ending: { kind: 'aborted', reason: expiredReason(record.toolName, idleTimeoutMs) } }
         }
-        if (tool.liveOnly && !live.has(keyOf(clientId, id)) && !replayable(record)) return { kind: 'broken', message: lostLiveOnly(record.toolName) }
+        if (tool.liveOnly && !live.has(keyOf(clientId, id)) && !replayable(record)) {
+          // Working in another process, it is running as any session there is; once that process is gone, it is lost.
+          if (record.status === 'running' && record.expiresAt > now()) return { kind: 'running', stored, abandoned: false }
+          return { kind: 'broken', message: lostLiveOnly(record.toolName) }
+        }
         if (record.status === 'running') return { kind: 'running', stored, abandoned: record.expiresAt <= now() }
         const pending = record.pending
         const spec = pending && Object.hasOwn(tool.elicits, pending.key) ? tool.elicits[pending.key] : undefined

@@ -57,7 +57,7 @@ export function useMcpClients({ config, timing = {} }: UseMcpClientsOptions): Op
     const merged = { ...DEFAULT_MCP_SERVER_TIMING, ...timing }
     const connections = new Map<string, McpServerConnection>()
     for (const server of config.servers) {
-      const connection = new McpServerConnection(server.name)
+      const connection = new McpServerConnection(server.name, server.approve)
       connections.set(server.name, connection)
       yield* spawn(() => runMcpServer({ config: server, connection, timing: merged }))
     }

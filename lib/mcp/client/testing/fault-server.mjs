@@ -10,6 +10,9 @@
 //     fails       a result with isError: true
 //     wait        answers only when the client cancels it (notifications/cancelled)
 //     cancelled   how many calls the client has cancelled so far, as text
+//     bump        adds one to the counter named `key` and says its new value (a write tool: no annotations)
+//     peek        says the counter named `key` (readOnlyHint: true)
+//     wipe        sets the counter named `key` to 0 (readOnlyHint and destructiveHint both true)
 //     url-required  answers -32042 (URL elicitation required) to its first `times` calls with a
 //                 given `key`, with `data` if given, else two url-mode elicitations; then says
 //                 how many calls it took, as text
@@ -32,6 +35,8 @@ if (mode === 'exit') {
   const object = { type: 'object', properties: {} }
   let cancelled = 0
   const urlCalls = new Map()
+  const counters = new Map()
+  const keyed = { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] }
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [
       { name: 'malformed', description: 'Returns a result that is not a CallToolResult.', inputSchema: object },
@@ -41,6 +46,9 @@ if (mode === 'exit') {
       { name: 'fails', description: 'Reports an error in its result.', inputSchema: object },
       { name: 'wait', description: 'Waits until the call is cancelled.', inputSchema: object },
       { name: 'cancelled', description: 'Counts the calls cancelled so far.', inputSchema: object },
+      { name: 'bump', description: 'Adds one to a counter.', inputSchema: keyed },
+      { name: 'peek', description: 'Says what a counter is at.', inputSchema: keyed, annotations: { readOnlyHint: true } },
+      { name: 'wipe', description: 'Sets a counter back to 0.', inputSchema: keyed, annotations: { readOnlyHint: true, destructiveHint: true } },
       {
         name: 'url-required',
         description: 'Answers -32042 (URL elicitation required) to its first `times` calls with a key.',
@@ -82,6 +90,14 @@ if (mode === 'exit') {
           )
         }
         return { content: [{ type: 'text', text: `called ${calls} times` }] }
+      }
+      case 'bump':
+      case 'peek':
+      case 'wipe': {
+        const key = String(request.params.arguments?.key ?? '')
+        const value = request.params.name === 'bump' ? (counters.get(key) ?? 0) + 1 : request.params.name === 'wipe' ? 0 : (counters.get(key) ?? 0)
+        counters.set(key, value)
+        return { content: [{ type: 'text', text: String(value) }] }
       }
       case 'fails':
         return { content: [{ type: 'text', text: 'The disk is full.' }], isError: true }
