@@ -37,6 +37,8 @@ export class McpServerConnection {
   relatesRequests = false
   /** The calls in flight, by the id their server requests name (see `related-calls.ts`). */
   readonly calls = new Map<string, ExternalCallChannel>()
+  /** Told whenever `status` changes (see `McpClients.changed`). */
+  private readonly watchers = new Set<() => void>()
 
   constructor(
     readonly name: string,
@@ -44,12 +46,23 @@ export class McpServerConnection {
     readonly approve: ApprovalPolicy = DEFAULT_APPROVAL_POLICY,
   ) {}
 
+  /** Hear of the next changes of `status`, until the returned function is called. */
+  watch(listener: () => void): () => void {
+    this.watchers.add(listener)
+    return () => this.watchers.delete(listener)
+  }
+
+  private changed(): void {
+    for (const watcher of [...this.watchers]) watcher()
+  }
+
   starting(): void {
     this.status = 'starting'
     this.client = undefined
     this.pid = undefined
     this.tools = []
     this.relatesRequests = false
+    this.changed()
   }
 
   ready({ client, tools, pid, relatesRequests }: { client: Client; tools: readonly Tool[]; pid?: number; relatesRequests: boolean }): void {
@@ -59,6 +72,7 @@ export class McpServerConnection {
     this.tools = tools
     this.pid = pid
     this.relatesRequests = relatesRequests
+    this.changed()
   }
 
   failed(error: string): void {
@@ -68,6 +82,7 @@ export class McpServerConnection {
     this.pid = undefined
     this.tools = []
     this.relatesRequests = false
+    this.changed()
   }
 
   /** Put a call in flight: its id (for `_meta[RELATED_CALL]` on its `tools/call`), and how it leaves. */

@@ -33,6 +33,8 @@ export interface McpClients {
   connection(server: string): McpServerConnection | undefined
   /** Call a server's tool; `signal` cancels it (`notifications/cancelled`). */
   callTool(server: string, name: string, args: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult>
+  /** Resolves when any server's status next changes, or when `signal` aborts. */
+  changed(signal: AbortSignal): Promise<void>
   /** Read one of a server's resources (e.g. an MCP App's `ui://` HTML). */
   readResource(server: string, uri: string, options?: RequestOptions): Promise<ReadResourceResult>
 }
@@ -95,6 +97,17 @@ export function useMcpClients({ config, timing = {} }: UseMcpClientsOptions): Op
         ),
       getTool: (server, name) => connections.get(server)?.tools.find((tool) => tool.name === name),
       connection: (server) => connections.get(server),
+      changed: (signal) =>
+        new Promise<void>((resolve) => {
+          const unwatch = [...connections.values()].map((connection) => connection.watch(done))
+          function done() {
+            for (const stop of unwatch) stop()
+            signal.removeEventListener('abort', done)
+            resolve()
+          }
+          if (signal.aborted) done()
+          else signal.addEventListener('abort', done, { once: true })
+        }),
       callTool: async (server, name, args, options) => (await ready(server).callTool({ name, arguments: args }, options)) as CallToolResult,
       readResource: (server, uri, options) => ready(server).readResource({ uri }, options),
     })
