@@ -3,7 +3,6 @@
 import type { ElicitAnswer } from '@/lib/protocol'
 import type { ApprovalAnswer, ApprovalQuestion } from '@/lib/mcp/client/external-questions'
 import { AlertIcon } from '../icons'
-import { JsonView } from '../JsonView'
 import { QuestionPanel } from '../kit'
 import { QuietButton } from '../QuietButton'
 import { AnswerSummary, ANSWER_BUTTON } from './answer-parts'
@@ -90,7 +89,10 @@ export function ToolApproval({
   )
 }
 
-/** One argument: text as text (a long one in a scrolling block), numbers and flags as they are, objects as labelled fields. */
+/**
+ * One argument, as the server will get it: text as text (a long one in a scrolling block),
+ * numbers and flags as they are, lists and objects as nested fields under their own names.
+ */
 function ArgumentValue({ value }: { value: unknown }) {
   if (typeof value === 'string') {
     if (value === '') return <span className="text-zinc-500">(empty)</span>
@@ -100,9 +102,31 @@ function ArgumentValue({ value }: { value: unknown }) {
     return <span className="break-words">{value}</span>
   }
   if (value === null || typeof value !== 'object') return <span className="font-mono">{String(value)}</span>
+  if (Array.isArray(value)) {
+    if (value.length === 0) return <span className="text-zinc-500">(none)</span>
+    if (value.every((item) => item === null || typeof item !== 'object')) return <span className="break-words">{value.map((item) => (typeof item === 'string' ? item : String(item))).join(', ')}</span>
+    return (
+      <ol className="mt-0.5 space-y-1 border-l-2 border-zinc-200 pl-2 dark:border-zinc-700">
+        {value.map((item, index) => (
+          <li key={index}>
+            <ArgumentValue value={item} />
+          </li>
+        ))}
+      </ol>
+    )
+  }
+  const entries = Object.entries(value)
+  if (entries.length === 0) return <span className="text-zinc-500">(empty)</span>
   return (
-    <div className="mt-0.5 max-h-64 overflow-auto rounded-md bg-zinc-50 px-2 py-1.5 dark:bg-zinc-950">
-      <JsonView value={value} />
-    </div>
+    <dl className="mt-0.5 space-y-1 border-l-2 border-zinc-200 pl-2 dark:border-zinc-700">
+      {entries.map(([name, item]) => (
+        <div key={name} className="min-w-0">
+          <dt className="break-all font-mono text-xs text-zinc-500 dark:text-zinc-400">{name}</dt>
+          <dd className="min-w-0">
+            <ArgumentValue value={item} />
+          </dd>
+        </div>
+      ))}
+    </dl>
   )
 }
