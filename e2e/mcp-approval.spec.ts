@@ -199,3 +199,24 @@ test('two browsers on one HTTP server at once: one abandons its question, the ot
   await expect(chat.toolCalls('remote__trigger-sampling-request').getByTestId('external-result')).toContainText('LLM sampling result')
   await right.close()
 })
+
+test('a server still starting is shown as starting, not down, and as ready when it is, without a reload', async ({ page, apps }) => {
+  test.setTimeout(60_000)
+  const directory = mkdtempSync(path.join(tmpdir(), 'e2e-starting-'))
+  const gate = path.join(directory, 'go')
+  const config = path.join(directory, 'mcp.json')
+  // It reads nothing, initialize included, until the test writes the gate file.
+  writeFileSync(config, JSON.stringify({ mcpServers: { gated: { command: process.execPath, args: [FAULT_SERVER, 'gated', gate] } } }))
+  const own = await apps.start({ env: { MCP_CONFIG: config } })
+  await open(page, own)
+  const starting = page.getByRole('status', { name: 'MCP servers starting' })
+  await expect(starting).toHaveText('MCP server gated is starting; its tools will be available when it is ready.')
+  await expect(page.getByRole('status', { name: 'MCP servers down' })).toHaveCount(0)
+  await page.screenshot({ path: test.info().outputPath('starting.png') })
+
+  writeFileSync(gate, '')
+  await expect(starting).toBeHidden()
+  await expect(page.getByRole('status', { name: 'MCP servers down' })).toHaveCount(0)
+  await new ChatPage(page).composer.fill('/gated__pi')
+  await expect(page.getByRole('listbox', { name: 'Tools' }).getByRole('option')).toContainText(['/gated__pid'])
+})

@@ -2,6 +2,7 @@
 //   node fault-server.mjs exit       exits at once (code 3), saying why on stderr
 //   node fault-server.mjs hang       never answers initialize
 //   node fault-server.mjs slow <ms>  serves as below, but reads nothing for <ms> first (a slow start)
+//   node fault-server.mjs gated <file>  serves as below, but reads nothing until <file> exists (a start the test ends)
 //   node fault-server.mjs serve      answers, with tools that misbehave:
 //     malformed   a result that is not a CallToolResult
 //     huge        a text block of `bytes` characters (default 2 MB)
@@ -19,6 +20,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { existsSync, watch } from 'node:fs'
+import path from 'node:path'
 
 const mode = process.argv[2] ?? 'serve'
 
@@ -107,5 +110,21 @@ if (mode === 'exit') {
   })
   // A slow start: initialize waits unread in the pipe until the server gets round to it.
   if (mode === 'slow') await new Promise((resolve) => setTimeout(resolve, Number(process.argv[3] ?? 2_000)))
+  if (mode === 'gated') await fileExists(process.argv[3])
   await server.connect(new StdioServerTransport())
+}
+
+/** Resolves once `file` exists, watching its directory (no polling). */
+function fileExists(file) {
+  return new Promise((resolve) => {
+    const watcher = watch(path.dirname(file), () => {
+      if (!existsSync(file)) return
+      watcher.close()
+      resolve()
+    })
+    if (existsSync(file)) {
+      watcher.close()
+      resolve()
+    }
+  })
 }
