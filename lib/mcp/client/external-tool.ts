@@ -91,7 +91,9 @@ function* callExternalTool({ name, listed, call }: { name: string; listed: Tool;
   if (!approval.approved) return resultOf(approval.result)
   const note = { allowedForThisChat: approval.forThisChat }
   for (let round = 0; ; round++) {
-    // Written before the call is made (see LiveSession): from here on the session is live-only.
+    // Before its work the step writes what the tool received (the approval, a compare-and-set:
+    // of two deliveries of one approval only one gets past here); from here on the session is
+    // live-only, since any question it asks now is written with this step in its journal.
     yield* ctx.step(CALL_STARTED, function* () {
       return round + 1
     })
