@@ -3,19 +3,23 @@ import 'client-only'
 import '@/lib/client/zod-without-eval'
 import type { ElicitAnswer } from '@/lib/protocol'
 import type { PluginClientRegistration } from '@/lib/plugins'
-import { EXTERNAL_QUESTION, type FormQuestion, type SamplingQuestion, type UrlQuestion } from '@/lib/mcp/client/external-questions'
+import { EXTERNAL_QUESTION, type ApprovalQuestion, type FormQuestion, type SamplingQuestion, type UrlQuestion } from '@/lib/mcp/client/external-questions'
 import { ExternalForm } from './ExternalForm'
 import { ExternalResult } from './ExternalResult'
 import { SamplingApproval } from './SamplingApproval'
+import { ToolApproval } from './ToolApproval'
 import { UrlQuestion as UrlQuestionView } from './UrlQuestion'
 
 /**
- * The browser half every external MCP tool shares: the server's forms, links and sampling
- * requests, and its results. Registered for each external tool's name by `Chat`'s registry
+ * The browser half every external MCP tool shares: the approval of a call, the server's forms,
+ * links and sampling requests, and its results. Registered for each external tool's name by `Chat`'s registry
  * (`externalToolSource`), so external tools are found like plugins, never branched on.
  */
 export const externalToolUi: Omit<PluginClientRegistration, 'toolName'> = {
   handlers: {
+    *[EXTERNAL_QUESTION.approval](request, ctx) {
+      return yield* ctx.render(ToolApproval, { question: request.context as unknown as ApprovalQuestion })
+    },
     *[EXTERNAL_QUESTION.form](request, ctx) {
       const { server, requestedSchema } = request.context as unknown as FormQuestion
       return (yield* ctx.render(ExternalForm, { message: request.message, server, requestedSchema })) as ElicitAnswer<unknown>

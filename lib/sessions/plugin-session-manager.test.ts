@@ -71,6 +71,35 @@ const gatedTool = createMcpTool('gated')
     return ticket
   })
 
+let outsideCalls = 0
+
+/**
+ * Like an external server's tool: asks before its outside work, marks the work's start with a
+ * step, then asks again while the work runs (as a server's own question).
+ */
+const outsideTool = {
+  ...createMcpTool('outside')
+    .description('Asks, starts outside work, asks again')
+    .parameters(z.object({}))
+    .elicits({ approve: z.object({ text: z.string() }), during: z.object({ text: z.string() }) })
+    .execute(function* (_params, ctx) {
+      try {
+        const approval = yield* ctx.elicit('approve', { message: 'May I?' })
+        if (approval.action !== 'accept') return 'not allowed'
+        yield* ctx.step('call started', function* () {
+          outsideCalls++
+          return true
+        })
+        const during = yield* ctx.elicit('during', { message: 'And?' })
+        return `${approval.content.text}/${during.action === 'accept' ? during.content.text : during.action}/${outsideCalls}`
+      } finally {
+        teardowns.push('outside')
+        onTeardown?.('outside')
+      }
+    }),
+  liveOnly: true,
+}
+
 const runtime = {
   *sample(request: ToolSampleRequest): Operation<{ text: string }> {
     sampleCalls.push(request)
@@ -89,7 +118,7 @@ async function startManager(options: Partial<PluginSessionManagerOptions> & { st
   const [scope, destroy] = createScope()
   const manager = await new Promise<PluginSessionManager>((resolve) => {
     scope.run(function* () {
-      resolve(yield* usePluginSessionManager({ tools: (name) => ({ ask: askTool, two: twoQuestions })[name], runtime, ...options }))
+      resolve(yield* usePluginSessionManager({ tools: (name) => ({ ask: askTool, two: twoQuestions, outside: outsideTool })[name], runtime, ...options }))
       yield* suspend()
     })
   })
@@ -105,6 +134,7 @@ beforeEach(() => {
   onTeardown = undefined
   duringStep = undefined
   gates = undefined
+  outsideCalls = 0
 })
 afterEach(async () => {
   for (const instance of instances.splice(0)) await instance.destroy()
@@ -124,6 +154,14 @@ function* startAsking({ manager }: Instance, question: string, clientId = 'clien
   if (first.type !== 'elicit') throw new Error(`expected an elicitation, got ${first.type}`)
   manager.touch(session)
   return { session, request: first.request }
+}
+
+function* startOutside({ manager }: Instance) {
+  const session = yield* manager.start({ tool: outsideTool, params: {}, callId: 'call-outside', clientId: 'client-a', parentMessages: [] })
+  const first = yield* nextQuestion(session)
+  if (first.type !== 'elicit') throw new Error(`expected an elicitation, got ${first.type}`)
+  manager.touch(session)
+  return session
 }
 
 function* answer({ manager }: Instance, id: string, text: string, clientId = 'client-a') {
@@ -612,5 +650,69 @@ describe('PluginSessionManager', () => {
     expect(await on(a, () => a.manager.load('client-a', session.id))).toMatchObject({ kind: 'broken', message: expect.stringContaining('not valid JSON') })
     entries.set(memorySessionKey('client-a', session.id), { ...entry, text: entry.text.replace('"format":1', '"format":99') })
     expect(await on(a, () => a.manager.load('client-a', session.id))).toMatchObject({ kind: 'broken', message: expect.stringContaining('format 99') })
+  })
+  describe('a live-only tool (an external call)', () => {
+    it('is data until its outside work starts: its first question survives a restart, and the answer runs the work once', async () => {
+      const store = createMemorySessionStore()
+      const a = await startManager({ store })
+      const session = await on(a, () => startOutside(a))
+      await instances.splice(0)[0]!.destroy()
+      expect(teardowns).toEqual(['outside'])
+
+      const b = await startManager({ store })
+      expect(await on(b, () => b.manager.load('client-a', session.id))).toMatchObject({ kind: 'waiting', request: { key: 'approve' } })
+      const { end } = await on(b, () => answer(b, session.id, 'yes'))
+      expect(end).toMatchObject({ type: 'elicit', request: { key: 'during' } })
+      expect(outsideCalls).toBe(1)
+    })
+
+    it('is lost, never replayed, anywhere but the process doing its outside work', async () => {
+      const store = createMemorySessionStore()
+      const a = await startManager({ store })
+      const session = await on(a, () => startOutside(a))
+      const { end } = await on(a, () => answer(a, session.id, 'yes'))
+      expect(end).toMatchObject({ type: 'elicit', request: { key: 'during' } })
+      a.manager.touch(session)
+
+      const b = await startManager({ store })
+      expect(await on(b, () => b.manager.load('client-a', session.id))).toMatchObject({ kind: 'broken', message: expect.stringContaining('external call outside was lost') })
+      expect(await on(a, () => a.manager.load('client-a', session.id))).toMatchObject({ kind: 'waiting', request: { key: 'during' } })
+      const { end: done } = await on(a, () => answer(a, session.id, 'done'))
+      expect(done).toEqual({ type: 'completed', content: 'yes/done/1' })
+      expect(outsideCalls).toBe(1)
+    })
+
+    it('is dropped from memory like any tool while it waits before its work, and kept once the work started', async () => {
+      const store = createMemorySessionStore()
+      const a = await startManager({ store, hotMs: 20 })
+      const dropped = withResolvers<string>()
+      onTeardown = dropped.resolve
+      const session = await on(a, () => startOutside(a))
+      expect(await on(a, () => dropped.operation)).toBe('outside')
+      onTeardown = undefined
+
+      const { session: replayed, end } = await on(a, () => answer(a, session.id, 'yes'))
+      expect(replayed).not.toBe(session)
+      expect(end).toMatchObject({ type: 'elicit', request: { key: 'during' } })
+      a.manager.touch(replayed)
+      // Well past the hot time, and still here to be answered.
+      await on(a, () => sleep(100))
+      expect(teardowns).toEqual(['outside'])
+      expect((await on(a, () => answer(a, session.id, 'later'))).end).toEqual({ type: 'completed', content: 'yes/later/1' })
+    })
+
+    it('is ended at its idle time-out once its work started: the tool in memory is halted, which cancels the work', async () => {
+      const store = createMemorySessionStore()
+      const a = await startManager({ store, idleTimeoutMs: 50, hotMs: 10 })
+      const halted = withResolvers<string>()
+      const session = await on(a, () => startOutside(a))
+      const { end } = await on(a, () => answer(a, session.id, 'yes'))
+      expect(end).toMatchObject({ type: 'elicit', request: { key: 'during' } })
+      onTeardown = halted.resolve
+      a.manager.touch(session)
+      expect(await on(a, () => halted.operation)).toBe('outside')
+      expect(await on(a, () => session.nextEvent())).toEqual({ type: 'aborted', reason: expect.stringContaining('expired after 0 s') })
+      expect(await on(a, () => a.manager.load('client-a', session.id))).toMatchObject({ kind: 'ended', ending: { kind: 'aborted' } })
+    })
   })
 })

@@ -22,7 +22,7 @@ export const DEFAULT_KEEP_MS = 60 * 60 * 1000
 const SWEEP_EVERY_MS = 1000
 
 /** What each of the manager's loops waits for when it has nothing to do. */
-const WAITING_FOR = { cache: 'drop from memory', sweep: 'forget', write: 'write' } as const
+const WAITING_FOR = { cache: 'drop from memory', expire: 'end at its idle time-out', sweep: 'forget', write: 'write' } as const
 
 export interface PluginSessionInfo {
   id: string
@@ -133,15 +133,23 @@ export function usePluginSessionManager({
     const live = new Map<string, LiveSession>()
     /** The waiting ones among them, oldest first, with when they began to wait. */
     const idle = new Map<string, number>()
+    /**
+     * Waiting live-only tools whose outside work has begun (see `replayable`): they cannot be
+     * dropped from memory, so they are ended here when their idle time-out passes, which
+     * cancels their outside call. Oldest first, with when they began to wait.
+     */
+    const expiring = new Map<string, number>()
     /** Tools alive here that received a result not written yet (see `LiveSession.flush`). */
     const unwritten = new Set<LiveSession>()
     let wakeCache: (() => void) | undefined
+    let wakeExpire: (() => void) | undefined
     let wakeSweep: (() => void) | undefined
     let wakeWriter: (() => void) | undefined
 
-    function* wake(which: 'cache' | 'sweep' | 'write') {
+    function* wake(which: keyof typeof WAITING_FOR) {
       const resolved = withResolvers<void>(`a session to ${WAITING_FOR[which]}`)
       if (which === 'cache') wakeCache = resolved.resolve
+      else if (which === 'expire') wakeExpire = resolved.resolve
       else if (which === 'sweep') wakeSweep = resolved.resolve
       else wakeWriter = resolved.resolve
       yield* resolved.operation
@@ -182,6 +190,25 @@ export function usePluginSessionManager({
       }
     })
 
+    yield* spawn(function* endExpiredCalls() {
+      while (true) {
+        const oldest = expiring.entries().next()
+        if (oldest.done) {
+          yield* wake('expire')
+          continue
+        }
+        const [key, since] = oldest.value
+        const wait = since + idleTimeoutMs - now()
+        if (wait > 0) {
+          yield* sleep(wait)
+          continue
+        }
+        expiring.delete(key)
+        const session = live.get(key)
+        if (session?.waiting) yield* session.halt(expiredReason(session.toolName, idleTimeoutMs))
+      }
+    })
+
     yield* spawn(function* forgetOldRecords() {
       while (true) {
         const next = yield* store.sweep(now())
@@ -217,7 +244,7 @@ export function usePluginSessionManager({
           // Only the cache's own entry: a tool refused at its start never replaced it.
           if (live.get(key) !== ended) return
           live.delete(key)
-          idle.delete(key)
+          unschedule(key)
         },
       })
     }
@@ -226,9 +253,15 @@ export function usePluginSessionManager({
       return remember(runLive(tool, stored, parentMessages))
     }
 
+    /** The tool no longer waits (it was answered, or it ended): no timer is due for it. */
+    function unschedule(key: string) {
+      idle.delete(key)
+      expiring.delete(key)
+    }
+
     function* forget(clientId: string, id: string) {
       const key = keyOf(clientId, id)
-      idle.delete(key)
+      unschedule(key)
       const session = live.get(key)
       live.delete(key)
       if (session) yield* session.dehydrate()
@@ -297,11 +330,15 @@ export function usePluginSessionManager({
         if (record.ending) return { kind: 'ended', ending: record.ending, stored }
         const tool = tools(record.toolName)
         if (!tool) return { kind: 'broken', message: `Session ${id} needs the tool "${record.toolName}", which this server does not offer.` }
-        if (tool.liveOnly && !live.has(keyOf(clientId, id))) return { kind: 'broken', message: lostLiveOnly(record.toolName) }
-        if (record.status === 'running') return { kind: 'running', stored, abandoned: record.expiresAt <= now() }
-        if (record.expiresAt <= now()) {
+        if (record.status === 'waiting' && record.expiresAt <= now()) {
           return { kind: 'ended', stored, ending: { kind: 'aborted', reason: expiredReason(record.toolName, idleTimeoutMs) } }
         }
+        if (tool.liveOnly && !live.has(keyOf(clientId, id)) && !replayable(record)) {
+          // Working in another process, it is running as any session there is; once that process is gone, it is lost.
+          if (record.status === 'running' && record.expiresAt > now()) return { kind: 'running', stored, abandoned: false }
+          return { kind: 'broken', message: lostLiveOnly(record.toolName) }
+        }
+        if (record.status === 'running') return { kind: 'running', stored, abandoned: record.expiresAt <= now() }
         const pending = record.pending
         const spec = pending && Object.hasOwn(tool.elicits, pending.key) ? tool.elicits[pending.key] : undefined
         const id_ = pending ? parseElicitId(pending.elicitId) : undefined
@@ -325,7 +362,7 @@ export function usePluginSessionManager({
         const key = keyOf(record.clientId, record.id)
         const cached = loaded.cached ? live.get(key) : undefined
         if (cached?.waiting && cached.version === version) {
-          idle.delete(key)
+          unschedule(key)
           cached.resumeUnwritten(next, checked)
           if (!(yield* cached.recorded())) return undefined
           return { previous: loaded.stored, taken: cached.stored, answer: checked, resumed: cached }
@@ -348,23 +385,29 @@ export function usePluginSessionManager({
         const key = keyOf(record.clientId, record.id)
         const cached = live.get(key)
         if (cached && taken.answer && cached.waiting && cached.version === taken.previous.version) {
-          idle.delete(key)
+          unschedule(key)
           cached.resume(taken.taken, taken.answer)
           return cached
         }
         if (cached) yield* forget(record.clientId, record.id)
         const tool = tools(record.toolName)
         if (!tool) throw new Error(`Session ${record.id} needs the tool "${record.toolName}", which this server does not offer.`)
-        if (tool.liveOnly) throw new Error(lostLiveOnly(record.toolName))
+        if (tool.liveOnly && !replayable(taken.previous.record)) throw new Error(lostLiveOnly(record.toolName))
         return startLive(tool, taken.taken, parentMessages)
       },
 
       touch(session) {
         const key = keyOf(session.clientId, session.id)
         if (live.get(key) !== session) return
-        // Dropped from memory, a live-only tool would be lost: it stays until it ends (its call has a deadline).
-        if (tools(session.toolName)?.liveOnly) return
-        idle.delete(key)
+        unschedule(key)
+        // Dropped from memory, a live-only tool whose outside work began would be lost: it stays
+        // until it ends, at the latest at its idle time-out.
+        if (tools(session.toolName)?.liveOnly && !replayable(session.stored.record)) {
+          expiring.set(key, now())
+          wakeExpire?.()
+          wakeExpire = undefined
+          return
+        }
         idle.set(key, now())
         wakeCache?.()
         wakeCache = undefined
@@ -417,6 +460,19 @@ export function usePluginSessionManager({
     // Ending this resource ends its scope, which halts every tool still in memory.
     yield* provide(manager)
   })
+}
+
+/**
+ * Whether a live-only tool's session may be run again from this record (on another process,
+ * after a restart, or after being dropped from memory). A live-only tool does its outside work
+ * (a call to another server) only after a journaled step (`ctx.step`) that marks its start, and
+ * before that only asks questions, which a replay answers from the journal without asking again.
+ * Every question is written with the whole journal so far, so a record that waits for an answer
+ * and holds no step was written before the outside work began: running it again redoes nothing.
+ * A running record is never replayed: its process may be doing the work right now.
+ */
+function replayable(record: SessionRecord): boolean {
+  return record.status === 'waiting' && !record.journal.some((entry) => entry.kind === 'step')
 }
 
 function lostLiveOnly(toolName: string): string {

@@ -138,9 +138,12 @@ export interface McpTool<
   /** The tool's own limits, between the runtime's and each branch site's. */
   readonly limits: BranchLimits
   /**
-   * Set for a tool whose calls cannot be replayed from their journal (an external MCP server's:
-   * calling it again would redo its side effects). Its session lives only in the process that
-   * started it; a request that reaches it anywhere else, or after a restart, learns it was lost.
+   * Set for a tool whose calls cannot be replayed from their journal once their outside work
+   * began (an external MCP server's: calling it again would redo its side effects). Such a tool
+   * marks that start with a `ctx.step` and only asks questions before it. Until then its session
+   * is data like any other (a question waiting for the person survives a restart); from then on
+   * it lives only in the process that started it, and a request that reaches it anywhere else,
+   * or after a restart, learns it was lost.
    */
   readonly liveOnly?: boolean
   execute(params: z.output<TParams>, ctx: McpToolContext<TElicits>): Operation<TResult>

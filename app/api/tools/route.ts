@@ -1,3 +1,4 @@
+import { waitForStatusChange } from '@/lib/mcp/client/server-status'
 import { getChatApp } from '@/lib/server/chat-server-instance'
 import { getMcpClients } from '@/lib/server/mcp-clients-instance'
 
@@ -6,9 +7,13 @@ export const dynamic = 'force-dynamic'
 /**
  * Every tool the chat can use now: the app's own (`source: "plugin"`) and those of external MCP
  * servers that are up (`<server>__<tool>`, `source: "mcp:<server>"`), with each server's status.
- * Answers at once, whatever the servers are doing.
+ * Answers at once, whatever the servers are doing; with `?after=<statuses>` (`serverStatusKey`
+ * of the list the browser has), it first waits while those are still the statuses, at most 25 s:
+ * how the chat hears that a server still starting is ready.
  */
-export async function GET(): Promise<Response> {
+export async function GET(request: Request): Promise<Response> {
   const [{ chat }, clients] = await Promise.all([getChatApp(), getMcpClients()])
+  const after = new URL(request.url).searchParams.get('after')
+  if (after !== null) await waitForStatusChange({ clients, after: after.slice(0, 4_000), signal: request.signal })
   return Response.json({ tools: chat.listTools(), servers: clients.servers() })
 }

@@ -190,9 +190,11 @@ describe('external tools in the chat', { timeout: 30_000 }, () => {
     expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/declined opening https:\/\/auth\.example\.com\/connect\?step=a.*not called again/) }] })
     expect(eventsOf(answered.events, 'tool_error')).toEqual([])
 
-    // Asked by the model, the model reads the result and speaks again.
+    // Asked by the model (and approved, since the tool is not marked read-only), the model reads the result and speaks again.
     const byModel = await browser.say('Call faulty__url-required with {"key": "cancelled", "times": 1}')
-    const [asked] = elicitRequests(byModel.events)
+    const [approval] = elicitRequests(byModel.events)
+    expect(approval!.key).toBe(EXTERNAL_QUESTION.approval)
+    const [asked] = elicitRequests((await browser.answer([{ request: approval!, result: { action: 'accept', content: { scope: 'once' } } }])).events)
     const cancelled = await browser.answer([{ request: asked!, result: { action: 'cancel' } }])
     expect(eventsOf(cancelled.events, 'tool_result')[0]!.content).toMatch(/cancelled opening/)
     expect(textOf(cancelled.events)).toContain('faulty__url-required')

@@ -3,6 +3,8 @@
  * carries to the browser (pure data: the browser's form reads the same module).
  */
 export const EXTERNAL_QUESTION = {
+  /** Before a call the person must approve: run it once, for the rest of the chat, or not; context `ApprovalQuestion`. */
+  approval: 'mcp_approval',
   /** The server's form-mode elicitation; context `FormQuestion`. */
   form: 'mcp_form',
   /** The server's URL-mode elicitation: open a link, then confirm; context `UrlQuestion`. */
@@ -30,4 +32,26 @@ export interface SamplingQuestion {
   maxTokens: number
   temperature?: number
   stopSequences?: string[]
+}
+
+/** A call waiting for the person's approval: which server and tool, what it does, with what. */
+export interface ApprovalQuestion {
+  server: string
+  /** The tool's own name on its server. */
+  tool: string
+  /** Its `title` (or `annotations.title`), when the server gives one. */
+  title?: string
+  description: string
+  /** What the call would be made with: the model's (or the slash command's) arguments. */
+  arguments: Record<string, unknown>
+  /** The server marks the tool `destructiveHint: true`: it may delete or overwrite things. */
+  destructive?: boolean
+}
+
+/** How the person approved a call: this call only, or every call of this tool in this chat. */
+export type ApprovalScope = 'once' | 'chat'
+
+/** The content of an accepted approval; Deny is a decline. */
+export interface ApprovalAnswer {
+  scope: ApprovalScope
 }

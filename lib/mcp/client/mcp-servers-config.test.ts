@@ -113,6 +113,30 @@ describe('mcp.json', () => {
     expect(invalid[0]!.error).toMatch(/initializeTimeoutMs must be a positive whole number/)
   })
 
+  it('an entry\'s "approve" is kept for that server, in both formats, and anything but write, always or never is refused, naming the file', () => {
+    const { servers, invalid } = parseMcpServers({
+      file: '/home/me/.vscode/mcp.json',
+      data: {
+        servers: {
+          files: { type: 'stdio', command: 'node', approve: 'always' },
+          notes: { type: 'http', url: 'https://example.test/mcp', approve: 'never' },
+          plain: { command: 'node' },
+          sloppy: { command: 'node', approve: 'sometimes' },
+          yes: { command: 'node', approve: true },
+        },
+      },
+    })
+    expect(servers.map((server) => [server.name, server.approve])).toEqual([
+      ['files', 'always'],
+      ['notes', 'never'],
+      ['plain', undefined],
+    ])
+    expect(invalid).toEqual([
+      { name: 'sloppy', error: expect.stringMatching(/^\/home\/me\/\.vscode\/mcp\.json: approve: approve must be "write" .*"always" .* or "never"$/) },
+      { name: 'yes', error: expect.stringContaining('/home/me/.vscode/mcp.json: approve: approve must be') },
+    ])
+  })
+
   it('every error names the file that was read, as MCP_CONFIG named it', () => {
     const directory = mkdtempSync(path.join(tmpdir(), 'mcp-config-'))
     const file = resolveMcpConfigPath({ env: { MCP_CONFIG: 'conf/servers.json' }, cwd: directory })

@@ -1,16 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { APPROVAL_POLICIES, type ApprovalPolicy } from './approval-policy'
 
 /**
  * One external MCP server, as `mcp.json` names it. `initializeTimeoutMs`, when the entry sets
- * it, replaces the app's (`MCP_INITIALIZE_TIMEOUT_MS`) for this server.
+ * it, replaces the app's (`MCP_INITIALIZE_TIMEOUT_MS`) for this server; `approve`, when it
+ * sets it, which of its tools the person approves before each call (default `write`).
  */
 export type McpServerConfig = (
   | { name: string; transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
   | { name: string; transport: 'http'; url: URL; headers: Record<string, string> }
   | { name: string; transport: 'sse'; url: URL; headers: Record<string, string> }
-) & { initializeTimeoutMs?: number }
+) & { initializeTimeoutMs?: number; approve?: ApprovalPolicy }
 
 /** What `mcp.json` holds: the servers that can be started, the entries that cannot (with why), and those turned off. */
 export interface McpServersConfig {
@@ -38,6 +40,7 @@ const stringRecord = z.record(z.string(), z.string())
 const common = {
   initializeTimeoutMs: z.int().positive('initializeTimeoutMs must be a positive whole number of milliseconds').optional(),
   disabled: z.boolean().optional(),
+  approve: z.enum(APPROVAL_POLICIES, 'approve must be "write" (ask before tools not marked read-only; the default), "always" (ask before every tool) or "never"').optional(),
 }
 const stdioEntry = z.strictObject({
   command: z.string().min(1, 'command must not be empty'),
@@ -130,9 +133,12 @@ export function parseMcpServers({ data, file }: { data: unknown; file: string })
       continue
     }
     const value = parsed.data
-    const timeout = value.initializeTimeoutMs !== undefined ? { initializeTimeoutMs: value.initializeTimeoutMs } : {}
+    const options = {
+      ...(value.initializeTimeoutMs !== undefined ? { initializeTimeoutMs: value.initializeTimeoutMs } : {}),
+      ...(value.approve !== undefined ? { approve: value.approve } : {}),
+    }
     if ('url' in value) {
-      const url = { name, url: new URL(value.url), headers: value.headers, ...timeout }
+      const url = { name, url: new URL(value.url), headers: value.headers, ...options }
       servers.push(value.type === 'sse' ? { ...url, transport: 'sse' } : { ...url, transport: 'http' })
     } else {
       servers.push({
@@ -142,7 +148,7 @@ export function parseMcpServers({ data, file }: { data: unknown; file: string })
         args: value.args,
         env: value.env,
         ...(value.cwd ? { cwd: path.resolve(path.dirname(file), value.cwd) } : {}),
-        ...timeout,
+        ...options,
       })
     }
   }

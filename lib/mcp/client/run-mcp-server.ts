@@ -5,6 +5,7 @@ import { createQueue, ensure, race, scoped, sleep, spawn, until, withResolvers, 
 import type { McpServerConfig } from './mcp-servers-config'
 import type { McpServerConnection } from './server-connection'
 import { trackChildProcess } from './child-processes'
+import { relatedCallOf, relatedCallsFetch } from './related-calls'
 
 export interface McpServerTiming {
   /**
@@ -122,7 +123,7 @@ function* connectOnce({
     } catch (error) {
       return { reason: describe(`it did not list its tools: ${messageOf(error)}`), wasReady: false }
     }
-    connection.ready({ client, tools, pid })
+    connection.ready({ client, tools, pid, relatesRequests: transport instanceof StreamableHTTPClientTransport })
 
     yield* spawn(function* () {
       while (true) {
@@ -147,7 +148,8 @@ function* listTools(client: Client): Operation<readonly Tool[]> {
 
 function createTransport(config: McpServerConfig, onStderr: (chunk: string) => void): Transport {
   if (config.transport === 'http') {
-    return new StreamableHTTPClientTransport(config.url, { requestInit: { headers: config.headers } })
+    // Every message the server sends within a call is tagged with that call (see relatedCallsFetch).
+    return new StreamableHTTPClientTransport(config.url, { requestInit: { headers: config.headers }, fetch: relatedCallsFetch() })
   }
   // The 2024-11-05 HTTP+SSE transport (VS Code's `"type": "sse"`): the headers go on its event stream's GET and on every POST.
   if (config.transport === 'sse') return new SSEClientTransport(config.url, { requestInit: { headers: config.headers } })
@@ -164,19 +166,17 @@ function createTransport(config: McpServerConfig, onStderr: (chunk: string) => v
 
 /** Server requests go to the call in flight they belong to (see `routeRequest`). */
 function installRequestHandlers(client: Client, connection: McpServerConnection): void {
-  const route = () => {
+  const route = (params: unknown) => {
     try {
-      return connection.routeRequest()
+      return connection.routeRequest(relatedCallOf(params))
     } catch (error) {
       throw new ProtocolError(ProtocolErrorCode.InvalidRequest, messageOf(error))
     }
   }
-  client.setRequestHandler('elicitation/create', (request, ctx) => route().elicit(request.params, ctx.mcpReq.signal))
-  client.setRequestHandler('sampling/createMessage', (request, ctx) => route().sample(request.params, ctx.mcpReq.signal))
-  client.setNotificationHandler('notifications/message', (notification) => {
-    // A log line nobody can be told of is dropped rather than shown to the wrong chat.
-    if (connection.calls.size === 1) connection.calls.values().next().value!.log(notification.params)
-  })
+  client.setRequestHandler('elicitation/create', (request, ctx) => route(request.params).elicit(request.params, ctx.mcpReq.signal))
+  client.setRequestHandler('sampling/createMessage', (request, ctx) => route(request.params).sample(request.params, ctx.mcpReq.signal))
+  // A log line nobody can be told of is dropped rather than shown to the wrong chat.
+  client.setNotificationHandler('notifications/message', (notification) => connection.routeLog(relatedCallOf(notification.params))?.log(notification.params))
 }
 
 /**

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { backoffDelay, DEFAULT_MCP_SERVER_TIMING } from './run-mcp-server'
 import { startMcpClients } from './start-mcp-clients'
 import { parseMcpServers, type McpServerConfig } from './mcp-servers-config'
+import { serverStatusKey, waitForStatusChange } from './server-status'
 import { everythingServer, faultServer } from './testing/servers'
 
 // Quick restarts; a generous initialize time-out, since a loaded machine starts node slowly
@@ -124,6 +125,20 @@ describe('external MCP servers', { timeout: 60_000 }, () => {
       .toBe('ready')
     expect([...seen]).toEqual([JSON.stringify({ name: 'slow', status: 'starting' }), JSON.stringify({ name: 'slow', status: 'ready' })])
     expect(clients.connection('slow')!.restarts).toBe(0)
+  })
+
+  it('whoever waits on the statuses they saw hears of the change when it happens, and at once when they are already old', async () => {
+    const clients = await start([stdio('slow', faultServer('slow', 800))])
+    const seen = serverStatusKey(clients.servers())
+    expect(seen).toBe('slow:starting')
+    await waitForStatusChange({ clients, after: seen, signal: new AbortController().signal })
+    expect(clients.servers()).toEqual([{ name: 'slow', status: 'ready' }])
+    // Already changed: no wait. Waiting on the current statuses ends with the signal.
+    await waitForStatusChange({ clients, after: seen, signal: new AbortController().signal, maxWaitMs: 60_000 })
+    const leave = new AbortController()
+    const waiting = waitForStatusChange({ clients, after: serverStatusKey(clients.servers()), signal: leave.signal, maxWaitMs: 60_000 })
+    leave.abort()
+    await waiting
   })
 
   it("a server slower than its entry's initializeTimeoutMs is failed with that time, even when the app's is longer", async () => {

@@ -33,6 +33,8 @@ export interface McpClients {
   connection(server: string): McpServerConnection | undefined
   /** Call a server's tool; `signal` cancels it (`notifications/cancelled`). */
   callTool(server: string, name: string, args: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult>
+  /** Resolves when any server's status next changes, or when `signal` aborts. */
+  changed(signal: AbortSignal): Promise<void>
   /** Read one of a server's resources (e.g. an MCP App's `ui://` HTML). */
   readResource(server: string, uri: string, options?: RequestOptions): Promise<ReadResourceResult>
 }
@@ -57,7 +59,7 @@ export function useMcpClients({ config, timing = {} }: UseMcpClientsOptions): Op
     const merged = { ...DEFAULT_MCP_SERVER_TIMING, ...timing }
     const connections = new Map<string, McpServerConnection>()
     for (const server of config.servers) {
-      const connection = new McpServerConnection(server.name)
+      const connection = new McpServerConnection(server.name, server.approve)
       connections.set(server.name, connection)
       yield* spawn(() => runMcpServer({ config: server, connection, timing: merged }))
     }
@@ -95,6 +97,17 @@ export function useMcpClients({ config, timing = {} }: UseMcpClientsOptions): Op
         ),
       getTool: (server, name) => connections.get(server)?.tools.find((tool) => tool.name === name),
       connection: (server) => connections.get(server),
+      changed: (signal) =>
+        new Promise<void>((resolve) => {
+          const unwatch = [...connections.values()].map((connection) => connection.watch(done))
+          function done() {
+            for (const stop of unwatch) stop()
+            signal.removeEventListener('abort', done)
+            resolve()
+          }
+          if (signal.aborted) done()
+          else signal.addEventListener('abort', done, { once: true })
+        }),
       callTool: async (server, name, args, options) => (await ready(server).callTool({ name, arguments: args }, options)) as CallToolResult,
       readResource: (server, uri, options) => ready(server).readResource({ uri }, options),
     })

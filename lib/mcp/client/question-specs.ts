@@ -1,0 +1,30 @@
+import { z } from 'zod'
+import type { McpToolContext } from '../../tools/types'
+import { EXTERNAL_QUESTION, type FormQuestion } from './external-questions'
+import { flatFormAnswerSchema, parseFlatForm } from './flat-form'
+
+const json = z.record(z.string(), z.unknown())
+
+/** What an external tool asks the user, as the tool runtime checks it. */
+export const externalQuestions = {
+  [EXTERNAL_QUESTION.approval]: {
+    response: z.object({ scope: z.enum(['once', 'chat']) }),
+    context: z.object({
+      server: z.string(),
+      tool: z.string(),
+      title: z.string().optional(),
+      description: z.string(),
+      arguments: json,
+      destructive: z.boolean().optional(),
+    }),
+  },
+  [EXTERNAL_QUESTION.form]: {
+    context: z.object({ server: z.string(), requestedSchema: json }),
+    responseFor: ({ requestedSchema }: FormQuestion) => flatFormAnswerSchema(parseFlatForm(requestedSchema)),
+  },
+  [EXTERNAL_QUESTION.url]: { response: z.object({}), context: z.object({ server: z.string(), url: z.string() }) },
+  [EXTERNAL_QUESTION.sampling]: { response: z.object({}), context: z.object({ server: z.string() }).loose() },
+}
+
+/** What an external tool's call runs with: its questions, its progress and logs, its step. */
+export type ExternalToolContext = McpToolContext<typeof externalQuestions>
