@@ -7,6 +7,7 @@
 // Smaller counts for a quick run: BENCH_WARM_UP (bookings before any server run measures),
 // BENCH_SEQUENTIAL, BENCH_CONCURRENT, BENCH_CPU_BOOKINGS,
 // BENCH_CPU_TRIVIAL, BENCH_WAITING, BENCH_DEHYDRATED, BENCH_BOOKINGS (the last three: 0 skips it);
+// BENCH_LIGHTHOUSE_RUNS (0 skips it): Lighthouse runs of the first load, chat page and bare page;
 // BENCH_SERVERS=memory,embedded,redis,cold picks server runs; BENCH_PORT is the first port;
 // BENCH_MCP_BOOKINGS (0 skips it): bookings over /api/mcp on the embedded store;
 // BENCH_HTTP_LEAK_BOOKINGS (0 skips it): bookings over HTTP with the server's heap read through
@@ -24,6 +25,7 @@ import { resolve } from 'node:path'
 import { startBareHttpServer, type BareHttpServer } from './bare-http'
 import { formatCpu } from './cpu-units'
 import { measureDehydratedSessions } from './dehydrated-sessions'
+import { describePageLoad, FIRST_LOAD_LCP_RATIO_TARGET, FIRST_LOAD_SCRIPT_KIB_TARGET, measureFirstLoad } from './first-load'
 import { measureHttpHeap } from './http-heap'
 import { measureRetainedHeap, measureWaitingSessions } from './in-process'
 import { measureMcp } from './mcp-booking'
@@ -69,6 +71,8 @@ const BARE_PORT = PORT + serverSetups.length + 1
 const HTTP_LEAK_PORT = BARE_PORT + 1
 const INSPECTOR_PORT = BARE_PORT + 2
 const OVERLOAD_PORT = BARE_PORT + 3
+const FIRST_LOAD_PORT = BARE_PORT + 4
+const LIGHTHOUSE_RUNS = count('BENCH_LIGHTHOUSE_RUNS', 5)
 /** e.g. `BENCH_SERVERS=memory,cold`: only those server runs (all four by default; set but empty: none). */
 const SERVERS = process.env.BENCH_SERVERS?.split(',').map((name) => name.trim()).filter(Boolean) ?? serverSetups.map((setup) => setup.name)
 /** `BENCH_SERVER_PROFILE=1`: each server runs with --cpu-prof, its profile in bench/results/profiles/<store>/. */
@@ -231,6 +235,26 @@ if (OVERLOAD.answers > 0) {
 const overload = OVERLOAD.answers > 0 ? await measureOverload({ port: OVERLOAD_PORT, counts: OVERLOAD }) : undefined
 if (overload) printOverload(overload)
 
+if (LIGHTHOUSE_RUNS > 0) console.log(`\nFirst load (issue 26): Lighthouse 12.8, mobile, ${LIGHTHOUSE_RUNS} runs of each page, medians...`)
+const firstLoad = LIGHTHOUSE_RUNS > 0 ? await measureFirstLoadOnce() : undefined
+if (firstLoad) {
+  console.log(`  ${describePageLoad('the chat (/)', firstLoad.chat)}`)
+  console.log(`  ${describePageLoad('a bare Next page (the 404)', firstLoad.bare)}`)
+  console.log(
+    `  JavaScript ${firstLoad.chat.scriptKiB.toFixed(1)} KiB (target ≤ ${FIRST_LOAD_SCRIPT_KIB_TARGET}): ${verdict(firstLoad.chat.scriptKiB <= FIRST_LOAD_SCRIPT_KIB_TARGET)}; ` +
+      `LCP ${firstLoad.lcpRatio.toFixed(2)}× the bare page's (target ≤ ${FIRST_LOAD_LCP_RATIO_TARGET}×): ${verdict(firstLoad.lcpRatio <= FIRST_LOAD_LCP_RATIO_TARGET)}`,
+  )
+}
+
+async function measureFirstLoadOnce() {
+  const server = await startServer({ port: FIRST_LOAD_PORT, env: {} })
+  try {
+    return await measureFirstLoad({ base: server.base, runs: LIGHTHOUSE_RUNS })
+  } finally {
+    await server.stop()
+  }
+}
+
 if (HTTP_LEAK_BOOKINGS > 0) console.log(`\nHeap kept per booking over HTTP (${HTTP_LEAK_STORE} store, ${HTTP_LEAK_BOOKINGS} bookings; this takes a while)...`)
 const httpHeap = HTTP_LEAK_BOOKINGS > 0 ? await measureHttpHeap({ store: HTTP_LEAK_STORE, port: HTTP_LEAK_PORT, inspectorPort: INSPECTOR_PORT, bookings: HTTP_LEAK_BOOKINGS }) : undefined
 if (httpHeap) {
@@ -356,6 +380,7 @@ writeFileSync(
       storeTime,
       mcp,
       overload,
+      firstLoad,
       httpHeap,
       waiting,
       dehydrated,

@@ -110,6 +110,15 @@ describe('createLocalPersistence', () => {
     expect(() => persistence.clear()).not.toThrow()
   })
 
+  it('stores no empty chat: saving one removes what was stored', () => {
+    const storage = memoryStorage()
+    const persistence = createLocalPersistence({ storage })
+    persistence.save(waitingState)
+    persistence.save(initialChatState)
+    expect(storage.items.has(CHAT_STORAGE_KEY)).toBe(false)
+    expect(persistence.load()).toBeUndefined()
+  })
+
   it('clears', () => {
     const storage = memoryStorage()
     const persistence = createLocalPersistence({ storage })

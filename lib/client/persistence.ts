@@ -54,7 +54,9 @@ export function createLocalPersistence({
     },
     save(state) {
       try {
-        storage.setItem(key, JSON.stringify(state))
+        // An empty chat is not stored: the next visit then has nothing to check, and loads no checker.
+        if (state.entries.length === 0 && state.messages.length === 0) storage.removeItem(key)
+        else storage.setItem(key, JSON.stringify(state))
       } catch {
         // Quota exceeded or storage disabled: the chat goes on without persistence.
       }
