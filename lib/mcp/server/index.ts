@@ -1,3 +1,5 @@
 export { createMcpEndpoint, MCP_SERVER_INFO } from './mcp-endpoint'
 export type { McpEndpoint, McpEndpointOptions } from './mcp-endpoint'
 export { McpToolShapeError, flatFormSchemas } from './flat-form-schema'
+export { readQuestionApps, createQuestionApps, QUESTION_APPS_EXTENSION } from './question-apps'
+export type { QuestionApp, QuestionApps } from './question-apps'
