@@ -54,8 +54,9 @@ const test = base.extend<{ inspector: InspectorPage }, { app: AppProcess; inspec
   },
 })
 
-// One app and one Inspector for the file; a booking through Inspector's UI takes a while on 2 cores.
-test.describe.configure({ mode: 'serial', timeout: 90_000 })
+// In order in one worker, so the file shares one app and one Inspector; a booking through
+// Inspector's UI takes a while on 2 cores.
+test.describe.configure({ mode: 'default', timeout: 90_000 })
 
 for (const era of ['legacy', 'modern'] as const) {
   test(`book_flight in Inspector (${era === 'legacy' ? '2025-11-25' : '2026-07-28'}): our FlightList, then our SeatPicker, drawn in Inspector's app-rendered elicitation; the booking completes with a ticket`, async ({ inspector, page }, testInfo) => {
