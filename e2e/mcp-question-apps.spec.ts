@@ -87,6 +87,19 @@ for (const era of ['legacy', 'modern'] as const) {
   })
 }
 
+test('tic-tac-toe in Inspector: our board is each move\'s question, the model\'s moves come back through sampling, and the game plays to the end', async ({ inspector }) => {
+  await inspector.connect(SERVERS.legacy)
+  await inspector.callTool('tictactoe', {})
+  // X takes the top row; the model (answered here by hand, as Inspector asks) takes 4 and 5.
+  for (const [move, cell, reply] of [[1, 1, '4'], [3, 2, '5'], [5, 3, undefined]] as const) {
+    await expect(inspector.app().getByRole('region', { name: `Tic-tac-toe, move ${move}` })).toBeVisible()
+    await inspector.app().getByRole('button', { name: `Cell ${cell}, empty` }).click()
+    if (reply) await inspector.answerSampling(reply)
+  }
+  await expect(inspector.result).toContainText('"outcome": "win"')
+  await expect(inspector.result).toContainText(/"winningLine": \[\s*1,\s*2,\s*3\s*\]/)
+})
+
 test("in Inspector's dark theme the app is dark too (the host's theme and CSS variables)", async ({ inspector, page }, testInfo) => {
   await inspector.toggleColourScheme()
   await inspector.connect(SERVERS.legacy)

@@ -46,6 +46,8 @@ export function connectHostBridge({ host = window.parent, self = window }: { hos
   const pending = new Map<number, { resolve(result: Params): void; reject(error: Error): void }>()
   const requestHandlers = new Map<string, RequestHandler>()
   const notificationHandlers = new Map<string, NotificationHandler>()
+  // A sandboxed app's own origin is opaque and it is not told its host's, so it cannot name one
+  // (ext-apps' transport does the same); what it sends is the question's answer, meant for the host.
   const post = (message: Record<string, unknown>) => host.postMessage({ jsonrpc: '2.0', ...message }, '*')
 
   // `ping` is answered by every MCP peer.
