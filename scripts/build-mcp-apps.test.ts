@@ -53,5 +53,8 @@ describe('scripts/build-mcp-apps.mjs', () => {
     // A class only the chat uses is not compiled into the app.
     expect(styles).not.toContain('.max-w-3xl')
     expect(styles).not.toContain('prefers-color-scheme')
+    // The page takes the host's MCP Apps variables, with fallbacks.
+    expect(styles).toContain('background:var(--color-background-primary, transparent)')
+    expect(styles).toMatch(/font-family:var\(--font-sans,/)
   })
 })

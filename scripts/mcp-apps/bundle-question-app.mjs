@@ -13,14 +13,17 @@ import { pureSchemas } from './pure-schemas.mjs'
 /** The app runtime every question app starts (lib/mcp/apps/question-app). */
 const RUNTIME = 'lib/mcp/apps/question-app/start-question-app.tsx'
 
-/** The app's own base look: the host's MCP Apps variables, with fallbacks of their own. */
+/**
+ * The app's own base look: the host's MCP Apps variables, with fallbacks of their own. The page
+ * takes the host's background, so the frame blends into the host's surface (a dark document in
+ * a light frame would otherwise paint the browser's own dark canvas around the component).
+ */
 const BASE_CSS = `
-html { color-scheme: light; }
+html { color-scheme: light; background: var(--color-background-primary, transparent); }
 html[data-theme="dark"] { color-scheme: dark; }
 body {
   margin: 0;
   padding: 2px;
-  background: transparent;
   color: var(--color-text-primary, #18181b);
   font-family: var(--font-sans, ui-sans-serif, system-ui, sans-serif);
 }
