@@ -9,4 +9,6 @@ if (!existsSync(standalone)) {
 }
 cpSync('.next/static', `${standalone}/.next/static`, { recursive: true })
 if (existsSync('public')) cpSync('public', `${standalone}/public`, { recursive: true })
+// The question apps (scripts/build-mcp-apps.mjs): the MCP server reads them from its working directory.
+if (existsSync('.mcp-apps')) cpSync('.mcp-apps', `${standalone}/.mcp-apps`, { recursive: true })
 console.log('Standalone server ready: node .next/standalone/server.js')

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { createMcpEndpoint, type McpEndpoint } from '../mcp/server'
+import { createMcpEndpoint, readQuestionApps, type McpEndpoint } from '../mcp/server'
 import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
@@ -8,13 +8,17 @@ import { getChatApp } from './chat-server-instance'
 import { readServerConfig } from './config'
 import { readMcpConfig } from './mcp-config'
 
+/** Where `scripts/build-mcp-apps.mjs` writes the apps (its DEFAULT_APPS_DIR), relative to the server's working directory. */
+const QUESTION_APPS_DIR = '.mcp-apps'
+
 const globalForMcp = globalThis as typeof globalThis & { mcpEndpoint?: Promise<McpEndpoint> }
 
 /**
  * The app's MCP endpoint (`/api/mcp`): the plugins' tools, the model the environment selects
  * for clients that do not sample, answered rounds kept where sessions are (Redis, or a store
  * of its own beside the embedded one in `DATA_DIR`), admitted under load by the chat's
- * admission. Configured when the server starts.
+ * admission. Configured when the server starts. The questions' MCP Apps are the ones `npm run build`
+ * built into `.mcp-apps/` of the directory the server runs in (the standalone server's own copy).
  */
 export function getMcpEndpoint(): Promise<McpEndpoint> {
   globalForMcp.mcpEndpoint ??= startMcpEndpoint()
@@ -38,6 +42,7 @@ async function startMcpEndpoint(): Promise<McpEndpoint> {
     allowedHosts: mcp.allowedHosts,
     maxSessionsPerClient: mcp.maxSessionsPerClient,
     extend,
+    questionApps: readQuestionApps(path.resolve(QUESTION_APPS_DIR)),
     useStore: redisUrl
       ? () => useRedisSessionStore({ url: redisUrl })
       : memory

@@ -18,11 +18,12 @@ import { createModelSampler } from '../../engine/sample-with-model'
 import { createMemorySessionStore, type SessionStore } from '../../sessions'
 import type { AnyMcpTool } from '../../tools/types'
 import { checkToolForms } from './tool-forms'
-import { registerPluginTool, type PluginToolServing } from './register-plugin-tool'
+import { registerPluginTool } from './register-plugin-tool'
 import { RoundLedger } from './round-ledger'
 import { createRoundStateCodec } from './round-state'
 import { createMcpWorkInProgress, roundBinding } from './mcp-work-in-progress'
 import { originRefusal } from './origin-check'
+import { createQuestionApps, NO_QUESTION_APPS, QUESTION_APPS_EXTENSION, registerQuestionApps, type QuestionApps } from './question-apps'
 import { SessionCaps, type SessionHolder, type SessionReservation, type SessionSlot } from './session-caps'
 import { SessionEventStore } from './session-event-store'
 
@@ -58,8 +59,12 @@ export interface McpEndpointOptions {
    * (mcp-work-in-progress.ts). Without it, nothing is limited here.
    */
   admission?: Pick<Admission, 'admit'>
-  /** The MCP App of a question, for clients that negotiated app-rendered elicitations (`PluginToolServing.appFor`). */
-  appFor?: PluginToolServing['appFor']
+  /**
+   * The questions' MCP Apps (`readQuestionApps`, from what `scripts/build-mcp-apps.mjs` built):
+   * served as `ui://<tool>/<key>` resources, and attached to their questions for clients that
+   * negotiated app-rendered elicitations (SEP-3118), which the server then advertises. Default: none.
+   */
+  questionApps?: QuestionApps
 }
 
 /** `/api/mcp`: one fetch-shaped handler for every MCP request, and its teardown. */
@@ -86,6 +91,10 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
   for (const tool of tools) checkToolForms(tool)
   const ttlSeconds = options.stateTtlSeconds ?? 30 * 60
   const allowedHosts = ['localhost', '127.0.0.1', '[::1]', ...(options.allowedHosts ?? [])]
+  // Only apps of questions this server asks.
+  const questionApps = createQuestionApps(
+    (options.questionApps ?? NO_QUESTION_APPS).apps.filter((app) => tools.some((tool) => tool.name === app.tool && app.key in tool.elicits)),
+  )
 
   const [scope, destroy] = createScope()
   const store = await new Promise<SessionStore>((resolve, reject) => {
@@ -100,23 +109,25 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
     scope,
     ledger: new RoundLedger(store, ttlSeconds * 1000),
     sample: createModelSampler(options.model),
-    appFor: options.appFor,
     codec: createRoundStateCodec({
       secret: stateSecret,
       ttlSeconds,
       // The caller is who the bearer token says; without a token every caller is the same one.
       bind: (ctx) => roundBinding(ctx.mcpReq.method, ctx.http?.authInfo?.clientId ?? ''),
     }),
+    // A question's app, attached (`_meta.ui.resourceUri`) only when the client negotiated app-rendered elicitations.
+    appFor: (toolName: string, key: string) => questionApps.uriFor(toolName, key),
   }
 
   const createServer = () => {
     const server = new McpServer(MCP_SERVER_INFO, {
-      capabilities: { tools: {}, logging: {} },
+      capabilities: { tools: {}, logging: {}, ...(questionApps.apps.length > 0 ? { extensions: QUESTION_APPS_EXTENSION } : {}) },
       requestState: { verify: (state, ctx) => serving.codec.verify(state, ctx) },
       // A game of tic-tac-toe, or a user who keeps answering wrongly, takes many rounds.
       inputRequired: { maxRounds: 100 },
     })
     for (const tool of tools) registerPluginTool(server, tool, serving)
+    registerQuestionApps(server, questionApps)
     extend?.(server)
     return server
   }

@@ -11,6 +11,7 @@ import { pluginTools } from '@/plugins'
 import { whyNotInFormSubset } from './form-subset'
 import { askedOf, connectBookingClient, firstChoices, type Answer, type Asked, type Era } from './testing/booking-client'
 import { servedEndpoints } from './testing/served-endpoints'
+import { createQuestionApps } from './question-apps'
 
 const endpoints = servedEndpoints()
 const clients: Array<{ close(): Promise<void> }> = []
@@ -168,11 +169,11 @@ describe.each(ERAS)('a question with a form of its own (official v2 client, %s)'
 describe('a question’s MCP App (_meta.ui, SEP-3118), only for a client that negotiated app-rendered elicitations', () => {
   const APPS: ClientCapabilities = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'], elicitation: {} } } }
   /** Only the seat question has an app here. */
-  const appFor = (toolName: string, key: string) => (key === 'pickSeat' ? `ui://${toolName}/${key}` : undefined)
+  const questionApps = createQuestionApps([{ tool: 'book_flight', key: 'pickSeat', uri: 'ui://book_flight/pickSeat', html: '<!doctype html>' }])
   const BOOK = { name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } }
 
   it.each(ERAS)('official v2 client (%s): declared, the seat question names its app; the flight question, which has none, is a plain form', async (era: Era) => {
-    const url = await endpoints.serve({ stateSecret: SECRET, appFor })
+    const url = await endpoints.serve({ stateSecret: SECRET, questionApps })
     const { client, asked } = await connect({ url, era, answer: firstChoices, capabilities: APPS })
     expect((await client.callTool(BOOK)).structuredContent).toMatchObject({ status: 'confirmed' })
     expect(asked.map((question) => question.meta.ui)).toEqual([undefined, { resourceUri: 'ui://book_flight/pickSeat' }])
@@ -187,7 +188,7 @@ describe('a question’s MCP App (_meta.ui, SEP-3118), only for a client that ne
     ['2025', { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } }],
     ['2026', { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } }],
   ] as Array<[Era, ClientCapabilities]>)('official v2 client (%s) that declared %j: never gets _meta.ui', async (era, capabilities) => {
-    const url = await endpoints.serve({ stateSecret: SECRET, appFor })
+    const url = await endpoints.serve({ stateSecret: SECRET, questionApps })
     const { client, asked } = await connect({ url, era, answer: firstChoices, capabilities })
     expect((await client.callTool(BOOK)).structuredContent).toMatchObject({ status: 'confirmed' })
     expect(asked).toHaveLength(2)
@@ -195,7 +196,7 @@ describe('a question’s MCP App (_meta.ui, SEP-3118), only for a client that ne
   })
 
   it('a 2026-07-28 retry that stops declaring the extension gets the plain form: each request’s own capabilities count', async () => {
-    const url = await endpoints.serve({ stateSecret: SECRET, appFor })
+    const url = await endpoints.serve({ stateSecret: SECRET, questionApps })
     const pinned = (capabilities: ClientCapabilities) => {
       const client = new Client({ name: 'apps-test', version: '1' }, { capabilities: { elicitation: { form: {} }, ...capabilities }, versionNegotiation: { mode: { pin: '2026-07-28' } } })
       clients.push(client)
@@ -220,7 +221,7 @@ describe('a question’s MCP App (_meta.ui, SEP-3118), only for a client that ne
     ['declared', APPS, { resourceUri: 'ui://book_flight/pickSeat' }],
     ['not declared', {}, undefined],
   ] as const)('the v1 SDK client (2025-11-25), extension %s', async (_what, capabilities, ui) => {
-    const url = await endpoints.serve({ stateSecret: SECRET, appFor })
+    const url = await endpoints.serve({ stateSecret: SECRET, questionApps })
     const client = new V1Client({ name: 'v1-apps', version: '1' }, { capabilities: { elicitation: {}, ...capabilities } })
     clients.push(client)
     const asked: Asked[] = []

@@ -1,0 +1,59 @@
+import { expect, type FrameLocator, type Locator, type Page } from '@playwright/test'
+
+/** MCP Inspector's web client as a person uses it: found by role, name and visible text. */
+export class InspectorPage {
+  /** The question Inspector shows (its own form, or the server's app inside it). */
+  readonly elicitation: Locator
+  readonly sampling: Locator
+  /** The tool's structured result, as Inspector prints it (JSON). */
+  readonly result: Locator
+
+  constructor(
+    readonly page: Page,
+    readonly url: string,
+  ) {
+    this.elicitation = page.getByRole('dialog').filter({ hasNot: page.getByText('Sampling Request') })
+    this.sampling = page.getByRole('dialog').filter({ has: page.getByText('Sampling Request') })
+    this.result = page.getByTestId('structured-output')
+  }
+
+  async open() {
+    await this.page.goto(this.url)
+    await expect(this.page.getByText('Read-only session')).toBeVisible()
+  }
+
+  /** Turn on the server's switch and wait until connected; the protocol revision it negotiated. */
+  async connect(server: string): Promise<string> {
+    const toggle = this.page.getByRole('switch', { name: `Connect or disconnect "${server}"` })
+    // The switch's input sits under its drawn track: a person clicks the track, which is its label.
+    await this.page.locator(`label[for="${await toggle.getAttribute('id')}"]`).click()
+    await expect(toggle).toBeChecked()
+    const revision = this.page.getByText(/^MCP 20\d\d-\d\d-\d\d$/)
+    await expect(revision).toBeVisible()
+    return (await revision.textContent())!
+  }
+
+  async toggleColourScheme() {
+    await this.page.getByRole('button', { name: 'Toggle color scheme' }).click()
+  }
+
+  /** Open the Tools tab, pick the tool, fill its arguments and run it. */
+  async callTool(name: string, args: Record<string, string>) {
+    await this.page.getByText('Tools', { exact: true }).click()
+    await this.page.getByText(name, { exact: true }).first().click()
+    for (const [argument, value] of Object.entries(args)) await this.page.getByRole('textbox', { name: new RegExp(`^${argument}`) }).fill(value)
+    await this.page.getByRole('button', { name: 'Execute Tool' }).click()
+  }
+
+  /** The MCP App the current question shows: inside Inspector's sandbox proxy, the app's own frame. */
+  app(): FrameLocator {
+    return this.elicitation.frameLocator('iframe[src*="/sandbox"]').frameLocator('iframe')
+  }
+
+  /** Answer the server's sampling request (the travel tip) by hand, as Inspector asks a person to. */
+  async answerSampling(text: string) {
+    await expect(this.sampling).toBeVisible()
+    await this.sampling.getByRole('textbox').first().fill(text)
+    await this.sampling.getByRole('button', { name: 'Send Response' }).click()
+  }
+}
