@@ -187,6 +187,9 @@ describe('a question’s MCP App (_meta.ui, SEP-3118), only for a client that ne
     ['2026', {}],
     ['2025', { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } }],
     ['2026', { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } }],
+    // An elicitation member without the app's MIME type among those it shows (SEP-3118 asks for both).
+    ['2025', { extensions: { 'io.modelcontextprotocol/ui': { elicitation: {} } } }],
+    ['2026', { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html'], elicitation: {} } } }],
   ] as Array<[Era, ClientCapabilities]>)('official v2 client (%s) that declared %j: never gets _meta.ui', async (era, capabilities) => {
     const url = await endpoints.serve({ stateSecret: SECRET, questionApps })
     const { client, asked } = await connect({ url, era, answer: firstChoices, capabilities })

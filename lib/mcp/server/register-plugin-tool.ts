@@ -179,14 +179,25 @@ function showsForms(capabilities: ClientCapabilities | undefined): boolean {
 /** The extension of MCP Apps (SEP-1865), whose `elicitation` member is app-rendered elicitations (SEP-3118, draft). */
 export const MCP_APPS_EXTENSION = 'io.modelcontextprotocol/ui'
 
+/** The MIME type of an MCP App's HTML, which a client must list to be sent one. */
+export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app'
+
 /**
- * Whether a client shows a question's MCP App in place of its form: it declared
- * `extensions["io.modelcontextprotocol/ui"].elicitation` (2025: in `initialize`; 2026-07-28: in
- * this request's capabilities). Any other client never sees `_meta.ui`.
+ * Whether a client shows a question's MCP App in place of its form, as SEP-3118 asks: it
+ * declared form elicitation, and `extensions["io.modelcontextprotocol/ui"]` with an
+ * `elicitation` member and `mimeTypes` listing `text/html;profile=mcp-app` (2025: in
+ * `initialize`; 2026-07-28: in this request's capabilities). Any other client never sees `_meta.ui`.
  */
 function showsApps(capabilities: ClientCapabilities | undefined): boolean {
-  const elicitation = (capabilities?.extensions?.[MCP_APPS_EXTENSION] as { elicitation?: unknown } | undefined)?.elicitation
-  return typeof elicitation === 'object' && elicitation !== null
+  const extension = capabilities?.extensions?.[MCP_APPS_EXTENSION] as { elicitation?: unknown; mimeTypes?: unknown } | undefined
+  const elicitation = extension?.elicitation
+  return (
+    showsForms(capabilities) &&
+    typeof elicitation === 'object' &&
+    elicitation !== null &&
+    Array.isArray(extension?.mimeTypes) &&
+    extension.mimeTypes.includes(MCP_APP_MIME_TYPE)
+  )
 }
 
 function failed(message: string): CallToolResult {
