@@ -40,10 +40,7 @@ export async function measureFirstLoad({ base, runs }: { base: string; runs: num
     const page = async (path: string): Promise<PageLoad> => {
       const loads: PageLoad[] = []
       for (let run = 0; run < runs; run++) {
-        // The bare page is a 404 by design: measured all the same.
-        const result = await lighthouse(`${base}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] }, { extends: 'lighthouse:default', settings: { ignoreStatusCode: true } })
-        const lhr = result?.lhr
-        if (!lhr || lhr.runtimeError) throw new Error(`Lighthouse could not load ${path}: ${lhr?.runtimeError?.message ?? 'no result'}`)
+        const lhr = await audit(`${base}${path}`)
         const items = ((lhr.audits['network-requests']?.details as { items?: Array<{ resourceType?: string; transferSize?: number }> } | undefined)?.items ?? []).filter(
           (item) => item.resourceType === 'Script',
         )
@@ -61,6 +58,17 @@ export async function measureFirstLoad({ base, runs }: { base: string; runs: num
         largestContentfulPaintMs: median((load) => load.largestContentfulPaintMs),
         firstContentfulPaintMs: median((load) => load.firstContentfulPaintMs),
       }
+    }
+    /** One Lighthouse run; on a loaded machine a run sometimes fails (a protocol timeout): tried again, at most twice. */
+    const audit = async (url: string, attempt = 1): Promise<NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr']> => {
+      // The bare page is a 404 by design: measured all the same.
+      const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] }, { extends: 'lighthouse:default', settings: { ignoreStatusCode: true } })
+      const lhr = result?.lhr
+      if (lhr && !lhr.runtimeError) return lhr
+      const why = lhr?.runtimeError?.message ?? 'no result'
+      if (attempt > 2) throw new Error(`Lighthouse could not measure ${url} in 3 attempts: ${why}`)
+      console.log(`  (a Lighthouse run of ${url} failed, tried again: ${why})`)
+      return audit(url, attempt + 1)
     }
     const chat = await page('/')
     const bare = await page('/no-such-page')
