@@ -170,3 +170,32 @@ test('a bad answer from an app (outside the schema, a value not offered) is refu
     await client.close()
   }
 })
+
+test("the native form of the other questions: tic-tac-toe's free cells and the cards, each titled, answered by picking", async ({ inspector, page }, testInfo) => {
+  await inspector.connect(SERVERS.forms)
+  await inspector.callTool('tictactoe', {})
+  const move = inspector.elicitation.getByRole('textbox', { name: 'Your move' })
+  await move.click()
+  await expect(page.getByRole('option')).toHaveText(['Top left (1)', 'Top middle (2)', 'Top right (3)', 'Middle left (4)', 'Centre (5)', 'Middle right (6)', 'Bottom left (7)', 'Bottom middle (8)', 'Bottom right (9)'])
+  await page.screenshot({ path: testInfo.outputPath('inspector-native-move.png') })
+  await page.getByRole('option', { name: 'Top left (1)' }).click()
+  await inspector.elicitation.getByRole('button', { name: 'Submit' }).click()
+  await inspector.answerSampling('5')
+  // The cell the model took is offered no more.
+  await move.click()
+  await expect(page.getByRole('option')).toHaveCount(7)
+  await expect(page.getByRole('option', { name: 'Centre (5)' })).toHaveCount(0)
+  await page.keyboard.press('Escape')
+  await inspector.elicitation.getByRole('button', { name: 'Decline' }).click()
+  await expect(inspector.result).toContainText('"outcome": "resigned"')
+
+  await inspector.callTool('pick_card', {})
+  await inspector.elicitation.getByRole('textbox', { name: 'Card' }).click()
+  const cards = page.getByRole('option')
+  await expect(cards).toHaveCount(5)
+  await expect(cards.first()).toHaveText(/^Card 1: \w+ of \w+ \(.+\)$/)
+  await page.screenshot({ path: testInfo.outputPath('inspector-native-card.png') })
+  await cards.nth(1).click()
+  await inspector.elicitation.getByRole('button', { name: 'Submit' }).click()
+  await expect(inspector.result).toContainText(`"pickedNumber": 2`)
+})
