@@ -1,5 +1,5 @@
 import { createMcpAppsHost, type AppResourceSource, type McpAppsApp } from '../mcp/apps'
-import type { McpClients } from '../mcp/client'
+import { questionAppsOf, type McpClients } from '../mcp/client'
 import { getChatApp } from './chat-server-instance'
 import { readServerConfig } from './config'
 import { getMcpClients } from './mcp-clients-instance'
@@ -17,11 +17,14 @@ export function getMcpAppsApp(): Promise<McpAppsApp> {
 
 async function start(): Promise<McpAppsApp> {
   // The chat app starts the MCP clients; both are the process's one instance.
-  const [{ identity, admission }, clients] = await Promise.all([getChatApp(), getMcpClients()])
+  const [{ chat, identity, admission }, clients] = await Promise.all([getChatApp(), getMcpClients()])
   return {
     identity,
     admission,
-    host: clients.servers().length > 0 ? createMcpAppsHost({ source: appResourceSource(clients), secret: readServerConfig().sessionSecret }) : undefined,
+    host:
+      clients.servers().length > 0
+        ? createMcpAppsHost({ source: appResourceSource(clients), questions: questionAppsOf(chat), secret: readServerConfig().sessionSecret })
+        : undefined,
   }
 }
 

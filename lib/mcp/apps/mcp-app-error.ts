@@ -11,6 +11,8 @@ export const MCP_APP_ERROR_STATUS = {
   unknown_server: 404,
   /** The tool has no app, or the app may not call that tool. */
   no_app: 404,
+  /** No question of this browser waits for an answer in an app there. */
+  unknown_question: 404,
   tool_not_allowed: 403,
   forbidden_origin: 403,
   /** The server answered, but not with an MCP App we can show. */

@@ -22,9 +22,30 @@ export interface OpenedApp {
   prefersBorder?: boolean
 }
 
+/**
+ * What the chat page needs to show the MCP App a question is answered in (SEP-3118): no bridge
+ * ticket, since such an app gets the question and answers it, and calls no tools.
+ */
+export type OpenedQuestionApp = Omit<OpenedApp, 'bridgeTicket'>
+
+/** The MCP App a browser's waiting question is to be answered in, as the composition root finds it. */
+export interface QuestionAppSource {
+  /**
+   * The server that asked, its tool (own name) and the app's `ui://` URI, for the question
+   * `elicitId` that this client's call `callId` waits on now; undefined if it waits on no such
+   * question, or on one that names no app.
+   */
+  questionApp(options: { clientId: string; callId: string; elicitId: string }): Promise<{ server: string; tool: string; uri: string } | undefined>
+}
+
 export interface McpAppsHost {
   /** Check that the tool has an app and that its resource is one we can show; hand out its tickets. */
   openApp(options: { clientId: string; server: string; tool: string; signal?: AbortSignal }): Promise<OpenedApp>
+  /**
+   * The same for the app an external server's form question names (`_meta.ui.resourceUri`): only
+   * while that browser's call waits on that question, read from the server that asked.
+   */
+  openQuestionApp(options: { clientId: string; callId: string; elicitId: string; signal?: AbortSignal }): Promise<OpenedQuestionApp>
   /** The app's HTML under its own policy, for the browser that opened it; else an `McpAppError`. */
   serveFrame(options: { clientId: string; ticket: string; signal?: AbortSignal }): Promise<Response>
   /** `tools/call` from an app: only to its own server, only tools the app may see. */
@@ -42,11 +63,14 @@ export interface McpAppsHost {
  */
 export function createMcpAppsHost({
   source,
+  questions,
   secret,
   toolTimeoutMs = DEFAULT_TOOL_TIMEOUT_MS,
   tickets = createAppTicketCodec({ secret }),
 }: {
   source: AppResourceSource
+  /** Where questions' apps are found; without it no question is answered in an app. */
+  questions?: QuestionAppSource
   secret: string
   toolTimeoutMs?: number
   tickets?: AppTicketCodec
@@ -72,6 +96,18 @@ export function createMcpAppsHost({
         uri,
         src: `${APP_FRAME_PATH}${frameTicket}`,
         bridgeTicket: tickets.issue({ kind: 'bridge', clientId, server, tool, uri }),
+        csp: resource.csp,
+        prefersBorder: resource.prefersBorder,
+      }
+    },
+
+    async openQuestionApp({ clientId, callId, elicitId, signal }) {
+      const app = await questions?.questionApp({ clientId, callId, elicitId })
+      if (!app) throw new McpAppError('unknown_question', 'This question is not waiting for an answer in an MCP App (it was answered, it ended, or it names no app).')
+      const resource = await readAppResource({ source, server: app.server, uri: app.uri, signal })
+      return {
+        uri: app.uri,
+        src: `${APP_FRAME_PATH}${tickets.issue({ kind: 'frame', clientId, server: app.server, tool: app.tool, uri: app.uri })}`,
         csp: resource.csp,
         prefersBorder: resource.prefersBorder,
       }

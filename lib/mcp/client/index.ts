@@ -10,5 +10,6 @@ export { externalToolName, splitExternalToolName, EXTERNAL_TOOL_SEPARATOR } from
 export { createExternalToolSource } from './external-tool-source'
 export { uiResourceUriOf } from './external-tool'
 export { EXTERNAL_QUESTION } from './external-questions'
-export type { FormQuestion, SamplingQuestion, UrlQuestion } from './external-questions'
+export type { FormQuestion, FormQuestionApp, SamplingQuestion, UrlQuestion } from './external-questions'
 export { provideAppMcpClients, appMcpClients, readResource, callTool, getTool } from './app-mcp-clients'
+export { CHAT_CLIENT_CAPABILITIES, questionAppOf, questionAppsOf } from './app-elicitations'
