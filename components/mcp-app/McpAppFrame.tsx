@@ -1,12 +1,13 @@
 'use client'
 
 import type { CallToolResult } from '@modelcontextprotocol/client'
-import type { AppBridge, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge'
+import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge'
 import { useEffect, useRef, useState } from 'react'
 import type { LogLine } from '@/lib/client'
 import { AlertIcon } from '../icons'
 import { ToolLogs } from '../ToolLogs'
-import { connectAppBridge, MAX_APP_HEIGHT, type OpenedApp } from './app-bridge-session'
+import { connectAppBridge, inlineHostContext, type OpenedApp } from './app-bridge-session'
+import { LinkConfirm, type PendingLink } from './LinkConfirm'
 import { registerLiveApp } from './live-apps'
 import { useMcpAppHost } from './mcp-app-host-context'
 
@@ -45,7 +46,7 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result, can
   const [opening, setOpening] = useState<Opening>({ status: 'opening' })
   const [height, setHeight] = useState(160)
   const [logs, setLogs] = useState<LogLine[]>([])
-  const [link, setLink] = useState<{ url: string; decide(open: boolean): void } | undefined>()
+  const [link, setLink] = useState<PendingLink | undefined>()
   const [initialized, setInitialized] = useState(false)
   const frame = useRef<HTMLIFrameElement>(null)
   const bridge = useRef<AppBridge | undefined>(undefined)
@@ -91,15 +92,7 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result, can
     }
     const unregister = registerLiveApp(teardown)
     const dark = matchMedia('(prefers-color-scheme: dark)')
-    const hostContext = (): McpUiHostContext => ({
-      theme: dark.matches ? 'dark' : 'light',
-      platform: 'web',
-      displayMode: 'inline',
-      availableDisplayModes: ['inline'],
-      containerDimensions: { maxHeight: MAX_APP_HEIGHT },
-      locale: navigator.language,
-      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-    })
+    const hostContext = () => inlineHostContext(dark.matches)
     const onTheme = () => bridge.current?.setHostContext(hostContext())
     dark.addEventListener('change', onTheme)
     connectAppBridge({
@@ -194,21 +187,7 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result, can
       ) : (
         <p className="text-xs text-zinc-500 dark:text-zinc-400">Loading the app…</p>
       )}
-      {link ? (
-        <div role="alertdialog" aria-label="Open a link from the app" className="mt-2 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-500/40 dark:bg-amber-500/10 dark:text-amber-100">
-          <p>
-            The app wants to open <span className="break-all font-mono">{link.url}</span> in a new tab.
-          </p>
-          <div className="mt-2 flex gap-2">
-            <button type="button" onClick={() => link.decide(true)} className="rounded-md bg-amber-600 px-3 py-1 text-sm font-medium text-white hover:bg-amber-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500">
-              Open link
-            </button>
-            <button type="button" onClick={() => link.decide(false)} className="rounded-md px-3 py-1 text-sm font-medium hover:bg-amber-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:hover:bg-amber-500/20">
-              Cancel
-            </button>
-          </div>
-        </div>
-      ) : null}
+      {link ? <LinkConfirm link={link} /> : null}
       {logs.length > 0 ? <ToolLogs logs={logs} /> : null}
     </div>
   )

@@ -5,6 +5,19 @@ import { MAX_APP_CONTEXT_CHARS } from '@/lib/protocol/app-context-limits'
 /** The size an app may ask for: tall enough for real UIs, bounded so a runaway app stays a card. */
 export const MAX_APP_HEIGHT = 2_000
 
+/** What an app shown inline in a card is told of the chat: its theme, its place, the person's locale. */
+export function inlineHostContext(dark: boolean): McpUiHostContext {
+  return {
+    theme: dark ? 'dark' : 'light',
+    platform: 'web',
+    displayMode: 'inline',
+    availableDisplayModes: ['inline'],
+    containerDimensions: { maxHeight: MAX_APP_HEIGHT },
+    locale: navigator.language,
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  }
+}
+
 /** What `POST /api/mcp-apps/frames` answers (lib/mcp/apps OpenedApp). */
 export interface OpenedApp {
   uri: string

@@ -7,6 +7,7 @@
 //   picker          works: renders the question, answers what the person picks (the default)
 //   no-elicitation  an app that never says it answers questions (no `appCapabilities.elicitation`)
 //   off-schema      says it does, but answers a table that is not offered, for too many guests
+//   silent          its script fails before it says anything: it never completes `ui/initialize`
 //   missing         no such resource: `resources/read` fails
 // The hint goes only to a client that declared `extensions["io.modelcontextprotocol/ui"].elicitation`
 // (and `elicitation.form`), as the SEP says; the server advertises the same member. With
@@ -41,7 +42,7 @@ const requestedSchema = {
  * `kind` is one of the apps above; `missing` has none.
  */
 function appHtml(kind) {
-  const config = JSON.stringify({ kind, declares: kind !== 'no-elicitation', offSchema: kind === 'off-schema' })
+  const config = JSON.stringify({ kind, declares: kind !== 'no-elicitation', offSchema: kind === 'off-schema', silent: kind === 'silent' })
   return `<!doctype html>
 <html><head><meta charset="utf-8"><style>
   body { font: 14px system-ui, sans-serif; margin: 0; padding: 12px; color: #18181b; background: #fff }
@@ -125,6 +126,7 @@ function showQuestion(id, params) {
   reportSize()
 }
 
+if (app.silent) throw new Error('elicitation app: broken on purpose')
 request('ui/initialize', {
   appInfo: { name: 'tables-' + app.kind, version: '1.0.0' },
   appCapabilities: app.declares ? { elicitation: {} } : {},
@@ -155,7 +157,7 @@ server.registerTool(
   'reserve_table',
   {
     description: 'Reserves a table for tonight, asking which one and for how many in the restaurant’s own app.',
-    inputSchema: z.object({ app: z.enum(['picker', 'no-elicitation', 'off-schema', 'missing']).optional() }),
+    inputSchema: z.object({ app: z.enum(['picker', 'no-elicitation', 'off-schema', 'silent', 'missing']).optional() }),
   },
   async ({ app = 'picker' }, ctx) => {
     const withApp = showsApps(server.server.getClientCapabilities()) || !advertise
@@ -175,7 +177,7 @@ server.registerTool('client_capabilities', { description: 'Says what the client 
   content: [{ type: 'text', text: JSON.stringify(server.server.getClientCapabilities() ?? {}) }],
 }))
 
-for (const kind of ['picker', 'no-elicitation', 'off-schema']) {
+for (const kind of ['picker', 'no-elicitation', 'off-schema', 'silent']) {
   const uri = `ui://tables/${kind}`
   server.registerResource(`tables-${kind}`, uri, { mimeType: MIME }, async () => ({ contents: [{ uri, mimeType: MIME, text: appHtml(kind) }] }))
 }
