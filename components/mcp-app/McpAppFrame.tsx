@@ -6,7 +6,8 @@ import { useEffect, useRef, useState } from 'react'
 import type { LogLine } from '@/lib/client'
 import { AlertIcon } from '../icons'
 import { ToolLogs } from '../ToolLogs'
-import { connectAppBridge, inlineHostContext, type OpenedApp } from './app-bridge-session'
+import { connectAppBridge, inlineHostContext, type AppToolDecision, type OpenedApp } from './app-bridge-session'
+import { AppToolApproval, type PendingToolCall } from './AppToolApproval'
 import { LinkConfirm, type PendingLink } from './LinkConfirm'
 import { registerLiveApp } from './live-apps'
 import { useMcpAppHost } from './mcp-app-host-context'
@@ -47,6 +48,8 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result, can
   const [height, setHeight] = useState(160)
   const [logs, setLogs] = useState<LogLine[]>([])
   const [link, setLink] = useState<PendingLink | undefined>()
+  /** The app's tool calls waiting for the person, first asked first. */
+  const [toolCalls, setToolCalls] = useState<PendingToolCall[]>([])
   const [initialized, setInitialized] = useState(false)
   const frame = useRef<HTMLIFrameElement>(null)
   const bridge = useRef<AppBridge | undefined>(undefined)
@@ -113,6 +116,21 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result, can
                 resolve(open)
               },
             })
+          }),
+        approveTool: (call, signal) =>
+          new Promise<AppToolDecision>((resolve) => {
+            const pending: PendingToolCall = {
+              call,
+              decide(decision) {
+                signal.removeEventListener('abort', withdrawn)
+                setToolCalls((waiting) => waiting.filter((other) => other !== pending))
+                resolve(decision)
+              },
+            }
+            const withdrawn = () => pending.decide('deny')
+            if (signal.aborted) return withdrawn()
+            signal.addEventListener('abort', withdrawn, { once: true })
+            setToolCalls((waiting) => [...waiting, pending])
           }),
         log: (level, message) =>
           setLogs((lines) => [...lines.slice(-49), { level: LEVELS.has(level as LogLine['level']) ? (level as LogLine['level']) : 'info', message }]),
@@ -188,6 +206,7 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result, can
         <p className="text-xs text-zinc-500 dark:text-zinc-400">Loading the app…</p>
       )}
       {link ? <LinkConfirm link={link} /> : null}
+      {toolCalls[0] ? <AppToolApproval server={server} pending={toolCalls[0]} /> : null}
       {logs.length > 0 ? <ToolLogs logs={logs} /> : null}
     </div>
   )

@@ -1,5 +1,5 @@
 import { createMcpAppsHost, type AppResourceSource, type McpAppsApp } from '../mcp/apps'
-import { questionAppsOf, type McpClients } from '../mcp/client'
+import { DEFAULT_APPROVAL_POLICY, needsApproval, questionAppsOf, type McpClients } from '../mcp/client'
 import { getChatApp } from './chat-server-instance'
 import { readServerConfig } from './config'
 import { getMcpClients } from './mcp-clients-instance'
@@ -40,5 +40,7 @@ function appResourceSource(clients: McpClients): AppResourceSource {
     },
     readResource: ({ server, uri, signal }) => clients.readResource(server, uri, { signal }),
     callTool: ({ server, name, arguments: args, signal }) => clients.callTool(server, name, args, { signal }),
+    // An app's call asks the person when the model's would: the server's `approve`, the tool's annotations.
+    needsApproval: ({ server, tool }) => needsApproval({ policy: clients.connection(server)?.approve ?? DEFAULT_APPROVAL_POLICY, tool }),
   }
 }

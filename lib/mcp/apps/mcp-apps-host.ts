@@ -48,8 +48,18 @@ export interface McpAppsHost {
   openQuestionApp(options: { clientId: string; callId: string; elicitId: string; signal?: AbortSignal }): Promise<OpenedQuestionApp>
   /** The app's HTML under its own policy, for the browser that opened it; else an `McpAppError`. */
   serveFrame(options: { clientId: string; ticket: string; signal?: AbortSignal }): Promise<Response>
-  /** `tools/call` from an app: only to its own server, only tools the app may see. */
-  callTool(options: { clientId: string; bridgeTicket: string; name: string; arguments: Record<string, unknown>; signal?: AbortSignal }): Promise<CallToolResult>
+  /**
+   * `tools/call` from an app: only to its own server, only tools the app may see, and one that
+   * needs the person's approval only once the chat page says they gave it (`approved`).
+   */
+  callTool(options: {
+    clientId: string
+    bridgeTicket: string
+    name: string
+    arguments: Record<string, unknown>
+    approved?: boolean
+    signal?: AbortSignal
+  }): Promise<CallToolResult>
 }
 
 /**
@@ -130,12 +140,25 @@ export function createMcpAppsHost({
       })
     },
 
-    async callTool({ clientId, bridgeTicket, name, arguments: args, signal }) {
+    async callTool({ clientId, bridgeTicket, name, arguments: args, approved = false, signal }) {
       const app = tickets.verify({ token: bridgeTicket, kind: 'bridge', clientId })
       if (!app) throw new McpAppError('unknown_frame', 'No such app for this browser (or it expired): reload the chat.')
       const tool = await toolOf(app.server, name)
       if (!tool) throw new McpAppError('tool_not_allowed', `"${app.server}" has no tool named "${name}".`)
       if (!visibleToApps(tool)) throw new McpAppError('tool_not_allowed', `The tool "${name}" of "${app.server}" is not offered to apps.`)
+      // An app can call tools by itself, without anybody acting in it: a tool that may change
+      // things asks the person first, in the app's card, as a call the model makes would.
+      if (!approved && source.needsApproval?.({ server: app.server, tool })) {
+        const title = tool.title ?? tool.annotations?.title
+        throw new McpAppError('approval_required', `The app asks to run ${name} on "${app.server}", which needs the person's approval first.`, {
+          tool: {
+            name,
+            ...(title ? { title } : {}),
+            description: tool.description ?? '',
+            ...(tool.annotations?.destructiveHint === true ? { destructive: true } : {}),
+          },
+        })
+      }
       const timeout = AbortSignal.timeout(toolTimeoutMs)
       try {
         return await source.callTool({ server: app.server, name, arguments: args, signal: signal ? AbortSignal.any([signal, timeout]) : timeout })
