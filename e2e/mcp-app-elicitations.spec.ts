@@ -127,3 +127,13 @@ test('an app its server cannot read: the form, which completes', async ({ page, 
   const { card } = await reserve(page, app, 'missing')
   await answerTheForm(page, card, /could not be used: .*ui:\/\/tables\/missing.*Answer the form instead\./)
 })
+
+test('the question-frames route answers bad input with 4xx JSON, and opens no app for a question nobody waits on', async ({ request, app }) => {
+  const post = (data: unknown, headers: Record<string, string> = { 'sec-fetch-site': 'same-origin' }) =>
+    request.post(`${app.url}/api/mcp-apps/question-frames`, { data, headers })
+  const refusal = async (response: Awaited<ReturnType<typeof post>>) => ({ status: response.status(), code: (await response.json()).error.code })
+  expect(await refusal(await post({ callId: 'call-1' }))).toEqual({ status: 400, code: 'invalid_request' })
+  expect(await refusal(await post({ callId: 'call-1', elicitId: 'tables__reserve_table/mcp_form/call-1/1', extra: 1 }))).toEqual({ status: 400, code: 'invalid_request' })
+  expect(await refusal(await post({ callId: 'call-1', elicitId: 'tables__reserve_table/mcp_form/call-1/1' }))).toEqual({ status: 404, code: 'unknown_question' })
+  expect(await refusal(await post({ callId: 'call-1', elicitId: 'x' }, { origin: 'null' }))).toEqual({ status: 403, code: 'forbidden_origin' })
+})

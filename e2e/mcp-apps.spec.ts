@@ -99,6 +99,10 @@ test('an MCP App in its tool card: rendered, given the input then the result, ca
   const answers = () => consoleLines.filter((line) => line.startsWith('get-time result:')).length
   await frame.getByRole('button', { name: 'Get Server Time' }).click()
   await expect(approval).toContainText('Asked by its app')
+  // Brought to the person, who acted above it, with the safe choice focused.
+  await expect(approval).toBeInViewport()
+  await expect(approval.getByRole('button', { name: 'Deny' })).toBeFocused()
+  await card.screenshot({ path: testInfo.outputPath('app-tool-approval.png') })
   await approval.getByRole('button', { name: 'Deny' }).click()
   await expect(time).toHaveText('The person denied this call: get-time was not run.')
   await frame.getByRole('button', { name: 'Get Server Time' }).click()
@@ -240,12 +244,15 @@ test('the MCP Apps routes answer bad input with 4xx JSON', async ({ request, app
   const opened = await post('frames', { server: 'basic-react', tool: 'get-time' })
   expect(opened.status()).toBe(200)
   const { src, bridgeTicket } = (await opened.json()) as { src: string; bridgeTicket: string }
-  const called = await post('tool-call', { bridgeTicket, name: 'get-time' })
+  // get-time is not marked read-only: it runs once the page says the person approved it.
+  expect(await refusal(await post('tool-call', { bridgeTicket, name: 'get-time' }))).toEqual({ status: 428, code: 'approval_required' })
+  const called = await post('tool-call', { bridgeTicket, name: 'get-time', approved: true })
   expect(called.status()).toBe(200)
+  expect(await refusal(await post('tool-call', { bridgeTicket, name: 'get-time', approved: 'yes' }))).toEqual({ status: 400, code: 'invalid_request' })
   const stranger = await fetch(`${app.url}/api/mcp-apps/tool-call`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ bridgeTicket, name: 'get-time' }),
+    body: JSON.stringify({ bridgeTicket, name: 'get-time', approved: true }),
   })
   expect(stranger.status).toBe(404)
   expect((await fetch(`${app.url}${src}`)).status).toBe(404)

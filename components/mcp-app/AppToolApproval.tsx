@@ -1,5 +1,6 @@
 'use client'
 
+import { useEffect, useRef } from 'react'
 import { ToolApproval } from '../mcp/ToolApproval'
 import type { AppToolApproval as Call, AppToolDecision } from './app-bridge-session'
 
@@ -16,8 +17,14 @@ export interface PendingToolCall {
  */
 export function AppToolApproval({ server, pending }: { server: string; pending: PendingToolCall }) {
   const { call, decide } = pending
+  const panel = useRef<HTMLDivElement>(null)
+  // The person acted inside the app, above: bring the question to them, its safe choice (Deny) first.
+  useEffect(() => {
+    panel.current?.scrollIntoView({ block: 'nearest' })
+    panel.current?.querySelector('button')?.focus({ preventScroll: true })
+  }, [pending])
   return (
-    <div className="mt-2">
+    <div ref={panel} className="mt-2">
       <ToolApproval
         question={{
           server,
