@@ -92,10 +92,32 @@ test('an MCP App in its tool card: rendered, given the input then the result, ca
   expect(input).toBeGreaterThanOrEqual(0)
   expect(result).toBeGreaterThan(input)
 
-  // A tool call from inside the app, to its own server, answered in the app.
+  // A tool call from inside the app, to its own server, answered in the app. get-time is not
+  // marked read-only, so the person is asked first, in the card, as for a call of the model.
+  const time = frame.locator('code')
+  const approval = card.getByRole('region', { name: 'Approve get-time on basic-react' })
+  const answers = () => consoleLines.filter((line) => line.startsWith('get-time result:')).length
   await frame.getByRole('button', { name: 'Get Server Time' }).click()
-  await expect(frame.locator('code')).not.toHaveText(resultTime)
-  await expect(frame.locator('code')).toHaveText(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/)
+  await expect(approval).toContainText('Asked by its app')
+  // Brought to the person, who acted above it, with the safe choice focused.
+  await expect(approval).toBeInViewport()
+  await expect(approval.getByRole('button', { name: 'Deny' })).toBeFocused()
+  await card.screenshot({ path: testInfo.outputPath('app-tool-approval.png') })
+  await approval.getByRole('button', { name: 'Deny' }).click()
+  await expect(time).toHaveText('The person denied this call: get-time was not run.')
+  await frame.getByRole('button', { name: 'Get Server Time' }).click()
+  await approval.getByRole('button', { name: 'Allow once' }).click()
+  await expect(time).toHaveText(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/)
+  await expect(time).not.toHaveText(resultTime)
+  await expect(approval).toHaveCount(0)
+  // Allowed while the app is open: the next call is not asked about.
+  await frame.getByRole('button', { name: 'Get Server Time' }).click()
+  await approval.getByRole('button', { name: 'Allow while this app is open' }).click()
+  await expect.poll(answers).toBe(3)
+  await frame.getByRole('button', { name: 'Get Server Time' }).click()
+  await expect.poll(answers).toBe(4)
+  await expect(approval).toHaveCount(0)
+  await expect(time).toHaveText(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/)
 
   // size-changed: the iframe is as tall as the app's document.
   const iframe = page.getByTestId('mcp-app-frame')
@@ -222,12 +244,15 @@ test('the MCP Apps routes answer bad input with 4xx JSON', async ({ request, app
   const opened = await post('frames', { server: 'basic-react', tool: 'get-time' })
   expect(opened.status()).toBe(200)
   const { src, bridgeTicket } = (await opened.json()) as { src: string; bridgeTicket: string }
-  const called = await post('tool-call', { bridgeTicket, name: 'get-time' })
+  // get-time is not marked read-only: it runs once the page says the person approved it.
+  expect(await refusal(await post('tool-call', { bridgeTicket, name: 'get-time' }))).toEqual({ status: 428, code: 'approval_required' })
+  const called = await post('tool-call', { bridgeTicket, name: 'get-time', approved: true })
   expect(called.status()).toBe(200)
+  expect(await refusal(await post('tool-call', { bridgeTicket, name: 'get-time', approved: 'yes' }))).toEqual({ status: 400, code: 'invalid_request' })
   const stranger = await fetch(`${app.url}/api/mcp-apps/tool-call`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ bridgeTicket, name: 'get-time' }),
+    body: JSON.stringify({ bridgeTicket, name: 'get-time', approved: true }),
   })
   expect(stranger.status).toBe(404)
   expect((await fetch(`${app.url}${src}`)).status).toBe(404)

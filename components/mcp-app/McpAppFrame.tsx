@@ -1,12 +1,14 @@
 'use client'
 
 import type { CallToolResult } from '@modelcontextprotocol/client'
-import type { AppBridge, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge'
+import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge'
 import { useEffect, useRef, useState } from 'react'
 import type { LogLine } from '@/lib/client'
 import { AlertIcon } from '../icons'
 import { ToolLogs } from '../ToolLogs'
-import { connectAppBridge, MAX_APP_HEIGHT, type OpenedApp } from './app-bridge-session'
+import { connectAppBridge, inlineHostContext, type AppToolDecision, type OpenedApp } from './app-bridge-session'
+import { AppToolApproval, type PendingToolCall } from './AppToolApproval'
+import { LinkConfirm, type PendingLink } from './LinkConfirm'
 import { registerLiveApp } from './live-apps'
 import { useMcpAppHost } from './mcp-app-host-context'
 
@@ -45,7 +47,9 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result, can
   const [opening, setOpening] = useState<Opening>({ status: 'opening' })
   const [height, setHeight] = useState(160)
   const [logs, setLogs] = useState<LogLine[]>([])
-  const [link, setLink] = useState<{ url: string; decide(open: boolean): void } | undefined>()
+  const [link, setLink] = useState<PendingLink | undefined>()
+  /** The app's tool calls waiting for the person, first asked first. */
+  const [toolCalls, setToolCalls] = useState<PendingToolCall[]>([])
   const [initialized, setInitialized] = useState(false)
   const frame = useRef<HTMLIFrameElement>(null)
   const bridge = useRef<AppBridge | undefined>(undefined)
@@ -91,15 +95,7 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result, can
     }
     const unregister = registerLiveApp(teardown)
     const dark = matchMedia('(prefers-color-scheme: dark)')
-    const hostContext = (): McpUiHostContext => ({
-      theme: dark.matches ? 'dark' : 'light',
-      platform: 'web',
-      displayMode: 'inline',
-      availableDisplayModes: ['inline'],
-      containerDimensions: { maxHeight: MAX_APP_HEIGHT },
-      locale: navigator.language,
-      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-    })
+    const hostContext = () => inlineHostContext(dark.matches)
     const onTheme = () => bridge.current?.setHostContext(hostContext())
     dark.addEventListener('change', onTheme)
     connectAppBridge({
@@ -120,6 +116,21 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result, can
                 resolve(open)
               },
             })
+          }),
+        approveTool: (call, signal) =>
+          new Promise<AppToolDecision>((resolve) => {
+            const pending: PendingToolCall = {
+              call,
+              decide(decision) {
+                signal.removeEventListener('abort', withdrawn)
+                setToolCalls((waiting) => waiting.filter((other) => other !== pending))
+                resolve(decision)
+              },
+            }
+            const withdrawn = () => pending.decide('deny')
+            if (signal.aborted) return withdrawn()
+            signal.addEventListener('abort', withdrawn, { once: true })
+            setToolCalls((waiting) => [...waiting, pending])
           }),
         log: (level, message) =>
           setLogs((lines) => [...lines.slice(-49), { level: LEVELS.has(level as LogLine['level']) ? (level as LogLine['level']) : 'info', message }]),
@@ -194,21 +205,8 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result, can
       ) : (
         <p className="text-xs text-zinc-500 dark:text-zinc-400">Loading the app…</p>
       )}
-      {link ? (
-        <div role="alertdialog" aria-label="Open a link from the app" className="mt-2 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-500/40 dark:bg-amber-500/10 dark:text-amber-100">
-          <p>
-            The app wants to open <span className="break-all font-mono">{link.url}</span> in a new tab.
-          </p>
-          <div className="mt-2 flex gap-2">
-            <button type="button" onClick={() => link.decide(true)} className="rounded-md bg-amber-600 px-3 py-1 text-sm font-medium text-white hover:bg-amber-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500">
-              Open link
-            </button>
-            <button type="button" onClick={() => link.decide(false)} className="rounded-md px-3 py-1 text-sm font-medium hover:bg-amber-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:hover:bg-amber-500/20">
-              Cancel
-            </button>
-          </div>
-        </div>
-      ) : null}
+      {link ? <LinkConfirm link={link} /> : null}
+      {toolCalls[0] ? <AppToolApproval server={server} pending={toolCalls[0]} /> : null}
       {logs.length > 0 ? <ToolLogs logs={logs} /> : null}
     </div>
   )

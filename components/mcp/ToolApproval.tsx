@@ -23,11 +23,17 @@ export function ToolApproval({
   onRespond,
   disabled,
   response,
+  broaderScope = 'Allow for this chat',
+  asker,
 }: {
   question: ApprovalQuestion
   onRespond: (answer: ElicitAnswer<ApprovalAnswer>) => void
   disabled: boolean
   response?: ElicitAnswer<ApprovalAnswer>
+  /** The label of the broader allowance (`scope: 'chat'`): an MCP App's calls are allowed while it is open. */
+  broaderScope?: string
+  /** Who asks for the call, when it is not the model (an MCP App). */
+  asker?: string
 }) {
   const { server, tool, title, description, destructive } = question
   const entries = Object.entries(question.arguments)
@@ -41,7 +47,7 @@ export function ToolApproval({
           Allow <span className="font-mono">{server}</span> to run <span className="break-all font-mono">{tool}</span>?
         </>
       }
-      prompt={title && title !== tool ? title : undefined}
+      prompt={[asker, title && title !== tool ? title : undefined].filter(Boolean).join(' · ') || undefined}
     >
       {description ? <p className="mt-3 whitespace-pre-wrap break-words text-sm text-zinc-700 dark:text-zinc-300">{description}</p> : null}
       {destructive ? (
@@ -69,7 +75,7 @@ export function ToolApproval({
       </section>
       <div className="mt-4">
         {response ? (
-          <AnswerSummary answer={response} accepted={response.action === 'accept' && response.content.scope === 'chat' ? 'Allowed for this chat' : 'Allowed once'} declined="Denied" />
+          <AnswerSummary answer={response} accepted={response.action === 'accept' && response.content.scope === 'chat' ? broaderScope.replace(/^Allow/, 'Allowed') : 'Allowed once'} declined="Denied" />
         ) : (
           // Stacked on a phone, the first choice on top; in a row on wider screens, the first choice last.
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
@@ -77,7 +83,7 @@ export function ToolApproval({
               Deny
             </QuietButton>
             <button type="button" disabled={disabled} className={SECOND_BUTTON} onClick={() => onRespond({ action: 'accept', content: { scope: 'chat' } })}>
-              Allow for this chat
+              {broaderScope}
             </button>
             <button type="button" disabled={disabled} className={ANSWER_BUTTON} onClick={() => onRespond({ action: 'accept', content: { scope: 'once' } })}>
               Allow once

@@ -6,13 +6,15 @@ import type { PluginClientRegistration } from '@/lib/plugins'
 import { EXTERNAL_QUESTION, type ApprovalQuestion, type FormQuestion, type SamplingQuestion, type UrlQuestion } from '@/lib/mcp/client/external-questions'
 import { ExternalForm } from './ExternalForm'
 import { ExternalResult } from './ExternalResult'
+import { QuestionApp } from './QuestionApp'
 import { SamplingApproval } from './SamplingApproval'
 import { ToolApproval } from './ToolApproval'
 import { UrlQuestion as UrlQuestionView } from './UrlQuestion'
 
 /**
- * The browser half every external MCP tool shares: the approval of a call, the server's forms,
- * links and sampling requests, and its results. Registered for each external tool's name by `Chat`'s registry
+ * The browser half every external MCP tool shares: the approval of a call, the server's forms
+ * (in the server's own MCP App when it names one, SEP-3118), links and sampling requests, and
+ * its results. Registered for each external tool's name by `Chat`'s registry
  * (`externalToolSource`), so external tools are found like plugins, never branched on.
  */
 export const externalToolUi: Omit<PluginClientRegistration, 'toolName'> = {
@@ -21,7 +23,12 @@ export const externalToolUi: Omit<PluginClientRegistration, 'toolName'> = {
       return yield* ctx.render(ToolApproval, { question: request.context as unknown as ApprovalQuestion })
     },
     *[EXTERNAL_QUESTION.form](request, ctx) {
-      const { server, requestedSchema } = request.context as unknown as FormQuestion
+      const { server, requestedSchema, app } = request.context as unknown as FormQuestion
+      // The server's MCP App first, when it names one; its form when the app cannot answer.
+      if (app) {
+        const outcome = yield* ctx.render(QuestionApp, { server, callId: request.callId, elicitId: request.elicitId, requestedSchema, app })
+        if (outcome.via === 'app') return outcome.answer
+      }
       return (yield* ctx.render(ExternalForm, { message: request.message, server, requestedSchema })) as ElicitAnswer<unknown>
     },
     *[EXTERNAL_QUESTION.url](request, ctx) {

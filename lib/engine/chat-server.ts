@@ -86,10 +86,25 @@ export interface ChatServer {
   workOf(body: unknown, clientId: string): Work
   /** The sessions that wait or run; a `ChatRequestError` (503) when the store cannot be reached. */
   listActive(): Promise<PluginSessionInfo[]>
+  /**
+   * The question a client's tool call waits on now, with its context; undefined when it waits
+   * on none (answered, ended, another client's). Read only: what something outside the turn
+   * needs to serve that one question, e.g. the MCP App an external server's form names.
+   */
+  waitingQuestion(options: { clientId: string; callId: string }): Promise<WaitingQuestion | undefined>
   /** Every tool the chat can use now, the app's own and external ones. */
   listTools(): ToolDescription[]
   /** Halt every session and the scope. */
   close(): Promise<void>
+}
+
+/** A question a tool call waits on, as `ChatServer.waitingQuestion` reads it. */
+export interface WaitingQuestion {
+  toolName: string
+  elicitId: string
+  key: string
+  /** What the tool passed to `ctx.elicit` besides the message. */
+  context: Record<string, unknown>
 }
 
 export async function createChatServer({
@@ -156,6 +171,10 @@ export async function createChatServer({
     toolStarts: toolStartsPerAddress && createRateLimiter(toolStartsPerAddress),
   }
   const run = <T>(operation: () => Operation<T>) => scope.run(operation)
+  const storeUnavailable = (error: unknown) =>
+    error instanceof SessionStoreUnavailableError
+      ? new ChatRequestError('store_unavailable', `Sessions cannot be reached right now (${error.message}). Try again in a moment.`)
+      : error
   const turns = createTurnRunner(scope)
 
   return {
@@ -178,10 +197,18 @@ export async function createChatServer({
         try {
           return yield* sessions.listActive()
         } catch (error) {
-          if (error instanceof SessionStoreUnavailableError) {
-            throw new ChatRequestError('store_unavailable', `Sessions cannot be reached right now (${error.message}). Try again in a moment.`)
-          }
-          throw error
+          throw storeUnavailable(error)
+        }
+      }),
+    waitingQuestion: ({ clientId, callId }) =>
+      run(function* () {
+        try {
+          const loaded = yield* sessions.load(clientId, callId)
+          if (loaded.kind !== 'waiting') return undefined
+          const { request } = loaded
+          return { toolName: loaded.stored.record.toolName, elicitId: request.elicitId, key: request.key, context: request.context }
+        } catch (error) {
+          throw storeUnavailable(error)
         }
       }),
     listTools: () => registry.describe(),

@@ -1,5 +1,5 @@
 export { createChatServer } from './chat-server'
-export type { ChatServer, ChatServerOptions } from './chat-server'
+export type { ChatServer, ChatServerOptions, WaitingQuestion } from './chat-server'
 export { ChatRequestError, isChatRequestError } from './errors'
 export { createClientIdentity, CLIENT_COOKIE, SECURE_CLIENT_COOKIE } from './client-identity'
 export { readTrustProxy, requestIsHttps } from './request-is-https'

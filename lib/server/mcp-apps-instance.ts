@@ -1,5 +1,5 @@
 import { createMcpAppsHost, type AppResourceSource, type McpAppsApp } from '../mcp/apps'
-import type { McpClients } from '../mcp/client'
+import { DEFAULT_APPROVAL_POLICY, needsApproval, questionAppsOf, type McpClients } from '../mcp/client'
 import { getChatApp } from './chat-server-instance'
 import { readServerConfig } from './config'
 import { getMcpClients } from './mcp-clients-instance'
@@ -17,11 +17,14 @@ export function getMcpAppsApp(): Promise<McpAppsApp> {
 
 async function start(): Promise<McpAppsApp> {
   // The chat app starts the MCP clients; both are the process's one instance.
-  const [{ identity, admission }, clients] = await Promise.all([getChatApp(), getMcpClients()])
+  const [{ chat, identity, admission }, clients] = await Promise.all([getChatApp(), getMcpClients()])
   return {
     identity,
     admission,
-    host: clients.servers().length > 0 ? createMcpAppsHost({ source: appResourceSource(clients), secret: readServerConfig().sessionSecret }) : undefined,
+    host:
+      clients.servers().length > 0
+        ? createMcpAppsHost({ source: appResourceSource(clients), questions: questionAppsOf(chat), secret: readServerConfig().sessionSecret })
+        : undefined,
   }
 }
 
@@ -37,5 +40,7 @@ function appResourceSource(clients: McpClients): AppResourceSource {
     },
     readResource: ({ server, uri, signal }) => clients.readResource(server, uri, { signal }),
     callTool: ({ server, name, arguments: args, signal }) => clients.callTool(server, name, args, { signal }),
+    // An app's call asks the person when the model's would: the server's `approve`, the tool's annotations.
+    needsApproval: ({ server, tool }) => needsApproval({ policy: clients.connection(server)?.approve ?? DEFAULT_APPROVAL_POLICY, tool }),
   }
 }

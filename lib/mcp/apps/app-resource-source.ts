@@ -10,4 +10,9 @@ export interface AppResourceSource {
   getTool(options: { server: string; name: string }): Promise<Tool | undefined>
   readResource(options: { server: string; uri: string; signal?: AbortSignal }): Promise<ReadResourceResult>
   callTool(options: { server: string; name: string; arguments: Record<string, unknown>; signal?: AbortSignal }): Promise<CallToolResult>
+  /**
+   * Whether a call of this tool waits for the person's approval, as a call the model makes would
+   * (the server's `approve` policy and the tool's annotations); absent: none does.
+   */
+  needsApproval?(options: { server: string; tool: Tool }): boolean
 }

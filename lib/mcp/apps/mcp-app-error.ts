@@ -11,7 +11,11 @@ export const MCP_APP_ERROR_STATUS = {
   unknown_server: 404,
   /** The tool has no app, or the app may not call that tool. */
   no_app: 404,
+  /** No question of this browser waits for an answer in an app there. */
+  unknown_question: 404,
   tool_not_allowed: 403,
+  /** The app's tool call waits for the person's approval, as the model's would: ask, then send it again, approved. */
+  approval_required: 428,
   forbidden_origin: 403,
   /** The server answered, but not with an MCP App we can show. */
   invalid_app_resource: 502,
@@ -31,13 +35,18 @@ export class McpAppError extends Error {
   constructor(
     readonly code: McpAppErrorCode,
     message: string,
+    /** More for the chat page, beside `code` and `message` in the error body (what an approval is asked for). */
+    readonly data?: Record<string, unknown>,
   ) {
     super(message)
     this.status = MCP_APP_ERROR_STATUS[code]
   }
 
   toResponse(headers?: Record<string, string>): Response {
-    return Response.json({ error: { code: this.code, message: this.message } }, { status: this.status, headers: { 'Cache-Control': 'no-store', ...headers } })
+    return Response.json(
+      { error: { ...this.data, code: this.code, message: this.message } },
+      { status: this.status, headers: { 'Cache-Control': 'no-store', ...headers } },
+    )
   }
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppTicketCodec } from './app-frame-ticket'
 import { createMcpAppsHost, type McpAppsHost } from './mcp-apps-host'
 import { isMcpAppError } from './mcp-app-error'
+import { needsApproval } from '../client/approval-policy'
 import { badAppServer, basicReactServer, connectStdio, createClientSource } from './testing/app-servers'
 
 const SECRET = 's'.repeat(32)
@@ -118,6 +119,26 @@ describe('MCP Apps host, against a server with broken apps', () => {
     expect(policy).toContain('connect-src https://api.example.com')
     expect(policy).toContain("script-src 'unsafe-inline' https://*.cdn.example.com")
     expect(policy).toContain("frame-src 'none'")
+  })
+
+  it('an app’s call of a tool that may change things waits for the person, as the model’s would; a read-only one does not', async () => {
+    const asking = createMcpAppsHost({
+      source: { ...createClientSource({ bad }), needsApproval: ({ tool }) => needsApproval({ policy: 'write', tool }) },
+      secret: SECRET,
+    })
+    const app = await asking.openApp({ clientId: 'alice', server: 'bad', tool: 'declared' })
+    const refused = await asking.callTool({ clientId: 'alice', bridgeTicket: app.bridgeTicket, name: 'plain', arguments: {} }).catch((error: unknown) => error)
+    if (!isMcpAppError(refused)) throw new Error(`expected an McpAppError, got ${String(refused)}`)
+    // What the chat page shows the person, from the error body.
+    const body = await refused.toResponse().json()
+    expect({ status: refused.status, body }).toEqual({
+      status: 428,
+      body: { error: { code: 'approval_required', message: expect.stringContaining('plain'), tool: { name: 'plain', description: 'No app.' } } },
+    })
+    const approved = await asking.callTool({ clientId: 'alice', bridgeTicket: app.bridgeTicket, name: 'plain', arguments: {}, approved: true })
+    expect(approved.content).toEqual([{ type: 'text', text: 'plain' }])
+    const read = await asking.callTool({ clientId: 'alice', bridgeTicket: app.bridgeTicket, name: 'peek', arguments: {} })
+    expect(read.content).toEqual([{ type: 'text', text: 'peeked' }])
   })
 
   it('an app may not call a tool its server hides from apps', async () => {

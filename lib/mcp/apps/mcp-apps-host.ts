@@ -22,13 +22,44 @@ export interface OpenedApp {
   prefersBorder?: boolean
 }
 
+/**
+ * What the chat page needs to show the MCP App a question is answered in (SEP-3118): no bridge
+ * ticket, since such an app gets the question and answers it, and calls no tools.
+ */
+export type OpenedQuestionApp = Omit<OpenedApp, 'bridgeTicket'>
+
+/** The MCP App a browser's waiting question is to be answered in, as the composition root finds it. */
+export interface QuestionAppSource {
+  /**
+   * The server that asked, its tool (own name) and the app's `ui://` URI, for the question
+   * `elicitId` that this client's call `callId` waits on now; undefined if it waits on no such
+   * question, or on one that names no app.
+   */
+  questionApp(options: { clientId: string; callId: string; elicitId: string }): Promise<{ server: string; tool: string; uri: string } | undefined>
+}
+
 export interface McpAppsHost {
   /** Check that the tool has an app and that its resource is one we can show; hand out its tickets. */
   openApp(options: { clientId: string; server: string; tool: string; signal?: AbortSignal }): Promise<OpenedApp>
+  /**
+   * The same for the app an external server's form question names (`_meta.ui.resourceUri`): only
+   * while that browser's call waits on that question, read from the server that asked.
+   */
+  openQuestionApp(options: { clientId: string; callId: string; elicitId: string; signal?: AbortSignal }): Promise<OpenedQuestionApp>
   /** The app's HTML under its own policy, for the browser that opened it; else an `McpAppError`. */
   serveFrame(options: { clientId: string; ticket: string; signal?: AbortSignal }): Promise<Response>
-  /** `tools/call` from an app: only to its own server, only tools the app may see. */
-  callTool(options: { clientId: string; bridgeTicket: string; name: string; arguments: Record<string, unknown>; signal?: AbortSignal }): Promise<CallToolResult>
+  /**
+   * `tools/call` from an app: only to its own server, only tools the app may see, and one that
+   * needs the person's approval only once the chat page says they gave it (`approved`).
+   */
+  callTool(options: {
+    clientId: string
+    bridgeTicket: string
+    name: string
+    arguments: Record<string, unknown>
+    approved?: boolean
+    signal?: AbortSignal
+  }): Promise<CallToolResult>
 }
 
 /**
@@ -42,11 +73,14 @@ export interface McpAppsHost {
  */
 export function createMcpAppsHost({
   source,
+  questions,
   secret,
   toolTimeoutMs = DEFAULT_TOOL_TIMEOUT_MS,
   tickets = createAppTicketCodec({ secret }),
 }: {
   source: AppResourceSource
+  /** Where questions' apps are found; without it no question is answered in an app. */
+  questions?: QuestionAppSource
   secret: string
   toolTimeoutMs?: number
   tickets?: AppTicketCodec
@@ -77,6 +111,18 @@ export function createMcpAppsHost({
       }
     },
 
+    async openQuestionApp({ clientId, callId, elicitId, signal }) {
+      const app = await questions?.questionApp({ clientId, callId, elicitId })
+      if (!app) throw new McpAppError('unknown_question', 'This question is not waiting for an answer in an MCP App (it was answered, it ended, or it names no app).')
+      const resource = await readAppResource({ source, server: app.server, uri: app.uri, signal })
+      return {
+        uri: app.uri,
+        src: `${APP_FRAME_PATH}${tickets.issue({ kind: 'frame', clientId, server: app.server, tool: app.tool, uri: app.uri })}`,
+        csp: resource.csp,
+        prefersBorder: resource.prefersBorder,
+      }
+    },
+
     async serveFrame({ clientId, ticket, signal }) {
       const frame = tickets.verify({ token: ticket, kind: 'frame', clientId })
       if (!frame) throw new McpAppError('unknown_frame', 'No such app frame for this browser (or it expired): reload the chat.')
@@ -94,12 +140,25 @@ export function createMcpAppsHost({
       })
     },
 
-    async callTool({ clientId, bridgeTicket, name, arguments: args, signal }) {
+    async callTool({ clientId, bridgeTicket, name, arguments: args, approved = false, signal }) {
       const app = tickets.verify({ token: bridgeTicket, kind: 'bridge', clientId })
       if (!app) throw new McpAppError('unknown_frame', 'No such app for this browser (or it expired): reload the chat.')
       const tool = await toolOf(app.server, name)
       if (!tool) throw new McpAppError('tool_not_allowed', `"${app.server}" has no tool named "${name}".`)
       if (!visibleToApps(tool)) throw new McpAppError('tool_not_allowed', `The tool "${name}" of "${app.server}" is not offered to apps.`)
+      // An app can call tools by itself, without anybody acting in it: a tool that may change
+      // things asks the person first, in the app's card, as a call the model makes would.
+      if (!approved && source.needsApproval?.({ server: app.server, tool })) {
+        const title = tool.title ?? tool.annotations?.title
+        throw new McpAppError('approval_required', `The app asks to run ${name} on "${app.server}", which needs the person's approval first.`, {
+          tool: {
+            name,
+            ...(title ? { title } : {}),
+            description: tool.description ?? '',
+            ...(tool.annotations?.destructiveHint === true ? { destructive: true } : {}),
+          },
+        })
+      }
       const timeout = AbortSignal.timeout(toolTimeoutMs)
       try {
         return await source.callTool({ server: app.server, name, arguments: args, signal: signal ? AbortSignal.any([signal, timeout]) : timeout })

@@ -2,9 +2,10 @@ import { z } from 'zod'
 import type { AppResourceSource } from './app-resource-source'
 import { appCspSchema, type AppCsp } from './app-frame-policy'
 import { McpAppError } from './mcp-app-error'
+import { MCP_APP_MIME_TYPE } from '../mcp-apps-extension'
 
 /** The one MIME type of an MCP App's HTML (MCP Apps 2026-01-26). */
-export const APP_MIME_TYPE = 'text/html;profile=mcp-app'
+export const APP_MIME_TYPE = MCP_APP_MIME_TYPE
 /** Larger than any single-file app we know (server-basic-react's is 0.4 MB); more is refused. */
 export const MAX_APP_HTML_BYTES = 4 * 1024 * 1024
 

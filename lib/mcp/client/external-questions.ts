@@ -17,6 +17,16 @@ export interface FormQuestion {
   server: string
   /** The server's flat JSON Schema (MCP form mode). */
   requestedSchema: Record<string, unknown>
+  /** The server asks for the form to be answered in its MCP App (SEP-3118, draft); the form stays the fallback. */
+  app?: FormQuestionApp
+}
+
+/** The MCP App a form question is to be answered in, and what it is given. */
+export interface FormQuestionApp {
+  /** `_meta.ui.resourceUri`: a `ui://` resource of the server that asked. */
+  resourceUri: string
+  /** The `elicitation/create` params as the server sent them: forwarded to the app unchanged. */
+  request: Record<string, unknown>
 }
 
 export interface UrlQuestion {

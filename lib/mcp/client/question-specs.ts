@@ -19,7 +19,7 @@ export const externalQuestions = {
     }),
   },
   [EXTERNAL_QUESTION.form]: {
-    context: z.object({ server: z.string(), requestedSchema: json }),
+    context: z.object({ server: z.string(), requestedSchema: json, app: z.object({ resourceUri: z.string().startsWith('ui://'), request: json }).optional() }),
     responseFor: ({ requestedSchema }: FormQuestion) => flatFormAnswerSchema(parseFlatForm(requestedSchema)),
   },
   [EXTERNAL_QUESTION.url]: { response: z.object({}), context: z.object({ server: z.string(), url: z.string() }) },

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process'
 import { Client, ProtocolError, ProtocolErrorCode, SdkHttpError, SSEClientTransport, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { createQueue, ensure, race, scoped, sleep, spawn, until, withResolvers, type Operation } from 'effection'
+import { CHAT_CLIENT_CAPABILITIES } from './app-elicitations'
 import type { McpServerConfig } from './mcp-servers-config'
 import type { McpServerConnection } from './server-connection'
 import { trackChildProcess } from './child-processes'
@@ -71,7 +72,7 @@ function* connectOnce({
       stderr = (stderr + chunk).slice(-STDERR_TAIL)
     })
     watchExit(transport, exit)
-    const client = new Client(CLIENT_INFO, { capabilities: { elicitation: { form: {}, url: {} }, sampling: {} } })
+    const client = new Client(CLIENT_INFO, { capabilities: CHAT_CLIENT_CAPABILITIES })
     const closed = withResolvers<void>('the connection to close')
     client.onclose = () => closed.resolve()
     // Over HTTP nothing closes when the server goes away: the SDK only reports errors. One

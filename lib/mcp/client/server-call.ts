@@ -6,11 +6,13 @@ import type {
   ElicitResult,
   LoggingMessageNotificationParams,
   Progress,
+  ServerCapabilities,
 } from '@modelcontextprotocol/client'
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client'
 import { createQueue, race, spawn, until, useAbortSignal, withResolvers, type Operation } from 'effection'
 import type { LogLevel } from '../../protocol/events'
 import type { ExtendedMessage } from '../../tools/messages'
+import { elicitationAppOf } from './app-elicitations'
 import { EXTERNAL_QUESTION, type FormQuestion, type SamplingQuestion, type UrlQuestion } from './external-questions'
 import { FlatFormError, parseFlatForm } from './flat-form'
 import type { ExternalToolContext } from './question-specs'
@@ -107,7 +109,7 @@ export function* callOnce({ server, tool, params, ctx, clients, callTimeoutMs }:
           yield* ctx.log(logLevelOf(event.params.level), logTextOf(event.params))
           break
         case 'elicit':
-          yield* answerElicitation({ server, ctx, params: event.params, answer: event.answer, ended: ended.operation })
+          yield* answerElicitation({ server, ctx, params: event.params, answer: event.answer, ended: ended.operation, offered: client.getServerCapabilities() })
           break
         case 'sample':
           yield* answerSampling({ server, ctx, params: event.params, answer: event.answer, ended: ended.operation })
@@ -131,12 +133,15 @@ function* answerElicitation({
   params,
   answer,
   ended,
+  offered,
 }: {
   server: string
   ctx: Context
   params: ElicitRequestParams
   answer: Answer<ElicitResult>
   ended: Operation<void>
+  /** What the server advertised: app-rendered questions only if it offered them. */
+  offered: ServerCapabilities | undefined
 }): Operation<void> {
   if (params.mode === 'url') {
     const question: UrlQuestion = { server, url: params.url }
@@ -152,7 +157,9 @@ function* answerElicitation({
     answer.reject(new ProtocolError(ProtocolErrorCode.InvalidParams, `The chat cannot show this form: ${error.message}.`))
     return
   }
-  const question: FormQuestion = { server, requestedSchema: params.requestedSchema as Record<string, unknown> }
+  // Its MCP App, when it names one: the browser shows the app, and the form if the app cannot answer.
+  const app = elicitationAppOf(params, offered)
+  const question: FormQuestion = { server, requestedSchema: params.requestedSchema as Record<string, unknown>, ...(app ? { app } : {}) }
   const result = yield* whileRunning(ctx.elicit(EXTERNAL_QUESTION.form, { message: params.message, ...question }), ended)
   if (!result) return
   answer.resolve(result.action === 'accept' ? { action: 'accept', content: result.content as ElicitResult['content'] } : { action: result.action })

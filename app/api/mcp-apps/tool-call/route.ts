@@ -12,7 +12,7 @@ export async function POST(request: Request): Promise<Response> {
     app: await getMcpAppsApp(),
     async handle({ host, clientId }) {
       const body = parseAppBody(appToolCallSchema, await readJsonBody(request, 1024 * 1024))
-      const result = await host.callTool({ clientId, bridgeTicket: body.bridgeTicket, name: body.name, arguments: body.arguments, signal: request.signal })
+      const result = await host.callTool({ clientId, ...body, signal: request.signal })
       return Response.json(result, { headers: { 'Cache-Control': 'no-store' } })
     },
   })

@@ -1,6 +1,8 @@
 // An MCP server over stdio whose MCP Apps are broken on purpose, for the host's tests: each tool
 // `<case>` has the app `ui://bad/<case>`, whose `resources/read` answers that case. One works:
 // `context`, an app built on the official App SDK that tells the model the text of its input.
+// Tools without an app: `plain` (may change things, as far as the host knows), `peek` (read-only),
+// `model-only` (hidden from apps), `app-only` (hidden from the model).
 //   node bad-app-server.mjs [hugeBytes]
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -66,6 +68,7 @@ for (const [name, read] of Object.entries(cases)) {
   server.registerResource(name, uri, { mimeType: MIME }, async () => read())
 }
 server.registerTool('plain', { description: 'No app.' }, async () => ({ content: [{ type: 'text', text: 'plain' }] }))
+server.registerTool('peek', { description: 'Only reads.', annotations: { readOnlyHint: true } }, async () => ({ content: [{ type: 'text', text: 'peeked' }] }))
 server.registerTool('model-only', { description: 'Hidden from apps.', _meta: { ui: { visibility: ['model'] } } }, async () => ({
   content: [{ type: 'text', text: 'secret' }],
 }))
