@@ -13,6 +13,7 @@ import type { Operation, Scope } from 'effection'
 import { z } from 'zod'
 import type { ToolSampleRequest } from '../../runtime/tool-client'
 import type { AnyMcpTool, SampleResult } from '../../tools/types'
+import { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION } from '../mcp-apps-extension'
 import { createCallReporter } from './call-reporter'
 import type { RoundClaim, RoundLedger } from './round-ledger'
 import type { RoundState, RoundStateCodec } from './round-state'
@@ -175,12 +176,6 @@ function showsForms(capabilities: ClientCapabilities | undefined): boolean {
   const elicitation = capabilities?.elicitation
   return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined)
 }
-
-/** The extension of MCP Apps (SEP-1865), whose `elicitation` member is app-rendered elicitations (SEP-3118, draft). */
-export const MCP_APPS_EXTENSION = 'io.modelcontextprotocol/ui'
-
-/** The MIME type of an MCP App's HTML, which a client must list to be sent one. */
-export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app'
 
 /**
  * Whether a client shows a question's MCP App in place of its form, as SEP-3118 asks: it
