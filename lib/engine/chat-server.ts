@@ -23,7 +23,7 @@ import { createTurnRunner } from './turn-runner'
 import { createWorkInProgress } from './work-in-progress'
 import { prepareTurn } from './prepare-turn'
 import { chatRequestSchema } from '../protocol/request-schema'
-import { createModelSampler } from './sample-with-model'
+import { createModelSampler } from '../runtime/sample-with-model'
 import { createToolRegistry, type ExternalToolSource, type ToolDescription } from './tool-registry'
 import { toIssues } from '../runtime/json-schema'
 
