@@ -24,7 +24,8 @@ import { createWorkInProgress } from './work-in-progress'
 import { prepareTurn } from './prepare-turn'
 import { chatRequestSchema } from '../protocol/request-schema'
 import { createModelSampler } from '../runtime/sample-with-model'
-import { createToolRegistry, type ExternalToolSource, type ToolDescription } from './tool-registry'
+import type { ExternalToolSource } from '../tools/external-tools'
+import { createToolRegistry, type ToolDescription } from './tool-registry'
 import { toIssues } from '../runtime/json-schema'
 
 export interface ChatServerOptions {
