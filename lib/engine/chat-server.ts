@@ -9,15 +9,15 @@ import {
   type SessionLimits,
   type SessionStore,
 } from '../sessions'
-import type { Work } from './admission'
+import type { Work } from '../http/admission'
 import { createCallIdIssuer } from './call-ids'
 import { createConversationSigner } from './conversation-signature'
-import { createRateLimiter } from './rate-limiter'
+import { createRateLimiter } from '../http/rate-limiter'
 import { DEFAULT_TOOL_CONTEXT_BYTES } from './tool-context'
 import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { AnyMcpTool } from '../tools/types'
 import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './chat-engine'
-import { ChatRequestError } from './errors'
+import { ChatRequestError } from '../http/errors'
 import { openNdjsonStream } from './ndjson-stream'
 import { createTurnRunner } from './turn-runner'
 import { createWorkInProgress } from './work-in-progress'

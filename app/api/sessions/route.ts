@@ -1,4 +1,4 @@
-import { isChatRequestError } from '@/lib/engine'
+import { isChatRequestError } from '@/lib/http'
 import { getChatApp } from '@/lib/server/chat-server-instance'
 
 export const dynamic = 'force-dynamic'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { clientAddressOf, isChatRequestError, type Admission, type ClientIdentityResolver } from '../../engine'
+import { clientAddressOf, isChatRequestError, type Admission, type ClientIdentityResolver } from '../../http'
 import type { McpAppsHost } from './mcp-apps-host'
 import { McpAppError, isMcpAppError } from './mcp-app-error'
 
