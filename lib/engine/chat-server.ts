@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto'
 import type { LanguageModelV3 } from '@ai-sdk/provider'
 import { createScope, suspend, type Operation } from 'effection'
 import {
-  SessionStoreUnavailableError,
   usePluginSessionManager,
   type PluginSessionInfo,
   type PluginSessionManager,
@@ -75,7 +74,8 @@ export interface ChatServerOptions {
 export interface ChatServer {
   /**
    * Validate a request body against the contract and the live sessions (a refusal rejects with
-   * `ChatRequestError`, before any byte), then run the turn, streaming NDJSON events; `signal`
+   * `ChatRequestError`, a store that cannot be reached with `SessionStoreUnavailableError`, both
+   * before any byte; `toChatFailure` makes either a response), then run the turn, streaming NDJSON events; `signal`
    * (the request's) stops it; `onEnd` hears when the body has ended. One task does both.
    */
   open(options: { body: unknown; clientId: string; address?: string; signal?: AbortSignal; onEnd?: () => void }): Promise<ReadableStream<Uint8Array>>
@@ -85,7 +85,7 @@ export interface ChatServer {
    * admission puts first under load.
    */
   workOf(body: unknown, clientId: string): Work
-  /** The sessions that wait or run; a `ChatRequestError` (503) when the store cannot be reached. */
+  /** The sessions that wait or run; a `SessionStoreUnavailableError` (`toChatFailure`: a 503) when the store cannot be reached. */
   listActive(): Promise<PluginSessionInfo[]>
   /** Every tool the chat can use now, the app's own and external ones. */
   listTools(): ToolDescription[]
@@ -174,17 +174,7 @@ export async function createChatServer({
       })
     },
     workOf: (body, clientId) => workInProgress.workOf(body, clientId),
-    listActive: () =>
-      run(function* () {
-        try {
-          return yield* sessions.listActive()
-        } catch (error) {
-          if (error instanceof SessionStoreUnavailableError) {
-            throw new ChatRequestError('store_unavailable', `Sessions cannot be reached right now (${error.message}). Try again in a moment.`)
-          }
-          throw error
-        }
-      }),
+    listActive: () => run(() => sessions.listActive()),
     listTools: () => registry.describe(),
     close: () => {
       turns.close()

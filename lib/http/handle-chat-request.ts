@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { clientAddressOf } from './client-address'
 import { createClientIdentity, type ClientIdentityResolver } from './client-identity'
-import { ChatRequestError, isChatRequestError } from './errors'
+import { ChatRequestError, toChatFailure } from './errors'
 import type { Admission, Work } from './admission'
 import type { InFlightLimiter } from './in-flight-limiter'
 import type { RateDecision } from './rate-limiter'
@@ -74,7 +74,8 @@ export async function handleChatRequest({
       headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store', ...client.headers },
     })
   } catch (error) {
-    if (isChatRequestError(error)) return error.toResponse(client.headers)
+    const failure = toChatFailure(error)
+    if (failure) return failure.toResponse(client.headers)
     throw error
   } finally {
     // Refused before streaming: the request is over. (A stream releases when its body ends.)

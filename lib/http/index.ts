@@ -33,7 +33,7 @@
  */
 export { handleChatRequest } from './handle-chat-request'
 export type { ChatTurns } from './handle-chat-request'
-export { ChatRequestError, isChatRequestError } from './errors'
+export { ChatRequestError, isChatRequestError, toChatFailure } from './errors'
 export { createClientIdentity, CLIENT_COOKIE, SECURE_CLIENT_COOKIE } from './client-identity'
 export type { ClientIdentity, ClientIdentityResolver } from './client-identity'
 export { readTrustProxy, requestIsHttps } from './request-is-https'

@@ -67,7 +67,7 @@ export function refuseOverLimits(limits: OpenSessionLimits, open: { client: numb
   if (limits.all !== undefined && open.all >= limits.all) throw new SessionLimitError('all', limits.all)
 }
 
-/** The store could not be reached (Redis down); the request that needed it gets a 503. */
+/** The store could not be reached (Redis down); the request that needed it gets a 503 (`toChatFailure` in lib/http says what). */
 export class SessionStoreUnavailableError extends Error {
   override name = 'SessionStoreUnavailableError'
 }
