@@ -1,6 +1,6 @@
 import { CHAT_ERROR_STATUS, type ChatErrorCode } from '../protocol/error-codes'
 import type { ValidationIssue } from '../protocol/events'
-import { SessionStoreUnavailableError } from '../sessions/session-store'
+import { isSessionStoreUnavailable } from '../sessions/session-store'
 
 /**
  * Marks every `ChatRequestError`, whichever copy of this module made it: the production server
@@ -48,7 +48,7 @@ export function isChatRequestError(error: unknown): error is ChatRequestError {
  */
 export function toChatFailure(error: unknown): ChatRequestError | undefined {
   if (isChatRequestError(error)) return error
-  if (error instanceof SessionStoreUnavailableError) {
+  if (isSessionStoreUnavailable(error)) {
     return new ChatRequestError('store_unavailable', `Sessions cannot be reached right now (${error.message}). Try again in a moment.`)
   }
   return undefined
