@@ -23,8 +23,9 @@
  * own (`mcp/server/mcp-work-in-progress.ts`).
  *
  * Direction: the edge sits below the engine and `lib/mcp`, and imports neither. It depends on
- * `lib/protocol` (the error codes and their statuses) and on `lib/sessions` for one thing, the
- * store's `SessionStoreUnavailableError` that `toChatFailure` turns into a 503. The engine
+ * `lib/protocol` (the error codes and their statuses) and on `lib/sessions` for one thing, to
+ * recognise the store's `SessionStoreUnavailableError`, which `toChatFailure` turns into a 503
+ * (any layer that meets it — a route, a turn, a tool that cannot start — says the same). The engine
  * imports the edge (its refusals are `ChatRequestError`s; tool starts per address use the rate
  * limiter), and so does `lib/mcp` (identity, address, admission, body reading), which must not
  * reach the engine, not even through here. The edge drives a turn through `ChatTurns`, an
