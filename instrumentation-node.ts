@@ -1,7 +1,7 @@
 import { getChatApp } from './lib/server/chat-server-instance'
 import { getMcpEndpoint } from './lib/server/mcp-server-instance'
-import { installAdmissionGate } from './lib/server/admission-gate'
-import { installPeerAddress } from './lib/server/peer-address'
+import { installAdmissionGate } from './lib/http/admission-gate'
+import { installPeerAddress } from './lib/http/peer-address'
 
 /*
  * Opens the session store and checks the configuration when the server starts, so that a

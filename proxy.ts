@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server'
-import { readTrustProxy, requestIsHttps } from './lib/engine/request-is-https'
+import { readTrustProxy, requestIsHttps } from './lib/http/request-is-https'
 import { createContentSecurityPolicy } from './lib/server/content-security-policy'
 
 /**

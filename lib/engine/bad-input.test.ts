@@ -5,7 +5,7 @@ import type { Flight } from '@/plugins/book-flight/flights'
 import { createOfflineModel } from '../models'
 import { decodeModelContext } from '../tools/model-context'
 import { createChatServer, type ChatServer } from './chat-server'
-import { handleChatRequest } from './handle-chat-request'
+import { handleChatRequest } from '../http/handle-chat-request'
 import type { PluginElicitRequestEvent } from '../protocol/events'
 import { createChatTestClient, elicitRequests, type ChatTestClient } from './testing/chat-test-client'
 

@@ -1,10 +1,11 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider'
 import { all, type Operation } from 'effection'
 import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
-import { SessionLimitError, SessionStoreUnavailableError, type LiveSession, type PluginSessionManager } from '../sessions'
+import { SessionLimitError, type LiveSession, type PluginSessionManager } from '../sessions'
+import { toChatFailure } from '../http/errors'
 import type { CallIdIssuer } from './call-ids'
 import type { ConversationSigner } from './conversation-signature'
-import type { RateLimiter } from './rate-limiter'
+import type { RateLimiter } from '../http/rate-limiter'
 import { driveSession, type DriveOutcome } from './drive-session'
 import type { ChatEvent } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
@@ -146,12 +147,10 @@ export function* runTurn({
       try {
         session = yield* sessions.start({ tool, params: input, callId: call.id, clientId, parentMessages })
       } catch (error) {
-        if (!(error instanceof SessionStoreUnavailableError) && !(error instanceof SessionLimitError)) throw error
+        const reason = error instanceof SessionLimitError ? error.message : toChatFailure(error)?.message
+        if (reason === undefined) throw error
         // The call gets a result the model can read, so the conversation stays whole.
-        const message =
-          error instanceof SessionLimitError
-            ? `The tool could not start: ${error.message}`
-            : `The tool could not start: sessions cannot be reached right now (${error.message}). Try again in a moment.`
+        const message = `The tool could not start: ${reason}`
         toolMessage(call, `Error: ${message}`)
         emit({ type: 'tool_error', id: call.id, name: call.function.name, message })
         continue
@@ -254,9 +253,10 @@ export function* runTurn({
   } catch (error) {
     if (error instanceof TurnError) emit({ type: 'error', code: error.code, message: error.message })
     else if (error instanceof ModelTimeoutError) emit({ type: 'error', code: 'model_timeout', message: error.message })
-    else if (error instanceof SessionStoreUnavailableError) {
-      emit({ type: 'error', code: 'store_unavailable', message: `Sessions cannot be reached right now (${error.message}). Try again in a moment.` })
-    } else emit({ type: 'error', code: 'turn_failed', message: describeFailure(error) })
+    else {
+      const failure = toChatFailure(error)
+      emit(failure ? { type: 'error', code: failure.code, message: failure.message } : { type: 'error', code: 'turn_failed', message: describeFailure(error) })
+    }
     emit({ type: 'conversation_state', messages: config.signer.sign(conversation) })
   } finally {
     // A turn that does not finish (Stop, a dropped connection, a failure) ends its tools' work.

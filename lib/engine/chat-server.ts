@@ -2,29 +2,29 @@ import { randomBytes } from 'node:crypto'
 import type { LanguageModelV3 } from '@ai-sdk/provider'
 import { createScope, suspend, type Operation } from 'effection'
 import {
-  SessionStoreUnavailableError,
   usePluginSessionManager,
   type PluginSessionInfo,
   type PluginSessionManager,
   type SessionLimits,
   type SessionStore,
 } from '../sessions'
-import type { Work } from './admission'
+import type { Work } from '../http/admission'
 import { createCallIdIssuer } from './call-ids'
 import { createConversationSigner } from './conversation-signature'
-import { createRateLimiter } from './rate-limiter'
+import { createRateLimiter } from '../http/rate-limiter'
 import { DEFAULT_TOOL_CONTEXT_BYTES } from './tool-context'
 import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { AnyMcpTool } from '../tools/types'
 import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './chat-engine'
-import { ChatRequestError } from './errors'
+import { ChatRequestError } from '../http/errors'
 import { openNdjsonStream } from './ndjson-stream'
 import { createTurnRunner } from './turn-runner'
 import { createWorkInProgress } from './work-in-progress'
 import { prepareTurn } from './prepare-turn'
 import { chatRequestSchema } from '../protocol/request-schema'
-import { createModelSampler } from './sample-with-model'
-import { createToolRegistry, type ExternalToolSource, type ToolDescription } from './tool-registry'
+import { createModelSampler } from '../runtime/sample-with-model'
+import type { ExternalToolSource } from '../tools/external-tools'
+import { createToolRegistry, type ToolDescription } from './tool-registry'
 import { toIssues } from '../runtime/json-schema'
 
 export interface ChatServerOptions {
@@ -74,7 +74,8 @@ export interface ChatServerOptions {
 export interface ChatServer {
   /**
    * Validate a request body against the contract and the live sessions (a refusal rejects with
-   * `ChatRequestError`, before any byte), then run the turn, streaming NDJSON events; `signal`
+   * `ChatRequestError`, a store that cannot be reached with `SessionStoreUnavailableError`, both
+   * before any byte; `toChatFailure` makes either a response), then run the turn, streaming NDJSON events; `signal`
    * (the request's) stops it; `onEnd` hears when the body has ended. One task does both.
    */
   open(options: { body: unknown; clientId: string; address?: string; signal?: AbortSignal; onEnd?: () => void }): Promise<ReadableStream<Uint8Array>>
@@ -84,7 +85,7 @@ export interface ChatServer {
    * admission puts first under load.
    */
   workOf(body: unknown, clientId: string): Work
-  /** The sessions that wait or run; a `ChatRequestError` (503) when the store cannot be reached. */
+  /** The sessions that wait or run; a `SessionStoreUnavailableError` (`toChatFailure`: a 503) when the store cannot be reached. */
   listActive(): Promise<PluginSessionInfo[]>
   /**
    * The question a client's tool call waits on now, with its context; undefined when it waits
@@ -171,10 +172,6 @@ export async function createChatServer({
     toolStarts: toolStartsPerAddress && createRateLimiter(toolStartsPerAddress),
   }
   const run = <T>(operation: () => Operation<T>) => scope.run(operation)
-  const storeUnavailable = (error: unknown) =>
-    error instanceof SessionStoreUnavailableError
-      ? new ChatRequestError('store_unavailable', `Sessions cannot be reached right now (${error.message}). Try again in a moment.`)
-      : error
   const turns = createTurnRunner(scope)
 
   return {
@@ -192,24 +189,13 @@ export async function createChatServer({
       })
     },
     workOf: (body, clientId) => workInProgress.workOf(body, clientId),
-    listActive: () =>
-      run(function* () {
-        try {
-          return yield* sessions.listActive()
-        } catch (error) {
-          throw storeUnavailable(error)
-        }
-      }),
+    listActive: () => run(() => sessions.listActive()),
     waitingQuestion: ({ clientId, callId }) =>
       run(function* () {
-        try {
-          const loaded = yield* sessions.load(clientId, callId)
-          if (loaded.kind !== 'waiting') return undefined
-          const { request } = loaded
-          return { toolName: loaded.stored.record.toolName, elicitId: request.elicitId, key: request.key, context: request.context }
-        } catch (error) {
-          throw storeUnavailable(error)
-        }
+        const loaded = yield* sessions.load(clientId, callId)
+        if (loaded.kind !== 'waiting') return undefined
+        const { request } = loaded
+        return { toolName: loaded.stored.record.toolName, elicitId: request.elicitId, key: request.key, context: request.context }
       }),
     listTools: () => registry.describe(),
     close: () => {

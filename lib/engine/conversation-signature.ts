@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { ChatRequestError } from './errors'
+import { ChatRequestError } from '../http/errors'
 import type { Message } from '../protocol/messages'
 
 /** Signs the assistant and tool messages the server hands out, and checks them when they come back. */

@@ -1,4 +1,4 @@
-import { ChatRequestError } from './errors'
+import { ChatRequestError } from '../http/errors'
 import type { ValidationIssue } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
 

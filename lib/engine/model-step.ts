@@ -1,12 +1,12 @@
 import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import type { ToolSet } from 'ai'
 import type { Operation } from 'effection'
-import { withModelDeadline } from './model-deadline'
+import { formatSeconds, withModelDeadline } from '../models/model-deadline'
 import { toFunctionTools } from '../models/model-tools'
 import { toModelPrompt } from '../models/model-prompt'
 import type { ChatEvent } from '../protocol/events'
 import type { Message } from '../protocol/messages'
-import { toExtendedMessages, toModelMessages } from './model-messages'
+import { toExtendedMessages, toModelMessages } from '../models/model-messages'
 
 export interface ModelToolCall {
   id: string
@@ -132,8 +132,4 @@ function parseToolInput(text: string): unknown {
   } catch {
     return text
   }
-}
-
-export function formatSeconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`
 }

@@ -1,10 +1,10 @@
 import type { Operation } from 'effection'
 import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
 import { parseElicitId } from '../tools/elicit-id'
-import { SessionStoreUnavailableError, type LoadedSession, type PluginSessionManager, type TakenSession } from '../sessions'
+import type { LoadedSession, PluginSessionManager, TakenSession } from '../sessions'
 import { analyzeConversation } from './conversation'
 import type { ConversationSigner } from './conversation-signature'
-import { ChatRequestError } from './errors'
+import { ChatRequestError } from '../http/errors'
 import type { ToolAvailability } from './tool-registry'
 import type { SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
@@ -50,18 +50,7 @@ export interface PrepareTurnOptions {
   availabilityOf(name: string): ToolAvailability
 }
 
-export function* prepareTurn(options: PrepareTurnOptions): Operation<TurnPlan> {
-  try {
-    return yield* plan(options)
-  } catch (error) {
-    if (error instanceof SessionStoreUnavailableError) {
-      throw new ChatRequestError('store_unavailable', `Sessions cannot be reached right now (${error.message}). Try again in a moment.`)
-    }
-    throw error
-  }
-}
-
-function* plan({ request, clientId, address, sessions, signer, availabilityOf }: PrepareTurnOptions): Operation<TurnPlan> {
+export function* prepareTurn({ request, clientId, address, sessions, signer, availabilityOf }: PrepareTurnOptions): Operation<TurnPlan> {
   if (request.messages.length === 0) {
     throw new ChatRequestError('invalid_conversation', 'messages must contain at least one message.')
   }

@@ -1,6 +1,6 @@
 import type { Message } from '../protocol/messages'
 import type { ExtendedMessage } from '../tools/messages'
-import { toExtendedMessages } from './model-messages'
+import { toExtendedMessages } from '../models/model-messages'
 
 /** The default of `maxToolContextBytes`: a few turns of an ordinary chat. */
 export const DEFAULT_TOOL_CONTEXT_BYTES = 16 * 1024

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool } from '../tools/create-mcp-tool'
 import type { AnyMcpTool } from '../tools/types'
-import { createToolRegistry, type ExternalTool } from './tool-registry'
+import type { ExternalTool } from '../tools/external-tools'
+import { createToolRegistry } from './tool-registry'
 
 // eslint-disable-next-line require-yield
 const own = createMcpTool('echo').description('Echoes').parameters(z.object({ text: z.string() })).elicits({}).execute(function* ({ text }) {

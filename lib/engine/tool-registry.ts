@@ -1,31 +1,8 @@
 import { jsonSchema, tool as defineModelTool, type Tool as ModelTool, type ToolSet } from 'ai'
 import type { ExternalToolOrigin } from '../protocol/events'
 import { toJsonSchema } from '../runtime/json-schema'
+import type { ExternalTool, ExternalToolSource } from '../tools/external-tools'
 import type { AnyMcpTool } from '../tools/types'
-
-/** A tool the chat gets from elsewhere (an external MCP server's), as its source offers it. */
-export interface ExternalTool {
-  tool: AnyMcpTool
-  description: string
-  /** The JSON Schema of its input, as its server gave it: what the model sees. */
-  inputSchema: Record<string, unknown>
-  /** Where it comes from: `mcp:<server>`. */
-  source: string
-  origin: ExternalToolOrigin
-  /**
-   * Only for its MCP App (`_meta.ui.visibility` without `"model"`): never offered to the model
-   * nor started by it or by a slash command; its app calls it through the MCP Apps host.
-   */
-  appOnly?: boolean
-}
-
-/** Tools that come and go while the chat runs (external MCP servers start, fail, change their lists). */
-export interface ExternalToolSource {
-  /** The tools offered now. */
-  list(): readonly ExternalTool[]
-  /** One tool by name, offered now or not (a session waiting for it still needs it). */
-  get(name: string): ExternalTool | undefined
-}
 
 /** Every tool the chat can use, as `GET /api/tools` lists them. */
 export interface ToolDescription {

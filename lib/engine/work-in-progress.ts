@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Work } from './admission'
+import type { Work } from '../http/admission'
 import type { CallIdIssuer } from './call-ids'
 
 /** Tells a request that continues a client's work in progress from new work, before it is parsed. */

@@ -1,13 +1,5 @@
-import {
-  createChatServer,
-  createClientIdentity,
-  createAdmission,
-  createInFlightLimiter,
-  type Admission,
-  type ChatServer,
-  type ClientIdentityResolver,
-  type InFlightLimiter,
-} from '../engine'
+import { createChatServer, type ChatServer } from '../engine'
+import { createAdmission, createClientIdentity, createInFlightLimiter, type Admission, type ClientIdentityResolver, type InFlightLimiter } from '../http'
 import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'

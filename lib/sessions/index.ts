@@ -18,6 +18,6 @@ export type { LiveSessionEvent, SessionRuntime, SessionTiming } from './live-ses
 export { SessionConflictError, SessionLimitError } from './errors'
 export { SessionRecordError, SESSION_RECORD_FORMAT, decodeSessionRecord, encodeSessionRecord } from './session-record'
 export type { JournalEntry, PendingElicitationRecord, SessionEnding, SessionRecord, SessionStatus } from './session-record'
-export { SessionStoreUnavailableError } from './session-store'
+export { isSessionStoreUnavailable, SessionStoreUnavailableError } from './session-store'
 export type { SessionStore, StoredSession } from './session-store'
 export { createMemorySessionStore } from './stores/memory-store'

@@ -67,7 +67,20 @@ export function refuseOverLimits(limits: OpenSessionLimits, open: { client: numb
   if (limits.all !== undefined && open.all >= limits.all) throw new SessionLimitError('all', limits.all)
 }
 
-/** The store could not be reached (Redis down); the request that needed it gets a 503. */
+/**
+ * Marks every `SessionStoreUnavailableError`, whichever copy of this module made it: the
+ * production server opens the chat server from `instrumentation` and runs the routes from
+ * another bundle, so an error the store throws reaches a route as another copy's class.
+ */
+const STORE_UNAVAILABLE = Symbol.for('chat-app.SessionStoreUnavailableError')
+
+/** The store could not be reached (Redis down); the request that needed it gets a 503 (`toChatFailure` in lib/http says what). */
 export class SessionStoreUnavailableError extends Error {
   override name = 'SessionStoreUnavailableError'
+  readonly [STORE_UNAVAILABLE] = true
+}
+
+/** Whether `error` is a `SessionStoreUnavailableError`, made by this copy of the module or another one. */
+export function isSessionStoreUnavailable(error: unknown): error is SessionStoreUnavailableError {
+  return error instanceof SessionStoreUnavailableError || (typeof error === 'object' && error !== null && STORE_UNAVAILABLE in error)
 }

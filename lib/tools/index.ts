@@ -9,6 +9,7 @@ export { HandoffError, toJsonData } from './handoff'
 export type { Handoff } from './handoff'
 export { DEFAULT_BRANCH_LIMITS } from './limits'
 export type { BranchLimits, ToolRequirements } from './limits'
+export type { ExternalTool, ExternalToolSource } from './external-tools'
 export type { AssistantToolCallMessage, ExtendedMessage, SampleMessage, ToolCall, ToolResultMessage } from './messages'
 export type {
   AnyMcpTool,

@@ -1,4 +1,4 @@
-import { handleChatRequest } from '@/lib/engine'
+import { handleChatRequest } from '@/lib/http'
 import { getChatApp } from '@/lib/server/chat-server-instance'
 
 export const dynamic = 'force-dynamic'

@@ -1,4 +1,4 @@
-import { isChatRequestError } from '@/lib/engine'
+import { toChatFailure } from '@/lib/http'
 import { getChatApp } from '@/lib/server/chat-server-instance'
 
 export const dynamic = 'force-dynamic'
@@ -12,7 +12,8 @@ export async function GET(): Promise<Response> {
   try {
     return Response.json({ sessions: await chat.listActive() })
   } catch (error) {
-    if (isChatRequestError(error)) return error.toResponse()
+    const failure = toChatFailure(error)
+    if (failure) return failure.toResponse()
     throw error
   }
 }

@@ -1,7 +1,7 @@
-import type { Admission } from '../admission'
+import type { Admission } from '../../http/admission'
 import type { ChatServer } from '../chat-server'
 import type { ChatEvent, PluginElicitRequestEvent, ValidationIssue } from '../../protocol/events'
-import { handleChatRequest } from '../handle-chat-request'
+import { handleChatRequest } from '../../http/handle-chat-request'
 import type { Message } from '../../protocol/messages'
 import type { PluginElicitResponse } from '../../protocol/request-schema'
 

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createClientIdentity, createAdmission, readJsonBody } from '../../engine'
+import { createClientIdentity, createAdmission, readJsonBody } from '../../http'
 import { answerAppRequest, parseAppBody, type McpAppsApp } from './answer-app-request'
 import { createMcpAppsHost } from './mcp-apps-host'
 import { basicReactServer, connectStdio, createClientSource } from './testing/app-servers'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { clientAddressOf, isChatRequestError, type Admission, type ClientIdentityResolver } from '../../engine'
+import { clientAddressOf, toChatFailure, type Admission, type ClientIdentityResolver } from '../../http'
 import type { McpAppsHost } from './mcp-apps-host'
 import { McpAppError, isMcpAppError } from './mcp-app-error'
 
@@ -48,7 +48,10 @@ export async function answerAppRequest({
     for (const [name, value] of Object.entries(client.headers)) response.headers.set(name, value)
     return response
   } catch (error) {
-    if (isMcpAppError(error) || isChatRequestError(error)) return error.toResponse(client.headers)
+    if (isMcpAppError(error)) return error.toResponse(client.headers)
+    // A refusal of the edge's, or the session store down (503 store_unavailable), as the chat route answers them.
+    const failure = toChatFailure(error)
+    if (failure) return failure.toResponse(client.headers)
     throw error
   }
 }

@@ -1,4 +1,4 @@
-/** Marks every `McpAppError`, whichever bundle's copy of this module made it (see engine/errors.ts). */
+/** Marks every `McpAppError`, whichever bundle's copy of this module made it (see http/errors.ts). */
 const MCP_APP_ERROR = Symbol.for('chat-app.McpAppError')
 
 export const MCP_APP_ERROR_STATUS = {

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/client'
-import type { ExternalTool, ExternalToolSource } from '../../engine/tool-registry'
+import type { ExternalTool, ExternalToolSource } from '../../tools/external-tools'
 import { createExternalTool } from './external-tool'
 import { splitExternalToolName } from './tool-names'
 import type { ExternalToolInfo, McpClients } from './use-mcp-clients'

@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createAdmission, type Admission } from '../../engine/admission'
+import { createAdmission, type Admission } from '../../http/admission'
 import { askedOf, connectBookingClient, firstChoices } from './testing/booking-client'
 import { servedEndpoints } from './testing/served-endpoints'
 

@@ -1,5 +1,5 @@
 import { isJSONRPCResponse } from '@modelcontextprotocol/server'
-import type { Work } from '../../engine/admission'
+import type { Work } from '../../http/admission'
 import type { RoundStateCodec } from './round-state'
 
 type RequestId = string | number

@@ -1,4 +1,4 @@
-import { readJsonBody } from '@/lib/engine'
+import { readJsonBody } from '@/lib/http'
 import { answerAppRequest, parseAppBody } from '@/lib/mcp/apps'
 import { getMcpAppsApp } from '@/lib/server/mcp-apps-instance'
 import { openQuestionAppSchema } from './schema'

@@ -1,6 +1,6 @@
 import http from 'node:http'
-import { addressKey } from '../engine/client-address'
-import type { Admission } from '../engine/admission'
+import { addressKey } from './client-address'
+import type { Admission } from './admission'
 
 const INSTALLED = Symbol.for('elicit-chat.admission-gate')
 

@@ -1,16 +1,18 @@
 import type { JSONSchema7, LanguageModelV3 } from '@ai-sdk/provider'
 import type { Operation } from 'effection'
+import { formatSeconds, withModelDeadline } from '../models/model-deadline'
+import { toModelMessages } from '../models/model-messages'
 import { toModelPrompt } from '../models/model-prompt'
-import type { ToolSampleRequest } from '../runtime/tool-client'
 import type { SampleResult } from '../tools/types'
-import { toModelMessages } from './model-messages'
-import { withModelDeadline } from './model-deadline'
-import { formatSeconds } from './model-step'
+import type { ToolSampleRequest } from './tool-client'
 
 /**
  * `ctx.sample` in the chat: one call to the chat's own model, cancelled with the scope that
  * asked (a halted branch aborts its request). With a schema, the model is asked for JSON
  * (`responseFormat`); the runtime parses and validates the text.
+ *
+ * It lives in the runtime, beside the `ToolClient.sample` port it fills, so that both the chat
+ * engine and the MCP server hand it down to their tools without one importing the other.
  */
 export function sampleWithModel({
   model,

@@ -59,3 +59,8 @@ export function* withModelDeadline<T>(
     if (!finished) controller.abort()
   }
 }
+
+/** A deadline as people read it in a time-out message: `120 s`, `1.5 s`. */
+export function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`
+}

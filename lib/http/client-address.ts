@@ -7,7 +7,7 @@ import { isIP } from 'node:net'
  *
  * Where that header comes from: a Next route handler cannot see the TCP socket. Next's server
  * sets `X-Forwarded-For` to the socket's peer address, but only when the request did not carry
- * one, so on its own it would believe whatever a client sends. `installPeerAddress` (lib/server,
+ * one, so on its own it would believe whatever a client sends. `installPeerAddress` (peer-address.ts,
  * run at start) therefore overwrites the header with the socket's peer address on every request,
  * unless `TRUST_PROXY=1`: then the proxy in front appends the address it saw, which is the
  * last entry. Without either (tests calling the handler directly) the header is absent and

@@ -1,5 +1,6 @@
 import { CHAT_ERROR_STATUS, type ChatErrorCode } from '../protocol/error-codes'
 import type { ValidationIssue } from '../protocol/events'
+import { isSessionStoreUnavailable } from '../sessions/session-store'
 
 /**
  * Marks every `ChatRequestError`, whichever copy of this module made it: the production server
@@ -36,4 +37,19 @@ export class ChatRequestError extends Error {
 
 export function isChatRequestError(error: unknown): error is ChatRequestError {
   return error instanceof ChatRequestError || (typeof error === 'object' && error !== null && CHAT_REQUEST_ERROR in error)
+}
+
+/**
+ * The one place a failure the chat expects becomes what its client is told: a `ChatRequestError`,
+ * a code and a message with its HTTP status. Before streaming it is the response
+ * (`toResponse`); once a turn streams, its code and message are the `error` event's, and a tool
+ * that could not start says its message. Anything else is a bug: undefined, and the caller lets
+ * it be a 500 (or a `turn_failed` event).
+ */
+export function toChatFailure(error: unknown): ChatRequestError | undefined {
+  if (isChatRequestError(error)) return error
+  if (isSessionStoreUnavailable(error)) {
+    return new ChatRequestError('store_unavailable', `Sessions cannot be reached right now (${error.message}). Try again in a moment.`)
+  }
+  return undefined
 }

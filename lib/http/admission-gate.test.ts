@@ -1,7 +1,7 @@
 import http from 'node:http'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
-import type { Admission } from '../engine/admission'
+import type { Admission } from './admission'
 import { installAdmissionGate } from './admission-gate'
 
 // Patches http.Server.prototype for this test file's process only (vitest isolates files).

@@ -1,14 +1,24 @@
 import { randomBytes } from 'node:crypto'
-import type { ChatServer } from './chat-server'
 import { clientAddressOf } from './client-address'
 import { createClientIdentity, type ClientIdentityResolver } from './client-identity'
-import { ChatRequestError, isChatRequestError } from './errors'
-import type { Admission } from './admission'
+import { ChatRequestError, toChatFailure } from './errors'
+import type { Admission, Work } from './admission'
 import type { InFlightLimiter } from './in-flight-limiter'
 import type { RateDecision } from './rate-limiter'
 import { readJsonBody } from './read-json-body'
 
 let processIdentity: ClientIdentityResolver | undefined
+
+/**
+ * What the edge hands a chat request to once it is admitted: the engine's `ChatServer` is one.
+ * Declared here, not imported, so that the edge never imports the engine (lib/http/index.ts).
+ */
+export interface ChatTurns {
+  /** Whether a body (not yet validated) continues `clientId`'s work in progress: what admission puts first. */
+  workOf(body: unknown, clientId: string): Work
+  /** Validate the body and stream its turn as NDJSON; a refusal rejects before any byte. */
+  open(options: { body: unknown; clientId: string; address?: string; signal?: AbortSignal; onEnd?: () => void }): Promise<ReadableStream<Uint8Array>>
+}
 
 /**
  * `POST /api/chat`: who is asking (signed cookie), what they sent (validated, refused with a 4xx
@@ -33,7 +43,7 @@ export async function handleChatRequest({
   inFlight,
 }: {
   request: Request
-  chat: ChatServer
+  chat: ChatTurns
   identity?: ClientIdentityResolver
   admission?: Admission
   inFlight?: InFlightLimiter
@@ -64,7 +74,8 @@ export async function handleChatRequest({
       headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store', ...client.headers },
     })
   } catch (error) {
-    if (isChatRequestError(error)) return error.toResponse(client.headers)
+    const failure = toChatFailure(error)
+    if (failure) return failure.toResponse(client.headers)
     throw error
   } finally {
     // Refused before streaming: the request is over. (A stream releases when its body ends.)

@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+/**
+ * The layers of `lib/`, each with the areas it may import (ARCHITECTURE.md, "Inside lib/"; the
+ * edge's direction is argued in lib/http/index.ts). A layer imports only what is listed here;
+ * `plugins/` (the app's plugins) only the composition root does. Packages are not checked.
+ *
+ * Tests are not held to it: a test runs its layer through the ones above when that is what a
+ * user meets (a builder's test runs its tool through the runtime, an MCP-host test drives the chat
+ * engine). What a layer's own code imports is what a change to a higher layer could break, and
+ * that is what this keeps one-way. A layer's test helpers (`testing/`) are held to it too, and may
+ * also use the shared ones (`lib/testing`) and the app's plugins as fixtures.
+ */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  'lib/protocol': [],
+  'lib/tools': ['lib/protocol'],
+  'lib/models': ['lib/protocol', 'lib/tools'],
+  'lib/runtime': ['lib/protocol', 'lib/tools', 'lib/models'],
+  'lib/sessions': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime'],
+  'lib/http': ['lib/protocol', 'lib/sessions'],
+  'lib/engine': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http'],
+  'lib/plugins': ['lib/protocol', 'lib/tools', 'lib/models'],
+  'lib/mcp': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/plugins'],
+  'lib/client': ['lib/protocol', 'lib/tools', 'lib/plugins'],
+  'lib/server': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/engine', 'lib/plugins', 'lib/mcp', 'plugins'],
+  'lib/testing': [],
+}
+const TEST_HELPERS_MAY_ALSO_IMPORT = ['lib/testing', 'plugins']
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(path.join(root, directory), { withFileTypes: true }).flatMap((entry) => {
+    const relative = `${directory}/${entry.name}`
+    if (entry.isDirectory()) return sourceFiles(relative)
+    return /\.tsx?$/.test(entry.name) && !/\.test(-d)?\.tsx?$/.test(entry.name) ? [relative] : []
+  })
+}
+
+/** Every module `file` names in an import, an `export … from` or an `import()`, as a path from the root; packages left out. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(path.join(root, file), 'utf8')
+  const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g)].map((match) => match[1]!)
+  return specifiers.flatMap((specifier) => {
+    if (specifier.startsWith('@/')) return [specifier.slice(2)]
+    if (specifier.startsWith('.')) return [path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier))]
+    return []
+  })
+}
+
+/** The area a path belongs to: `lib/<layer>` inside lib, else its top-level folder. */
+function areaOf(file: string): string {
+  const [top, second] = file.split('/')
+  return top === 'lib' && second && !second.includes('.') ? `lib/${second}` : top!
+}
+
+describe('the layers of lib/', () => {
+  const files = sourceFiles('lib')
+
+  it('knows every area of lib/', () => {
+    const areas = [...new Set(files.map(areaOf))].filter((area) => area.startsWith('lib/'))
+    expect(areas.filter((area) => !(area in MAY_IMPORT))).toEqual([])
+  })
+
+  it('has no layer import one it may not: protocol imports nothing of ours, nothing imports a layer above it, lib/mcp never the engine', () => {
+    const forbidden = files.flatMap((file) => {
+      const allowed = [...(MAY_IMPORT[areaOf(file)] ?? []), ...(file.includes('/testing/') ? TEST_HELPERS_MAY_ALSO_IMPORT : [])]
+      return importsOf(file)
+        .filter((target) => areaOf(target) !== areaOf(file) && !allowed.includes(areaOf(target)))
+        .map((target) => `${file} imports ${target} (${areaOf(file)} may import ${allowed.join(', ') || 'nothing of ours'})`)
+    })
+    expect(forbidden).toEqual([])
+  })
+
+  it('finds the imports it checks', () => {
+    // A guard on the check itself: a pattern that matched nothing would pass every file.
+    expect(importsOf('lib/http/handle-chat-request.ts')).toEqual(expect.arrayContaining(['lib/http/client-address', 'lib/http/errors']))
+    expect(importsOf('lib/engine/chat-server.ts')).toEqual(expect.arrayContaining(['lib/sessions', 'lib/http/errors']))
+    expect(files).toEqual(expect.arrayContaining(['lib/protocol/events.ts', 'lib/mcp/server/mcp-endpoint.ts']))
+  })
+})
