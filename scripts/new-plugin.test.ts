@@ -76,7 +76,7 @@ describe('npm run new-plugin', () => {
     expect(after.get('plugins/reserve-table/plugin.ts')).toContain('.onElicit({ pickOption: OptionPicker, giveName: NameForm })')
     expect(after.get('plugins/reserve-table/components/OptionPicker.tsx')).toContain("ElicitProps<typeof reserveTableTool, 'pickOption'>")
 
-    const tested = run('npx', ['vitest', 'run', 'plugins/reserve-table', 'lib/server/offline-skills.test.ts'])
+    const tested = run('npx', ['vitest', 'run', 'plugins/reserve-table', 'plugins/offline-skills.test.ts'])
     expect(tested.output).toMatch(/Tests\s+\d+ passed/)
     expect(tested.status).toBe(0)
   })
