@@ -43,7 +43,7 @@ beforeAll(() => {
 afterAll(() => rmSync(copy, { recursive: true, force: true }))
 
 describe('npm run new-plugin', () => {
-  it('writes a plugin whose engine test passes, changing nothing but its folder and the two lists', { timeout: 120_000 }, () => {
+  it('writes a plugin whose tests and the checks of every plugin pass, changing nothing but its folder and the two lists', { timeout: 120_000 }, () => {
     const before = snapshot()
     const made = run('node', ['scripts/new-plugin.mjs', 'reserve-table'])
     expect(made.output).toContain('Wrote plugins/reserve-table/')
@@ -76,7 +76,8 @@ describe('npm run new-plugin', () => {
     expect(after.get('plugins/reserve-table/plugin.ts')).toContain('.onElicit({ pickOption: OptionPicker, giveName: NameForm })')
     expect(after.get('plugins/reserve-table/components/OptionPicker.tsx')).toContain("ElicitProps<typeof reserveTableTool, 'pickOption'>")
 
-    const tested = run('npx', ['vitest', 'run', 'plugins/reserve-table', 'plugins/offline-skills.test.ts'])
+    // Its own tests, and the checks that run over every plugin in the list (they must take a new one as it is).
+    const tested = run('npx', ['vitest', 'run', 'plugins/reserve-table', 'plugins/offline-skills.test.ts', 'plugins/halves.test.ts', 'plugins/mcp-forms.test.ts'])
     expect(tested.output).toMatch(/Tests\s+\d+ passed/)
     expect(tested.status).toBe(0)
   })
