@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import ts from 'typescript'
@@ -8,6 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // The scaffold runs in a copy of the project, so the plugin it writes never lands in this one.
 const root = process.cwd()
 let copy: string
+
+// The guide's example name, unless this project already has a plugin by that name (one made by
+// following the guide): then the next free one, so the test passes beside it.
+const name = ['reserve-table', ...Array.from({ length: 8 }, (_, index) => `reserve-table-${index + 2}`)].find(
+  (candidate) => !existsSync(join(root, 'plugins', candidate)),
+)!
+const camel = name.replace(/-([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase())
+const pascal = camel[0]!.toUpperCase() + camel.slice(1)
+const tool = name.replaceAll('-', '_')
 
 function run(command: string, args: string[]) {
   const result = spawnSync(command, args, { cwd: copy, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } })
@@ -43,40 +52,43 @@ beforeAll(() => {
 afterAll(() => rmSync(copy, { recursive: true, force: true }))
 
 describe('npm run new-plugin', () => {
-  it('writes a plugin whose engine test passes, changing nothing but its folder and the two lists', { timeout: 120_000 }, () => {
+  it('writes a plugin whose tests and the checks of every plugin pass, changing nothing but its folder and the two lists', { timeout: 120_000 }, () => {
     const before = snapshot()
-    const made = run('node', ['scripts/new-plugin.mjs', 'reserve-table'])
-    expect(made.output).toContain('Wrote plugins/reserve-table/')
+    const made = run('node', ['scripts/new-plugin.mjs', name])
+    expect(made.output).toContain(`Wrote plugins/${name}/`)
     expect(made.status).toBe(0)
 
     const after = snapshot()
     const changed = [...after.keys()].filter((file) => before.get(file) !== after.get(file)).sort()
-    expect(changed.filter((file) => !file.startsWith('plugins/reserve-table/'))).toEqual(['plugins/browser.ts', 'plugins/index.ts'])
+    expect(changed.filter((file) => !file.startsWith(`plugins/${name}/`))).toEqual(['plugins/browser.ts', 'plugins/index.ts'])
     expect([...before.keys()].filter((file) => !after.has(file))).toEqual([])
-    expect(changed.filter((file) => file.startsWith('plugins/reserve-table/'))).toEqual(
+    expect(changed.filter((file) => file.startsWith(`plugins/${name}/`))).toEqual(
       [
         'components/NameForm.tsx',
         'components/OptionPicker.tsx',
-        'components/ReserveTableResult.tsx',
-        'e2e/reserve-table-card.ts',
-        'e2e/reserve-table.spec.ts',
+        `components/${pascal}Result.tsx`,
+        `e2e/${name}-card.ts`,
+        `e2e/${name}.spec.ts`,
         'offline.ts',
         'plugin.ts',
-        'reserve-table.engine.test.ts',
+        `${name}.engine.test.ts`,
         'tool.ts',
-      ].map((file) => `plugins/reserve-table/${file}`),
+      ]
+        .map((file) => `plugins/${name}/${file}`)
+        .sort(),
     )
     const index = after.get('plugins/index.ts')!
-    expect(index).toContain("import { reserveTableTool } from './reserve-table/tool'")
-    expect(index).toContain("import { reserveTableOffline } from './reserve-table/offline'")
-    expect(index).toContain('  { name: reserveTableTool.name, tool: reserveTableTool, offline: reserveTableOffline },\n] as const')
-    expect(index).not.toContain('./reserve-table/plugin')
-    expect(after.get('plugins/browser.ts')).toContain("  reserve_table: () => import('./reserve-table/plugin').then((module) => module.reserveTablePlugin),\n} satisfies")
+    expect(index).toContain(`import { ${camel}Tool } from './${name}/tool'`)
+    expect(index).toContain(`import { ${camel}Offline } from './${name}/offline'`)
+    expect(index).toContain(`  { name: ${camel}Tool.name, tool: ${camel}Tool, offline: ${camel}Offline },\n] as const`)
+    expect(index).not.toContain(`./${name}/plugin`)
+    expect(after.get('plugins/browser.ts')).toContain(`  ${tool}: () => import('./${name}/plugin').then((module) => module.${camel}Plugin),\n} satisfies`)
     // Each question is answered by its component, registered directly (each is also the question's MCP App).
-    expect(after.get('plugins/reserve-table/plugin.ts')).toContain('.onElicit({ pickOption: OptionPicker, giveName: NameForm })')
-    expect(after.get('plugins/reserve-table/components/OptionPicker.tsx')).toContain("ElicitProps<typeof reserveTableTool, 'pickOption'>")
+    expect(after.get(`plugins/${name}/plugin.ts`)).toContain('.onElicit({ pickOption: OptionPicker, giveName: NameForm })')
+    expect(after.get(`plugins/${name}/components/OptionPicker.tsx`)).toContain(`ElicitProps<typeof ${camel}Tool, 'pickOption'>`)
 
-    const tested = run('npx', ['vitest', 'run', 'plugins/reserve-table', 'lib/server/offline-skills.test.ts'])
+    // Its own tests, and the checks that run over every plugin in the list (they must take a new one as it is).
+    const tested = run('npx', ['vitest', 'run', `plugins/${name}`, 'plugins/offline-skills.test.ts', 'plugins/halves.test.ts', 'plugins/mcp-forms.test.ts'])
     expect(tested.output).toMatch(/Tests\s+\d+ passed/)
     expect(tested.status).toBe(0)
   })
@@ -86,7 +98,7 @@ describe('npm run new-plugin', () => {
   // with what they import, under the project's tsconfig (paths, strict, jsx): the whole
   // project's `tsc` takes several times as long.
   it('writes a plugin that type-checks, with the two lists that name it', { timeout: 120_000 }, () => {
-    const folder = join(copy, 'plugins', 'reserve-table')
+    const folder = join(copy, 'plugins', name)
     const files = (directory: string): string[] =>
       readdirSync(directory).flatMap((entry) => {
         const path = join(directory, entry)
@@ -116,7 +128,7 @@ describe('npm run new-plugin', () => {
   })
 
   it.each([
-    ['reserve-table', 'plugins/reserve-table already exists'],
+    [name, `plugins/${name} already exists`],
     ['book-flight', 'plugins/book-flight already exists'],
     ['Reserve Table', 'is not a valid plugin folder name'],
     ['../escape', 'is not a valid plugin folder name'],

@@ -1,11 +1,11 @@
 import { beforeAll, beforeEach, afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { pluginUis } from '@/plugins/browser'
-import { searchFlights, seatMapFor } from '@/plugins/book-flight/flights'
 import type { ChatEvent } from '../protocol/events'
 import type { Message } from '../protocol/messages'
 import type { ChatRequest } from '../protocol/request-schema'
 import { createPluginRegistry, makePlugin, type ElicitComponentProps } from '../plugins'
+import { TrainList } from '../testing/book-train/components/TrainList'
+import { searchTrains, seatMapFor } from '../testing/book-train/trains'
 import { createMcpTool, encodeModelContext, formatElicitId } from '../tools'
 import { BUSY_RETRY_LIMIT_MS, secondsUntil } from './busy-retry'
 import { createChatController, renderKey, type ChatController } from './chat-controller'
@@ -119,43 +119,43 @@ function elicitEvent({
   }
 }
 
-const flights = searchFlights('NYC', 'LAX')
+const trains = searchTrains('Paris', 'Lyon')
 const bookingCall: Message = {
   role: 'assistant',
   content: null,
-  tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'book_flight', arguments: '{"from":"NYC","destination":"LAX"}' } }],
+  tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'book_train', arguments: '{"from":"Paris","to":"Lyon"}' } }],
 }
 const firstTurn: ChatEvent[] = [
-  { type: 'text', content: 'Searching flights.' },
-  { type: 'tool_calls', calls: [{ id: 'call-1', name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } }] },
-  { type: 'plugin_progress', sessionId: 'call-1', callId: 'call-1', message: 'Waiting for a flight choice', progress: 0.25 },
+  { type: 'text', content: 'Searching trains.' },
+  { type: 'tool_calls', calls: [{ id: 'call-1', name: 'book_train', arguments: { from: 'Paris', to: 'Lyon' } }] },
+  { type: 'plugin_progress', sessionId: 'call-1', callId: 'call-1', message: 'Waiting for a train choice', progress: 0.25 },
   elicitEvent({
     callId: 'call-1',
-    toolName: 'book_flight',
-    key: 'pickFlight',
+    toolName: 'book_train',
+    key: 'pickTrain',
     seq: 3,
-    message: 'Select your flight from NYC to LAX:',
-    context: { from: 'NYC', destination: 'LAX', flights },
+    message: 'Select your train from Paris to Lyon:',
+    context: { from: 'Paris', to: 'Lyon', trains },
   }),
-  { type: 'conversation_state', messages: [{ role: 'user', content: 'Book a flight from NYC to LAX' }, bookingCall] },
+  { type: 'conversation_state', messages: [{ role: 'user', content: 'Book a train from Paris to Lyon' }, bookingCall] },
 ]
 const seatTurn: ChatEvent[] = [
   elicitEvent({
     callId: 'call-1',
-    toolName: 'book_flight',
+    toolName: 'book_train',
     key: 'pickSeat',
     seq: 5,
     message: 'Select your seat:',
-    context: { flight: flights[0], seatMap: seatMapFor(flights[0]) },
+    context: { train: trains[0], seatMap: seatMapFor(trains[0]) },
   }),
-  { type: 'conversation_state', messages: [{ role: 'user', content: 'Book a flight from NYC to LAX' }, bookingCall] },
+  { type: 'conversation_state', messages: [{ role: 'user', content: 'Book a train from Paris to Lyon' }, bookingCall] },
 ]
 
-// The app's own list: each plugin's browser half is loaded on its first question.
-const registry = createPluginRegistry(pluginUis)
+// The fixture's browser half, listed as the app lists a plugin's: loaded on its first question.
+const registry = createPluginRegistry([{ toolName: 'book_train', load: () => import('../testing/book-train/plugin').then((module) => module.bookTrainPlugin) }])
 // Loaded once up front, so that each test's renders follow its events without a chunk to wait for.
 beforeAll(async () => {
-  await registry.load('book_flight')
+  await registry.load('book_train')
 })
 
 describe('createChatController', () => {
@@ -187,47 +187,47 @@ describe('createChatController', () => {
     const server = createServer()
     server.stream(firstTurn)
     const chat = start({ registry, fetch: server.fetch })
-    await chat.send('Book a flight from NYC to LAX')
+    await chat.send('Book a train from Paris to Lyon')
 
     expect(chat.getSnapshot().state.status).toBe('awaiting_input')
-    const [flightList] = rendersOf(chat, 'call-1')
-    // The plugin registered FlightList for the question: it gets the question's message and decoded context.
-    expect(flightList.props.Component).toBe((await import('@/plugins/book-flight/components/FlightList')).FlightList)
-    expect(flightList.props).toMatchObject({ message: 'Select your flight from NYC to LAX:', context: { from: 'NYC', destination: 'LAX' }, choices: {} })
-    expect(flightList.response).toBeUndefined()
+    const [trainList] = rendersOf(chat, 'call-1')
+    // The plugin registered TrainList for the question: it gets the question's message and decoded context.
+    expect(trainList.props.Component).toBe(TrainList)
+    expect(trainList.props).toMatchObject({ message: 'Select your train from Paris to Lyon:', context: { from: 'Paris', to: 'Lyon' }, choices: {} })
+    expect(trainList.response).toBeUndefined()
 
     server.stream(seatTurn)
-    flightList.respond({ action: 'accept', content: { flightId: flights[0].id } })
-    await vi.waitFor(() => expect((rendersOf(chat, 'call-1')[0]?.props.Component as () => unknown)?.name).toBe('SeatPicker'))
+    trainList.respond({ action: 'accept', content: { trainId: trains[0].id } })
+    await vi.waitFor(() => expect((rendersOf(chat, 'call-1')[0]?.props.Component as () => unknown)?.name).toBe('SeatChoice'))
     expect(server.requests[1]).toEqual({
-      messages: [{ role: 'user', content: 'Book a flight from NYC to LAX' }, bookingCall],
+      messages: [{ role: 'user', content: 'Book a train from Paris to Lyon' }, bookingCall],
       pluginElicitResponses: [
         {
           sessionId: 'call-1',
           callId: 'call-1',
-          elicitId: 'book_flight/pickFlight/call-1/3',
-          result: { action: 'accept', content: { flightId: flights[0].id } },
+          elicitId: 'book_train/pickTrain/call-1/3',
+          result: { action: 'accept', content: { trainId: trains[0].id } },
         },
       ],
     })
-    // The answered flight list stays, disabled, with the choice.
-    const flightElicitation = card(chat, 'call-1').elicitations[0]
-    expect(flightElicitation).toMatchObject({ status: 'submitted', answers: [{ action: 'accept', content: { flightId: flights[0].id } }] })
-    expect(chat.getSnapshot().renders[renderKey(flightElicitation)][0].response).toEqual({
-      value: { action: 'accept', content: { flightId: flights[0].id } },
+    // The answered train list stays, disabled, with the choice.
+    const trainElicitation = card(chat, 'call-1').elicitations[0]
+    expect(trainElicitation).toMatchObject({ status: 'submitted', answers: [{ action: 'accept', content: { trainId: trains[0].id } }] })
+    expect(chat.getSnapshot().renders[renderKey(trainElicitation)][0].response).toEqual({
+      value: { action: 'accept', content: { trainId: trains[0].id } },
     })
 
-    const confirmation = { status: 'confirmed', ticketNumber: 'TKT-ABC234', seat: '12A' }
+    const confirmation = { status: 'confirmed', ticketNumber: 'TKT-ABC234', seat: '2A' }
     server.stream([
-      { type: 'tool_result', id: 'call-1', name: 'book_flight', content: JSON.stringify(confirmation) },
+      { type: 'tool_result', id: 'call-1', name: 'book_train', content: JSON.stringify(confirmation) },
       { type: 'text', content: 'Booked.' },
       { type: 'complete', text: 'Booked.' },
       { type: 'conversation_state', messages: [] },
     ])
-    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', content: { row: 12, seat: 'A' } })
+    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', content: { row: 2, seat: 'A' } })
     await vi.waitFor(() => expect(chat.getSnapshot().state.status).toBe('idle'))
     expect(server.requests[2].pluginElicitResponses).toEqual([
-      { sessionId: 'call-1', callId: 'call-1', elicitId: 'book_flight/pickSeat/call-1/5', result: { action: 'accept', content: { row: 12, seat: 'A' } } },
+      { sessionId: 'call-1', callId: 'call-1', elicitId: 'book_train/pickSeat/call-1/5', result: { action: 'accept', content: { row: 2, seat: 'A' } } },
     ])
     expect(card(chat, 'call-1')).toMatchObject({ status: 'completed', result: { value: confirmation } })
   })
@@ -235,13 +235,13 @@ describe('createChatController', () => {
   it('answers several tool calls of one turn in one request', async () => {
     const server = createServer()
     const call = (id: string) =>
-      elicitEvent({ callId: id, toolName: 'book_flight', key: 'pickFlight', seq: 3, message: 'Pick', context: { from: 'NYC', destination: 'LAX', flights } })
+      elicitEvent({ callId: id, toolName: 'book_train', key: 'pickTrain', seq: 3, message: 'Pick', context: { from: 'Paris', to: 'Lyon', trains } })
     server.stream([
       {
         type: 'tool_calls',
         calls: [
-          { id: 'call-a', name: 'book_flight', arguments: {} },
-          { id: 'call-b', name: 'book_flight', arguments: {} },
+          { id: 'call-a', name: 'book_train', arguments: {} },
+          { id: 'call-b', name: 'book_train', arguments: {} },
         ],
       },
       call('call-a'),
@@ -256,7 +256,7 @@ describe('createChatController', () => {
     expect(chat.getSnapshot().state.status).toBe('awaiting_input')
 
     server.stream([{ type: 'conversation_state', messages: [] }])
-    rendersOf(chat, 'call-a')[0].respond({ action: 'accept', content: { flightId: flights[1].id } })
+    rendersOf(chat, 'call-a')[0].respond({ action: 'accept', content: { trainId: trains[1].id } })
     await vi.waitFor(() => expect(server.requests).toHaveLength(2))
     expect(server.requests[1].pluginElicitResponses?.map((response) => [response.callId, response.result.action])).toEqual([
       ['call-a', 'accept'],
@@ -376,21 +376,21 @@ describe('createChatController', () => {
       {
         type: 'tool_calls',
         calls: [
-          { id: 'call-a', name: 'book_flight', arguments: {} },
-          { id: 'call-b', name: 'book_flight', arguments: {} },
+          { id: 'call-a', name: 'book_train', arguments: {} },
+          { id: 'call-b', name: 'book_train', arguments: {} },
         ],
       },
-      elicitEvent({ callId: 'call-a', toolName: 'book_flight', key: 'pickFlight', seq: 3, message: 'Pick', context: { flights } }),
-      elicitEvent({ callId: 'call-b', toolName: 'book_flight', key: 'pickFlight', seq: 3, message: 'Pick', context: { flights } }),
+      elicitEvent({ callId: 'call-a', toolName: 'book_train', key: 'pickTrain', seq: 3, message: 'Pick', context: { trains } }),
+      elicitEvent({ callId: 'call-b', toolName: 'book_train', key: 'pickTrain', seq: 3, message: 'Pick', context: { trains } }),
       { type: 'conversation_state', messages: [{ role: 'user', content: 'two' }] },
     ])
     const chat = start({ registry, fetch: server.fetch })
     await chat.send('two')
-    const [flightList] = rendersOf(chat, 'call-a')
+    const [trainList] = rendersOf(chat, 'call-a')
 
     const afterFirst: Message[] = [{ role: 'user', content: 'two' }, { role: 'tool', tool_call_id: 'call-a', content: 'Error: stopped' }]
     server.stream([
-      { type: 'tool_error', id: 'call-a', name: 'book_flight', message: 'Stopped by the user' },
+      { type: 'tool_error', id: 'call-a', name: 'book_train', message: 'Stopped by the user' },
       { type: 'conversation_state', messages: afterFirst },
     ])
     server.stream([{ type: 'conversation_state', messages: [] }])
@@ -404,7 +404,7 @@ describe('createChatController', () => {
     expect(card(chat, 'call-b').status).toBe('stopped')
     expect(chat.getSnapshot().state.status).toBe('idle')
     // The halted handler no longer takes answers.
-    flightList.respond({ action: 'decline' })
+    trainList.respond({ action: 'decline' })
     expect(card(chat, 'call-a').elicitations[0].answers).toEqual([])
   })
 
@@ -449,34 +449,34 @@ describe('createChatController', () => {
 
   it('gives a component the question’s choices, and again after a reload', async () => {
     const storage = memoryStorage()
-    const choices = { flightId: flights.map((flight) => ({ value: flight.id, title: flight.flightNumber })) }
+    const choices = { trainId: trains.map((train) => ({ value: train.id, title: train.number })) }
     const server = createServer()
     server.stream([...firstTurn.slice(0, 3), { ...firstTurn[3], choices } as ChatEvent, firstTurn[4]])
     const before = start({ registry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
-    await before.send('Book a flight from NYC to LAX')
+    await before.send('Book a train from Paris to Lyon')
     expect(rendersOf(before, 'call-1')[0]?.props).toMatchObject({ choices })
     before.detach()
 
     const after = await startRestored({ registry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
-    expect(rendersOf(after, 'call-1')[0]?.props).toMatchObject({ message: 'Select your flight from NYC to LAX:', choices })
+    expect(rendersOf(after, 'call-1')[0]?.props).toMatchObject({ message: 'Select your train from Paris to Lyon:', choices })
   })
 
   it('runs the handler again when the server rejects an answer', async () => {
     const server = createServer()
     server.stream(firstTurn)
     const chat = start({ registry, fetch: server.fetch })
-    await chat.send('Book a flight from NYC to LAX')
+    await chat.send('Book a train from Paris to Lyon')
     server.stream([
-      { type: 'plugin_elicit_rejected', sessionId: 'call-1', elicitId: 'book_flight/pickFlight/call-1/3', message: 'flightId: Too small' },
+      { type: 'plugin_elicit_rejected', sessionId: 'call-1', elicitId: 'book_train/pickTrain/call-1/3', message: 'trainId: Too small' },
       firstTurn[3],
       firstTurn[4],
     ])
-    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', content: { flightId: '' } })
+    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', content: { trainId: '' } })
     await vi.waitFor(() => expect(card(chat, 'call-1').elicitations[0].attempt).toBe(2))
     const retry = rendersOf(chat, 'call-1')
     expect(retry).toHaveLength(1)
     expect(retry[0].response).toBeUndefined()
-    expect(card(chat, 'call-1').elicitations[0].rejection).toEqual({ message: 'flightId: Too small' })
+    expect(card(chat, 'call-1').elicitations[0].rejection).toEqual({ message: 'trainId: Too small' })
   })
 
   it('starts a new chat: clears the state and the storage, and frees waiting sessions', async () => {
@@ -484,7 +484,7 @@ describe('createChatController', () => {
     const server = createServer()
     server.stream(firstTurn)
     const chat = start({ registry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
-    await chat.send('Book a flight from NYC to LAX')
+    await chat.send('Book a train from Paris to Lyon')
     server.stream([{ type: 'conversation_state', messages: [] }])
     await chat.newChat()
     expect(chat.getSnapshot().state).toEqual({ messages: [], entries: [], status: 'idle' })
@@ -622,25 +622,25 @@ describe('when the server is busy (429 with Retry-After)', () => {
     const server = createServer()
     server.stream(firstTurn)
     const chat = start({ registry, fetch: server.fetch })
-    await chat.send('Book a flight from NYC to LAX')
+    await chat.send('Book a train from Paris to Lyon')
 
     server.next(busy(3))
     server.stream(seatTurn)
-    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', content: { flightId: flights[0].id } })
+    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', content: { trainId: trains[0].id } })
     await settle()
     expect(server.requests).toHaveLength(2)
     expect(chat.getSnapshot().busy).toEqual({ retryAt: 3000 })
-    expect(card(chat, 'call-1').elicitations[0]).toMatchObject({ status: 'submitted', answers: [{ action: 'accept', content: { flightId: flights[0].id } }] })
+    expect(card(chat, 'call-1').elicitations[0]).toMatchObject({ status: 'submitted', answers: [{ action: 'accept', content: { trainId: trains[0].id } }] })
 
     await vi.advanceTimersByTimeAsync(3000)
     await settle()
     expect(server.requests).toHaveLength(3)
     expect(server.requests[2]).toEqual(server.requests[1])
     expect(server.requests[2]!.pluginElicitResponses).toEqual([
-      { sessionId: 'call-1', callId: 'call-1', elicitId: 'book_flight/pickFlight/call-1/3', result: { action: 'accept', content: { flightId: flights[0].id } } },
+      { sessionId: 'call-1', callId: 'call-1', elicitId: 'book_train/pickTrain/call-1/3', result: { action: 'accept', content: { trainId: trains[0].id } } },
     ])
     expect(chat.getSnapshot().busy).toBeUndefined()
-    expect((rendersOf(chat, 'call-1')[0]?.props.Component as () => unknown)?.name).toBe('SeatPicker')
+    expect((rendersOf(chat, 'call-1')[0]?.props.Component as () => unknown)?.name).toBe('SeatChoice')
   })
 
   it('Stop during the wait sends nothing more; the message stays as a stopped turn', async () => {
@@ -671,9 +671,9 @@ describe('when the server is busy (429 with Retry-After)', () => {
     const server = createServer()
     server.stream(firstTurn)
     const chat = start({ registry, fetch: server.fetch })
-    await chat.send('Book a flight from NYC to LAX')
+    await chat.send('Book a train from Paris to Lyon')
     server.next(busy(5))
-    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', content: { flightId: flights[0].id } })
+    rendersOf(chat, 'call-1')[0].respond({ action: 'accept', content: { trainId: trains[0].id } })
     await settle()
     expect(chat.getSnapshot().busy).toBeDefined()
 
@@ -690,8 +690,8 @@ describe('when the server is busy (429 with Retry-After)', () => {
     const ids = ['call-a', 'call-b', 'call-c']
     const server = createServer()
     server.stream([
-      { type: 'tool_calls', calls: ids.map((id) => ({ id, name: 'book_flight', arguments: {} })) },
-      ...ids.map((id) => elicitEvent({ callId: id, toolName: 'book_flight', key: 'pickFlight', seq: 3, message: 'Pick', context: { flights } })),
+      { type: 'tool_calls', calls: ids.map((id) => ({ id, name: 'book_train', arguments: {} })) },
+      ...ids.map((id) => elicitEvent({ callId: id, toolName: 'book_train', key: 'pickTrain', seq: 3, message: 'Pick', context: { trains } })),
       { type: 'conversation_state', messages: [{ role: 'user', content: 'three' }] },
     ])
     const chat = start({ registry, fetch: server.fetch })

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { bookFlightTool } from '@/plugins/book-flight/tool'
-import { bookFlightOffline } from '@/plugins/book-flight/offline'
-import type { Flight } from '@/plugins/book-flight/flights'
+import { bookTrainTool } from '../testing/book-train/tool'
+import { bookTrainOffline } from '../testing/book-train/offline'
+import type { Train } from '../testing/book-train/trains'
 import { createOfflineModel } from '../models'
 import { decodeModelContext } from '../tools/model-context'
 import { createChatServer, type ChatServer } from './chat-server'
@@ -14,17 +14,17 @@ let client: ChatTestClient
 let waiting: PluginElicitRequestEvent
 
 beforeEach(async () => {
-  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] }), tools: [bookFlightTool] })
+  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookTrainOffline] }), tools: [bookTrainTool] })
   client = createChatTestClient({ chat })
-  waiting = elicitRequests((await client.say('Book a flight from NYC to LAX')).events)[0]!
+  waiting = elicitRequests((await client.say('Book a train from Paris to Lyon')).events)[0]!
 })
 afterEach(() => chat.close())
 
 /** After any refused request, the waiting booking must still go on from where it was. */
 async function expectBookingIntact() {
   expect(await chat.listActive()).toMatchObject([{ id: waiting.sessionId, status: 'awaiting_elicit' }])
-  const flights = decodeModelContext({ message: waiting.message, schema: waiting.schema }).context.flights as Flight[]
-  const turn = await client.answer([{ request: waiting, result: { action: 'accept', content: { flightId: flights[0]!.id } } }])
+  const trains = decodeModelContext({ message: waiting.message, schema: waiting.schema }).context.trains as Train[]
+  const turn = await client.answer([{ request: waiting, result: { action: 'accept', content: { trainId: trains[0]!.id } } }])
   expect(elicitRequests(turn.events)[0]?.key).toBe('pickSeat')
 }
 

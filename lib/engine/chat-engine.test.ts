@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createOfflineModel } from '../models'
-import { bookFlightTool } from '@/plugins/book-flight/tool'
-import { bookFlightOffline } from '@/plugins/book-flight/offline'
-import type { Flight, SeatMap } from '@/plugins/book-flight/flights'
+import { bookTrainOffline } from '../testing/book-train/offline'
+import { bookTrainTool } from '../testing/book-train/tool'
+import { freeSeats, type SeatMap, type Train } from '../testing/book-train/trains'
 import { decodeModelContext, MODEL_CONTEXT_BOUNDARY } from '../tools/model-context'
 import { createChatServer, type ChatServer } from './chat-server'
 import { LOST_SESSION_MESSAGE } from './chat-engine'
@@ -15,7 +15,7 @@ let chat: ChatServer
 let client: ChatTestClient
 
 beforeEach(async () => {
-  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] }), tools: [bookFlightTool], secret })
+  chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookTrainOffline] }), tools: [bookTrainTool], secret })
   client = createChatTestClient({ chat })
 })
 afterEach(() => chat.close())
@@ -25,14 +25,10 @@ function contextOf(request: PluginElicitRequestEvent) {
 }
 
 function freeSeat(request: PluginElicitRequestEvent) {
-  const seatMap = contextOf(request).seatMap as SeatMap
-  for (let row = seatMap.firstRow; row <= seatMap.lastRow; row++) {
-    for (const seat of seatMap.letters) if (!seatMap.taken.includes(`${row}${seat}`)) return { row, seat }
-  }
-  throw new Error('no free seat')
+  return freeSeats(contextOf(request).seatMap as SeatMap)[0]!
 }
 
-async function startBooking(text = 'Book a flight from NYC to LAX') {
+async function startBooking(text = 'Book a train from Paris to Lyon') {
   const turn = await client.say(text)
   const [request] = elicitRequests(turn.events)
   if (!request) throw new Error(`no elicitation in ${JSON.stringify(turn.events)}`)
@@ -51,27 +47,27 @@ describe('one request: a plain answer', () => {
 })
 
 describe('three requests: a whole booking', () => {
-  it('asks for a flight, then a seat, then returns a ticket with a sampled tip', async () => {
+  it('asks for a train, then a seat, then returns a ticket with a sampled tip', async () => {
     const { turn, request } = await startBooking()
     expect(eventsOf(turn.events, 'tool_calls')[0]?.calls).toEqual([
-      { id: request.callId, name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } },
+      { id: request.callId, name: 'book_train', arguments: { from: 'Paris', to: 'Lyon' } },
     ])
     expect(eventsOf(turn.events, 'plugin_progress')[0]).toMatchObject({ sessionId: request.sessionId, progress: 0.1 })
-    expect(eventsOf(turn.events, 'plugin_log')[0]).toMatchObject({ level: 'info', message: expect.stringContaining('Found 3 flights') })
-    expect(request).toMatchObject({ toolName: 'book_flight', key: 'pickFlight', sessionId: request.callId })
+    expect(eventsOf(turn.events, 'plugin_log')[0]).toMatchObject({ level: 'info', message: expect.stringContaining('Found 3 trains') })
+    expect(request).toMatchObject({ toolName: 'book_train', key: 'pickTrain', sessionId: request.callId })
     // notify, log, notify, then the elicitation: the fourth ctx call.
-    expect(request.elicitId).toBe(`book_flight/pickFlight/${request.callId}/4`)
+    expect(request.elicitId).toBe(`book_train/pickTrain/${request.callId}/4`)
     expect(request.message).toContain(MODEL_CONTEXT_BOUNDARY)
-    const flights = (request.schema['x-model-context'] as { flights: Flight[] }).flights
-    expect(flights).toHaveLength(3)
-    expect(request.schema).toMatchObject({ type: 'object', properties: { flightId: { type: 'string' } } })
+    const trains = (request.schema['x-model-context'] as { trains: Train[] }).trains
+    expect(trains).toHaveLength(3)
+    expect(request.schema).toMatchObject({ type: 'object', properties: { trainId: { type: 'string' } } })
     expect(client.messages.at(-1)?.tool_calls?.[0]?.id).toBe(request.callId)
 
-    const second = await client.answer([{ request, result: { action: 'accept', content: { flightId: flights[1]!.id } } }])
+    const second = await client.answer([{ request, result: { action: 'accept', content: { trainId: trains[1]!.id } } }])
     const [seatRequest] = elicitRequests(second.events)
     expect(seatRequest).toMatchObject({ key: 'pickSeat', sessionId: request.sessionId })
     expect(eventsOf(second.events, 'text')).toHaveLength(0)
-    expect((contextOf(seatRequest!).flight as Flight).id).toBe(flights[1]!.id)
+    expect((contextOf(seatRequest!).train as Train).id).toBe(trains[1]!.id)
 
     const seat = freeSeat(seatRequest!)
     const third = await client.answer([{ request: seatRequest!, result: { action: 'accept', content: seat } }])
@@ -81,10 +77,10 @@ describe('three requests: a whole booking', () => {
       status: 'confirmed',
       ticketNumber: expect.stringMatching(/^TKT-/),
       seat: `${seat.row}${seat.seat}`,
-      price: flights[1]!.price,
-      flight: { id: flights[1]!.id },
+      price: trains[1]!.price,
+      train: { id: trains[1]!.id },
     })
-    expect(ticket.tip).toContain('LAX')
+    expect(ticket.tip).toContain('Lyon')
     expect(textOf(third.events)).toContain(ticket.ticketNumber)
     expect(third.events.at(-1)?.type).toBe('complete')
     expect(client.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant'])
@@ -94,25 +90,25 @@ describe('three requests: a whole booking', () => {
   it('keeps a waiting session listed with its tool, status and age', async () => {
     const { request } = await startBooking()
     const [info] = await chat.listActive()
-    expect(info).toMatchObject({ id: request.sessionId, toolName: 'book_flight', status: 'awaiting_elicit' })
+    expect(info).toMatchObject({ id: request.sessionId, toolName: 'book_train', status: 'awaiting_elicit' })
     expect(info!.ageMs).toBeGreaterThanOrEqual(0)
   })
 })
 
 describe('two requests: the user says no', () => {
-  it('ends the tool cleanly when the flight is declined, and the assistant says so', async () => {
+  it('ends the tool cleanly when the train is declined, and the assistant says so', async () => {
     const { request } = await startBooking()
     const turn = await client.answer([{ request, result: { action: 'decline' } }])
     const result = JSON.parse(eventsOf(turn.events, 'tool_result')[0]!.content)
-    expect(result).toMatchObject({ status: 'cancelled', step: 'flight' })
+    expect(result).toMatchObject({ status: 'cancelled', step: 'train' })
     expect(textOf(turn.events)).toMatch(/nothing (was|has been) booked|not booked|no booking/i)
     expect(await chat.listActive()).toEqual([])
   })
 
   it('ends the tool cleanly when the seat step is cancelled', async () => {
     const { request } = await startBooking()
-    const flights = contextOf(request).flights as Flight[]
-    const second = await client.answer([{ request, result: { action: 'accept', content: { flightId: flights[0]!.id } } }])
+    const trains = contextOf(request).trains as Train[]
+    const second = await client.answer([{ request, result: { action: 'accept', content: { trainId: trains[0]!.id } } }])
     const turn = await client.answer([{ request: elicitRequests(second.events)[0]!, result: { action: 'cancel' } }])
     expect(JSON.parse(eventsOf(turn.events, 'tool_result')[0]!.content)).toMatchObject({ status: 'cancelled', step: 'seat' })
     expect(textOf(turn.events).length).toBeGreaterThan(0)
@@ -121,16 +117,16 @@ describe('two requests: the user says no', () => {
 
 describe('several tool calls in one turn', () => {
   it('sends every elicitation and takes the answers together', async () => {
-    const first = await client.say('Book flights from NYC to LAX and from LAX to SEA')
+    const first = await client.say('Book trains from Paris to Lyon and from Lyon to Nice')
     const requests = elicitRequests(first.events)
     expect(requests).toHaveLength(2)
     expect(new Set(requests.map((request) => request.sessionId)).size).toBe(2)
-    expect(requests.map((request) => contextOf(request).destination)).toEqual(['LAX', 'SEA'])
+    expect(requests.map((request) => contextOf(request).to)).toEqual(['Lyon', 'Nice'])
 
     const second = await client.answer(
       requests.map((request) => ({
         request,
-        result: { action: 'accept' as const, content: { flightId: (contextOf(request).flights as Flight[])[0]!.id } },
+        result: { action: 'accept' as const, content: { trainId: (contextOf(request).trains as Train[])[0]!.id } },
       })),
     )
     const seats = elicitRequests(second.events)
@@ -138,14 +134,14 @@ describe('several tool calls in one turn', () => {
 
     const third = await client.answer(seats.map((request) => ({ request, result: { action: 'accept' as const, content: freeSeat(request) } })))
     const results = eventsOf(third.events, 'tool_result').map((event) => JSON.parse(event.content))
-    expect(results.map((result) => result.flight.to).sort()).toEqual(['LAX', 'SEA'])
+    expect(results.map((result) => result.train.to).sort()).toEqual(['Lyon', 'Nice'])
     for (const result of results) expect(textOf(third.events)).toContain(result.ticketNumber)
   })
 
   it('re-sends a waiting elicitation that the request did not answer, without calling the model', async () => {
-    const first = await client.say('Book flights from NYC to LAX and from LAX to SEA')
+    const first = await client.say('Book trains from Paris to Lyon and from Lyon to Nice')
     const [a, b] = elicitRequests(first.events)
-    const turn = await client.answer([{ request: a!, result: { action: 'accept', content: { flightId: (contextOf(a!).flights as Flight[])[0]!.id } } }])
+    const turn = await client.answer([{ request: a!, result: { action: 'accept', content: { trainId: (contextOf(a!).trains as Train[])[0]!.id } } }])
     const requests = elicitRequests(turn.events)
     expect(requests.map((request) => request.elicitId)).toContain(b!.elicitId)
     expect(requests.find((request) => request.sessionId === a!.sessionId)?.key).toBe('pickSeat')
@@ -156,43 +152,43 @@ describe('several tool calls in one turn', () => {
 describe('answers that are not right', () => {
   it('rejects content that fails the key schema; the session keeps waiting and then continues', async () => {
     const { request } = await startBooking()
-    const turn = await client.answer([{ request, result: { action: 'accept', content: { flightId: 42 } } }])
+    const turn = await client.answer([{ request, result: { action: 'accept', content: { trainId: 42 } } }])
     expect(eventsOf(turn.events, 'plugin_elicit_rejected')[0]).toMatchObject({
       sessionId: request.sessionId,
       elicitId: request.elicitId,
-      issues: [{ path: 'flightId', message: expect.any(String) }],
+      issues: [{ path: 'trainId', message: expect.any(String) }],
     })
     expect(elicitRequests(turn.events)[0]?.elicitId).toBe(request.elicitId)
-    const flights = contextOf(request).flights as Flight[]
-    const next = await client.answer([{ request, result: { action: 'accept', content: { flightId: flights[0]!.id } } }])
+    const trains = contextOf(request).trains as Train[]
+    const next = await client.answer([{ request, result: { action: 'accept', content: { trainId: trains[0]!.id } } }])
     expect(elicitRequests(next.events)[0]?.key).toBe('pickSeat')
   })
 
-  it('re-asks when the flight id is well formed but not offered', async () => {
+  it('re-asks when the train id is well formed but not offered', async () => {
     const { request } = await startBooking()
-    const turn = await client.answer([{ request, result: { action: 'accept', content: { flightId: 'XX-000' } } }])
+    const turn = await client.answer([{ request, result: { action: 'accept', content: { trainId: 'XX-000' } } }])
     const [again] = elicitRequests(turn.events)
-    expect(again).toMatchObject({ key: 'pickFlight' })
-    expect(again!.message).toContain('XX-000 is not one of the offered flights')
+    expect(again).toMatchObject({ key: 'pickTrain' })
+    expect(again!.message).toContain('XX-000 is not one of the offered trains')
   })
 
   it('refuses a wrong elicitId and a second answer to the same elicitation with 409, losing nothing', async () => {
     const { request } = await startBooking()
-    const flights = contextOf(request).flights as Flight[]
-    const wrong = await client.answer([{ request: { ...request, elicitId: `book_flight/pickSeat/${request.callId}/9` }, result: { action: 'decline' } }])
+    const trains = contextOf(request).trains as Train[]
+    const wrong = await client.answer([{ request: { ...request, elicitId: `book_train/pickSeat/${request.callId}/9` }, result: { action: 'decline' } }])
     expect(wrong).toMatchObject({ status: 409, error: { code: 'elicit_mismatch' } })
 
     const before = client.messages
-    const ok = await client.answer([{ request, result: { action: 'accept', content: { flightId: flights[0]!.id } } }])
+    const ok = await client.answer([{ request, result: { action: 'accept', content: { trainId: trains[0]!.id } } }])
     const [seatRequest] = elicitRequests(ok.events)
     const afterFirst = client.messages
     client.messages = before
-    const again = await client.answer([{ request, result: { action: 'accept', content: { flightId: flights[1]!.id } } }])
+    const again = await client.answer([{ request, result: { action: 'accept', content: { trainId: trains[1]!.id } } }])
     expect(again).toMatchObject({ status: 409, error: { code: 'elicit_already_answered' } })
 
     client.messages = afterFirst
     const done = await client.answer([{ request: seatRequest!, result: { action: 'accept', content: freeSeat(seatRequest!) } }])
-    expect(JSON.parse(eventsOf(done.events, 'tool_result')[0]!.content).flight.id).toBe(flights[0]!.id)
+    expect(JSON.parse(eventsOf(done.events, 'tool_result')[0]!.content).train.id).toBe(trains[0]!.id)
   })
 })
 
@@ -200,7 +196,7 @@ describe('sessions that are gone', () => {
   it('reports a lost session, adds the synthetic tool message, and lets the model carry on', async () => {
     const { request } = await startBooking()
     await chat.close()
-    chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] }), tools: [bookFlightTool], secret })
+    chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookTrainOffline] }), tools: [bookTrainTool], secret })
     const restarted = createChatTestClient({ chat })
     restarted.cookie = client.cookie
     restarted.messages = client.messages
@@ -227,7 +223,7 @@ describe('sessions that are gone', () => {
 
   it('expires a session nobody answers, with one timer, and says why', async () => {
     await chat.close()
-    chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] }), tools: [bookFlightTool], idleTimeoutMs: 40 })
+    chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookTrainOffline] }), tools: [bookTrainTool], idleTimeoutMs: 40 })
     client = createChatTestClient({ chat })
     const { request } = await startBooking()
     await expect.poll(() => chat.listActive(), { interval: 20, timeout: 2_000 }).toEqual([])
@@ -254,7 +250,7 @@ describe('stopping', () => {
   it('ends the turn and its tools when the request is aborted mid-stream', async () => {
     // The offline model, whose answers to a tool's sample wait until the test is done: the
     // request is aborted while the tool waits on its model, whatever the machine's load.
-    const offline = createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] })
+    const offline = createOfflineModel({ delayMs: 0, skills: [bookTrainOffline] })
     let sampling = false
     const model: typeof offline = {
       ...offline,
@@ -264,14 +260,14 @@ describe('stopping', () => {
         return offline.doGenerate(options)
       },
     }
-    const slow = await createChatServer({ model, tools: [bookFlightTool] })
+    const slow = await createChatServer({ model, tools: [bookTrainTool] })
     const stopper = createChatTestClient({ chat: slow })
     const { request } = await (async () => {
-      const turn = await stopper.say('Book a flight from NYC to LAX')
+      const turn = await stopper.say('Book a train from Paris to Lyon')
       return { request: elicitRequests(turn.events)[0]! }
     })()
-    const flights = contextOf(request).flights as Flight[]
-    const second = await stopper.answer([{ request, result: { action: 'accept', content: { flightId: flights[0]!.id } } }])
+    const trains = contextOf(request).trains as Train[]
+    const second = await stopper.answer([{ request, result: { action: 'accept', content: { trainId: trains[0]!.id } } }])
     const seatRequest = elicitRequests(second.events)[0]!
 
     const controller = new AbortController()

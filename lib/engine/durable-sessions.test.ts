@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createOfflineModel } from '../models'
-import { bookFlightTool } from '@/plugins/book-flight/tool'
-import { bookFlightOffline } from '@/plugins/book-flight/offline'
-import type { Flight, SeatMap } from '@/plugins/book-flight/flights'
+import { bookTrainTool } from '../testing/book-train/tool'
+import { bookTrainOffline } from '../testing/book-train/offline'
+import { freeSeats, type SeatMap, type Train } from '../testing/book-train/trains'
 import { createMemorySessionStore, memorySessionKey, type MemorySessionEntry } from '../sessions/stores/memory-store'
 import type { SessionStore } from '../sessions'
 import { decodeModelContext } from '../tools/model-context'
@@ -19,8 +19,8 @@ afterEach(async () => {
 /** One "instance" of the app: its own engine and memory, sessions in the shared store. */
 async function instance(store: SessionStore, options: { hotMs?: number } = {}): Promise<ChatServer> {
   const chat = await createChatServer({
-    model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] }),
-    tools: [bookFlightTool],
+    model: createOfflineModel({ delayMs: 0, skills: [bookTrainOffline] }),
+    tools: [bookTrainTool],
     // Instances share SESSION_SECRET, so each accepts the conversation another signed.
     secret: 'a-secret-every-instance-in-these-tests-shares',
     // eslint-disable-next-line require-yield
@@ -42,42 +42,36 @@ function on(chat: ChatServer, browser: ChatTestClient): ChatTestClient {
 }
 
 const contextOf = (request: PluginElicitRequestEvent) => decodeModelContext({ message: request.message, schema: request.schema }).context
-const firstFlight = (request: PluginElicitRequestEvent) => (contextOf(request).flights as Flight[])[0]!
+const firstTrain = (request: PluginElicitRequestEvent) => (contextOf(request).trains as Train[])[0]!
 
-function freeSeat(request: PluginElicitRequestEvent) {
-  const seatMap = contextOf(request).seatMap as SeatMap
-  for (let row = seatMap.firstRow; row <= seatMap.lastRow; row++) {
-    for (const seat of seatMap.letters) if (!seatMap.taken.includes(`${row}${seat}`)) return { row, seat }
-  }
-  throw new Error('no free seat')
-}
+const freeSeat = (request: PluginElicitRequestEvent) => freeSeats(contextOf(request).seatMap as SeatMap)[0]!
 
 async function startBooking(client: ChatTestClient) {
-  const turn = await client.say('Book a flight from NYC to LAX')
+  const turn = await client.say('Book a train from Paris to Lyon')
   const [request] = elicitRequests(turn.events)
   if (!request) throw new Error(`no question in ${JSON.stringify(turn.events)}`)
   return request
 }
 
-/** Two instances sharing one store, and a browser whose booking, started on the first, waits on the FlightList. */
+/** Two instances sharing one store, and a browser whose booking, started on the first, waits on its first question. */
 async function bookingOnTwoInstances() {
   const store = createMemorySessionStore()
   const a = await instance(store)
   const b = await instance(store)
   const onA = createChatTestClient({ chat: a })
-  return { a, b, onA, pickFlight: await startBooking(onA) }
+  return { a, b, onA, pickTrain: await startBooking(onA) }
 }
 
 describe('sessions shared by instances through one store', () => {
   it('completes a booking whose requests go to different instances, each answer replayed where the tool is not in memory', async () => {
-    const { a, b, onA, pickFlight } = await bookingOnTwoInstances()
-    const flight = firstFlight(pickFlight)
+    const { a, b, onA, pickTrain } = await bookingOnTwoInstances()
+    const train = firstTrain(pickTrain)
 
     const onB = on(b, onA)
-    const seatTurn = await onB.answer([{ request: pickFlight, result: { action: 'accept', content: { flightId: flight.id } } }])
+    const seatTurn = await onB.answer([{ request: pickTrain, result: { action: 'accept', content: { trainId: train.id } } }])
     const [pickSeat] = elicitRequests(seatTurn.events)
-    expect(pickSeat).toMatchObject({ key: 'pickSeat', sessionId: pickFlight.sessionId })
-    // Only what happened after the answer is reported: the flight search's log is not sent again.
+    expect(pickSeat).toMatchObject({ key: 'pickSeat', sessionId: pickTrain.sessionId })
+    // Only what happened after the answer is reported: the train search's log is not sent again.
     expect(eventsOf(seatTurn.events, 'plugin_log')).toEqual([])
 
     const seat = freeSeat(pickSeat!)
@@ -86,16 +80,16 @@ describe('sessions shared by instances through one store', () => {
     const [result] = eventsOf(done.events, 'tool_result')
     expect(JSON.parse(result!.content)).toMatchObject({
       status: 'confirmed',
-      flight: { id: flight.id },
+      train: { id: train.id },
       seat: `${seat.row}${seat.seat}`,
       ticketNumber: expect.stringMatching(/^TKT-/),
     })
   })
 
   it('lets only one of two deliveries of the same answer continue; the other is refused and sees no next question', async () => {
-    const { a, b, onA, pickFlight } = await bookingOnTwoInstances()
+    const { a, b, onA, pickTrain } = await bookingOnTwoInstances()
     const onB = on(b, onA)
-    const answer = { request: pickFlight, result: { action: 'accept' as const, content: { flightId: firstFlight(pickFlight).id } } }
+    const answer = { request: pickTrain, result: { action: 'accept' as const, content: { trainId: firstTrain(pickTrain).id } } }
 
     const turns = await Promise.all([onA.answer([answer]), onB.answer([answer])])
     const continued = turns.filter((turn) => turn.status === 200)
@@ -115,20 +109,20 @@ describe('sessions shared by instances through one store', () => {
   })
 
   it('says a session was stopped on another instance when the one holding it in memory gets its answer', async () => {
-    const { b, onA, pickFlight } = await bookingOnTwoInstances()
-    const stopped = await on(b, onA).abort(pickFlight.sessionId, 'Stopped in the other tab.')
+    const { b, onA, pickTrain } = await bookingOnTwoInstances()
+    const stopped = await on(b, onA).abort(pickTrain.sessionId, 'Stopped in the other tab.')
     expect(stopped.status).toBe(200)
 
     // A still holds the tool waiting in memory; the store says it was stopped.
-    const late = await onA.answer([{ request: pickFlight, result: { action: 'accept', content: { flightId: firstFlight(pickFlight).id } } }])
+    const late = await onA.answer([{ request: pickTrain, result: { action: 'accept', content: { trainId: firstTrain(pickTrain).id } } }])
     expect(late.status).toBe(200)
-    expect(eventsOf(late.events, 'plugin_session_error')).toMatchObject([{ sessionId: pickFlight.sessionId, error: 'SESSION_ABORTED' }])
+    expect(eventsOf(late.events, 'plugin_session_error')).toMatchObject([{ sessionId: pickTrain.sessionId, error: 'SESSION_ABORTED' }])
     expect(elicitRequests(late.events)).toEqual([])
   })
 
   it('refuses with 409 an answer the instance holding the tool in memory gets after another instance recorded one', async () => {
-    const { b, onA, pickFlight } = await bookingOnTwoInstances()
-    const answer = { request: pickFlight, result: { action: 'accept' as const, content: { flightId: firstFlight(pickFlight).id } } }
+    const { b, onA, pickTrain } = await bookingOnTwoInstances()
+    const answer = { request: pickTrain, result: { action: 'accept' as const, content: { trainId: firstTrain(pickTrain).id } } }
     const onB = on(b, onA)
     const first = await onB.answer([answer])
     expect(elicitRequests(first.events)).toMatchObject([{ key: 'pickSeat' }])
@@ -146,8 +140,8 @@ describe('sessions shared by instances through one store', () => {
     const store = createMemorySessionStore()
     const a = await instance(store)
     const client = createChatTestClient({ chat: a })
-    const pickFlight = await startBooking(client)
-    const seatTurn = await client.answer([{ request: pickFlight, result: { action: 'accept', content: { flightId: firstFlight(pickFlight).id } } }])
+    const pickTrain = await startBooking(client)
+    const seatTurn = await client.answer([{ request: pickTrain, result: { action: 'accept', content: { trainId: firstTrain(pickTrain).id } } }])
     const pickSeat = elicitRequests(seatTurn.events)[0]!
     const beforeResult = client.messages
     await client.answer([{ request: pickSeat, result: { action: 'accept', content: freeSeat(pickSeat) } }])
@@ -164,16 +158,16 @@ describe('sessions shared by instances through one store', () => {
     const entries = new Map<string, MemorySessionEntry>()
     const a = await instance(createMemorySessionStore(entries), { hotMs: 0 })
     const client = createChatTestClient({ chat: a })
-    const pickFlight = await startBooking(client)
-    const key = [...entries.keys()].find((candidate) => candidate === memorySessionKey(JSON.parse(candidate)[0], pickFlight.sessionId))!
+    const pickTrain = await startBooking(client)
+    const key = [...entries.keys()].find((candidate) => candidate === memorySessionKey(JSON.parse(candidate)[0], pickTrain.sessionId))!
     entries.set(key, { ...entries.get(key)!, text: '{"format": 7}' })
 
-    const turn = await client.answer([{ request: pickFlight, result: { action: 'accept', content: { flightId: firstFlight(pickFlight).id } } }])
+    const turn = await client.answer([{ request: pickTrain, result: { action: 'accept', content: { trainId: firstTrain(pickTrain).id } } }])
     expect(turn.status).toBe(200)
     expect(eventsOf(turn.events, 'plugin_session_error')).toEqual([
-      expect.objectContaining({ sessionId: pickFlight.sessionId, error: 'INTERNAL_ERROR', message: expect.stringContaining('format 7') }),
+      expect.objectContaining({ sessionId: pickTrain.sessionId, error: 'INTERNAL_ERROR', message: expect.stringContaining('format 7') }),
     ])
-    expect(client.messages).toContainEqual({ role: 'tool', tool_call_id: pickFlight.callId, content: LOST_SESSION_MESSAGE, sig: expect.any(String) })
+    expect(client.messages).toContainEqual({ role: 'tool', tool_call_id: pickTrain.callId, content: LOST_SESSION_MESSAGE, sig: expect.any(String) })
     expect(turn.events.at(-1)).toMatchObject({ type: 'complete' })
   })
 })

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { bookFlightTool } from '@/plugins/book-flight/tool'
-import { bookFlightOffline } from '@/plugins/book-flight/offline'
+import { bookTrainTool } from '../testing/book-train/tool'
+import { bookTrainOffline } from '../testing/book-train/offline'
 import { createOfflineModel } from '../models'
 import type { ChatCompletionRequestBody, ScriptedReply } from '../models/testing/openai-compatible-server'
 import { createMcpTool, type AnyMcpTool } from '../tools'
@@ -23,13 +23,13 @@ async function scripted(
   respond: (body: ChatCompletionRequestBody) => ScriptedReply | PromiseLike<ScriptedReply>,
   options: Partial<Omit<ChatServerOptions, 'model'>> = {},
 ): Promise<ScriptedChat> {
-  const chat = await startScriptedChat({ respond, tools: [ping, bookFlightTool], ...options })
+  const chat = await startScriptedChat({ respond, tools: [ping, bookTrainTool], ...options })
   closers.push(() => chat.close())
   return chat
 }
 
 async function offline(options: Partial<Omit<ChatServerOptions, 'model'>> = {}): Promise<ChatServer> {
-  const chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookFlightOffline] }), tools: [bookFlightTool], ...options })
+  const chat = await createChatServer({ model: createOfflineModel({ delayMs: 0, skills: [bookTrainOffline] }), tools: [bookTrainTool], ...options })
   closers.push(() => chat.close())
   return chat
 }
@@ -61,8 +61,8 @@ describe('tool calls per model step', () => {
   it('caps a message that fans out into many trips with the offline model: at most the cap wait', async () => {
     const chat = await offline({ maxToolCallsPerStep: 3 })
     const client = createChatTestClient({ chat })
-    const stops = ['NYC', 'LAX', 'SFO', 'SEA', 'BOS', 'ORD', 'DEN', 'MIA', 'ATL', 'DFW', 'PHX', 'IAH']
-    const turn = await client.say(`Book a flight from ${stops.join(' to ')}`)
+    const stops = ['Paris', 'Lyon', 'Nice', 'Lille', 'Nantes', 'Brest', 'Dijon', 'Metz', 'Reims', 'Tours', 'Caen', 'Rouen']
+    const turn = await client.say(`Book a train from ${stops.join(' to ')}`)
     expect(turn.status).toBe(200)
     expect(elicitRequests(turn.events).length).toBeLessThanOrEqual(3)
     expect((await chat.listActive()).length).toBeLessThanOrEqual(3)
@@ -74,12 +74,12 @@ describe('open sessions per client and in total', () => {
   it('refuses a tool past the per-client limit with a tool error naming it; answering one makes room', async () => {
     const chat = await offline({ sessionLimits: { maxOpenPerClient: 2 } })
     const client = createChatTestClient({ chat })
-    const first = elicitRequests((await client.say('Book a flight from NYC to LAX')).events)[0]!
+    const first = elicitRequests((await client.say('Book a train from Paris to Lyon')).events)[0]!
     const firstConversation = client.messages
     client.messages = []
-    expect(elicitRequests((await client.say('Book a flight from SFO to SEA')).events)).toHaveLength(1)
+    expect(elicitRequests((await client.say('Book a train from Lille to Nantes')).events)).toHaveLength(1)
     client.messages = []
-    const third = await client.say('Book a flight from BOS to MIA')
+    const third = await client.say('Book a train from Brest to Dijon')
     expect(elicitRequests(third.events)).toHaveLength(0)
     expect(eventsOf(third.events, 'tool_error')[0]?.message).toMatch(/already has 2 tools waiting/)
     // The refused tool ran only up to its first write, which the limit refused: none of its progress is shown.
@@ -88,28 +88,28 @@ describe('open sessions per client and in total', () => {
 
     // Another browser is not counted against this one.
     const other = createChatTestClient({ chat })
-    expect(elicitRequests((await other.say('Book a flight from NYC to LAX')).events)).toHaveLength(1)
+    expect(elicitRequests((await other.say('Book a train from Paris to Lyon')).events)).toHaveLength(1)
 
     // Stopping one makes room.
     client.messages = firstConversation
     await client.abort(first.sessionId)
     client.messages = []
-    expect(elicitRequests((await client.say('Book a flight from BOS to MIA')).events)).toHaveLength(1)
+    expect(elicitRequests((await client.say('Book a train from Brest to Dijon')).events)).toHaveLength(1)
   })
 
   it('refuses a tool past the server-wide limit, for every browser', async () => {
     const chat = await offline({ sessionLimits: { maxOpen: 2 } })
     const browsers = [createChatTestClient({ chat }), createChatTestClient({ chat }), createChatTestClient({ chat })]
-    const [a, b] = await Promise.all(browsers.slice(0, 2).map((browser) => browser.say('Book a flight from NYC to LAX')))
+    const [a, b] = await Promise.all(browsers.slice(0, 2).map((browser) => browser.say('Book a train from Paris to Lyon')))
     expect(elicitRequests(a!.events)).toHaveLength(1)
     expect(elicitRequests(b!.events)).toHaveLength(1)
-    const refused = await browsers[2]!.say('Book a flight from NYC to LAX')
+    const refused = await browsers[2]!.say('Book a train from Paris to Lyon')
     expect(eventsOf(refused.events, 'tool_error')[0]?.message).toMatch(/the server has 2 tools waiting/)
     // Stopping one makes room.
     const request = elicitRequests(a!.events)[0]!
     await browsers[0]!.abort(request.sessionId)
     browsers[2]!.messages = []
-    expect(elicitRequests((await browsers[2]!.say('Book a flight from NYC to LAX')).events)).toHaveLength(1)
+    expect(elicitRequests((await browsers[2]!.say('Book a train from Paris to Lyon')).events)).toHaveLength(1)
   })
 })
 
@@ -122,7 +122,7 @@ describe('tools started per client address', () => {
           method: 'POST',
           // No cookie: a new identity every time.
           headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
-          body: JSON.stringify({ messages: [{ role: 'user', content: 'Book a flight from NYC to LAX' }] }),
+          body: JSON.stringify({ messages: [{ role: 'user', content: 'Book a train from Paris to Lyon' }] }),
         }),
         chat,
       }).then(async (response) => (await response.text()).split('\n').filter(Boolean).map((line) => JSON.parse(line)))
@@ -246,8 +246,8 @@ describe('request rate per client address', () => {
   })
 })
 
-const contextFlights = (question: PluginElicitRequestEvent) =>
-  decodeModelContext({ message: question.message, schema: question.schema }).context.flights as Array<{ id: string }>
+const contextTrains = (question: PluginElicitRequestEvent) =>
+  decodeModelContext({ message: question.message, schema: question.schema }).context.trains as Array<{ id: string }>
 
 describe('work in progress first when the server is spent', () => {
   /** A server-wide budget spent by new work from many addresses (the clock stands still, so nothing refills). */
@@ -255,7 +255,7 @@ describe('work in progress first when the server is spent', () => {
     const chat = await offline()
     const admission = createAdmission({ burst: 60, perSecond: 5, globalBurst: 40, globalPerSecond: 20, now: () => 0 })
     const person = createChatTestClient({ chat, admission, address: '192.0.2.10' })
-    const question = elicitRequests((await person.say('Book a flight from NYC to LAX')).events)[0]!
+    const question = elicitRequests((await person.say('Book a train from Paris to Lyon')).events)[0]!
     const statuses: number[] = []
     for (let index = 0; statuses.filter((status) => status === 429).length < 20; index++) {
       const flood = createChatTestClient({ chat, admission, address: `10.${index}.0.1` })
@@ -268,12 +268,12 @@ describe('work in progress first when the server is spent', () => {
     const { chat, admission, person, question, statuses } = await spentServer()
     expect(statuses.filter((status) => status === 400).length).toBeGreaterThan(0)
     const newcomer = createChatTestClient({ chat, admission, address: '10.200.0.1' })
-    expect(await newcomer.say('Book a flight from SFO to SEA')).toMatchObject({ status: 429, error: { code: 'rate_limited', scope: 'server' } })
+    expect(await newcomer.say('Book a train from Lille to Nantes')).toMatchObject({ status: 429, error: { code: 'rate_limited', scope: 'server' } })
     // A body that cannot even be read is charged as new work too.
     const junk = createChatTestClient({ chat, admission, address: '10.201.0.1' })
     expect(await junk.send('{not json').then((response) => response.status)).toBe(429)
 
-    const seat = await person.answer([{ request: question, result: { action: 'accept', content: { flightId: contextFlights(question)[0]!.id } } }])
+    const seat = await person.answer([{ request: question, result: { action: 'accept', content: { trainId: contextTrains(question)[0]!.id } } }])
     expect(seat.status).toBe(200)
     const seatQuestion = elicitRequests(seat.events)[0]!
     expect(seatQuestion.key).toBe('pickSeat')

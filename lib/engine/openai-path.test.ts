@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { bookFlightTool } from '@/plugins/book-flight/tool'
-import type { Flight, SeatMap } from '@/plugins/book-flight/flights'
+import { bookTrainTool } from '../testing/book-train/tool'
+import type { SeatMap, Train } from '../testing/book-train/trains'
 import type { ChatCompletionRequestBody, ScriptedReply } from '../models/testing/openai-compatible-server'
 import { createMcpTool, type AnyMcpTool } from '../tools'
 import { decodeModelContext } from '../tools/model-context'
@@ -14,7 +14,7 @@ afterEach(async () => {
   scripted = undefined
 })
 
-async function start(respond: (body: ChatCompletionRequestBody) => ScriptedReply, tools: AnyMcpTool[] = [bookFlightTool]) {
+async function start(respond: (body: ChatCompletionRequestBody) => ScriptedReply, tools: AnyMcpTool[] = [bookTrainTool]) {
   scripted = await startScriptedChat({ respond, tools })
   return scripted.client
 }
@@ -23,36 +23,36 @@ describe('an OpenAI-compatible model drives the booking', () => {
   it('calls the tool from streamed chunks, samples the tip through the same model, and summarises', async () => {
     const client = await start((body) => {
       const last = body.messages.at(-1)!
-      if (!body.tools) return { text: 'At LAX, give yourself two hours for security.' }
+      if (!body.tools) return { text: 'At Lyon, give yourself ten minutes to find the platform.' }
       if (last.role === 'tool') return { text: `Booked: ${JSON.parse(String(last.content)).ticketNumber}` }
-      return { text: 'Searching.', toolCalls: [{ id: 'call_0', name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } }] }
+      return { text: 'Searching.', toolCalls: [{ id: 'call_0', name: 'book_train', arguments: { from: 'Paris', to: 'Lyon' } }] }
     })
 
-    const first = await client.say('Book a flight from NYC to LAX')
+    const first = await client.say('Book a train from Paris to Lyon')
     expect(textOf(first.events)).toBe('Searching.')
-    const [flightRequest] = elicitRequests(first.events)
-    expect(flightRequest).toMatchObject({ sessionId: expect.stringMatching(/^call_0_/), key: 'pickFlight' })
-    const callId = flightRequest!.callId
+    const [trainRequest] = elicitRequests(first.events)
+    expect(trainRequest).toMatchObject({ sessionId: expect.stringMatching(/^call_0_/), key: 'pickTrain' })
+    const callId = trainRequest!.callId
 
-    const flights = decodeModelContext({ message: flightRequest!.message, schema: flightRequest!.schema }).context.flights as Flight[]
-    const second = await client.answer([{ request: flightRequest!, result: { action: 'accept', content: { flightId: flights[0]!.id } } }])
+    const trains = decodeModelContext({ message: trainRequest!.message, schema: trainRequest!.schema }).context.trains as Train[]
+    const second = await client.answer([{ request: trainRequest!, result: { action: 'accept', content: { trainId: trains[0]!.id } } }])
     const [seatRequest] = elicitRequests(second.events)
     const seatMap = decodeModelContext({ message: seatRequest!.message, schema: seatRequest!.schema }).context.seatMap as SeatMap
     const free = seatMap.letters.find((letter) => !seatMap.taken.includes(`${seatMap.lastRow}${letter}`))!
 
     const third = await client.answer([{ request: seatRequest!, result: { action: 'accept', content: { row: seatMap.lastRow, seat: free } } }])
     const ticket = JSON.parse(eventsOf(third.events, 'tool_result')[0]!.content)
-    expect(ticket).toMatchObject({ status: 'confirmed', seat: `${seatMap.lastRow}${free}`, tip: 'At LAX, give yourself two hours for security.' })
+    expect(ticket).toMatchObject({ status: 'confirmed', seat: `${seatMap.lastRow}${free}`, tip: 'At Lyon, give yourself ten minutes to find the platform.' })
     expect(textOf(third.events)).toBe(`Booked: ${ticket.ticketNumber}`)
 
     const requests = scripted!.server.requests
     expect(requests).toHaveLength(3)
-    expect(requests[0]!.tools?.map((tool) => tool.function.name)).toEqual(['book_flight'])
+    expect(requests[0]!.tools?.map((tool) => tool.function.name)).toEqual(['book_train'])
     expect(requests[0]!.messages[0]).toMatchObject({ role: 'system' })
     expect(requests[1]!.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringContaining('travel tip') })
     // The final call sees real tool-call and tool-result messages, not stringified objects.
     expect(requests[2]!.messages.slice(-2)).toMatchObject([
-      { role: 'assistant', tool_calls: [{ id: callId, type: 'function', function: { name: 'book_flight', arguments: '{"from":"NYC","destination":"LAX"}' } }] },
+      { role: 'assistant', tool_calls: [{ id: callId, type: 'function', function: { name: 'book_train', arguments: '{"from":"Paris","to":"Lyon"}' } }] },
       { role: 'tool', tool_call_id: callId },
     ])
   })
@@ -62,18 +62,18 @@ describe('an OpenAI-compatible model drives the booking', () => {
       const last = body.messages.at(-1)!
       return last.role === 'tool'
         ? { text: 'Done.' }
-        : { toolCalls: [{ id: 'call_0', name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } }] }
+        : { toolCalls: [{ id: 'call_0', name: 'book_train', arguments: { from: 'Paris', to: 'Lyon' } }] }
     })
-    const first = elicitRequests((await client.say('Book a flight')).events)[0]!
+    const first = elicitRequests((await client.say('Book a train')).events)[0]!
     await client.answer([{ request: first, result: { action: 'decline' } }])
     const second = elicitRequests((await client.say('Book another')).events)[0]!
     // "New chat" in the same browser: a fresh conversation, the same cookie, first sessions still waiting.
     client.messages = []
-    const third = elicitRequests((await client.say('Book a flight')).events)[0]!
-    const waitingAlongside = elicitRequests((await client.say('Book a flight')).events)[0]!
+    const third = elicitRequests((await client.say('Book a train')).events)[0]!
+    const waitingAlongside = elicitRequests((await client.say('Book a train')).events)[0]!
     // Another browser.
     const stranger = createChatTestClient({ chat: scripted!.chat })
-    const theirs = elicitRequests((await stranger.say('Book a flight')).events)[0]!
+    const theirs = elicitRequests((await stranger.say('Book a train')).events)[0]!
     const ids = [first, second, third, waitingAlongside, theirs].map((request) => request.sessionId)
     for (const id of ids) expect(id).toMatch(/^call_0_/)
     expect(new Set(ids).size).toBe(ids.length)
@@ -82,7 +82,7 @@ describe('an OpenAI-compatible model drives the booking', () => {
     const answered = await stranger.answer([{ request: theirs, result: { action: 'decline' } }])
     expect(JSON.parse(eventsOf(answered.events, 'tool_result')[0]!.content)).toMatchObject({ status: 'cancelled' })
     client.messages = []
-    const mine = await client.say('Book a flight')
+    const mine = await client.say('Book a train')
     expect(elicitRequests(mine.events)).toHaveLength(1)
   })
 })
@@ -122,10 +122,10 @@ describe('turn limits and failures', () => {
     const client = await start((body) =>
       body.messages.at(-1)!.role === 'tool'
         ? { text: `Saw: ${body.messages.at(-1)!.content}` }
-        : { toolCalls: [{ id: 'call_bad', name: 'book_flight', arguments: { from: 'NYC' } }] },
+        : { toolCalls: [{ id: 'call_bad', name: 'book_train', arguments: { from: 'Paris' } }] },
     )
     const turn = await client.say('book')
-    expect(eventsOf(turn.events, 'tool_error')[0]?.message).toContain('Invalid arguments for book_flight: destination')
+    expect(eventsOf(turn.events, 'tool_error')[0]?.message).toContain('Invalid arguments for book_train: to')
     expect(textOf(turn.events)).toContain('Invalid arguments')
   })
 

@@ -2,10 +2,10 @@ import type { Operation } from 'effection'
 import { Component, memo } from 'react'
 import { describe, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import { FlightList } from '@/plugins/book-flight/components/FlightList'
-import { SeatPicker } from '@/plugins/book-flight/components/SeatPicker'
-import type { Flight, SeatMap } from '@/plugins/book-flight/flights'
-import type { bookFlightTool } from '@/plugins/book-flight/tool'
+import { SeatChoice } from '../testing/book-train/components/SeatChoice'
+import { TrainList } from '../testing/book-train/components/TrainList'
+import type { bookTrainTool } from '../testing/book-train/tool'
+import type { SeatMap, Train } from '../testing/book-train/trains'
 import type { FormChoices } from '../protocol/question-form'
 import { createMcpTool } from '../tools/create-mcp-tool'
 import type { ElicitAnswer } from '../tools/types'
@@ -22,22 +22,22 @@ const confirmTool = createMcpTool('confirm_order')
 declare function YesNo(props: ElicitComponentProps<boolean> & { question: string; tone?: 'calm' | 'urgent' }): null
 declare function SizePicker(props: ElicitProps<typeof confirmTool, 'pickSize'>): React.JSX.Element
 declare function Confirm(props: ElicitProps<typeof confirmTool, 'confirm'>): React.JSX.Element | null
-declare function Toned(props: ElicitProps<typeof bookFlightTool, 'pickSeat'> & { tone: 'calm' }): null
-declare function Old(props: ElicitComponentProps<{ row: number; seat: string }> & { flight: Flight }): null
-declare const respond: ElicitProps<typeof bookFlightTool, 'pickSeat'>['respond']
+declare function Toned(props: ElicitProps<typeof bookTrainTool, 'pickSeat'> & { tone: 'calm' }): null
+declare function Old(props: ElicitComponentProps<{ row: number; seat: string }> & { train: Train }): null
+declare const respond: ElicitProps<typeof bookTrainTool, 'pickSeat'>['respond']
 
 describe('makePlugin(tool).onElicit with components', () => {
   it('takes a component per key, its props typed from the key by ElicitProps', () => {
-    const plugin = makePlugin<typeof bookFlightTool>('book_flight').onElicit({ pickFlight: FlightList, pickSeat: SeatPicker }).build()
-    expectTypeOf(plugin).toEqualTypeOf<PluginUi<typeof bookFlightTool>>()
+    const plugin = makePlugin<typeof bookTrainTool>('book_train').onElicit({ pickTrain: TrainList, pickSeat: SeatChoice }).build()
+    expectTypeOf(plugin).toEqualTypeOf<PluginUi<typeof bookTrainTool>>()
     makePlugin<typeof confirmTool>('confirm_order').onElicit({ confirm: Confirm, pickSize: SizePicker })
   })
 
   it('gives a component the message, the decoded context, the choices, respond, disabled and answered', () => {
-    type Props = ElicitProps<typeof bookFlightTool, 'pickSeat'>
+    type Props = ElicitProps<typeof bookTrainTool, 'pickSeat'>
     expectTypeOf<Props['message']>().toEqualTypeOf<string>()
     expectTypeOf<Props['context']['seatMap']>().toEqualTypeOf<SeatMap>()
-    expectTypeOf<Props['context']['flight']>().toEqualTypeOf<Flight>()
+    expectTypeOf<Props['context']['train']>().toEqualTypeOf<Train>()
     expectTypeOf<Props['choices']>().toEqualTypeOf<FormChoices>()
     expectTypeOf<Props['disabled']>().toEqualTypeOf<boolean>()
     expectTypeOf<Props['respond']>().parameter(0).toEqualTypeOf<ElicitAnswer<{ row: number; seat: string }>>()
@@ -59,50 +59,50 @@ describe('makePlugin(tool).onElicit with components', () => {
   })
 
   it('mixes components and generator handlers, each typed for its key', () => {
-    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
-      pickFlight: FlightList,
+    makePlugin<typeof bookTrainTool>('book_train').onElicit({
+      pickTrain: TrainList,
       *pickSeat(request, ctx) {
         expectTypeOf(request.seatMap).toEqualTypeOf<SeatMap>()
-        const ok = yield* ctx.render(YesNo, { question: `Any seat on ${request.flight.flightNumber}?` })
+        const ok = yield* ctx.render(YesNo, { question: `Any seat on ${request.train.number}?` })
         return ok ? { action: 'accept', content: { row: request.seatMap.firstRow, seat: 'A' } } : { action: 'cancel' }
       },
     })
   })
 
   it('rejects a component made for another key, or one that needs props a question does not give', () => {
-    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
-      // @ts-expect-error SeatPicker answers pickSeat, not pickFlight
-      pickFlight: SeatPicker,
-      pickSeat: SeatPicker,
+    makePlugin<typeof bookTrainTool>('book_train').onElicit({
+      // @ts-expect-error SeatChoice answers pickSeat, not pickTrain
+      pickTrain: SeatChoice,
+      pickSeat: SeatChoice,
     })
-    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
-      pickFlight: FlightList,
+    makePlugin<typeof bookTrainTool>('book_train').onElicit({
+      pickTrain: TrainList,
       // @ts-expect-error tone is not a prop the chat or a host gives
       pickSeat: Toned,
     })
-    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
-      pickFlight: FlightList,
+    makePlugin<typeof bookTrainTool>('book_train').onElicit({
+      pickTrain: TrainList,
       // @ts-expect-error the ctx.render props (onRespond, response) are not a question's
       pickSeat: Old,
     })
   })
 
   it('rejects a component set with a key missing', () => {
-    makePlugin<typeof bookFlightTool>('book_flight').onElicit(
+    makePlugin<typeof bookTrainTool>('book_train').onElicit(
       // @ts-expect-error pickSeat has no component or handler
-      { pickFlight: FlightList },
+      { pickTrain: TrainList },
     )
   })
 
   it('takes a component that reads fewer props, a memo and a class component', () => {
     const MessageOnly = ({ message }: { message: string }) => message
-    const Remembered = memo(SeatPicker)
+    const Remembered = memo(SeatChoice)
     class Sizes extends Component<QuestionProps<{ sizes: string[] }, { size: 'S' | 'M' | 'L' }>> {
       override render() {
         return null
       }
     }
-    makePlugin<typeof bookFlightTool>('book_flight').onElicit({ pickFlight: MessageOnly, pickSeat: Remembered })
+    makePlugin<typeof bookTrainTool>('book_train').onElicit({ pickTrain: MessageOnly, pickSeat: Remembered })
     makePlugin<typeof confirmTool>('confirm_order').onElicit({ confirm: MessageOnly, pickSize: Sizes })
   })
 })
@@ -157,12 +157,12 @@ describe('makePlugin(tool).onElicit with generator handlers', () => {
   })
 
   it('gives each handler a request with its key and its typed context, also spread on the request', () => {
-    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
-      *pickFlight(request, ctx) {
-        expectTypeOf(request.key).toEqualTypeOf<'pickFlight'>()
-        expectTypeOf(request.flights).toEqualTypeOf<Flight[]>()
+    makePlugin<typeof bookTrainTool>('book_train').onElicit({
+      *pickTrain(request, ctx) {
+        expectTypeOf(request.key).toEqualTypeOf<'pickTrain'>()
+        expectTypeOf(request.trains).toEqualTypeOf<Train[]>()
         expectTypeOf(request.from).toEqualTypeOf<string>()
-        expectTypeOf(request.context.destination).toEqualTypeOf<string>()
+        expectTypeOf(request.context.to).toEqualTypeOf<string>()
         expectTypeOf(request.message).toEqualTypeOf<string>()
         expectTypeOf(request.seq).toEqualTypeOf<number>()
         expectTypeOf(request.choices).toEqualTypeOf<FormChoices>()
@@ -174,7 +174,7 @@ describe('makePlugin(tool).onElicit with generator handlers', () => {
       *pickSeat(request, _ctx) {
         expectTypeOf(request.key).toEqualTypeOf<'pickSeat'>()
         expectTypeOf(request.seatMap).toEqualTypeOf<SeatMap>()
-        expectTypeOf(request.flight).toEqualTypeOf<Flight>()
+        expectTypeOf(request.train).toEqualTypeOf<Train>()
         return { action: 'cancel' }
       },
     })
@@ -195,8 +195,8 @@ describe('makePlugin(tool).onElicit with generator handlers', () => {
   })
 
   it('types each handler’s result by the key’s response schema', () => {
-    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
-      *pickFlight(_request, _ctx): Operation<ElicitAnswer<{ flightId: string }>> {
+    makePlugin<typeof bookTrainTool>('book_train').onElicit({
+      *pickTrain(_request, _ctx): Operation<ElicitAnswer<{ trainId: string }>> {
         return { action: 'decline' }
       },
       *pickSeat(_request, _ctx) {
@@ -206,10 +206,10 @@ describe('makePlugin(tool).onElicit with generator handlers', () => {
   })
 
   it('rejects a handler that answers with content of the wrong shape', () => {
-    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
-      // @ts-expect-error flightId must be a string
-      *pickFlight(_request, _ctx) {
-        return { action: 'accept', content: { flightId: 42 } }
+    makePlugin<typeof bookTrainTool>('book_train').onElicit({
+      // @ts-expect-error trainId must be a string
+      *pickTrain(_request, _ctx) {
+        return { action: 'accept', content: { trainId: 42 } }
       },
       // @ts-expect-error the seat response has row and seat, not seatId
       *pickSeat(_request, _ctx) {
@@ -229,12 +229,12 @@ describe('makePlugin(tool).onElicit with generator handlers', () => {
   })
 
   it('never takes a generator for a component, so a handler that names no parameters is still checked', () => {
-    makePlugin<typeof bookFlightTool>('book_flight').onElicit({
-      // @ts-expect-error flightId must be a string (and a handler names both its parameters, to be typed)
-      *pickFlight() {
-        return { action: 'accept', content: { flightId: 42 } }
+    makePlugin<typeof bookTrainTool>('book_train').onElicit({
+      // @ts-expect-error trainId must be a string (and a handler names both its parameters, to be typed)
+      *pickTrain() {
+        return { action: 'accept', content: { trainId: 42 } }
       },
-      pickSeat: SeatPicker,
+      pickSeat: SeatChoice,
     })
   })
 })

@@ -1,17 +1,14 @@
-import { all, createQueue, run, spawn, until, withResolvers, type Operation, type Task } from 'effection'
+import { all, run, type Operation } from 'effection'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { seatMapFor, type Flight, type SeatMap } from '@/plugins/book-flight/flights'
-import { bookFlightTool } from '@/plugins/book-flight/tool'
+import { bookTrainTool } from '../testing/book-train/tool'
+import { freeSeats, type SeatMap, type Train } from '../testing/book-train/trains'
 import { createMcpTool } from '../tools/create-mcp-tool'
 import { decodeModelContext, MODEL_CONTEXT_BOUNDARY } from '../tools/model-context'
-import type { AnyMcpTool, ElicitAnswer, SampleResult } from '../tools/types'
-import type { AnswerCheck, BridgeElicitRequest } from './bridge-elicit-request'
+import type { BridgeElicitRequest } from './bridge-elicit-request'
 import { ToolUsageError } from './errors'
-import { ToolJournal, type JournalEntry } from './journal'
-import { createJournalingClient, type ToolEvent } from './journaling-client'
-import { runTool } from './run-tool'
-import type { ToolSampleRequest } from './tool-client'
+import type { JournalEntry } from './journal'
+import { replayOnly, startTool } from './testing/start-tool'
 
 const rateSchema = z.object({ stars: z.number().int().min(1).max(5) })
 const commentSchema = z.object({ text: z.string().min(1) })
@@ -54,109 +51,6 @@ function surveyTool(trail: string[]) {
         comment: comment.action === 'accept' ? comment.content.text : comment.action,
       }
     })
-}
-
-/** What the test must act on: a question waiting for its answer, a model call waiting for its result. */
-type Pending =
-  | { type: 'ask'; request: BridgeElicitRequest; answer(answer: ElicitAnswer<unknown>, elicitId?: string): AnswerCheck }
-  | { type: 'sample'; request: ToolSampleRequest; resolve(result: SampleResult): void; reject(error: Error): void }
-type PendingOf<T extends Pending['type']> = Extract<Pending, { type: T }>
-type Ending = { result: unknown } | { error: unknown }
-
-interface StartOptions {
-  tool: AnyMcpTool
-  params: unknown
-  callId?: string
-  /** What an earlier run recorded; empty for a live run. */
-  journal?: readonly JournalEntry[]
-  /** The shared log: the seam's calls and whatever the tool writes, in order. */
-  trail?: string[]
-}
-
-/**
- * Run a tool with `runTool` and a journaling client whose seam (ask, sample, record, emit) is
- * written here: each writes to `trail`; questions and model calls wait for the test.
- * `journal` is what a later run replays: every recorded result and every accepted answer.
- */
-function* startTool({ tool, params, callId = 'call-1', journal: earlier = [], trail = [] }: StartOptions) {
-  const journal: JournalEntry[] = [...earlier]
-  const emitted: ToolEvent[] = []
-  const queue = createQueue<Pending, Ending>()
-  const client = createJournalingClient({
-    journal: new ToolJournal(tool.name, earlier),
-    *ask(request) {
-      const seq = request.id.seq
-      trail.push(`ask ${request.key} ${seq}`)
-      const answered = withResolvers<ElicitAnswer<unknown>>()
-      let settled = false
-      queue.add({
-        type: 'ask',
-        request,
-        answer(answer, elicitId = request.elicitId) {
-          const checked = request.check(elicitId, answer)
-          if (checked.ok && !settled) {
-            settled = true
-            // As the session store does: the answer as it came, made durable before the tool resumes.
-            journal.push({ seq, kind: 'elicit', key: request.key, answer })
-            trail.push(`answered ${seq}`)
-            answered.resolve(checked.answer)
-          }
-          return checked
-        },
-      })
-      try {
-        return yield* answered.operation
-      } finally {
-        if (!settled) trail.push(`ask halted ${seq}`)
-      }
-    },
-    *sample(request) {
-      trail.push(`sample ${request.seq}`)
-      const result = withResolvers<SampleResult>()
-      queue.add({ type: 'sample', request, resolve: result.resolve, reject: result.reject })
-      return yield* result.operation
-    },
-    *record(entry) {
-      trail.push(`record ${entry.kind} ${entry.seq}`)
-      // A durable write takes time: the tool must not go on before it is done.
-      yield* until(Promise.resolve())
-      journal.push(entry)
-      trail.push(`recorded ${entry.seq}`)
-    },
-    emit(event) {
-      trail.push(`emit ${event.type} ${event.seq}`)
-      emitted.push(event)
-    },
-  })
-  const task: Task<unknown> = yield* spawn(function* () {
-    try {
-      const result = yield* runTool({ tool, params, client, callId })
-      queue.close({ result })
-      return result
-    } catch (error) {
-      queue.close({ error })
-      throw error
-    }
-  })
-
-  /** The next question or model call, which must be of this type. */
-  function* next<T extends Pending['type']>(type: T): Operation<PendingOf<T>> {
-    const item = yield* queue.next()
-    if (item.done) throw new Error(`Expected ${type}, but the tool ended: ${String(JSON.stringify(item.value))}`)
-    if (item.value.type !== type) throw new Error(`Expected ${type}, got ${item.value.type}`)
-    return item.value as PendingOf<T>
-  }
-
-  return { task, next, trail, journal, emitted }
-}
-
-/** Run `tool` over a journal without answering anything: a replay that must need nothing live. */
-function replayOnly(tool: AnyMcpTool, params: unknown, journal: readonly JournalEntry[], callId = 'call-1') {
-  return run(function* () {
-    const replay = yield* startTool({ tool, params, callId, journal, trail: [] })
-    const result = yield* replay.task
-    return { result, trail: replay.trail, journal: replay.journal, emitted: replay.emitted }
-  })
 }
 
 async function failureOf(operation: () => Operation<unknown>): Promise<unknown> {
@@ -430,11 +324,11 @@ describe('a journaling client, live', () => {
     expect(missing).toBeInstanceOf(ToolUsageError)
     expect((missing as Error).message).toMatch(/^Invalid arguments for survey: \(root\): \S/)
 
-    const flight = await failureOf(function* () {
-      const tool = yield* startTool({ tool: bookFlightTool, params: { from: 'N', destination: 'LAX' }, trail })
+    const train = await failureOf(function* () {
+      const tool = yield* startTool({ tool: bookTrainTool, params: { from: 'P', to: 'Lyon' }, trail })
       return yield* tool.task
     })
-    expect((flight as Error).message).toMatch(/^Invalid arguments for book_flight: from: \S/)
+    expect((train as Error).message).toMatch(/^Invalid arguments for book_train: from: \S/)
     expect(trail).toEqual([])
   })
 
@@ -502,86 +396,64 @@ describe('a journaling client, replayed', () => {
   })
 })
 
-describe('book_flight through a journaling client', () => {
+describe('a tool that asks again through a journaling client (the book_train fixture)', () => {
   function contextOf<T>(request: BridgeElicitRequest): T {
     return request.schema['x-model-context'] as T
   }
-  function seatAnswer(seat: string) {
-    return { row: Number(seat.slice(0, -1)), seat: seat.slice(-1) }
-  }
 
   function* book(trail: string[]) {
-    const tool = yield* startTool({ tool: bookFlightTool, params: { from: 'NYC', destination: 'LAX' }, callId: 'call_abc', trail })
-    const pickFlight = yield* tool.next('ask')
-    expect(pickFlight.request.elicitId).toBe('book_flight/pickFlight/call_abc/4')
-    const { from, destination, flights } = contextOf<{ from: string; destination: string; flights: Flight[] }>(pickFlight.request)
-    expect({ from, destination }).toEqual({ from: 'NYC', destination: 'LAX' })
-    expect(flights).toHaveLength(3)
-    expect(decodeModelContext(pickFlight.request).message).toMatch(/^Select your flight from NYC to LAX:\n\n1\. /)
+    const tool = yield* startTool({ tool: bookTrainTool, params: { from: 'Paris', to: 'Lyon' }, callId: 'call_abc', trail })
+    const pickTrain = yield* tool.next('ask')
+    expect(pickTrain.request.elicitId).toBe('book_train/pickTrain/call_abc/4')
+    const { trains } = contextOf<{ trains: Train[] }>(pickTrain.request)
 
-    pickFlight.answer({ action: 'accept', content: { flightId: 'XX-000' } })
+    // An id that was not offered: the tool's own check asks again, as a ctx call of its own.
+    pickTrain.answer({ action: 'accept', content: { trainId: 'XX-000' } })
     const askAgain = yield* tool.next('ask')
-    expect(askAgain.request.key).toBe('pickFlight')
-    expect(decodeModelContext(askAgain.request).message).toMatch(/^Flight XX-000 is not one of the offered flights/)
-    const flight = flights[1]!
-    askAgain.answer({ action: 'accept', content: { flightId: flight.id } })
+    expect(askAgain.request.elicitId).toBe('book_train/pickTrain/call_abc/6')
+    expect(decodeModelContext(askAgain.request).message).toMatch(/^Train XX-000 is not one of the offered trains\. Select your train:\n\n1\. /)
+    const train = trains[1]!
+    askAgain.answer({ action: 'accept', content: { trainId: train.id } })
 
     const pickSeat = yield* tool.next('ask')
-    const { seatMap, flight: shown } = contextOf<{ seatMap: SeatMap; flight: Flight }>(pickSeat.request)
-    expect(shown).toEqual(flight)
-    expect(seatMap).toEqual(seatMapFor(flight))
-    expect(decodeModelContext(pickSeat.request).message).toBe(`Select your seat on ${flight.flightNumber}: ${72 - seatMap.taken.length} of 72 seats are free.`)
-    expect(pickSeat.answer({ action: 'accept', content: { row: 12, seat: 'c' } })).toMatchObject({
-      ok: false,
-      code: 'invalid_response',
-      issues: [{ path: 'seat' }],
-    })
-
-    const taken = seatMap.taken[0]
-    if (!taken) throw new Error('expected a taken seat on the flight')
-    pickSeat.answer({ action: 'accept', content: seatAnswer(taken) })
+    const { seatMap, train: shown } = contextOf<{ seatMap: SeatMap; train: Train }>(pickSeat.request)
+    expect(shown).toEqual(train)
+    // An answer of the wrong shape is refused by the schema: the tool never sees it, and nothing is numbered for it.
+    expect(pickSeat.answer({ action: 'accept', content: { row: 2, seat: 'b' } })).toMatchObject({ ok: false, code: 'invalid_response', issues: [{ path: 'seat' }] })
+    const taken = seatMap.taken[0]!
+    pickSeat.answer({ action: 'accept', content: { row: Number(taken.slice(0, -1)), seat: taken.slice(-1) } })
     const takenAgain = yield* tool.next('ask')
-    expect(takenAgain.request.key).toBe('pickSeat')
-    expect(decodeModelContext(takenAgain.request).message).toBe(`Seat ${taken} is taken. Select another seat on ${flight.flightNumber}:`)
+    expect(decodeModelContext(takenAgain.request).message).toBe(`Seat ${taken} is taken. Select another seat on ${train.number}:`)
 
-    takenAgain.answer({ action: 'accept', content: { row: 99, seat: 'A' } })
-    const notOnBoard = yield* tool.next('ask')
-    expect(decodeModelContext(notOnBoard.request).message).toBe(`Seat 99A is not on this aircraft. Select another seat on ${flight.flightNumber}:`)
-
-    const free = freeSeat(seatMap)
-    notOnBoard.answer({ action: 'accept', content: seatAnswer(free) })
+    const free = freeSeats(seatMap)[0]!
+    takenAgain.answer({ action: 'accept', content: free })
     const sample = yield* tool.next('sample')
-    expect(sample.request).toMatchObject({
-      seq: 14,
-      messages: [{ role: 'user', content: expect.stringContaining('LAX') }],
-      maxTokens: 120,
-    })
-    sample.resolve({ text: '  Take the FlyAway bus to Union Station.  ' })
+    expect(sample.request).toMatchObject({ seq: 12, messages: [{ role: 'user', content: expect.stringContaining('Lyon') }], maxTokens: 120 })
+    sample.resolve({ text: '  Platform 3 is at the far end.  ' })
     const result = yield* tool.task
-    return { result, journal: tool.journal, emitted: tool.emitted, flight, free }
+    return { result, journal: tool.journal, emitted: tool.emitted, train, seat: `${free.row}${free.seat}` }
   }
 
-  it('books: a flight not offered and a taken seat are asked again, then a free seat, then the tip', async () => {
+  it('numbers each question asked again as its own ctx call, and records the sample and the step before the tool goes on', async () => {
     const trail: string[] = []
-    const { result, journal, emitted, flight, free } = await run(() => book(trail))
+    const { result, journal, emitted, train, seat } = await run(() => book(trail))
     const ticketNumber = (result as { ticketNumber: string }).ticketNumber
     expect(result).toEqual({
       status: 'confirmed',
       ticketNumber: expect.stringMatching(/^TKT-[A-Z2-9]{6}$/),
-      flight,
-      seat: free,
-      price: flight.price,
-      tip: 'Take the FlyAway bus to Union Station.',
+      train,
+      seat,
+      price: train.price,
+      tip: 'Platform 3 is at the far end.',
     })
-    // Every ctx call in order, numbered 1 to 17; each recorded before the tool went on.
     expect(trail).toEqual([
       'emit notify 1',
       'emit log 2',
       'emit notify 3',
-      'ask pickFlight 4',
+      'ask pickTrain 4',
       'answered 4',
       'emit notify 5',
-      'ask pickFlight 6',
+      'ask pickTrain 6',
       'answered 6',
       'emit notify 7',
       'ask pickSeat 8',
@@ -590,60 +462,43 @@ describe('book_flight through a journaling client', () => {
       'ask pickSeat 10',
       'answered 10',
       'emit notify 11',
-      'ask pickSeat 12',
-      'answered 12',
-      'emit notify 13',
-      'sample 14',
-      'record sample 14',
-      'recorded 14',
-      'record step 15',
-      'recorded 15',
-      'emit log 16',
-      'emit notify 17',
+      'sample 12',
+      'record sample 12',
+      'recorded 12',
+      'record step 13',
+      'recorded 13',
+      'emit log 14',
+      'emit notify 15',
     ])
     expect(journal.map((entry) => [entry.seq, entry.kind])).toEqual([
       [4, 'elicit'],
       [6, 'elicit'],
       [8, 'elicit'],
       [10, 'elicit'],
-      [12, 'elicit'],
-      [14, 'sample'],
-      [15, 'step'],
+      [12, 'sample'],
+      [13, 'step'],
     ])
-    expect(journal.at(-1)).toEqual({ seq: 15, kind: 'step', name: 'issue ticket', value: ticketNumber })
+    expect(journal.at(-1)).toEqual({ seq: 13, kind: 'step', name: 'issue ticket', value: ticketNumber })
     expect(emitted.slice(-2)).toEqual([
-      { type: 'log', seq: 16, level: 'info', message: `Issued ticket ${ticketNumber} for ${flight.flightNumber}, seat ${free}` },
-      { type: 'notify', seq: 17, message: 'Booking confirmed', progress: 1 },
+      { type: 'log', seq: 14, level: 'info', message: `Issued ticket ${ticketNumber} for ${train.number}, seat ${seat}` },
+      { type: 'notify', seq: 15, message: 'Booking confirmed', progress: 1 },
     ])
   })
 
   it('books the same ticket when replayed from its journal, asking nothing again', async () => {
     const first = await run(() => book([]))
-    const again = await replayOnly(bookFlightTool, { from: 'NYC', destination: 'LAX' }, first.journal, 'call_abc')
+    const again = await replayOnly(bookTrainTool, { from: 'Paris', to: 'Lyon' }, first.journal, 'call_abc')
     expect(again.result).toEqual(first.result)
-    expect(again.trail).toEqual(['emit log 16', 'emit notify 17'])
+    expect(again.trail).toEqual(['emit log 14', 'emit notify 15'])
   })
 
-  it('returns cancelled at the flight step when the user declines', async () => {
+  it('journals a decline of the first question, and ends', async () => {
     const { result, journal } = await run(function* () {
-      const tool = yield* startTool({ tool: bookFlightTool, params: { from: 'NYC', destination: 'LAX' } })
+      const tool = yield* startTool({ tool: bookTrainTool, params: { from: 'Paris', to: 'Lyon' } })
       ;(yield* tool.next('ask')).answer({ action: 'decline' })
       return { result: yield* tool.task, journal: tool.journal }
     })
-    expect(result).toEqual({
-      status: 'cancelled',
-      step: 'flight',
-      message: 'The user declined to choose a flight; nothing was booked.',
-    })
-    expect(journal).toEqual([{ seq: 4, kind: 'elicit', key: 'pickFlight', answer: { action: 'decline' } }])
+    expect(result).toEqual({ status: 'cancelled', step: 'train', message: 'The user declined to choose a train; nothing was booked.' })
+    expect(journal).toEqual([{ seq: 4, kind: 'elicit', key: 'pickTrain', answer: { action: 'decline' } }])
   })
 })
-
-function freeSeat(seatMap: SeatMap): string {
-  for (let row = seatMap.firstRow; row <= seatMap.lastRow; row++) {
-    for (const letter of seatMap.letters) {
-      if (!seatMap.taken.includes(`${row}${letter}`)) return `${row}${letter}`
-    }
-  }
-  throw new Error('The cabin is full')
-}

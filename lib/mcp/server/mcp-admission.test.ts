@@ -4,7 +4,7 @@ import { createAdmission, type Admission } from '../../http/admission'
 import { askedOf, connectBookingClient, firstChoices } from './testing/booking-client'
 import { servedEndpoints } from './testing/served-endpoints'
 
-const BOOK = { name: 'book_flight', arguments: { from: 'LHR', destination: 'JFK' } }
+const BOOK = { name: 'book_train', arguments: { from: 'Lille', to: 'Nantes' } }
 
 const endpoints = servedEndpoints()
 const clients: Client[] = []

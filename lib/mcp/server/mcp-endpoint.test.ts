@@ -5,7 +5,8 @@ import { createOfflineModel } from '../../models'
 import { createMcpTool } from '../../tools'
 import { QUESTION_META_KEY } from '../../protocol/question-form'
 import { MODEL_CONTEXT_BOUNDARY } from '../../tools/model-context'
-import { pluginTools } from '@/plugins'
+import { bookTrainTool } from '../../testing/book-train/tool'
+import type { Train } from '../../testing/book-train/trains'
 import { whyNotInFormSubset } from './form-subset'
 import { createMcpEndpoint, type McpEndpoint, type McpEndpointOptions } from './mcp-endpoint'
 import { CANNOT_ASK } from './register-plugin-tool'
@@ -18,8 +19,18 @@ let endpoint: McpEndpoint
 let served: { url: URL; close(): Promise<void> }
 const clients: Client[] = []
 
+/** A tool that asks only when told to, beside the fixture that always asks. */
+const echoTool = createMcpTool('echo')
+  .description('Says it back')
+  .parameters(z.object({ text: z.string() }))
+  .elicits({ confirm: z.object({ ok: z.boolean() }) })
+  .execute(function* ({ text }, ctx) {
+    if (text === 'ask') yield* ctx.elicit('confirm', { message: 'Sure?' })
+    return { said: text }
+  })
+
 async function start(options: Partial<McpEndpointOptions> = {}) {
-  endpoint = await createMcpEndpoint({ tools: pluginTools, model: createOfflineModel(), stateSecret: SECRET, ...options })
+  endpoint = await createMcpEndpoint({ tools: [bookTrainTool, echoTool], model: createOfflineModel(), stateSecret: SECRET, ...options })
   served = await serveFetch((request) => endpoint.handle(request))
 }
 
@@ -36,21 +47,21 @@ async function connect(options: Omit<Parameters<typeof connectBookingClient>[0],
   return connected
 }
 
-const BOOK = { name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } }
+const BOOK = { name: 'book_train', arguments: { from: 'Paris', to: 'Lyon' } }
 
-describe.each(['2025', '2026'] as const)('book_flight from an official v2 client (%s)', (era) => {
+describe.each(['2025', '2026'] as const)('a tool that asks, from an official v2 client (%s)', (era) => {
   it('lists the tools with their descriptions and object input schemas', async () => {
     const { client } = await connect({ era, answer: firstChoices })
     const { tools } = await client.listTools()
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['book_flight', 'pick_card', 'tictactoe'])
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['book_train', 'echo'])
     for (const tool of tools) {
       expect(tool.description).toBeTruthy()
       expect(tool.inputSchema.type).toBe('object')
     }
-    expect(tools.find((tool) => tool.name === 'book_flight')!.inputSchema.required).toEqual(['from', 'destination'])
+    expect(tools.find((tool) => tool.name === 'book_train')!.inputSchema.required).toEqual(['from', 'to'])
   })
 
-  it('asks for a flight and a seat in native forms (titled pick lists, the context in _meta), then books, with progress and logs', async () => {
+  it('asks for a train and a seat in native forms (titled pick lists, the context in _meta), then books, with progress and logs', async () => {
     const { client, asked } = await connect({ era, answer: firstChoices })
     const progress: { progress: number; message?: string }[] = []
     const logs: unknown[] = []
@@ -62,7 +73,7 @@ describe.each(['2025', '2026'] as const)('book_flight from an official v2 client
       onprogress: (update) => void (update.message?.startsWith('Fulfilling') || progress.push({ progress: update.progress, message: update.message })),
     })
 
-    const [flightQuestion, seatQuestion] = asked
+    const [trainQuestion, seatQuestion] = asked
     for (const question of asked) {
       expect(whyNotInFormSubset(question.schema)).toBeUndefined()
       // A person reads the message: no context block, no JSON.
@@ -71,34 +82,33 @@ describe.each(['2025', '2026'] as const)('book_flight from an official v2 client
       // A client that did not negotiate app-rendered elicitations never sees _meta.ui.
       expect(question.meta).not.toHaveProperty('ui')
     }
-    expect(flightQuestion!.message).toMatch(/^Select your flight from NYC to LAX:\n\n1\. SkyHigh Airways SH \d+ \| /)
-    const flights = flightQuestion!.context.flights as { id: string; flightNumber: string; departure: string; arrival: string; price: number }[]
-    expect(flightQuestion!.meta[QUESTION_META_KEY]).toEqual({ tool: 'book_flight', key: 'pickFlight', context: { from: 'NYC', destination: 'LAX', flights } })
-    expect(flightQuestion!.schema).toEqual({
+    expect(trainQuestion!.message).toMatch(/^Select your train from Paris to Lyon:\n\n1\. IC \d+ · \d\d:\d\d · \$\d+\n2\. /)
+    const trains = trainQuestion!.context.trains as Train[]
+    expect(trainQuestion!.meta[QUESTION_META_KEY]).toEqual({ tool: 'book_train', key: 'pickTrain', context: { from: 'Paris', to: 'Lyon', trains } })
+    expect(trainQuestion!.schema).toEqual({
       type: 'object',
       properties: {
-        flightId: {
+        trainId: {
           type: 'string',
-          title: 'Flight',
-          oneOf: flights.map((flight) => ({ const: flight.id, title: `${flight.flightNumber} · ${flight.departure} → ${flight.arrival} · $${flight.price}` })),
+          title: 'Train',
+          oneOf: trains.map((train) => ({ const: train.id, title: `${train.number} · ${train.departure} · $${train.price}` })),
         },
       },
-      required: ['flightId'],
+      required: ['trainId'],
     })
-    expect(flights).toHaveLength(3)
+    expect(trains).toHaveLength(3)
 
     const seat = firstFreeSeat(seatQuestion!)
     const seatMap = seatQuestion!.context.seatMap as { taken: string[] }
-    expect(seatQuestion!.message).toBe(`Select your seat on ${flights[0]!.flightNumber}: ${72 - seatMap.taken.length} of 72 seats are free.`)
+    expect(seatQuestion!.message).toBe(`Select your seat on ${trains[0]!.number}: ${24 - seatMap.taken.length} of 24 seats are free.`)
     const seatField = (seatQuestion!.schema.properties as Record<string, { title: string; oneOf: { const: string; title: string }[] }>).seat!
     expect(seatField.title).toBe('Seat')
-    expect(seatField.oneOf).toHaveLength(72 - seatMap.taken.length)
+    expect(seatField.oneOf).toHaveLength(24 - seatMap.taken.length)
     expect(seatField.oneOf.map((choice) => choice.const)).not.toContain(seatMap.taken[0])
-    expect(seatField.oneOf[0]).toEqual({ const: seat, title: expect.stringMatching(new RegExp(`^${seat} · (window|aisle|middle)$`)) })
-    expect(seatField.oneOf.find((choice) => /^\d+A$/.test(choice.const))!.title).toMatch(/· window$/)
-    expect(seatField.oneOf.find((choice) => /^\d+C$/.test(choice.const))!.title).toMatch(/· aisle$/)
+    expect(seatField.oneOf[0]).toEqual({ const: seat, title: `Row ${seat.slice(0, -1)}, seat ${seat.slice(-1)}` })
     const seatMeta = seatQuestion!.meta[QUESTION_META_KEY] as { key: string; context: Record<string, unknown>; answers: Record<string, Record<string, unknown>> }
-    expect(seatMeta).toMatchObject({ tool: 'book_flight', key: 'pickSeat', context: { flight: { id: flights[0]!.id }, seatMap } })
+    expect(seatMeta).toMatchObject({ tool: 'book_train', key: 'pickSeat', context: { train: { id: trains[0]!.id }, seatMap } })
+    // The choice stands for the tool's own answer: what the form's "1B" gives the tool.
     expect(seatMeta.answers.seat![seat]).toEqual({ row: Number(seat.slice(0, -1)), seat: seat.slice(-1) })
 
     const booking = result.structuredContent as { status: string; ticketNumber: string; seat: string; tip: string }
@@ -107,24 +117,24 @@ describe.each(['2025', '2026'] as const)('book_flight from an official v2 client
     expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(booking)
     expect(booking.seat).toBe(seat)
     // No sampling declared: the app's own (offline) model wrote the tip, naming the destination.
-    expect(booking.tip).toMatch(/LAX/)
+    expect(booking.tip).toMatch(/Lyon/)
 
     expect(progress.map((update) => update.message)).toEqual([
-      'Searching flights from NYC to LAX',
-      'Waiting for a flight choice',
+      'Searching trains from Paris to Lyon',
+      'Waiting for a train choice',
       'Waiting for a seat choice',
       'Finding a travel tip',
       'Booking confirmed',
     ])
     expect(progress.at(-1)).toMatchObject({ progress: 100, message: 'Booking confirmed' })
     for (let index = 1; index < progress.length; index++) expect(progress[index]!.progress).toBeGreaterThan(progress[index - 1]!.progress)
-    await expect.poll(() => logs).toContain(`Issued ticket ${booking.ticketNumber} for ${(booking as unknown as { flight: { flightNumber: string } }).flight.flightNumber}, seat ${booking.seat}`)
+    await expect.poll(() => logs).toContain(`Issued ticket ${booking.ticketNumber} for ${(booking as unknown as { train: Train }).train.number}, seat ${booking.seat}`)
   })
 
-  it('asks again, saying why, after a flight or a seat that was not offered; neither reaches the tool', async () => {
+  it('asks again, saying why, after a train or a seat that was not offered; neither reaches the tool', async () => {
     const answers: ((asked: Asked) => Answer)[] = [
-      // The flight's number as the list shows it, not its id: a pick list offers only ids.
-      (asked) => ({ action: 'accept', content: { flightId: (asked.context.flights as { flightNumber: string }[])[0]!.flightNumber } }),
+      // The train's number as the list shows it, not its id: a pick list offers only ids.
+      (asked) => ({ action: 'accept', content: { trainId: (asked.context.trains as Train[])[0]!.number } }),
       firstChoices,
       (asked) => ({ action: 'accept', content: { seat: (asked.context.seatMap as { taken: string[] }).taken[0]! } }),
       () => ({ action: 'accept', content: {} }),
@@ -133,8 +143,8 @@ describe.each(['2025', '2026'] as const)('book_flight from an official v2 client
     const { client, asked } = await connect({ era, answer: (question, index) => answers[index]!(question) })
     const result = await client.callTool(BOOK)
     expect(asked).toHaveLength(5)
-    const flightNumber = (asked[0]!.context.flights as { flightNumber: string }[])[0]!.flightNumber
-    expect(asked[1]!.message).toBe(`That answer was not accepted: "${flightNumber}" is not one of the offered choices for Flight. Please answer again.\n\n${asked[0]!.message}`)
+    const trainNumber = (asked[0]!.context.trains as Train[])[0]!.number
+    expect(asked[1]!.message).toBe(`That answer was not accepted: "${trainNumber}" is not one of the offered choices for Train. Please answer again.\n\n${asked[0]!.message}`)
     const taken = (asked[2]!.context.seatMap as { taken: string[] }).taken[0]!
     expect(asked[3]!.message).toBe(`That answer was not accepted: "${taken}" is not one of the offered choices for Seat. Please answer again.\n\n${asked[2]!.message}`)
     expect(asked[4]!.message).toMatch(/^That answer was not accepted: Seat is missing\. Please answer again\.\n\nSelect your seat on /)
@@ -147,14 +157,14 @@ describe.each(['2025', '2026'] as const)('book_flight from an official v2 client
     const { client } = await connect({ era, answer: () => ({ action }) })
     const result = await client.callTool(BOOK)
     expect(result.isError).toBeFalsy()
-    expect(result.structuredContent).toEqual({ status: 'cancelled', step: 'flight', message: 'The user declined to choose a flight; nothing was booked.' })
+    expect(result.structuredContent).toEqual({ status: 'cancelled', step: 'train', message: 'The user declined to choose a train; nothing was booked.' })
   })
 
   it('asks the client’s model for the travel tip when the client samples', async () => {
-    const { client, sampled } = await connect({ era, answer: firstChoices, sample: () => 'Take the FlyAway bus from the client model.' })
+    const { client, sampled } = await connect({ era, answer: firstChoices, sample: () => 'Take the metro from the client model.' })
     const result = await client.callTool(BOOK)
-    expect(sampled).toEqual(['Give one short, practical travel tip for a traveller arriving at LAX airport.'])
-    expect(result.structuredContent).toMatchObject({ status: 'confirmed', tip: 'Take the FlyAway bus from the client model.' })
+    expect(sampled).toEqual(['Give one short, practical travel tip for a traveller arriving at Lyon station.'])
+    expect(result.structuredContent).toMatchObject({ status: 'confirmed', tip: 'Take the metro from the client model.' })
   })
 })
 
@@ -168,7 +178,7 @@ describe.each(['2025', '2026'] as const)('a client that declared no elicitation 
 
   it('gets a tool error in plain words from a tool that needs to ask, not the SDK’s message', async () => {
     const client = await connectWithoutForms()
-    for (const call of [BOOK, { name: 'tictactoe', arguments: {} }]) {
+    for (const call of [BOOK, { name: 'echo', arguments: { text: 'ask' } }]) {
       const result = await client.callTool(call)
       expect(result.isError).toBe(true)
       expect(result.content).toEqual([{ type: 'text', text: 'This tool needs to ask you questions; your client cannot show them.' }])
@@ -177,18 +187,6 @@ describe.each(['2025', '2026'] as const)('a client that declared no elicitation 
   })
 
   it('is served as before by a tool that does not ask', async () => {
-    await endpoint.close()
-    await served.close()
-    const echo = createMcpTool('echo')
-      .description('Says it back')
-      .parameters(z.object({ text: z.string() }))
-      .elicits({ confirm: z.object({ ok: z.boolean() }) })
-      .execute(function* ({ text }, ctx) {
-        // Asks only when told to: this call never does.
-        if (text === 'ask') yield* ctx.elicit('confirm', { message: 'Sure?' })
-        return { said: text }
-      })
-    await start({ tools: [echo] })
     const client = await connectWithoutForms()
     const result = await client.callTool({ name: 'echo', arguments: { text: 'hello' } })
     expect(result.isError).toBeFalsy()

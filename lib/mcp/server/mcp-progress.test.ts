@@ -3,15 +3,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createOfflineModel } from '../../models'
 import { createMcpTool } from '../../tools/create-mcp-tool'
-import { pluginTools } from '@/plugins'
+import { bookTrainTool } from '../../testing/book-train/tool'
 import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint'
 import { QUESTION_META_KEY } from '../../protocol/question-form'
 import { PROGRESS_TOTAL } from './progress-sequence'
-import { askedOf, connectBookingClient, firstChoices, type Answer, type Asked, type Era } from './testing/booking-client'
+import { askedOf, firstChoices, type Answer, type Asked, type Era } from './testing/booking-client'
+import { callWithProgress as callOn, expectIncreasingToTotal } from './testing/progress-of-call'
 import { serveFetch } from './testing/serve-fetch'
 
-// Every plugin tool's progress over MCP, in both eras: the values of one call strictly increase
-// across its rounds (a question asked again included) and the last is the total.
+// A tool's progress over MCP, in both eras: the values of one call strictly increase across its
+// rounds (a question asked again included) and the last is the total.
 /** A tool that fails after its question, short of its total. */
 const failingTool = createMcpTool('failing')
   .description('Asks for a number, then fails.')
@@ -44,7 +45,7 @@ let served: { url: URL; close(): Promise<void> }
 const clients: Client[] = []
 
 beforeEach(async () => {
-  endpoint = await createMcpEndpoint({ tools: [...pluginTools, failingTool, evenTool], model: createOfflineModel(), stateSecret: 'g'.repeat(32) })
+  endpoint = await createMcpEndpoint({ tools: [bookTrainTool, failingTool, evenTool], model: createOfflineModel(), stateSecret: 'g'.repeat(32) })
   served = await serveFetch((request) => endpoint.handle(request))
 })
 afterEach(async () => {
@@ -53,47 +54,28 @@ afterEach(async () => {
   await endpoint.close()
 })
 
-type Update = { progress: number; total?: number; message?: string }
-
 /** Call `name` with a client of `era` that answers with `answers` in turn; the progress the call reported, in order. */
 async function callWithProgress(era: Era, name: string, args: Record<string, unknown>, answers: ((asked: Asked) => Answer)[]) {
-  const connected = await connectBookingClient({ url: served.url, era, answer: (asked, index) => answers[index]!(asked) })
-  clients.push(connected.client)
-  const progress: Update[] = []
-  const result = await connected.client.callTool({ name, arguments: args }, {
-    // The 2026 client's driver reports its own rounds on the same callback ("Fulfilling input required ...").
-    onprogress: (update) => void (update.message?.startsWith('Fulfilling') || progress.push(update)),
-  })
-  return { result, progress, asked: connected.asked }
+  const call = await callOn({ url: served.url, era, name, args, answers })
+  clients.push(call.client)
+  return call
 }
-
-function expectIncreasingToTotal(progress: Update[]) {
-  const values = progress.map((update) => update.progress)
-  expect(values.length).toBeGreaterThan(0)
-  for (let index = 1; index < values.length; index++) expect(values[index], `value ${index} of ${values.join(', ')}`).toBeGreaterThan(values[index - 1]!)
-  expect(new Set(values).size).toBe(values.length)
-  expect(progress.every((update) => update.total === PROGRESS_TOTAL && update.progress <= PROGRESS_TOTAL)).toBe(true)
-  expect(values.at(-1)).toBe(PROGRESS_TOTAL)
-}
-
-const emptyCell = (asked: Asked) => (asked.context.board as (string | null)[]).findIndex((cell) => cell === null) + 1
-const takenCell = (asked: Asked) => (asked.context.board as (string | null)[]).findIndex((cell) => cell !== null) + 1
 
 describe.each(['2025', '2026'] as const)('progress over MCP (%s)', (era) => {
-  it('book_flight: increases across a flight asked again, and ends at the total', async () => {
-    const { result, progress, asked } = await callWithProgress(era, 'book_flight', { from: 'NYC', destination: 'LAX' }, [
-      () => ({ action: 'accept', content: { flightId: 'XX-000' } }),
+  it('book_train: increases across a train asked again, and ends at the total', async () => {
+    const { result, progress, asked } = await callWithProgress(era, 'book_train', { from: 'Paris', to: 'Lyon' }, [
+      () => ({ action: 'accept', content: { trainId: 'XX-000' } }),
       firstChoices,
       firstChoices,
     ])
     expect(asked).toHaveLength(3)
-    expect(asked[1]!.message).toMatch(/^That answer was not accepted: "XX-000" is not one of the offered choices for Flight/)
+    expect(asked[1]!.message).toMatch(/^That answer was not accepted: "XX-000" is not one of the offered choices for Train/)
     expect(result.structuredContent).toMatchObject({ status: 'confirmed' })
     expectIncreasingToTotal(progress)
     // Refused before the tool saw it: the tool asked once, and reported once.
     expect(progress.map((update) => update.message)).toEqual([
-      'Searching flights from NYC to LAX',
-      'Waiting for a flight choice',
+      'Searching trains from Paris to Lyon',
+      'Waiting for a train choice',
       'Waiting for a seat choice',
       'Finding a travel tip',
       'Booking confirmed',
@@ -113,46 +95,15 @@ describe.each(['2025', '2026'] as const)('progress over MCP (%s)', (era) => {
     expect(progress[1]!.progress).toBeLessThan(41)
   })
 
-  it('book_flight: a call the user ends early still ends at the total', async () => {
-    const { result, progress } = await callWithProgress(era, 'book_flight', { from: 'NYC', destination: 'LAX' }, [() => ({ action: 'decline' })])
-    expect(result.structuredContent).toMatchObject({ status: 'cancelled', step: 'flight' })
+  it('book_train: a call the user ends early still ends at the total', async () => {
+    const { result, progress } = await callWithProgress(era, 'book_train', { from: 'Paris', to: 'Lyon' }, [() => ({ action: 'decline' })])
+    expect(result.structuredContent).toMatchObject({ status: 'cancelled', step: 'train' })
     expectIncreasingToTotal(progress)
     expect(progress.map((update) => [update.progress, update.message])).toEqual([
-      [10, 'Searching flights from NYC to LAX'],
-      [25, 'Waiting for a flight choice'],
+      [10, 'Searching trains from Paris to Lyon'],
+      [25, 'Waiting for a train choice'],
       [PROGRESS_TOTAL, 'Done'],
     ])
-  })
-
-  it('tictactoe: increases over a whole game with a taken cell asked again, and ends at the total', async () => {
-    const answers = [emptyCell, takenCell, ...Array.from({ length: 5 }, () => emptyCell)].map(
-      (cell) => (asked: Asked): Answer => ({ action: 'accept', content: { cell: String(cell(asked)) } }),
-    )
-    const { result, progress, asked } = await callWithProgress(era, 'tictactoe', {}, answers)
-    const game = result.structuredContent as { outcome: string; moves: { player: string }[] }
-    expect(['win', 'loss', 'draw']).toContain(game.outcome)
-    expect(asked.length).toBe(game.moves.filter((move) => move.player === 'user').length + 1)
-    expectIncreasingToTotal(progress)
-    expect(progress[0]).toMatchObject({ progress: 0, message: 'Your move: you are X' })
-    expect(progress.at(-1)!.message).toMatch(/^Game over/)
-  })
-
-  it('pick_card: increases across a card asked again, and ends at the total', async () => {
-    const { result, progress, asked } = await callWithProgress(era, 'pick_card', { count: 4, analyze: true }, [
-      () => ({ action: 'accept', content: { cardNumber: '9' } }),
-      () => ({ action: 'accept', content: { cardNumber: '2' } }),
-    ])
-    expect(asked).toHaveLength(2)
-    expect(result.structuredContent).toMatchObject({ status: 'picked', pickedNumber: 2 })
-    expectIncreasingToTotal(progress)
-    expect(asked[1]!.message).toMatch(/^That answer was not accepted: "9" is not one of the offered choices for Card/)
-    expect(progress.map((update) => update.message)).toEqual(['Analysing the cards', 'Waiting for your pick', 'You picked card 2'])
-  })
-
-  it('pick_card: a call the user ends early still ends at the total', async () => {
-    const { result, progress } = await callWithProgress(era, 'pick_card', { count: 3 }, [() => ({ action: 'cancel' })])
-    expect(result.structuredContent).toMatchObject({ status: 'cancelled' })
-    expectIncreasingToTotal(progress)
   })
 
   it('a tool that fails still ends at the total, before its error', async () => {

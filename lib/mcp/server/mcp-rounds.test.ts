@@ -1,17 +1,36 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { run } from 'effection'
 import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createOfflineModel } from '../../models'
 import { createMemorySessionStore, type SessionStore } from '../../sessions'
+import { createMcpTool } from '../../tools'
 import { askedOf, firstChoices } from './testing/booking-client'
 import { servedEndpoints } from './testing/served-endpoints'
 
 const SECRET = 'r'.repeat(40)
 type Params = { message: string; requestedSchema: Record<string, unknown>; _meta?: Record<string, unknown> }
-const BOOK = { name: 'book_flight', arguments: { from: 'LHR', destination: 'JFK' } }
+const BOOK = { name: 'book_train', arguments: { from: 'Lille', to: 'Nantes' } }
 
 type Round =
   | { resultType: 'input_required'; inputRequests: Record<string, { method: string; params: Params }>; requestState: string }
   | { resultType?: 'complete'; structuredContent: Record<string, unknown>; isError?: boolean }
+
+/** A tool that asks, asks the app's model, then asks again: a round that does model work before its question. */
+const nameBoatTool = createMcpTool('name_boat')
+  .description('Names a boat: asks its colour, asks the model for a name, and asks whether to keep it.')
+  .parameters(z.object({}))
+  .elicits({
+    pickColour: z.object({ colour: z.string().meta({ title: 'Colour' }) }),
+    keepName: z.object({ keep: z.boolean().meta({ title: 'Keep it' }) }),
+  })
+  .execute(function* (_params, ctx) {
+    const colour = yield* ctx.elicit('pickColour', { message: 'Which colour is the boat?' })
+    if (colour.action !== 'accept') return { name: null }
+    const name = yield* ctx.sample({ prompt: `Name a ${colour.content.colour} boat.` })
+    const keep = yield* ctx.elicit('keepName', { message: `Call the ${colour.content.colour} boat ${name.text}?` })
+    return { name: keep.action === 'accept' && keep.content.keep ? name.text : null }
+  })
 
 const endpoints = servedEndpoints()
 const clients: Client[] = []
@@ -51,11 +70,11 @@ function only(round: Round) {
   return { key, request, asked, context: asked.context, requestState: round.requestState }
 }
 
-/** Round 1 asks for a flight; round 2, answered, asks for a seat. */
+/** Round 1 asks for a train; round 2, answered, asks for a seat. */
 async function toTheSeatQuestion(round: (params?: Record<string, unknown>) => Promise<Round>) {
-  const flight = only(await round())
-  const seat = only(await round({ requestState: flight.requestState, inputResponses: { [flight.key]: firstChoices(flight.asked) } }))
-  return { flight, seat, seatAnswer: { [seat.key]: firstChoices(seat.asked) } }
+  const train = only(await round())
+  const seat = only(await round({ requestState: train.requestState, inputResponses: { [train.key]: firstChoices(train.asked) } }))
+  return { train, seat, seatAnswer: { [seat.key]: firstChoices(seat.asked) } }
 }
 
 describe('2026-07-28 rounds', () => {
@@ -63,7 +82,7 @@ describe('2026-07-28 rounds', () => {
     const url = await instance()
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'book_flight' },
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'book_train' },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
@@ -80,10 +99,10 @@ describe('2026-07-28 rounds', () => {
 
   it('refuse a tampered requestState with a JSON-RPC error', async () => {
     const { round } = await manualClient(await instance())
-    const flight = only(await round())
-    const [prefix, body, mac] = [flight.requestState.slice(0, 3), ...flight.requestState.slice(3).split('.')] as [string, string, string]
+    const train = only(await round())
+    const [prefix, body, mac] = [train.requestState.slice(0, 3), ...train.requestState.slice(3).split('.')] as [string, string, string]
     const tampered = `${prefix}${body.slice(0, -2)}${body.at(-2) === 'A' ? 'B' : 'A'}${body.at(-1)}.${mac}`
-    await expect(round({ requestState: tampered, inputResponses: { [flight.key]: { action: 'accept', content: { flightId: 'x' } } } })).rejects.toMatchObject({
+    await expect(round({ requestState: tampered, inputResponses: { [train.key]: { action: 'accept', content: { trainId: 'x' } } } })).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining('Invalid or expired requestState'),
     })
@@ -95,11 +114,11 @@ describe('2026-07-28 rounds', () => {
 
   it('refuse a state presented for the same tool with other arguments (an error result)', async () => {
     const { round } = await manualClient(await instance())
-    const flight = only(await round())
-    const answer = { [flight.key]: { action: 'accept', content: { flightId: (flight.context.flights as { id: string }[])[0]!.id } } }
-    const refused = (await round({ arguments: { from: 'LHR', destination: 'CDG' }, requestState: flight.requestState, inputResponses: answer })) as unknown as { isError?: boolean; content: { text: string }[] }
+    const train = only(await round())
+    const answer = { [train.key]: { action: 'accept', content: { trainId: (train.context.trains as { id: string }[])[0]!.id } } }
+    const refused = (await round({ arguments: { from: 'Lille', to: 'Brest' }, requestState: train.requestState, inputResponses: answer })) as unknown as { isError?: boolean; content: { text: string }[] }
     expect(refused.isError).toBe(true)
-    expect(refused.content[0]!.text).toMatch(/This requestState belongs to another call than book_flight/)
+    expect(refused.content[0]!.text).toMatch(/This requestState belongs to another call than book_train/)
   })
 
   it('never book twice: the final round presented again returns the same ticket', async () => {
@@ -131,9 +150,9 @@ describe('2026-07-28 rounds', () => {
   it('asks the same question again when a round that only asked is presented twice, and keeps nothing for it', async () => {
     const store = createMemorySessionStore()
     const { round } = await manualClient(await instance({ store }))
-    const flight = only(await round())
-    const flightId = (flight.context.flights as { id: string }[])[0]!.id
-    const answered = { requestState: flight.requestState, inputResponses: { [flight.key]: { action: 'accept', content: { flightId } } } }
+    const train = only(await round())
+    const trainId = (train.context.trains as { id: string }[])[0]!.id
+    const answered = { requestState: train.requestState, inputResponses: { [train.key]: { action: 'accept', content: { trainId } } } }
     const seat = only(await round(answered))
     const again = only(await round(answered))
     expect(again.key).toBe(seat.key)
@@ -144,16 +163,28 @@ describe('2026-07-28 rounds', () => {
 
   it('keeps a round that asked the app’s model, so presenting it again gives the same answer, not a second model call', async () => {
     const store = createMemorySessionStore()
+    const offline = createOfflineModel()
+    let modelCalls = 0
+    const model: typeof offline = {
+      ...offline,
+      doGenerate(options) {
+        modelCalls++
+        return offline.doGenerate(options)
+      },
+    }
     const client = new Client({ name: 'rounds-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } })
-    await client.connect(new StreamableHTTPClientTransport(await instance({ store })))
+    await client.connect(new StreamableHTTPClientTransport(await endpoints.serve({ stateSecret: SECRET, tools: [nameBoatTool], model, useStore: function* () { return store } })))
     clients.push(client)
     const play = (params: Record<string, unknown> = {}) =>
-      client.request({ method: 'tools/call', params: { name: 'tictactoe', arguments: {}, ...params } } as never, { allowInputRequired: true } as never) as Promise<Round>
-    const opening = only(await play())
-    const move = { requestState: opening.requestState, inputResponses: { [opening.key]: { action: 'accept', content: { cell: '5' } } } }
-    const first = await play(move)
-    const second = await play(move)
+      client.request({ method: 'tools/call', params: { name: 'name_boat', arguments: {}, ...params } } as never, { allowInputRequired: true } as never) as Promise<Round>
+    const colour = only(await play())
+    // This round asks the model for a name, then asks whether to keep it.
+    const answered = { requestState: colour.requestState, inputResponses: { [colour.key]: { action: 'accept', content: { colour: 'red' } } } }
+    const first = await play(answered)
+    expect(only(first).asked.message).toMatch(/^Call the red boat /)
+    const second = await play(answered)
     expect(second).toEqual(first)
+    expect(modelCalls).toBe(1)
     expect((await listedRounds(store)).length).toBe(1)
   })
 
@@ -161,13 +192,13 @@ describe('2026-07-28 rounds', () => {
     const store = createMemorySessionStore()
     const a = await manualClient(await instance({ store }))
     const b = await manualClient(await instance({ store }))
-    const flight = only(await a.round())
-    const flightId = (flight.context.flights as { id: string }[])[1]!.id
-    const seat = only(await b.round({ requestState: flight.requestState, inputResponses: { [flight.key]: { action: 'accept', content: { flightId } } } }))
-    expect((seat.context.flight as { id: string }).id).toBe(flightId)
+    const train = only(await a.round())
+    const trainId = (train.context.trains as { id: string }[])[1]!.id
+    const seat = only(await b.round({ requestState: train.requestState, inputResponses: { [train.key]: { action: 'accept', content: { trainId } } } }))
+    expect((seat.context.train as { id: string }).id).toBe(trainId)
     const answer = { [seat.key]: firstChoices(seat.asked) }
     const done = (await a.round({ requestState: seat.requestState, inputResponses: answer })) as Extract<Round, { structuredContent: unknown }>
-    expect(done.structuredContent).toMatchObject({ status: 'confirmed', flight: { id: flightId } })
+    expect(done.structuredContent).toMatchObject({ status: 'confirmed', train: { id: trainId } })
     // The other instance, asked the same final round, answers from the shared record: the same ticket.
     const replayed = (await b.round({ requestState: seat.requestState, inputResponses: answer })) as Extract<Round, { structuredContent: unknown }>
     expect(replayed.structuredContent).toEqual(done.structuredContent)
@@ -175,11 +206,11 @@ describe('2026-07-28 rounds', () => {
 
   it('keep what the tool keeps from the user out of sight: the journal in requestState is encrypted', async () => {
     const { round } = await manualClient(await instance())
-    const flight = only(await round())
-    const flightId = (flight.context.flights as { id: string }[])[0]!.id
-    const seat = only(await round({ requestState: flight.requestState, inputResponses: { [flight.key]: { action: 'accept', content: { flightId } } } }))
+    const train = only(await round())
+    const trainId = (train.context.trains as { id: string }[])[0]!.id
+    const seat = only(await round({ requestState: train.requestState, inputResponses: { [train.key]: { action: 'accept', content: { trainId } } } }))
     const payload = Buffer.from(seat.requestState.slice(3).split('.')[0]!, 'base64url').toString('utf8')
-    expect(payload).not.toContain(flightId)
-    expect(payload).not.toContain('pickFlight')
+    expect(payload).not.toContain(trainId)
+    expect(payload).not.toContain('pickTrain')
   })
 })

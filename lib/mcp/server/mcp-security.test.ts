@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createOfflineModel } from '../../models'
 import { createMcpTool } from '../../tools'
-import { pluginTools } from '@/plugins'
+import { bookTrainTool } from '../../testing/book-train/tool'
 import { McpToolShapeError } from './tool-forms'
 import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint'
 import { serveFetch } from './testing/serve-fetch'
@@ -45,7 +45,7 @@ function post(body: unknown, headers: Record<string, string> = {}) {
 
 describe('without MCP_AUTH_TOKEN', () => {
   beforeEach(async () => {
-    endpoint = await createMcpEndpoint({ tools: pluginTools, model: createOfflineModel(), stateSecret: 'k'.repeat(32), allowedHosts: ['chat.example'] })
+    endpoint = await createMcpEndpoint({ tools: [bookTrainTool], model: createOfflineModel(), stateSecret: 'k'.repeat(32), allowedHosts: ['chat.example'] })
     served = await serveFetch((request) => endpoint.handle(request))
   })
   afterEach(async () => {
@@ -163,7 +163,7 @@ describe('2025 sessions', () => {
   })
 
   it('are capped: an idle one is closed to make room, and a busy endpoint answers 503', async () => {
-    endpoint = await createMcpEndpoint({ tools: pluginTools, model: createOfflineModel(), stateSecret: 'k'.repeat(32), maxSessions: 1, sessionIdleMs: 0 })
+    endpoint = await createMcpEndpoint({ tools: [bookTrainTool], model: createOfflineModel(), stateSecret: 'k'.repeat(32), maxSessions: 1, sessionIdleMs: 0 })
     served = await serveFetch((request) => endpoint.handle(request))
     const first = (await post(INITIALIZE)).headers.get('mcp-session-id')!
     const second = await post(INITIALIZE)
@@ -172,7 +172,7 @@ describe('2025 sessions', () => {
     await endpoint.close()
     await served.close()
 
-    endpoint = await createMcpEndpoint({ tools: pluginTools, model: createOfflineModel(), stateSecret: 'k'.repeat(32), maxSessions: 1 })
+    endpoint = await createMcpEndpoint({ tools: [bookTrainTool], model: createOfflineModel(), stateSecret: 'k'.repeat(32), maxSessions: 1 })
     served = await serveFetch((request) => endpoint.handle(request))
     expect((await post(INITIALIZE)).status).toBe(200)
     const refused = await post(INITIALIZE)
@@ -183,7 +183,7 @@ describe('2025 sessions', () => {
 
 describe('with MCP_AUTH_TOKEN', () => {
   beforeEach(async () => {
-    endpoint = await createMcpEndpoint({ tools: pluginTools, model: createOfflineModel(), stateSecret: 'k'.repeat(32), authToken: TOKEN })
+    endpoint = await createMcpEndpoint({ tools: [bookTrainTool], model: createOfflineModel(), stateSecret: 'k'.repeat(32), authToken: TOKEN })
     served = await serveFetch((request) => endpoint.handle(request))
   })
   afterEach(async () => {
@@ -203,7 +203,7 @@ describe('with MCP_AUTH_TOKEN', () => {
   it.each(['2025', '2026'] as const)('serves an official client (%s) that sends it', async (era) => {
     const client = new Client({ name: 'auth-test', version: '1' }, era === '2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {})
     await client.connect(new StreamableHTTPClientTransport(served.url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }))
-    expect((await client.listTools()).tools).toHaveLength(3)
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['book_train'])
     await client.close()
   })
 })

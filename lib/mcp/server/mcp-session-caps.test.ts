@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createOfflineModel } from '../../models'
-import { pluginTools } from '@/plugins'
+import { bookTrainTool } from '../../testing/book-train/tool'
 import { createMcpEndpoint, type McpEndpoint, type McpEndpointOptions } from './mcp-endpoint'
 import { connectBookingClient, firstChoices } from './testing/booking-client'
 import { serveFetch } from './testing/serve-fetch'
@@ -14,7 +14,7 @@ let served: { url: URL; close(): Promise<void> }
 const clients: Client[] = []
 
 async function start(options: Partial<McpEndpointOptions> = {}) {
-  endpoint = await createMcpEndpoint({ tools: pluginTools, model: createOfflineModel(), stateSecret: 'k'.repeat(32), ...options })
+  endpoint = await createMcpEndpoint({ tools: [bookTrainTool], model: createOfflineModel(), stateSecret: 'k'.repeat(32), ...options })
   served = await serveFetch((request) => endpoint.handle(request))
 }
 
@@ -71,7 +71,7 @@ describe('one greedy client cannot take every 2025 session', () => {
 
     const { client, asked } = await connectBookingClient({ url: served.url, era: '2025', answer: firstChoices, headers: { 'x-forwarded-for': '198.51.100.4' } })
     clients.push(client)
-    const result = await client.callTool({ name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } })
+    const result = await client.callTool({ name: 'book_train', arguments: { from: 'Paris', to: 'Lyon' } })
     expect(asked).toHaveLength(2)
     expect(result.structuredContent).toMatchObject({ status: 'confirmed', ticketNumber: expect.stringMatching(/^TKT-/) })
   })

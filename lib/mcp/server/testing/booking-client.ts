@@ -77,7 +77,7 @@ export function firstChoices(asked: Pick<Asked, 'schema'>): { action: 'accept'; 
   return { action: 'accept', content }
 }
 
-/** The first free seat of the cabin a seat question shows (its first choice), as the tool books it: "10A". */
+/** The first free seat a seat question shows (its first choice), as the tool books it: "1B". */
 export function firstFreeSeat(asked: Pick<Asked, 'context'>): string {
   const map = asked.context.seatMap as { firstRow: number; lastRow: number; letters: string[]; taken: string[] }
   for (let row = map.firstRow; row <= map.lastRow; row++) {

@@ -1,18 +1,18 @@
 import { createOfflineModel } from '../../../models'
-import { pluginTools } from '@/plugins'
+import { bookTrainTool } from '../../../testing/book-train/tool'
 import { createMcpEndpoint, type McpEndpoint, type McpEndpointOptions } from '../mcp-endpoint'
 import { serveFetch } from './serve-fetch'
 
 /**
  * Endpoints for one test file, each served on a port of its own: `serve` starts one (the
- * plugins' tools and the offline model unless `options` say otherwise) and gives its URL;
- * `closeAll` (in `afterEach`) closes every one started, its port first.
+ * framework's fixture tool book_train and the offline model, unless `options` say otherwise)
+ * and gives its URL; `closeAll` (in `afterEach`) closes every one started, its port first.
  */
 export function servedEndpoints() {
   const running: Array<{ endpoint: McpEndpoint; close(): Promise<void> }> = []
   return {
     async serve(options: Partial<McpEndpointOptions> & Pick<McpEndpointOptions, 'stateSecret'>): Promise<URL> {
-      const endpoint = await createMcpEndpoint({ tools: pluginTools, model: createOfflineModel(), ...options })
+      const endpoint = await createMcpEndpoint({ tools: [bookTrainTool], model: createOfflineModel(), ...options })
       const served = await serveFetch((request) => endpoint.handle(request))
       running.push({ endpoint, close: served.close })
       return served.url

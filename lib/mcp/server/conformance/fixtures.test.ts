@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createOfflineModel } from '@/lib/models'
-import { createMcpEndpoint, type McpEndpoint } from '@/lib/mcp/server'
+import { createOfflineModel } from '../../../models'
+import { createMcpEndpoint, type McpEndpoint } from '../mcp-endpoint'
 import { registerConformanceFixtures } from './fixtures'
 
 // A 2025 client opens its GET stream after `initialized`, without waiting for it: its first

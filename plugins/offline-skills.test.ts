@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createOfflineModel, MAX_TOOL_CALLS_PER_STEP } from '@/lib/models'
 import { offlineReplyTo, offlineSampleAnswer, offlineSummaryOf } from '@/lib/models/testing/offline-replies'
-import { offlineSkills, plugins } from '@/plugins'
+import { offlineSkills, plugins } from './index'
 
 /**
  * The fastest of a few runs of `work`, in ms: a quadratic parse of 200 KB takes seconds on every
@@ -29,6 +29,13 @@ describe('the offline model with every plugin’s skill', () => {
     const text = offlineReplyTo({ skills, text: 'What can you do?' }).text
     for (const skill of skills) expect(text).toContain(skill.example)
   })
+
+  it.each(plugins.flatMap((plugin) => ('suggestions' in plugin ? plugin.suggestions.map((text) => [text, plugin.name] as const) : [])))(
+    'sends its suggestion %j to %s alone',
+    (text, toolName) => {
+      expect(offlineReplyTo({ skills, text }).toolCalls.map((call) => call.toolName)).toEqual([toolName])
+    },
+  )
 
   it('sends each request to the right tool, whatever the words it shares with another', () => {
     const callOf = (text: string) => offlineReplyTo({ skills, text }).toolCalls.map((call) => call.toolName)
@@ -74,7 +81,7 @@ describe('the offline model with every plugin’s skill', () => {
   it('answers a 200 KB sample, structured or not, well under 50 ms', () => {
     const prompt = `${'1. Ace of Spades (A♠)\n'.repeat(10_000)}`
     const schema = { type: 'object', properties: { favourite: { type: 'integer', minimum: 1, maximum: 10 } } }
-    for (const toolName of ['book_flight', 'pick_card', 'tictactoe']) {
+    for (const { name: toolName } of plugins) {
       const answer = () => {
         offlineSampleAnswer({ skills, toolName, prompt, system: `tic-tac-toe ${'X | 2 | O\n'.repeat(20_000)}` })
         offlineSampleAnswer({ skills, toolName, prompt, schema })
