@@ -74,7 +74,8 @@ describe('one greedy client cannot take every 2025 session', () => {
     const result = await client.callTool({ name: 'book_train', arguments: { from: 'Paris', to: 'Lyon' } })
     expect(asked).toHaveLength(2)
     expect(result.structuredContent).toMatchObject({ status: 'confirmed', ticketNumber: expect.stringMatching(/^TKT-/) })
-  })
+    // 1,100 real HTTP requests: seconds alone, many more on a machine busy with other suites; what is asserted is counts, not time.
+  }, 90_000)
 
   it('counts an IPv6 client by its /64', async () => {
     await start({ maxSessionsPerClient: 2 })
