@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test'
 import { ChatPage } from '@/e2e/pages/chat-page'
 import { PickCardCard } from './pick-card-card'
 
-const CARD_NAME = /^Card \d+: (?:Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of (?:Hearts|Diamonds|Clubs|Spades)$/
+const CARD_NAME = /^(?:[2-9JQKA]|10)[♥♦♣♠] #\d+, (?:Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of (?:Hearts|Diamonds|Clubs|Spades)(?:, suggested)?$/
 
 test.describe('picking a card in the chat', () => {
   test('pick a card: the picked and the secret card are revealed, with win or lose, and the assistant comments', async ({ page }) => {
@@ -22,7 +22,7 @@ test.describe('picking a card in the chat', () => {
     await page.keyboard.press('ArrowRight')
     await page.keyboard.press('ArrowRight')
     await expect(game.card(3)).toBeFocused()
-    const name = ((await game.card(3).getAttribute('aria-label')) ?? '').replace(/^Card 3: /, '')
+    const name = await game.cardName(3)
     await page.keyboard.press('Enter')
 
     await expect(game.result).toBeVisible()
