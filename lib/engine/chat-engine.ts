@@ -7,6 +7,7 @@ import type { ConversationSigner } from './conversation-signature'
 import type { RateLimiter } from './rate-limiter'
 import { driveSession, type DriveOutcome } from './drive-session'
 import type { ChatEvent } from '../protocol/events'
+import { fieldTitlesOf } from '../protocol/question-form'
 import type { Message, ToolCall } from '../protocol/messages'
 import { toolContextOf } from './tool-context'
 import { ModelTimeoutError, streamModelStep } from './model-step'
@@ -164,7 +165,7 @@ export function* runTurn({
 
   function askUser(waiting: Waiting[]) {
     for (const { call, request } of waiting) {
-      const { choices } = request.form
+      const { choices, answers, defaults, schema } = request.form
       emit({
         type: 'plugin_elicit_request',
         sessionId: call.id,
@@ -175,6 +176,9 @@ export function* runTurn({
         message: request.message,
         schema: request.schema,
         ...(Object.keys(choices).length > 0 ? { choices } : {}),
+        fieldTitles: fieldTitlesOf(schema),
+        ...(Object.keys(answers).length > 0 ? { choiceAnswers: answers } : {}),
+        ...(Object.keys(defaults).length > 0 ? { defaults } : {}),
       })
     }
   }

@@ -11,6 +11,7 @@ interface QuestionRenderProps extends ElicitComponentProps<ElicitAnswer<unknown>
   message: string
   context: Record<string, unknown>
   choices: FormChoices
+  defaults: Record<string, unknown>
 }
 
 /**
@@ -25,12 +26,13 @@ function Question({ Component, onRespond, disabled, response, ...question }: Que
 
 /**
  * The handler of a key registered with a component (`.onElicit({ pickSeat: SeatPicker })`): it
- * renders the component with the question — its message, decoded context and choices — and
+ * renders the component with the question — its message, decoded context, choices and defaults — and
  * returns the `ElicitResult` the component responds with. Rendered through `ctx.render`, so the
  * answer is recorded like any render's: after a reload the component shows it again, disabled.
  */
 export function questionHandler(Component: AnyQuestionComponent): Handler {
   return function* answerWithComponent(request, ctx) {
-    return yield* ctx.render(Question, { Component, message: request.message, context: request.context, choices: request.choices })
+    const { message, context, choices, defaults } = request
+    return yield* ctx.render(Question, { Component, message, context, choices, defaults })
   }
 }
