@@ -1,6 +1,7 @@
 import { createElement, type ComponentType } from 'react'
 import type { FormChoices } from '../protocol/question-form'
 import type { ElicitAnswer } from '../tools/types'
+import type { RenderedComponent } from './plugin-executor'
 import type { ElicitComponentProps, PluginClientRegistration, QuestionProps } from './types'
 
 type AnyQuestionComponent = ComponentType<QuestionProps<never, never>>
@@ -35,4 +36,13 @@ export function questionHandler(Component: AnyQuestionComponent): Handler {
     const { message, context, choices, defaults } = request
     return yield* ctx.render(Question, { Component, message, context, choices, defaults })
   }
+}
+
+/**
+ * Whether a render is a question answered by its registered component (`.onElicit({ pickSeat:
+ * SeatPicker })`), whose form the chat knows: once answered, the chat folds it to one line said in
+ * the form's words. A generator handler's own renders are its author's to show as they like.
+ */
+export function isQuestionRender(rendered: Pick<RenderedComponent, 'Component'>): boolean {
+  return rendered.Component === Question
 }
