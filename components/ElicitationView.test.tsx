@@ -18,7 +18,8 @@ function questionRender(response?: unknown): RenderedComponent {
       yield undefined as never
     },
   } as unknown as PluginClientContext
-  questionHandler(SeatButtons as never)({ message: 'Which seat?', context: {}, choices: {}, defaults: {} } as unknown as ElicitHandlerRequest<string, Record<string, unknown>>, ctx).next()
+  const request = { message: 'Which seat?', context: {}, choices: {}, defaults: {} } as unknown as ElicitHandlerRequest<string, Record<string, unknown>>
+  questionHandler(SeatButtons as never)(request, ctx)[Symbol.iterator]().next()
   return shown!
 }
 
