@@ -78,6 +78,8 @@ export interface ToolCallEntry {
   callId: string
   name: string
   arguments: unknown
+  /** The call's short title, when its tool gives one. */
+  title?: string
   status: ToolCallStatus
   progress?: { message: string; value?: number }
   logs: LogLine[]
@@ -163,6 +165,7 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
           ...tool,
           name: call.name,
           arguments: parseMaybeJson(call.arguments),
+          ...(call.title ? { title: call.title } : {}),
           ...(call.external ? { external: call.external } : {}),
         }))
       }

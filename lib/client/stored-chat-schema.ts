@@ -42,6 +42,7 @@ const entrySchema = z.discriminatedUnion('kind', [
     callId: z.string(),
     name: z.string(),
     arguments: z.unknown(),
+    title: z.string().optional(),
     status: z.enum(['running', 'awaiting_input', 'completed', 'failed', 'cancelled', 'stopped']),
     progress: z.object({ message: z.string(), value: z.number().min(0).max(1).optional() }).optional(),
     logs: z.array(z.object({ level: logLevelSchema, message: z.string() })),

@@ -8,6 +8,7 @@ import type { RateLimiter } from './rate-limiter'
 import { driveSession, type DriveOutcome } from './drive-session'
 import type { ChatEvent } from '../protocol/events'
 import { fieldTitlesOf } from '../protocol/question-form'
+import { callTitleOf } from '../tools/call-title'
 import type { Message, ToolCall } from '../protocol/messages'
 import { toolContextOf } from './tool-context'
 import { ModelTimeoutError, streamModelStep } from './model-step'
@@ -112,7 +113,8 @@ export function* runTurn({
       type: 'tool_calls',
       calls: entries.map(({ call, input }) => {
         const external = config.tools.originOf(call.function.name)
-        return { id: call.id, name: call.function.name, arguments: input, ...(external ? { external } : {}) }
+        const title = callTitleOf(config.tools.get(call.function.name), input)
+        return { id: call.id, name: call.function.name, arguments: input, ...(title ? { title } : {}), ...(external ? { external } : {}) }
       }),
     })
     const started: Array<{ call: ToolCall; session: LiveSession }> = []

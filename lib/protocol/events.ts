@@ -22,7 +22,11 @@ export interface ExternalToolOrigin {
 /** Every line of the NDJSON stream that `POST /api/chat` answers with. */
 export type ChatEvent =
   | { type: 'text'; content: string }
-  | { type: 'tool_calls'; calls: Array<{ id: string; name: string; arguments: unknown; external?: ExternalToolOrigin }> }
+  | {
+      type: 'tool_calls'
+      /** `title`: the call's short title for people, when its tool gives one (`.title()`): "NYC → LAX". */
+      calls: Array<{ id: string; name: string; arguments: unknown; title?: string; external?: ExternalToolOrigin }>
+    }
   | { type: 'tool_result'; id: string; name: string; content: string }
   | { type: 'tool_error'; id: string; name: string; message: string }
   | {
