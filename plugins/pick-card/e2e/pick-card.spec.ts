@@ -30,9 +30,11 @@ test.describe('picking a card in the chat', () => {
     await expect(game.secretCard).toHaveText(/ of /)
     const secret = (await game.secretCard.textContent()) ?? ''
     await expect(game.outcome).toHaveText(secret === name ? 'You win!' : 'Not this time')
-    // The picker stays, disabled, showing the pick.
-    await expect(game.card(3)).toHaveAttribute('aria-pressed', 'true')
-    await expect(game.card(1)).toBeDisabled()
+    // The picker folds to the card picked, said once; nothing greyed out is left.
+    await expect(game.picker).toHaveCount(0)
+    await expect(game.answerLines).toHaveText([new RegExp(`^Card 3: ${name} \\(.+\\)$`)])
+    await expect(game.root.locator('button:disabled')).toHaveCount(0)
+    await expect(game.title).toHaveText('Pick one of 5 cards')
 
     await expect(chat.lastAssistantMessage()).toContainText(`You picked the ${name}`)
     await expect(chat.lastAssistantMessage()).toContainText(secret === name ? 'You win!' : `the secret card was the ${secret}`)
@@ -67,8 +69,8 @@ test.describe('picking a card in the chat', () => {
 
     await expect(game.noPick).toContainText('No card picked')
     await expect(game.result).toHaveCount(0)
-    await expect(game.cards.first()).toBeDisabled()
-    await expect(game.picker).toContainText('Declined')
+    await expect(game.answerLines).toHaveText(['Card Declined'])
+    await expect(game.cards).toHaveCount(0)
     await expect(chat.lastAssistantMessage()).toContainText(/no card was picked/i)
     await chat.waitUntilIdle()
   })

@@ -36,6 +36,15 @@ test.describe('playing tic-tac-toe in the chat', () => {
     await expect(game.winningCells.first()).toHaveAccessibleName(/, X, winning line$/)
     await expect(game.result).toContainText('Three in a row on cells')
     await expect(game.board).toHaveCount(0)
+    // Each move folded to one line; nothing greyed out is left.
+    await expect(game.answerLines).toHaveText(['Your move Top left (1)', 'Your move Bottom right (9)', 'Your move Bottom left (7)', new RegExp(`^Your move .+ \\(${open}\\)$`)])
+    await expect(game.root.locator('button:disabled, [aria-disabled="true"]')).toHaveCount(0)
+    // A move can be looked at again: the board as it was, then that move.
+    await game.moveMade(9).click()
+    await expect(game.moveMade(9)).toHaveAttribute('aria-expanded', 'true')
+    await expect(game.elicitation.nth(1)).toContainText('The model took cell 5, then you took cell 9')
+    await game.moveMade(9).click()
+    await expect(game.elicitation.nth(1)).not.toContainText('then you took')
     await expect(game.status).toHaveText('Completed')
     expect(await game.finalCells()).toEqual(['X', '', 'O', open === 4 ? 'X' : 'O', 'O', '', 'X', open === 4 ? 'O' : 'X', 'X'])
     await expect(chat.lastAssistantMessage()).toContainText('Well played — you won')
@@ -100,7 +109,7 @@ test.describe('playing tic-tac-toe in the chat', () => {
 
     await expect(game.outcome).toHaveText('You resigned')
     await expect(game.result).toContainText('After 2 moves')
-    await expect(game.root).toContainText('The model took cell 5, then you resigned')
+    await expect(game.answerLines).toHaveText(['Your move Top left (1)', 'Your move Declined'])
     await expect(game.board).toHaveCount(0)
     await expect(chat.lastAssistantMessage()).toContainText('You resigned after 2 moves')
     await chat.waitUntilIdle()
