@@ -69,7 +69,7 @@ function Folded({ elicitation, renders }: { elicitation: ElicitationEntry; rende
         aria-controls={open ? id : undefined}
         onClick={() => setOpen((value) => !value)}
         data-testid="answer-line"
-        className="flex w-full items-start gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-left text-sm transition hover:bg-zinc-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-zinc-700/70 dark:bg-zinc-800/40 dark:hover:bg-zinc-800"
+        className="flex w-full items-start gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-left text-[13px] transition sm:text-sm hover:bg-zinc-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-zinc-700/70 dark:bg-zinc-800/40 dark:hover:bg-zinc-800"
       >
         <span className="mt-0.5 shrink-0">{OUTCOME_ICON[line.outcome]}</span>
         <span className="min-w-0 flex-1 break-words">

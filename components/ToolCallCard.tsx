@@ -64,8 +64,8 @@ export function ToolCallCard({ entry, renders, registry }: { entry: ToolCallEntr
         <ToolStatusBadge status={entry.status} />
       </header>
 
-      {/* Progress that stopped short of the end says nothing once the tool is over. */}
-      {entry.progress && (active || entry.progress.value === 1) ? (
+      {/* Progress says nothing once the tool is over: its result or its error says how it ended. */}
+      {entry.progress && active ? (
         <ToolProgress message={entry.progress.message} value={entry.progress.value} active={active} />
       ) : null}
 

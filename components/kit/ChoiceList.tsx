@@ -49,9 +49,9 @@ export function ChoiceList<T>({
 }) {
   const frame =
     layout === 'grid'
-      ? { className: 'mt-3 grid gap-2', style: { gridTemplateColumns: `repeat(auto-fill, minmax(min(${minItemWidth}, 100%), 1fr))` } }
+      ? { className: 'mt-3 grid gap-1.5 sm:gap-2', style: { gridTemplateColumns: `repeat(auto-fill, minmax(min(${minItemWidth}, 100%), 1fr))` } }
       : { className: 'mt-3 flex flex-col gap-2' }
-  const box = `h-full w-full rounded-lg border ${layout === 'grid' ? 'p-1.5 text-center' : 'px-3 py-2.5 text-left'}`
+  const box = `h-full w-full rounded-lg border ${layout === 'grid' ? 'p-1 text-center sm:p-1.5' : 'px-3 py-2.5 text-left'}`
 
   if (disabled) {
     return (

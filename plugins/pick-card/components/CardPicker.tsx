@@ -55,7 +55,7 @@ export function CardPicker({ message, context: { cards, analysis }, respond, dis
 
       <ChoiceList
         layout="grid"
-        minItemWidth="3.75rem"
+        minItemWidth="3.5rem"
         choices={cards.map((card, index) => ({ card, number: index + 1 }))}
         keyOf={({ number }) => String(number)}
         labelOf={({ card, number }) => cardButtonLabel(card, number, analysis?.favourite === number)}
