@@ -54,7 +54,7 @@ describe('three requests: a whole booking', () => {
   it('asks for a flight, then a seat, then returns a ticket with a sampled tip', async () => {
     const { turn, request } = await startBooking()
     expect(eventsOf(turn.events, 'tool_calls')[0]?.calls).toEqual([
-      { id: request.callId, name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } },
+      { id: request.callId, name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' }, title: 'NYC → LAX' },
     ])
     expect(eventsOf(turn.events, 'plugin_progress')[0]).toMatchObject({ sessionId: request.sessionId, progress: 0.1 })
     expect(eventsOf(turn.events, 'plugin_log')[0]).toMatchObject({ level: 'info', message: expect.stringContaining('Found 3 flights') })
