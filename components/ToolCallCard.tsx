@@ -41,19 +41,31 @@ export function ToolCallCard({ entry, renders, registry }: { entry: ToolCallEntr
         <span className="grid h-8 w-8 shrink-0 place-items-center rounded-lg bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
           <ToolIcon className="h-4 w-4" />
         </span>
+        {/* Wrapped, never cut mid-word: on a phone the heading takes two lines rather than lose its end. */}
         <div className="min-w-0 flex-1">
-          <p className="truncate font-mono text-sm font-semibold text-zinc-900 dark:text-zinc-100">{entry.name}</p>
-          {summary ? (
-            <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={summary} data-testid="tool-arguments">
-              {summary}
-            </p>
-          ) : null}
+          {entry.title ? (
+            <>
+              <p className="break-words text-sm font-semibold text-zinc-900 dark:text-zinc-100" data-testid="tool-title">
+                {entry.title}
+              </p>
+              <p className="break-words font-mono text-xs text-zinc-600 dark:text-zinc-400">{entry.name}</p>
+            </>
+          ) : (
+            <>
+              <p className="break-words font-mono text-sm font-semibold text-zinc-900 dark:text-zinc-100">{entry.name}</p>
+              {summary ? (
+                <p className="break-words text-xs text-zinc-600 dark:text-zinc-400" data-testid="tool-arguments">
+                  {summary}
+                </p>
+              ) : null}
+            </>
+          )}
         </div>
         <ToolStatusBadge status={entry.status} />
       </header>
 
-      {/* Progress that stopped short of the end says nothing once the tool is over. */}
-      {entry.progress && (active || entry.progress.value === 1) ? (
+      {/* Progress says nothing once the tool is over: its result or its error says how it ended. */}
+      {entry.progress && active ? (
         <ToolProgress message={entry.progress.message} value={entry.progress.value} active={active} />
       ) : null}
 
@@ -85,7 +97,7 @@ export function ToolCallCard({ entry, renders, registry }: { entry: ToolCallEntr
   )
 }
 
-/** "from: NYC · destination: LAX" */
+/** "from: NYC · destination: LAX": each value clipped at a word, so what is cut is whole words. */
 export function summarizeArguments(value: unknown): string {
   if (value === undefined || value === null) return ''
   if (typeof value !== 'object' || Array.isArray(value)) return clip(typeof value === 'string' ? value : JSON.stringify(value), 120)
@@ -95,5 +107,9 @@ export function summarizeArguments(value: unknown): string {
 }
 
 function clip(text: string, length: number): string {
-  return text.length > length ? `${text.slice(0, length - 1)}…` : text
+  const line = text.replace(/\s+/g, ' ').trim()
+  if (line.length <= length) return line
+  const cut = line.slice(0, length - 1)
+  const space = cut.lastIndexOf(' ')
+  return `${space > length / 2 ? cut.slice(0, space) : cut}…`
 }

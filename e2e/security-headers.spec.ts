@@ -96,7 +96,7 @@ test.describe('security headers', () => {
     await chat.say("Let's play tic-tac-toe")
     const game = TicTacToeCard.nth(page)
     await game.play(1)
-    await expect(game.lastModelMove).toHaveAccessibleName('Cell 5, O')
+    await expect(game.lastModelMove).toHaveAccessibleName('Cell 5, O, last move')
     await game.resign.click()
     await expect(game.board).toHaveCount(0)
     await chat.waitUntilIdle()

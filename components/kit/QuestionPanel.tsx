@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { Children, type ReactNode } from 'react'
 
 const TONES = {
   sky: 'bg-sky-600 dark:bg-sky-500',
@@ -54,8 +54,9 @@ export function QuestionPanel({
   )
 }
 
-/** The row under a question's choices: what was answered so far (announced politely), and its buttons. */
-export function AnswerBar({ status, children }: { status?: ReactNode; children: ReactNode }) {
+/** The row under a question's choices: what was answered so far (announced politely), and its buttons; nothing when it has neither. */
+export function AnswerBar({ status, children }: { status?: ReactNode; children?: ReactNode }) {
+  if ((status === undefined || status === null || status === false) && Children.toArray(children).length === 0) return null
   return (
     <div className="mt-3 flex min-h-9 items-center justify-between gap-3">
       <p className="text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite">

@@ -1,4 +1,5 @@
 export { AnswerBar, promptOf, QuestionPanel } from './QuestionPanel'
 export { ChoiceList } from './ChoiceList'
+export { PrimaryButton } from './PrimaryButton'
 export { TextField } from './TextField'
 export { QuietButton } from '../QuietButton'

@@ -12,9 +12,10 @@ export class ChatPage {
 
   constructor(readonly page: Page) {
     this.composer = page.getByRole('textbox', { name: 'Message' })
-    this.send = page.getByRole('button', { name: 'Send' })
-    this.stop = page.getByRole('button', { name: 'Stop' })
-    this.newChat = page.getByRole('button', { name: 'New chat' })
+    // Exact: a question's answer line may say "Stopped before an answer".
+    this.send = page.getByRole('button', { name: 'Send', exact: true })
+    this.stop = page.getByRole('button', { name: 'Stop', exact: true })
+    this.newChat = page.getByRole('button', { name: 'New chat', exact: true })
     this.conversation = page.getByRole('log', { name: 'Conversation' })
     this.assistantMessages = page.getByTestId('assistant-message')
     this.userMessages = page.getByTestId('user-message')

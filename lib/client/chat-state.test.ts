@@ -117,6 +117,20 @@ describe('reduceChat', () => {
     expect(tool(again).elicitations[0]?.choices).toBeUndefined()
   })
 
+  it('keeps what says a question’s answer in its form’s words, and what it starts from', () => {
+    const form = { fieldTitles: { seat: 'Seat' }, choiceAnswers: { seat: { '10A': { row: 10, seat: 'A' } } }, defaults: { row: 10, seat: 'A' } }
+    const asked = run([...bookingTurn.slice(0, -3), elicitRequest(form), ...bookingTurn.slice(-2)])
+    expect(tool(asked).elicitations[0]).toMatchObject(form)
+  })
+
+  it('keeps a call’s title when its tool gives one', () => {
+    const state = run([
+      { type: 'local/send', text: 'x' },
+      { type: 'tool_calls', calls: [{ id: 'call-1', name: 'book_flight', arguments: {}, title: 'NYC → LAX' }, { id: 'call-2', name: 'note', arguments: {} }] },
+    ])
+    expect(state.entries.filter((entry) => entry.kind === 'tool').map((entry) => entry.title)).toEqual(['NYC → LAX', undefined])
+  })
+
   it('parses tool call arguments given as a JSON string', () => {
     const state = run([
       { type: 'local/send', text: 'x' },

@@ -1,6 +1,6 @@
 import type { ChatEvent, ExternalToolOrigin, LogLevel, SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message } from '../protocol/messages'
-import type { FormChoices } from '../protocol/question-form'
+import type { ChoiceAnswers, FormChoices } from '../protocol/question-form'
 import type { ElicitAnswer } from '../tools/types'
 import {
   appendText,
@@ -36,6 +36,12 @@ export interface ElicitationEntry {
   schema: Record<string, unknown>
   /** The offered answers of the question's choice fields, by field name, when it has any. */
   choices?: FormChoices
+  /** The title of each field of the question's form, by field name: how its answer is said once given. */
+  fieldTitles?: Record<string, string>
+  /** What the values of choice fields stand for in the answer, when they are not the answer themselves. */
+  choiceAnswers?: ChoiceAnswers
+  /** The answer the question starts from, when it declares one. */
+  defaults?: Record<string, unknown>
   /** Counts the requests for this elicitId from 1; a rejected answer brings a new attempt. */
   attempt: number
   status: ElicitationStatus
@@ -72,6 +78,8 @@ export interface ToolCallEntry {
   callId: string
   name: string
   arguments: unknown
+  /** The call's short title, when its tool gives one. */
+  title?: string
   status: ToolCallStatus
   progress?: { message: string; value?: number }
   logs: LogLine[]
@@ -157,6 +165,7 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
           ...tool,
           name: call.name,
           arguments: parseMaybeJson(call.arguments),
+          ...(call.title ? { title: call.title } : {}),
           ...(call.external ? { external: call.external } : {}),
         }))
       }
@@ -190,6 +199,9 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
           message: action.message,
           schema: action.schema,
           choices: action.choices,
+          fieldTitles: action.fieldTitles,
+          choiceAnswers: action.choiceAnswers,
+          defaults: action.defaults,
           status: 'waiting' as const,
           answers: [],
           result: undefined,

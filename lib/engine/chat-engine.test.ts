@@ -50,7 +50,7 @@ describe('three requests: a whole booking', () => {
   it('asks for a train, then a seat, then returns a ticket with a sampled tip', async () => {
     const { turn, request } = await startBooking()
     expect(eventsOf(turn.events, 'tool_calls')[0]?.calls).toEqual([
-      { id: request.callId, name: 'book_train', arguments: { from: 'Paris', to: 'Lyon' } },
+      { id: request.callId, name: 'book_train', arguments: { from: 'Paris', to: 'Lyon' }, title: 'Paris → Lyon' },
     ])
     expect(eventsOf(turn.events, 'plugin_progress')[0]).toMatchObject({ sessionId: request.sessionId, progress: 0.1 })
     expect(eventsOf(turn.events, 'plugin_log')[0]).toMatchObject({ level: 'info', message: expect.stringContaining('Found 3 trains') })

@@ -8,6 +8,8 @@ import type { ConversationSigner } from './conversation-signature'
 import type { RateLimiter } from '../http/rate-limiter'
 import { driveSession, type DriveOutcome } from './drive-session'
 import type { ChatEvent } from '../protocol/events'
+import { fieldTitlesOf } from '../protocol/question-form'
+import { callTitleOf } from '../tools/call-title'
 import type { Message, ToolCall } from '../protocol/messages'
 import { toolContextOf } from './tool-context'
 import { ModelTimeoutError, streamModelStep } from './model-step'
@@ -112,7 +114,8 @@ export function* runTurn({
       type: 'tool_calls',
       calls: entries.map(({ call, input }) => {
         const external = config.tools.originOf(call.function.name)
-        return { id: call.id, name: call.function.name, arguments: input, ...(external ? { external } : {}) }
+        const title = callTitleOf(config.tools.get(call.function.name), input)
+        return { id: call.id, name: call.function.name, arguments: input, ...(title ? { title } : {}), ...(external ? { external } : {}) }
       }),
     })
     const started: Array<{ call: ToolCall; session: LiveSession }> = []
@@ -163,7 +166,7 @@ export function* runTurn({
 
   function askUser(waiting: Waiting[]) {
     for (const { call, request } of waiting) {
-      const { choices } = request.form
+      const { choices, answers, defaults, schema } = request.form
       emit({
         type: 'plugin_elicit_request',
         sessionId: call.id,
@@ -174,6 +177,9 @@ export function* runTurn({
         message: request.message,
         schema: request.schema,
         ...(Object.keys(choices).length > 0 ? { choices } : {}),
+        fieldTitles: fieldTitlesOf(schema),
+        ...(Object.keys(answers).length > 0 ? { choiceAnswers: answers } : {}),
+        ...(Object.keys(defaults).length > 0 ? { defaults } : {}),
       })
     }
   }

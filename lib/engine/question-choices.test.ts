@@ -68,10 +68,42 @@ describe('a question’s choices in plugin_elicit_request', () => {
     expect(eventsOf(done.events, 'tool_result')[0]).toMatchObject({ content: 'Teal' })
   })
 
-  it('are left out when the question has none, so the event is as it always was', async () => {
+  it('are left out when the question has none: the event is as it always was, with its fields’ titles', async () => {
     const client = await start(nameTool)
     const [request] = elicitRequests((await client.say('Name the boat')).events)
     expect(request).toBeDefined()
-    expect(Object.keys(request!).sort()).toEqual(['callId', 'elicitId', 'key', 'message', 'schema', 'sessionId', 'toolName', 'type'])
+    expect(Object.keys(request!).sort()).toEqual(['callId', 'elicitId', 'fieldTitles', 'key', 'message', 'schema', 'sessionId', 'toolName', 'type'])
+    expect(request!.fieldTitles).toEqual({ name: 'name' })
+  })
+})
+
+const seatTool = createMcpTool('pick_seat')
+  .elicits({
+    pickSeat: question({
+      response: z.object({ row: z.number().int(), seat: z.string() }),
+      context: z.object({ free: z.array(z.string()), usual: z.string() }),
+      form: ({ free }) => ({
+        seat: field.choice(
+          'Seat',
+          free.map((id) => ({ value: id, title: `Seat ${id}`, answer: { row: Number(id.slice(0, -1)), seat: id.slice(-1) } })),
+        ),
+      }),
+      defaults: ({ usual }) => ({ row: Number(usual.slice(0, -1)), seat: usual.slice(-1) }),
+    }),
+  })
+  .execute(function* (_params, ctx) {
+    const answer = yield* ctx.elicit('pickSeat', { message: 'Which seat?', free: ['3A', '3B'], usual: '3B' })
+    return answer.action === 'accept' ? `${answer.content.row}${answer.content.seat}` : 'none'
+  })
+
+describe('how a question’s answer is said, and what it starts from, in plugin_elicit_request', () => {
+  it('carry the form’s field titles, what its choices stand for, and the question’s defaults', async () => {
+    const client = await start(seatTool)
+    const [request] = elicitRequests((await client.say('A seat')).events)
+    expect(request).toMatchObject({
+      fieldTitles: { seat: 'Seat' },
+      choiceAnswers: { seat: { '3A': { row: 3, seat: 'A' }, '3B': { row: 3, seat: 'B' } } },
+      defaults: { row: 3, seat: 'B' },
+    })
   })
 })

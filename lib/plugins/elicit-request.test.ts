@@ -39,6 +39,7 @@ describe('toPluginElicitRequest', () => {
       schema: encoded.schema,
       context,
       choices: {},
+      defaults: {},
     })
   })
 
@@ -46,6 +47,11 @@ describe('toPluginElicitRequest', () => {
     const encoded = encodeModelContext({ message: 'Select your flight:', schema: responseSchema, context })
     const choices = { flightId: [{ value: 'SH-101', title: 'SH 101 · 08:00 → 11:30 · $299' }] }
     expect(toPluginElicitRequest({ ...eventFor(encoded), choices }).choices).toEqual(choices)
+  })
+
+  it('carries the question’s defaults, when the event has them', () => {
+    const encoded = encodeModelContext({ message: 'Select your flight:', schema: responseSchema, context })
+    expect(toPluginElicitRequest({ ...eventFor(encoded), defaults: { flightId: 'CA-202' } }).defaults).toEqual({ flightId: 'CA-202' })
   })
 
   it('prefers the schema’s context to the message’s', () => {

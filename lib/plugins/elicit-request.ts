@@ -19,5 +19,6 @@ export function toPluginElicitRequest(event: PluginElicitRequestEvent): PluginEl
     schema: event.schema,
     context: decoded.context,
     choices: event.choices ?? {},
+    defaults: event.defaults ?? {},
   }
 }

@@ -8,6 +8,7 @@ import type { bookTrainTool } from '../testing/book-train/tool'
 import type { SeatMap, Train } from '../testing/book-train/trains'
 import type { FormChoices } from '../protocol/question-form'
 import { createMcpTool } from '../tools/create-mcp-tool'
+import { question } from '../tools/elicits'
 import type { ElicitAnswer } from '../tools/types'
 import { makePlugin } from './make-plugin'
 import type { ElicitComponentProps, ElicitProps, PluginClientContext, PluginUi, QuestionProps } from './types'
@@ -42,6 +43,7 @@ describe('makePlugin(tool).onElicit with components', () => {
     expectTypeOf<Props['disabled']>().toEqualTypeOf<boolean>()
     expectTypeOf<Props['respond']>().parameter(0).toEqualTypeOf<ElicitAnswer<{ row: number; seat: string }>>()
     expectTypeOf<Props['answered']>().toEqualTypeOf<ElicitAnswer<{ row: number; seat: string }> | undefined>()
+    expectTypeOf<Props['defaults']>().toEqualTypeOf<Partial<{ row: number; seat: string }> | undefined>()
     expectTypeOf<ElicitProps<typeof confirmTool, 'confirm'>['context']>().toEqualTypeOf<Record<string, unknown>>()
     // @ts-expect-error the tool declares no 'pickColour'
     expectTypeOf<ElicitProps<typeof confirmTool, 'pickColour'>>()
@@ -104,6 +106,25 @@ describe('makePlugin(tool).onElicit with components', () => {
     }
     makePlugin<typeof bookTrainTool>('book_train').onElicit({ pickTrain: MessageOnly, pickSeat: Remembered })
     makePlugin<typeof confirmTool>('confirm_order').onElicit({ confirm: MessageOnly, pickSize: Sizes })
+  })
+})
+
+describe('a question’s defaults', () => {
+  it('are computed from its typed context and typed as part of its answer', () => {
+    question({
+      response: z.object({ text: z.string(), urgent: z.boolean() }),
+      context: z.object({ attendee: z.string() }),
+      defaults: (context) => {
+        expectTypeOf(context).toEqualTypeOf<{ attendee: string }>()
+        return { text: `Hi ${context.attendee}` }
+      },
+    })
+    question({
+      response: z.object({ text: z.string() }),
+      context: z.object({ attendee: z.string() }),
+      // @ts-expect-error the answer's text is a string
+      defaults: () => ({ text: 5 }),
+    })
   })
 })
 

@@ -18,11 +18,12 @@ const paintTool = createMcpTool('paint_wall')
   .execute(function* () {})
 
 /** Shows every prop it gets, as a person would read them, so a test can see what the chat passed. */
-function PaintPicker({ message, context, choices, respond, disabled, answered }: ElicitProps<typeof paintTool, 'pickPaint'>) {
+function PaintPicker({ message, context, choices, defaults, respond, disabled, answered }: ElicitProps<typeof paintTool, 'pickPaint'>) {
   return (
     <section aria-label={message} data-respond={typeof respond}>
       <p>{`${context.wall}: ${context.paints.join(', ')}`}</p>
       <p>{`choices ${JSON.stringify(choices)}`}</p>
+      <p>{`starts from ${defaults?.paint ?? 'nothing'}`}</p>
       <p>{disabled ? 'disabled' : 'enabled'}</p>
       <p>{answered ? `answered ${JSON.stringify(answered)}` : 'not answered'}</p>
     </section>
@@ -36,7 +37,7 @@ function Confirm(_props: ElicitProps<typeof paintTool, 'confirm'>) {
 const paintPlugin = makePlugin<typeof paintTool>('paint_wall').onElicit({ pickPaint: PaintPicker, confirm: Confirm }).build()
 const registry = createPluginRegistry([paintPlugin])
 
-function requestFor(choices: PluginElicitRequest['choices'] = {}): PluginElicitRequest {
+function requestFor(choices: PluginElicitRequest['choices'] = {}, defaults: PluginElicitRequest['defaults'] = {}): PluginElicitRequest {
   const context = { wall: 'North wall', paints: ['white', 'teal'] }
   return {
     id: { toolName: 'paint_wall', key: 'pickPaint', callId: 'call-1', seq: 1 },
@@ -50,6 +51,7 @@ function requestFor(choices: PluginElicitRequest['choices'] = {}): PluginElicitR
     schema: { type: 'object', 'x-model-context': context },
     context,
     choices,
+    defaults,
   }
 }
 
@@ -121,12 +123,23 @@ describe('a question registered with a component', () => {
     expect(result).toEqual({ action: 'accept', content: { paint: 'teal' } })
   })
 
-  it('gives no choices when the question has none', async () => {
+  it('gives the question’s defaults, what the component starts from', async () => {
+    await run(function* () {
+      const handler = yield* startHandler(requestFor({}, { paint: 'teal' }))
+      const rendered = yield* handler.nextShow()
+      expect(markupOf(rendered, true)).toContain('starts from teal')
+      rendered.respond({ action: 'decline' })
+      yield* handler.task
+    })
+  })
+
+  it('gives no choices and no defaults when the question has none', async () => {
     await run(function* () {
       const handler = yield* startHandler(requestFor())
       const rendered = yield* handler.nextShow()
-      expect(rendered.props).toMatchObject({ message: 'Which paint?', choices: {} })
+      expect(rendered.props).toMatchObject({ message: 'Which paint?', choices: {}, defaults: {} })
       expect(markupOf(rendered, true)).toContain('choices {}')
+      expect(markupOf(rendered, true)).toContain('starts from nothing')
       rendered.respond({ action: 'decline' })
       expect(yield* handler.task).toEqual({ action: 'decline' })
     })

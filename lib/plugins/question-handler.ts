@@ -1,6 +1,7 @@
 import { createElement, type ComponentType } from 'react'
 import type { FormChoices } from '../protocol/question-form'
 import type { ElicitAnswer } from '../tools/types'
+import type { RenderedComponent } from './plugin-executor'
 import type { ElicitComponentProps, PluginClientRegistration, QuestionProps } from './types'
 
 type AnyQuestionComponent = ComponentType<QuestionProps<never, never>>
@@ -11,6 +12,7 @@ interface QuestionRenderProps extends ElicitComponentProps<ElicitAnswer<unknown>
   message: string
   context: Record<string, unknown>
   choices: FormChoices
+  defaults: Record<string, unknown>
 }
 
 /**
@@ -25,12 +27,22 @@ function Question({ Component, onRespond, disabled, response, ...question }: Que
 
 /**
  * The handler of a key registered with a component (`.onElicit({ pickSeat: SeatPicker })`): it
- * renders the component with the question — its message, decoded context and choices — and
+ * renders the component with the question — its message, decoded context, choices and defaults — and
  * returns the `ElicitResult` the component responds with. Rendered through `ctx.render`, so the
  * answer is recorded like any render's: after a reload the component shows it again, disabled.
  */
 export function questionHandler(Component: AnyQuestionComponent): Handler {
   return function* answerWithComponent(request, ctx) {
-    return yield* ctx.render(Question, { Component, message: request.message, context: request.context, choices: request.choices })
+    const { message, context, choices, defaults } = request
+    return yield* ctx.render(Question, { Component, message, context, choices, defaults })
   }
+}
+
+/**
+ * Whether a render is a question answered by its registered component (`.onElicit({ pickSeat:
+ * SeatPicker })`), whose form the chat knows: once answered, the chat folds it to one line said in
+ * the form's words. A generator handler's own renders are its author's to show as they like.
+ */
+export function isQuestionRender(rendered: Pick<RenderedComponent, 'Component'>): boolean {
+  return rendered.Component === Question
 }

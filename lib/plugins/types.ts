@@ -17,6 +17,12 @@ export interface QuestionProps<TContext, TResponse> {
   context: TContext
   /** The offered answers of the question's choice fields, by field name (from its form). */
   choices: FormChoices
+  /**
+   * The answer the question starts from, from its `defaults` in `tool.ts` (a drafted text, the
+   * usual choice): what the component shows first, for the person to change. Absent or `{}`
+   * when the question declares none.
+   */
+  defaults?: Partial<TResponse>
   /** Answer: `{ action: 'accept', content }`, `{ action: 'decline' }` or `{ action: 'cancel' }`. Once only. */
   respond(result: ElicitAnswer<TResponse>): void
   /** True once answered or stopped: the component stays, showing `answered` if there is one. */
@@ -58,6 +64,8 @@ export interface PluginElicitRequest<TKey extends string = string, TContext = Re
   context: TContext
   /** The offered answers of the question's choice fields, by field name (`{}` when it has none). */
   choices: FormChoices
+  /** The answer the question starts from, from its `defaults` (`{}` when it declares none). */
+  defaults: Record<string, unknown>
 }
 
 /** What an `onElicit` handler receives: the request, with its context also spread on it. */

@@ -1,5 +1,5 @@
 import type { Message } from './messages'
-import type { FormChoices } from './question-form'
+import type { ChoiceAnswers, FormChoices } from './question-form'
 
 export type SessionErrorCode = 'SESSION_NOT_FOUND' | 'SESSION_ABORTED' | 'INTERNAL_ERROR'
 export type LogLevel = 'debug' | 'info' | 'warning' | 'error'
@@ -22,7 +22,11 @@ export interface ExternalToolOrigin {
 /** Every line of the NDJSON stream that `POST /api/chat` answers with. */
 export type ChatEvent =
   | { type: 'text'; content: string }
-  | { type: 'tool_calls'; calls: Array<{ id: string; name: string; arguments: unknown; external?: ExternalToolOrigin }> }
+  | {
+      type: 'tool_calls'
+      /** `title`: the call's short title for people, when its tool gives one (`.title()`): "NYC → LAX". */
+      calls: Array<{ id: string; name: string; arguments: unknown; title?: string; external?: ExternalToolOrigin }>
+    }
   | { type: 'tool_result'; id: string; name: string; content: string }
   | { type: 'tool_error'; id: string; name: string; message: string }
   | {
@@ -36,6 +40,12 @@ export type ChatEvent =
       schema: Record<string, unknown>
       /** The offered answers of the question's choice fields, by field name; absent when it has none. */
       choices?: FormChoices
+      /** The title of each field of the question's form, by field name, in order: how its answer is said ("Seat"). */
+      fieldTitles?: Record<string, string>
+      /** For choice fields whose values stand for parts of the answer: those parts, by value (see `ChoiceAnswers`); absent when none do. */
+      choiceAnswers?: ChoiceAnswers
+      /** The answer the question starts from (its `defaults`), for the person to change; absent when it declares none. */
+      defaults?: Record<string, unknown>
     }
   | { type: 'plugin_elicit_rejected'; sessionId: string; elicitId: string; message: string; issues?: ValidationIssue[] }
   | { type: 'plugin_progress'; sessionId: string; callId: string; message: string; progress?: number }

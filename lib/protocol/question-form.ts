@@ -65,6 +65,19 @@ export interface QuestionMeta {
   context: Record<string, unknown>
   /** Choice fields whose values stand for parts of the tool's answer (see `ChoiceAnswers`). */
   answers?: ChoiceAnswers
+  /** The answer the question starts from, as the tool's answer (its `defaults`); the form's fields have them as `default`. */
+  defaults?: Record<string, unknown>
+}
+
+/** The title of each field of a form, by field name, in the form's order. */
+export function fieldTitlesOf(schema: FormSchema): Record<string, string> {
+  return Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => [name, property.title]))
+}
+
+/** Whether `response` holds every property of `part` (what a choice's value stands for), with the same value. */
+export function standsFor(part: Record<string, unknown>, response: Record<string, unknown>): boolean {
+  const entries = Object.entries(part)
+  return entries.length > 0 && entries.every(([key, value]) => response[key] === value)
 }
 
 /** The titled choices of a form's properties, by field name (`oneOf`, `anyOf` and enums alike; single and multiple choice). */
@@ -96,7 +109,7 @@ export function formContentFor(
   for (const [name, property] of Object.entries(schema.properties)) {
     const byValue = answers[name]
     if (byValue) {
-      const match = Object.entries(byValue).find(([, part]) => Object.entries(part).every(([key, value]) => response[key] === value))
+      const match = Object.entries(byValue).find(([, part]) => standsFor(part, response))
       if (match) content[name] = match[0]
       continue
     }
@@ -105,4 +118,52 @@ export function formContentFor(
     content[name] = property.type === 'string' && typeof value === 'number' ? String(value) : value
   }
   return content
+}
+
+/** One part of an answer in the words of its question's form: the field's title, and what was chosen or given. */
+export interface AnswerPart {
+  title: string
+  value: string
+}
+
+/**
+ * An accepted answer said in the words of its question's form, field by field: a choice by its
+ * title (found through what its value stands for, when it stands for part of the answer: the
+ * seat `{ row: 10, seat: 'A' }` is "10A · window"), text and numbers as given, yes or no. A
+ * field the answer does not fill is left out; an answer that fills none of them (or a question
+ * without a form) is said by its own properties.
+ *
+ * @example
+ * describeAnswer({ response: { row: 10, seat: 'A' }, fieldTitles: { seat: 'Seat' },
+ *   choices: { seat: [{ value: '10A', title: '10A · window' }] }, choiceAnswers: { seat: { '10A': { row: 10, seat: 'A' } } } })
+ * // [{ title: 'Seat', value: '10A · window' }]
+ */
+export function describeAnswer({
+  response,
+  fieldTitles = {},
+  choices = {},
+  choiceAnswers = {},
+}: {
+  response: Record<string, unknown>
+  fieldTitles?: Record<string, string>
+  choices?: FormChoices
+  choiceAnswers?: ChoiceAnswers
+}): AnswerPart[] {
+  const titleOf = (name: string, value: unknown) => choices[name]?.find((choice) => choice.value === value)?.title ?? words(value)
+  const parts: AnswerPart[] = []
+  for (const [name, title] of Object.entries(fieldTitles)) {
+    const byValue = choiceAnswers[name]
+    const value = byValue ? Object.entries(byValue).find(([, part]) => standsFor(part, response))?.[0] : response[name]
+    if (value === undefined || value === null) continue
+    parts.push({ title, value: Array.isArray(value) ? value.map((item) => titleOf(name, item)).join(', ') : titleOf(name, value) })
+  }
+  if (parts.length > 0) return parts
+  return Object.entries(response).map(([name, value]) => ({ title: name, value: words(value) }))
+}
+
+function words(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No'
+  if (typeof value === 'number') return String(value)
+  return JSON.stringify(value) ?? ''
 }

@@ -141,3 +141,21 @@ describe('the builder', () => {
       })
   })
 })
+
+describe('.title', () => {
+  it('makes a call’s title from its parsed parameters, before or after .elicits()', () => {
+    createMcpTool('trip')
+      .parameters(z.object({ from: z.string(), nights: z.number().int().default(2) }))
+      .title((params) => {
+        expectTypeOf(params).toEqualTypeOf<{ from: string; nights: number }>()
+        return `${params.from}, ${params.nights} nights`
+      })
+      .elicits({})
+      .title(({ from }) => from)
+      .execute(function* () {})
+    createMcpTool('trip')
+      .parameters(z.object({ from: z.string() }))
+      // @ts-expect-error a title is text
+      .title(() => 5)
+  })
+})

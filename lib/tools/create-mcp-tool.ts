@@ -10,10 +10,15 @@ type Execute<TParams extends z.ZodType, TElicits extends ElicitsMap, TResult> = 
   ctx: McpToolContext<TElicits>,
 ) => Operation<TResult>
 
+/** A call's short title for people, from its parameters. */
+type Title<TParams extends z.ZodType> = (params: z.output<TParams>) => string
+
 /** A tool being described; it cannot execute until `.elicits()` declared its elicitations. */
 export interface McpToolBuilder<TName extends string, TParams extends z.ZodType> {
   description(text: string): McpToolBuilder<TName, TParams>
   parameters<P extends z.ZodType>(schema: P): McpToolBuilder<TName, P>
+  /** A call's short title for people, from its parameters (after `.parameters()`): "NYC → LAX". */
+  title(fn: Title<TParams>): McpToolBuilder<TName, TParams>
   requires(requirements: Partial<ToolRequirements>): McpToolBuilder<TName, TParams>
   limits(limits: BranchLimits): McpToolBuilder<TName, TParams>
   elicits<E extends ElicitsMap>(elicits: E): McpToolBuilderWithElicits<TName, TParams, E>
@@ -22,6 +27,11 @@ export interface McpToolBuilder<TName extends string, TParams extends z.ZodType>
 export interface McpToolBuilderWithElicits<TName extends string, TParams extends z.ZodType, TElicits extends ElicitsMap> {
   description(text: string): McpToolBuilderWithElicits<TName, TParams, TElicits>
   parameters<P extends z.ZodType>(schema: P): McpToolBuilderWithElicits<TName, P, TElicits>
+  /**
+   * A call's short title for people, from its parameters (after `.parameters()`): the chat's
+   * tool card shows it as its heading, e.g. `.title(({ from, destination }) => `${from} → ${destination}`)`.
+   */
+  title(fn: Title<TParams>): McpToolBuilderWithElicits<TName, TParams, TElicits>
   /** What the client must offer (both default to true); `runBranchTool` refuses a client without it. */
   requires(requirements: Partial<ToolRequirements>): McpToolBuilderWithElicits<TName, TParams, TElicits>
   /** The tool's limits on its branches: between the runtime's and each `ctx.branch` site's. */
@@ -38,6 +48,7 @@ interface BuilderState {
   name: string
   description: string
   parameters: z.ZodType
+  title?: (params: never) => string
   elicits: ElicitsMap | undefined
   requires: ToolRequirements
   limits: BranchLimits
@@ -89,6 +100,7 @@ function builder(state: BuilderState) {
       name: state.name,
       description: state.description,
       parameters: state.parameters,
+      ...(state.title ? { title: state.title as McpTool['title'] } : {}),
       elicits: state.elicits,
       requires: state.requires,
       limits: state.limits,
@@ -98,6 +110,7 @@ function builder(state: BuilderState) {
   return {
     description: (text: string) => builder({ ...state, description: text }),
     parameters: (schema: z.ZodType) => builder({ ...state, parameters: schema }),
+    title: (fn: (params: never) => string) => builder({ ...state, title: fn }),
     requires: (requirements: Partial<ToolRequirements>) => builder({ ...state, requires: { ...state.requires, ...requirements } }),
     limits: (limits: BranchLimits) => builder({ ...state, limits: { ...state.limits, ...checkLimits(state.name, limits) } }),
     elicits: (elicits: ElicitsMap) => builder({ ...state, elicits }),

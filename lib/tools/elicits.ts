@@ -9,17 +9,33 @@ export type ElicitSpec = z.ZodType | QuestionSpec | DynamicElicitSpec
 
 /**
  * A question with a typed context: the answer's schema, the context's, and optionally how it is
- * shown as a native form (MCP form-mode elicitation), derived from the context — write it with
- * `question({...})` so `form` sees the context's type.
+ * shown as a native form (MCP form-mode elicitation) and the answer it starts from, both derived
+ * from the context — write it with `question({...})` so `form` and `defaults` see its type.
  */
 export interface QuestionSpec<R extends z.ZodType = z.ZodType, C extends z.ZodType = z.ZodType> {
   response: R
   context: C
   /** The question's form: a titled field per part of the answer, choices whenever the valid answers are known. */
   form?(context: z.output<C>): FormFields<z.output<R>>
+  /**
+   * The answer the question starts from, for the person to change (a drafted text, the usual
+   * choice): the component gets it as `defaults`, a native form as its fields' `default`.
+   * JSON only; the answer is checked as any other when it comes back.
+   */
+  defaults?(context: z.output<C>): Partial<z.output<R>>
 }
 
-/** A question declared with its form, typed from its response and context schemas. */
+/**
+ * A question declared with its form and defaults, typed from its response and context schemas.
+ *
+ * @example
+ * invite: question({
+ *   response: z.object({ text: z.string().min(1).max(2000) }),
+ *   context: z.object({ attendee: z.string(), topic: z.string() }),
+ *   form: () => ({ text: field.text('Invitation', { maxLength: 2000 }) }),
+ *   defaults: ({ attendee, topic }) => ({ text: `Hi ${attendee}, shall we meet about ${topic}?` }),
+ * })
+ */
 export function question<R extends z.ZodType, C extends z.ZodType>(spec: QuestionSpec<R, C>): QuestionSpec<R, C> {
   return spec
 }
@@ -71,13 +87,16 @@ export function contextSchemaOf(spec: ElicitSpec): z.ZodType | undefined {
 
 /**
  * How a question is shown as a native form, for the context it is asked with: the spec's own
- * `form`, or else one derived from the response schema (see `deriveFormFields`).
+ * `form`, or else one derived from the response schema (see `deriveFormFields`); with the
+ * spec's `defaults` for that context.
  */
 export function questionFormOf(spec: ElicitSpec, context: Record<string, unknown> = {}): QuestionForm {
-  if (!(spec instanceof z.ZodType) && 'form' in spec && spec.form) {
-    return buildQuestionForm(spec.form(spec.context.parse(context)) as FormFields<unknown>)
-  }
-  return buildQuestionForm(deriveFormFields(responseSchemaOf(spec, context)))
+  if (spec instanceof z.ZodType) return buildQuestionForm(deriveFormFields(spec))
+  const declared = 'response' in spec ? spec : undefined
+  const parsed = declared?.form || declared?.defaults ? spec.context.parse(context) : undefined
+  const defaults = (declared?.defaults?.(parsed) ?? {}) as Record<string, unknown>
+  const fields = declared?.form ? (declared.form(parsed) as FormFields<unknown>) : deriveFormFields(responseSchemaOf(spec, context))
+  return buildQuestionForm(fields, defaults)
 }
 
 const FORMATS = new Set(['email', 'uri', 'date', 'date-time'])

@@ -1,4 +1,4 @@
-import type { ChoiceAnswers, FormChoices, FormProperty, FormSchema } from '../protocol/question-form'
+import { standsFor, type ChoiceAnswers, type FormChoices, type FormProperty, type FormSchema } from '../protocol/question-form'
 
 /**
  * How a question is shown as a native form (MCP form-mode elicitation), stated once by the
@@ -60,11 +60,13 @@ export const field = {
   },
 }
 
-/** A question's form as sent: the schema, its choices, and the answers its choice values stand for. */
+/** A question's form as sent: the schema, its choices, the answers its choice values stand for, and the answer it starts from. */
 export interface QuestionForm {
   schema: FormSchema
   choices: FormChoices
   answers: ChoiceAnswers
+  /** The question's `defaults` for its context, as the tool's answer (`{}` when it declares none): what a component starts from. */
+  defaults: Record<string, unknown>
   /**
    * A form's content as the tool's answer (before the response schema's own check), or why it
    * cannot be: a value a choice field did not offer, a required field missing.
@@ -72,21 +74,29 @@ export interface QuestionForm {
   toResponse(content: Record<string, unknown>): { ok: true; response: Record<string, unknown> } | { ok: false; problem: string }
 }
 
-/** The form of `fields`: its `requestedSchema`, choices, and the conversion of its answers. */
-export function buildQuestionForm(fields: FormFields<unknown>): QuestionForm {
+/**
+ * The form of `fields`: its `requestedSchema`, choices, and the conversion of its answers.
+ * `defaults` (the tool's answer a question starts from) become the fields' `default`, in the
+ * form's own terms — the choice that stands for them, the text, the number — unless a field
+ * states its own; a default the field cannot take (a choice not offered) is left out.
+ */
+export function buildQuestionForm(fields: FormFields<unknown>, defaults: Record<string, unknown> = {}): QuestionForm {
   const properties: Record<string, FormProperty> = {}
   const required: string[] = []
   const choices: FormChoices = {}
   const answers: ChoiceAnswers = {}
   for (const [name, definition] of Object.entries(fields)) {
-    const { kind, optional, ...rest } = definition
+    const { kind, optional, ...own } = definition
     if (!optional) required.push(name)
+    const given = own.default ?? defaultOf({ name, definition, defaults })
+    const rest = given === undefined ? own : { ...own, default: given }
     if (kind === 'choice') {
       const { options, ...described } = rest as Omit<Of<'choice', unknown>, 'kind' | 'optional'>
       properties[name] = { type: 'string', ...described, oneOf: options.map(({ value, title }) => ({ const: value, title })) }
       choices[name] = options.map(({ value, title }) => ({ value, title }))
       if (options.some((option) => option.answer !== undefined)) {
-        answers[name] = Object.fromEntries(options.map((option) => [option.value, { ...(option.answer as Record<string, unknown>) }]))
+        // An option without an answer of its own stands for its value, as `toResponse` gives it.
+        answers[name] = Object.fromEntries(options.map((option) => [option.value, { ...((option.answer as Record<string, unknown>) ?? { [name]: option.value }) }]))
       }
     } else if (kind === 'choices') {
       const { options, ...described } = rest as Omit<Of<'choices', unknown>, 'kind' | 'optional'>
@@ -102,6 +112,7 @@ export function buildQuestionForm(fields: FormFields<unknown>): QuestionForm {
     schema,
     choices,
     answers,
+    defaults,
     toResponse(content) {
       const response: Record<string, unknown> = {}
       for (const [name, definition] of Object.entries(fields)) {
@@ -126,5 +137,26 @@ export function buildQuestionForm(fields: FormFields<unknown>): QuestionForm {
       }
       return { ok: true, response }
     },
+  }
+}
+
+/** The value of a field that `defaults` (a tool's answer) stand for, in the field's terms; undefined when it cannot take them. */
+function defaultOf({ name, definition, defaults }: { name: string; definition: FormField<unknown>; defaults: Record<string, unknown> }): unknown {
+  const value = defaults[name]
+  switch (definition.kind) {
+    case 'choice':
+      return definition.options.find((option) =>
+        option.answer !== undefined ? standsFor(option.answer as Record<string, unknown>, defaults) : option.value === value,
+      )?.value
+    case 'choices':
+      return Array.isArray(value) && value.every((item) => definition.options.some((option) => option.value === item)) ? value : undefined
+    case 'text':
+      return typeof value === 'string' ? value : undefined
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? value : undefined
+    case 'integer':
+      return Number.isInteger(value) ? value : undefined
+    case 'boolean':
+      return typeof value === 'boolean' ? value : undefined
   }
 }

@@ -132,6 +132,8 @@ export interface McpTool<
   readonly name: TName
   readonly description: string
   readonly parameters: TParams
+  /** A call's short title for people, from its parameters ("NYC → LAX"); the chat's tool card shows it. */
+  title?(params: z.output<TParams>): string
   readonly elicits: TElicits
   /** What the client must offer; checked before the tool runs. */
   readonly requires: ToolRequirements

@@ -29,6 +29,7 @@ export const bookFlightTool = createMcpTool('book_flight')
       destination: z.string().trim().min(2).max(64).describe('Arrival city or airport code, e.g. LAX'),
     }),
   )
+  .title(({ from, destination }) => `${from} → ${destination}`)
   .elicits({
     pickFlight: question({
       response: z.object({ flightId: z.string().min(1).meta({ title: 'Flight' }) }),

@@ -43,7 +43,7 @@ function picked(result: PickCardResult) {
 describe('pick_card through the HTTP contract', () => {
   it('draws cards, takes the pick, reveals the secret, and the assistant comments', async () => {
     const { turn, request, cards, message, keys } = await start()
-    expect(eventsOf(turn.events, 'tool_calls')[0]?.calls).toEqual([{ id: request.callId, name: 'pick_card', arguments: { count: 5, analyze: false } }])
+    expect(eventsOf(turn.events, 'tool_calls')[0]?.calls).toEqual([{ id: request.callId, name: 'pick_card', arguments: { count: 5, analyze: false }, title: 'Pick one of 5 cards' }])
     expect(textOf(turn.events)).toContain('5 cards')
     expect(request).toMatchObject({ toolName: 'pick_card', key: 'pickCard' })
     expect(keys).toEqual(['cards'])

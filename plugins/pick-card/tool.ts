@@ -47,6 +47,7 @@ export const pickCardTool = createBranchTool('pick_card')
         .describe('Whether to analyse the cards before the user picks (when they ask for analysis, advice or help)'),
     }),
   )
+  .title(({ count, analyze }) => `Pick one of ${count} cards${analyze ? ', with analysis' : ''}`)
   .elicits({
     pickCard: question({
       response: z.object({ cardNumber: z.number().int().min(1).meta({ title: 'Card', description: 'The number of the chosen card, 1 for the first' }) }),

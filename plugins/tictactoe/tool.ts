@@ -54,6 +54,7 @@ export const ticTacToeTool = createMcpTool('tictactoe')
       '(win, loss, draw or resigned), the final board and the moves.',
   )
   .parameters(z.object({}))
+  .title(() => 'Tic-tac-toe: you are X')
   .elicits({
     pickMove: question({
       response: z.object({ cell: cellSchema.meta({ title: 'Cell' }) }),

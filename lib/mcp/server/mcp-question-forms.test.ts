@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { QUESTION_META_KEY } from '../../protocol/question-form'
+import { QUESTION_META_KEY, type FormSchema } from '../../protocol/question-form'
 import { createMcpTool, field, question } from '../../tools'
 import { whyNotInFormSubset } from './form-subset'
 import { askedOf, connectBookingClient, firstChoices, type Answer, type Asked, type Era } from './testing/booking-client'
@@ -86,6 +86,47 @@ describe.each(ERAS)('a question with a form of its own (official v2 client, %s)'
       context: { inStock: [{ size: 'S', chest: 92 }, { size: 'L', chest: 108 }], note: '{"json": "in the context, never in the message"}' },
       answers: { fit: { s: { size: 'S', chest: 92 }, l: { size: 'L', chest: 108 } } },
     })
+  })
+
+  it('starts from the question’s defaults: the form’s default in its own terms, and the answer they stand for in _meta', async () => {
+    const invite = createMcpTool('invite')
+      .description('Sends an invitation the person may edit')
+      .parameters(z.object({}))
+      .elicits({
+        draft: question({
+          response: z.object({ text: z.string().min(1).meta({ title: 'Invitation' }), size: z.enum(['S', 'L']) }),
+          context: z.object({ attendee: z.string() }),
+          form: () => ({
+            text: field.text('Invitation', { maxLength: 500 }),
+            fit: field.choice<{ size: 'S' | 'L' }>('Size', [
+              { value: 's', title: 'Small', answer: { size: 'S' } },
+              { value: 'l', title: 'Large', answer: { size: 'L' } },
+            ]),
+          }),
+          defaults: ({ attendee }) => ({ text: `Hi ${attendee}, shall we meet?`, size: 'L' as const }),
+        }),
+      })
+      .execute(function* (_params, ctx) {
+        const answer = yield* ctx.elicit('draft', { message: 'Your invitation?', attendee: 'Dana' })
+        return answer.action === 'accept' ? answer.content : { text: null }
+      })
+    const url = await endpoints.serve({ stateSecret: SECRET, tools: [invite] })
+    // A client that takes what the form starts from.
+    const { client, asked } = await connect({
+      url,
+      era,
+      answer: (question) => {
+        const properties = (question.schema as unknown as FormSchema).properties
+        return { action: 'accept', content: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, property.default as string])) }
+      },
+    })
+    const result = await client.callTool({ name: 'invite', arguments: {} })
+    expect(result.structuredContent).toEqual({ text: 'Hi Dana, shall we meet?', size: 'L' })
+    expect((asked[0]!.schema as unknown as FormSchema).properties).toEqual({
+      text: { type: 'string', title: 'Invitation', maxLength: 500, default: 'Hi Dana, shall we meet?' },
+      fit: { type: 'string', title: 'Size', default: 'l', oneOf: [{ const: 's', title: 'Small' }, { const: 'l', title: 'Large' }] },
+    })
+    expect(asked[0]!.meta[QUESTION_META_KEY]).toMatchObject({ defaults: { text: 'Hi Dana, shall we meet?', size: 'L' } })
   })
 
   it('fails the call, naming the tool, the key and why, when its form leaves the subset; nothing is asked', async () => {

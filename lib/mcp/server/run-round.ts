@@ -153,12 +153,13 @@ function checkAnswer(
  * of the form (`_meta.ui`, SEP-3118); the answer is checked the same either way.
  */
 function elicitation({ request, problem, resourceUri }: { request: BridgeElicitRequest; problem?: string; resourceUri?: string }): InputRequest {
-  const { schema, answers } = request.form
+  const { schema, answers, defaults } = request.form
   const question: QuestionMeta = {
     tool: request.id.toolName,
     key: request.key,
     context: request.context,
     ...(Object.keys(answers).length > 0 ? { answers } : {}),
+    ...(Object.keys(defaults).length > 0 ? { defaults } : {}),
   }
   return inputRequired.elicit({
     message: problem ? `${problem}\n\n${request.text}` : request.text,

@@ -24,6 +24,7 @@ export const bookTrainTool = createMcpTool('book_train')
       to: z.string().trim().min(2).max(64).describe('Arrival station, e.g. Lyon'),
     }),
   )
+  .title(({ from, to }) => `${from} → ${to}`)
   .elicits({
     pickTrain: question({
       response: z.object({ trainId: z.string().min(1).meta({ title: 'Train' }) }),

@@ -3,15 +3,10 @@
 import type { ElicitProps } from '@/lib/plugins'
 import type { Flight } from '../flights'
 import type { bookFlightTool } from '../tool'
-import { AnswerBar, promptOf, QuestionPanel, QuietButton } from '@/components/kit'
+import { AnswerBar, ChoiceList, promptOf, QuestionPanel, QuietButton } from '@/components/kit'
 import { AirplaneIcon, formatDuration, formatPrice } from './format'
 
 export type FlightListProps = ElicitProps<typeof bookFlightTool, 'pickFlight'>
-
-/** The accessible name of a flight's button, e.g. "SkyHigh Airways SH 142, 08:00 to 11:30, 3h 30m, $299". */
-export function flightLabel(flight: Flight): string {
-  return `${flight.airline} ${flight.flightNumber}, ${flight.departure} to ${flight.arrival}, ${formatDuration(flight.durationMinutes)}, ${formatPrice(flight.price)}`
-}
 
 const AIRLINE_COLOURS = [
   'bg-sky-100 text-sky-800 dark:bg-sky-500/15 dark:text-sky-300',
@@ -28,11 +23,10 @@ function airlineColour(flightNumber: string): string {
   return AIRLINE_COLOURS[sum % AIRLINE_COLOURS.length]
 }
 
-/** Pick one of the flights found, or decline. */
+/** Pick one of the flights found, or decline. Each flight's button is named by what it shows. */
 export function FlightList({ message, context: { from, destination, flights }, respond, disabled, answered }: FlightListProps) {
   const chosenId = answered?.action === 'accept' ? answered.content.flightId : undefined
   const declined = answered?.action === 'decline'
-  const prompt = promptOf(message)
 
   return (
     <QuestionPanel
@@ -44,64 +38,46 @@ export function FlightList({ message, context: { from, destination, flights }, r
           <span className="sr-only">to</span> {destination}
         </>
       }
-      prompt={prompt}
+      prompt={promptOf(message)}
     >
-
-      <ul className="mt-3 space-y-2">
-        {flights.map((flight) => {
-          const chosen = flight.id === chosenId
-          return (
-            <li key={flight.id}>
-              <button
-                type="button"
-                aria-label={flightLabel(flight)}
-                aria-pressed={chosen}
-                disabled={disabled}
-                onClick={() => respond({ action: 'accept', content: { flightId: flight.id } })}
-                className={[
-                  'group grid w-full grid-cols-[auto_1fr_auto] items-center gap-3 rounded-lg border px-3 py-2.5 text-left transition',
-                  'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-zinc-900',
-                  chosen
-                    ? 'border-sky-500 bg-sky-50 ring-1 ring-sky-500 dark:border-sky-400 dark:bg-sky-500/10 dark:ring-sky-400'
-                    : 'border-zinc-200 bg-white enabled:hover:border-sky-400 enabled:hover:bg-sky-50/60 dark:border-zinc-700 dark:bg-zinc-900 dark:enabled:hover:border-sky-500 dark:enabled:hover:bg-sky-500/5',
-                  disabled && !chosen ? 'opacity-50' : '',
-                  disabled ? 'cursor-default' : 'cursor-pointer',
-                ].join(' ')}
-              >
-                <span
-                  aria-hidden="true"
-                  className={`grid h-9 w-9 place-items-center rounded-md text-xs font-bold ${airlineColour(flight.flightNumber)}`}
-                >
-                  {flight.flightNumber.split(' ')[0]}
-                </span>
-                <span className="min-w-0">
-                  <span className="block truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">
-                    {flight.airline} <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{flight.flightNumber}</span>
-                  </span>
-                  <span className="block text-sm tabular-nums text-zinc-700 dark:text-zinc-300">
-                    {flight.departure} <span aria-hidden="true">→</span> {flight.arrival}
-                    <span className="ml-2 text-xs text-zinc-500 dark:text-zinc-400">{formatDuration(flight.durationMinutes)}</span>
-                  </span>
-                </span>
-                <span className="flex flex-col items-end gap-1">
-                  <span className="text-base font-semibold tabular-nums text-zinc-900 dark:text-zinc-50">{formatPrice(flight.price)}</span>
-                  {chosen ? (
-                    <span className="rounded-full bg-sky-700 px-2 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-white dark:bg-sky-700">
-                      Selected
-                    </span>
-                  ) : null}
-                </span>
-              </button>
-            </li>
-          )
-        })}
-      </ul>
-
+      <ChoiceList
+        choices={flights}
+        keyOf={(flight) => flight.id}
+        chosen={chosenId}
+        disabled={disabled}
+        onChoose={(flight) => respond({ action: 'accept', content: { flightId: flight.id } })}
+        render={(flight, { chosen }) => <FlightRow flight={flight} chosen={chosen} />}
+      />
       <AnswerBar status={declined ? 'Declined' : chosenId ? 'Flight chosen' : undefined}>
-        <QuietButton disabled={disabled} onClick={() => respond({ action: 'decline' })}>
-          Decline
-        </QuietButton>
+        {disabled ? null : <QuietButton onClick={() => respond({ action: 'decline' })}>Decline</QuietButton>}
       </AnswerBar>
     </QuestionPanel>
+  )
+}
+
+/** A flight as it reads in its button: airline and number, the times, the duration, the price. */
+function FlightRow({ flight, chosen }: { flight: Flight; chosen: boolean }) {
+  return (
+    <span className="grid grid-cols-[auto_1fr_auto] items-center gap-3">
+      <span aria-hidden="true" className={`grid h-9 w-9 place-items-center rounded-md text-xs font-bold ${airlineColour(flight.flightNumber)}`}>
+        {flight.flightNumber.split(' ')[0]}
+      </span>
+      <span className="min-w-0">
+        <span className="block truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">
+          {flight.airline} <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{flight.flightNumber}</span>
+        </span>{' '}
+        <span className="block text-sm tabular-nums text-zinc-700 dark:text-zinc-300">
+          {flight.departure} <span aria-hidden="true">→</span>
+          <span className="sr-only">to</span> {flight.arrival}{' '}
+          <span className="ml-2 text-xs text-zinc-600 dark:text-zinc-400">{formatDuration(flight.durationMinutes)}</span>
+        </span>
+      </span>{' '}
+      <span className="flex flex-col items-end gap-1">
+        <span className="text-base font-semibold tabular-nums text-zinc-900 dark:text-zinc-50">{formatPrice(flight.price)}</span>
+        {chosen ? (
+          <span className="rounded-full bg-sky-700 px-2 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-white">Selected</span>
+        ) : null}
+      </span>
+    </span>
   )
 }

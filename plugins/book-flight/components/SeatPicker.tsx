@@ -3,7 +3,7 @@
 import { useRef, useState, type KeyboardEvent } from 'react'
 import type { ElicitProps } from '@/lib/plugins'
 import type { bookFlightTool } from '../tool'
-import { QuietButton } from '@/components/QuietButton'
+import { PrimaryButton, QuietButton } from '@/components/kit'
 
 export type SeatPickerProps = ElicitProps<typeof bookFlightTool, 'pickSeat'>
 
@@ -110,8 +110,19 @@ export function SeatPicker({ message, context: { flight, seatMap }, respond, dis
                 const id = seatId(seat)
                 const isTaken = taken.has(id)
                 const isSelected = selected !== undefined && seatId(selected) === id
+                const look = seatLook({ isSelected, isTaken })
+                const aisle = seatMap.aisleAfter.includes(letter) ? 'mr-4' : ''
+                const mark = isTaken ? <TakenMark /> : isSelected ? <CheckMark /> : <span aria-hidden="true">{letter}</span>
+                // Answered or stopped: the map as it was, to look at — nothing left to press.
+                if (disabled) {
+                  return (
+                    <span key={letter} role="gridcell" aria-label={`Seat ${id}, ${isSelected ? 'yours' : isTaken ? 'taken' : 'free'}`} className={aisle}>
+                      <span className={`${SEAT} ${look}`}>{mark}</span>
+                    </span>
+                  )
+                }
                 return (
-                  <span key={letter} role="gridcell" className={seatMap.aisleAfter.includes(letter) ? 'mr-4' : ''}>
+                  <span key={letter} role="gridcell" className={aisle}>
                     <button
                       type="button"
                       ref={(element) => {
@@ -120,23 +131,16 @@ export function SeatPicker({ message, context: { flight, seatMap }, respond, dis
                       }}
                       aria-label={`Seat ${id}`}
                       aria-pressed={isSelected}
-                      disabled={disabled || isTaken}
+                      disabled={isTaken}
                       tabIndex={tabStop && seatId(tabStop) === id ? 0 : -1}
                       title={isTaken ? `Seat ${id} is taken` : `Seat ${id}`}
                       onFocus={() => setFocused(seat)}
                       onClick={() => setPicked(seat)}
-                      className={[
-                        'grid h-8 w-8 place-items-center rounded-t-lg rounded-b-md border text-[11px] font-semibold transition',
-                        'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-1 dark:focus-visible:ring-offset-zinc-900',
-                        isSelected
-                          ? 'border-sky-800 bg-sky-700 text-white dark:border-sky-300 dark:bg-sky-700'
-                          : isTaken
-                            ? 'cursor-not-allowed border-zinc-300 bg-zinc-200 text-zinc-400 dark:border-zinc-700 dark:bg-zinc-800 dark:text-zinc-600'
-                            : 'border-zinc-300 bg-white text-zinc-600 enabled:hover:border-sky-500 enabled:hover:bg-sky-50 dark:border-zinc-600 dark:bg-zinc-900 dark:text-zinc-300 dark:enabled:hover:bg-sky-500/10',
-                        disabled && !isSelected && !isTaken ? 'opacity-60' : '',
-                      ].join(' ')}
+                      className={`${SEAT} ${look} transition focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-1 dark:focus-visible:ring-offset-zinc-900 ${
+                        isTaken ? 'cursor-not-allowed' : 'hover:border-sky-500 hover:bg-sky-50 dark:hover:bg-sky-500/10'
+                      }`}
                     >
-                      {isTaken ? <TakenMark /> : isSelected ? <CheckMark /> : <span aria-hidden="true">{letter}</span>}
+                      {mark}
                     </button>
                   </span>
                 )
@@ -162,22 +166,26 @@ export function SeatPicker({ message, context: { flight, seatMap }, respond, dis
             <span className="text-zinc-500 dark:text-zinc-400">No seat selected</span>
           )}
         </p>
-        <div className="flex gap-2">
-          <QuietButton disabled={disabled} onClick={() => respond({ action: 'cancel' })}>
-            Cancel
-          </QuietButton>
-          <button
-            type="button"
-            disabled={disabled || !selected}
-            onClick={() => selected && respond({ action: 'accept', content: { row: selected.row, seat: selected.letter } })}
-            className="rounded-lg bg-sky-700 px-4 py-1.5 text-sm font-semibold text-white shadow-sm transition enabled:hover:bg-sky-800 disabled:cursor-not-allowed disabled:opacity-40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-2 dark:bg-sky-700 dark:enabled:hover:bg-sky-800 dark:focus-visible:ring-offset-zinc-900"
-          >
-            Confirm
-          </button>
-        </div>
+        {disabled ? null : (
+          <div className="flex gap-2">
+            <QuietButton onClick={() => respond({ action: 'cancel' })}>Cancel</QuietButton>
+            <PrimaryButton disabled={!selected} onClick={() => selected && respond({ action: 'accept', content: { row: selected.row, seat: selected.letter } })}>
+              Confirm
+            </PrimaryButton>
+          </div>
+        )}
       </div>
     </section>
   )
+}
+
+const SEAT = 'grid h-8 w-8 place-items-center rounded-t-lg rounded-b-md border text-[11px] font-semibold'
+
+/** How a seat looks: yours, taken, or free (its letter AA on its background, light and dark). */
+function seatLook({ isSelected, isTaken }: { isSelected: boolean; isTaken: boolean }): string {
+  if (isSelected) return 'border-sky-800 bg-sky-700 text-white dark:border-sky-300 dark:bg-sky-700'
+  if (isTaken) return 'border-zinc-300 bg-zinc-200 text-zinc-500 dark:border-zinc-700 dark:bg-zinc-800 dark:text-zinc-500'
+  return 'border-zinc-400 bg-white text-zinc-700 dark:border-zinc-500 dark:bg-zinc-900 dark:text-zinc-300'
 }
 
 function Legend() {
@@ -185,7 +193,7 @@ function Legend() {
   return (
     <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-600 dark:text-zinc-400" aria-label="Legend">
       <li className="flex items-center gap-1.5">
-        <span className={`${swatch} border-zinc-300 bg-white dark:border-zinc-600 dark:bg-zinc-900`} aria-hidden="true" /> Free
+        <span className={`${swatch} border-zinc-400 bg-white dark:border-zinc-500 dark:bg-zinc-900`} aria-hidden="true" /> Free
       </li>
       <li className="flex items-center gap-1.5">
         <span className={`${swatch} border-sky-700 bg-sky-600 dark:bg-sky-500`} aria-hidden="true" /> Selected

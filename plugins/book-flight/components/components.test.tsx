@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it, vi } from 'vitest'
 import { searchFlights, seatMapFor } from '../flights'
 import { BookingConfirmation } from './BookingConfirmation'
-import { FlightList, flightLabel, type FlightListProps } from './FlightList'
+import { FlightList, type FlightListProps } from './FlightList'
 import { SeatPicker } from './SeatPicker'
 
 const flights = searchFlights('NYC', 'LAX')
@@ -23,34 +23,35 @@ function findElements(node: ReactNode, match: (props: Record<string, unknown>) =
 }
 
 describe('FlightList', () => {
-  it('names each flight by airline, number, times, duration and price', () => {
-    expect(flightLabel({ ...flight, airline: 'SkyHigh Airways', flightNumber: 'SH 142', departure: '08:00', arrival: '11:30', durationMinutes: 210, price: 299 })).toBe(
-      'SkyHigh Airways SH 142, 08:00 to 11:30, 3h 30m, $299',
-    )
-    const html = renderToStaticMarkup(
-      <FlightList {...question} message={'Select your flight:\n\n1. ...'} context={route} disabled={false} />,
-    )
+  it('names each flight’s button by what it shows: airline, number, times, duration and price', () => {
+    const html = renderToStaticMarkup(<FlightList {...question} message={'Select your flight:\n\n1. ...'} context={route} disabled={false} />)
     expect(html).toContain('data-testid="airplane-icon"')
-    expect(html).toContain(`aria-label="${flightLabel(flight)}"`)
+    const buttons = html.match(/<button[^>]*aria-pressed="false"[^>]*>.*?<\/button>/g) ?? []
+    expect(buttons).toHaveLength(flights.length)
+    // No aria-label: the name is the text shown, the arrow read as "to".
+    expect(buttons[0]).not.toContain('aria-label')
+    for (const text of [flight.airline, flight.flightNumber, flight.departure, flight.arrival, `$${flight.price}`]) expect(buttons[0]).toContain(text)
+    expect(buttons[0]).toContain('<span aria-hidden="true">→</span><span class="sr-only">to</span>')
     expect(html).toContain('Select your flight:')
     expect(html).not.toContain('1. ...')
     expect(html).not.toContain('disabled=""')
   })
 
-  it('marks the chosen flight and disables every button once answered', () => {
+  it('once answered, lists the flights with the chosen one marked, and nothing to press', () => {
     const html = renderToStaticMarkup(
       <FlightList {...question} message="Pick" context={route} disabled answered={{ action: 'accept', content: { flightId: flight.id } }} />,
     )
-    expect(html.match(/aria-pressed="true"/g)).toHaveLength(1)
-    expect(html.match(/disabled=""/g)).toHaveLength(flights.length + 1)
+    expect(html).not.toContain('<button')
+    expect(html.match(/aria-current="true"/g)).toHaveLength(1)
     expect(html).toContain('Selected')
+    expect(html).toContain('Flight chosen')
   })
 
   it('answers with the flight’s id, or declines, in the chat’s answer shape', () => {
     const respond = vi.fn<FlightListProps['respond']>()
     const tree = FlightList({ ...question, respond, message: 'Pick', context: route, disabled: false })
-    const second = findElements(tree, (props) => props['aria-label'] === flightLabel(flights[1]!))[0]!
-    ;(second.props.onClick as () => void)()
+    const list = findElements(tree, (props) => typeof props.onChoose === 'function')[0]!
+    ;(list.props.onChoose as (flight: (typeof flights)[number]) => void)(flights[1]!)
     expect(respond).toHaveBeenLastCalledWith({ action: 'accept', content: { flightId: flights[1]!.id } })
     const decline = findElements(tree, (props) => props.children === 'Decline')[0]!
     ;(decline.props.onClick as () => void)()
@@ -58,11 +59,10 @@ describe('FlightList', () => {
   })
 
   it('says Declined after declining', () => {
-    const html = renderToStaticMarkup(
-      <FlightList {...question} message="Pick" context={route} disabled answered={{ action: 'decline' }} />,
-    )
+    const html = renderToStaticMarkup(<FlightList {...question} message="Pick" context={route} disabled answered={{ action: 'decline' }} />)
     expect(html).toContain('Declined')
-    expect(html).not.toContain('aria-pressed="true"')
+    expect(html).not.toContain('aria-current')
+    expect(html).not.toContain('<button')
   })
 })
 
@@ -76,24 +76,28 @@ describe('SeatPicker', () => {
     expect(html).toMatch(/aria-label="Seat 10A" aria-pressed="false" disabled=""/)
     expect(html).toMatch(/aria-label="Seat 10B" aria-pressed="false" tabindex/)
     // Confirm waits for a seat.
-    expect(html).toMatch(/disabled="" class="[^"]*">Confirm</)
+    expect(html).toMatch(/<button disabled="" type="button" class="[^"]*">Confirm</)
+    expect(html).toContain('>Cancel</button>')
   })
 
-  it('shows the confirmed seat once answered', () => {
+  it('shows the confirmed seat once answered, on a map with nothing to press', () => {
     const html = renderToStaticMarkup(
       <SeatPicker {...question} message="Pick" context={{ flight, seatMap }} disabled answered={{ action: 'accept', content: { row: 11, seat: 'B' } }} />,
     )
-    expect(html).toMatch(/aria-label="Seat 11B" aria-pressed="true" disabled=""/)
+    expect(html).toContain('role="gridcell" aria-label="Seat 11B, yours"')
+    expect(html).toContain('aria-label="Seat 10A, taken"')
+    expect(html).toContain('aria-label="Seat 10B, free"')
+    expect(html).not.toContain('<button')
     expect(html).toContain('confirmed')
   })
 
-  it('says Cancelled after cancelling, and stays disabled with no seat when stopped', () => {
+  it('says Cancelled after cancelling, and shows no seat when stopped', () => {
     const cancelled = renderToStaticMarkup(<SeatPicker {...question} message="Pick" context={{ flight, seatMap }} disabled answered={{ action: 'cancel' }} />)
     expect(cancelled).toContain('Cancelled')
-    expect(cancelled).not.toContain('aria-pressed="true"')
+    expect(cancelled).not.toContain(', yours')
     const stopped = renderToStaticMarkup(<SeatPicker {...question} message="Pick" context={{ flight, seatMap }} disabled />)
     expect(stopped).toContain('No seat selected')
-    expect(stopped).toMatch(/disabled="" class="[^"]*">Confirm</)
+    expect(stopped).not.toContain('<button')
   })
 })
 

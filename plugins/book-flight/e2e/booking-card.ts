@@ -37,13 +37,13 @@ export class BookingCard extends ToolCallCard {
     this.notBooked = root.getByRole('region', { name: 'Booking not made' })
   }
 
-  /** Pick the nth flight; returns its accessible name (flight number, times, price). */
+  /** Pick the nth flight; returns what its button says (airline, flight number, times, price). */
   async pickFlight(index = 0): Promise<string> {
     const flight = this.flights.nth(index)
     await expect(flight).toBeEnabled()
-    const name = (await flight.getAttribute('aria-label')) ?? ''
+    const text = (await flight.innerText()).replace(/\s+/g, ' ')
     await flight.click()
-    return name
+    return text
   }
 
   /** Select the first free seat and confirm; returns the seat, e.g. "12C". */

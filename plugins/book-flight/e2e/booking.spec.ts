@@ -18,12 +18,13 @@ test.describe('booking a flight in the chat', () => {
     }
     await expect(booking.progress).toBeVisible()
 
+    await expect(booking.title).toHaveText('NYC → LAX')
     const flightName = await booking.pickFlight(1)
     const flightNumber = flightName.match(/[A-Z]{2} \d{3}/)![0]
     await expect(booking.seatMap).toBeVisible()
-    // The FlightList stays, disabled, showing the choice.
-    await expect(booking.flights.nth(1)).toBeDisabled()
-    await expect(booking.flights.nth(1)).toHaveAttribute('aria-pressed', 'true')
+    // The FlightList folds to one line: what was asked, what was answered; the seats are the one open question.
+    await expect(booking.flightList).toHaveCount(0)
+    await expect(booking.answerLines).toHaveText([new RegExp(`^Flight ${flightNumber} · \\d{2}:\\d{2} → \\d{2}:\\d{2} · \\$\\d+$`)])
 
     await expect(booking.seatMap.getByRole('columnheader', { name: 'A' })).toBeVisible()
     await expect(booking.seatMap.getByRole('rowheader').first()).toHaveText(/\d+/)
@@ -34,7 +35,19 @@ test.describe('booking a flight in the chat', () => {
     const ticket = await booking.expectConfirmed({ seat })
     await expect(booking.confirmation).toContainText(flightNumber)
     await expect(booking.confirmation).toContainText('LAX')
-    await expect(booking.seats.first()).toBeDisabled()
+    // After the booking: two lines and the ticket; no question's buttons, nothing greyed out.
+    await expect(booking.answerLines).toHaveText([new RegExp(`^Flight ${flightNumber} · `), new RegExp(`^Seat ${seat} · (window|aisle|middle)$`)])
+    await expect(booking.seatMap).toHaveCount(0)
+    await expect(booking.root.locator('button:disabled, [aria-disabled="true"]')).toHaveCount(0)
+    await expect(booking.root.getByRole('button')).toHaveText([/^Flight /, /^Seat /, /^Logs \(\d+\)$/])
+
+    // The seat question can be looked at again: the map as it was, the seat taken marked, nothing to press.
+    await booking.answerLine(/^Seat /).click()
+    await expect(booking.answerLine(/^Seat /)).toHaveAttribute('aria-expanded', 'true')
+    await expect(booking.seatMap.getByRole('gridcell', { name: `Seat ${seat}, yours` })).toBeVisible()
+    await expect(booking.seatMap.getByRole('button')).toHaveCount(0)
+    await booking.answerLine(/^Seat /).click()
+    await expect(booking.seatMap).toHaveCount(0)
 
     await expect(chat.lastAssistantMessage()).toContainText(ticket)
     await expect(chat.lastAssistantMessage()).toContainText(seat)
@@ -48,7 +61,8 @@ test.describe('booking a flight in the chat', () => {
     const booking = BookingCard.nth(page)
     await booking.decline.click()
     await expect(booking.notBooked).toContainText('No flight was chosen')
-    await expect(booking.flights.first()).toBeDisabled()
+    await expect(booking.answerLines).toHaveText(['Flight Declined'])
+    await expect(booking.flights).toHaveCount(0)
     await expect(chat.lastAssistantMessage()).toContainText(/nothing was booked/i)
   })
 
@@ -76,7 +90,8 @@ test.describe('booking a flight in the chat', () => {
 
     await chat.stop.click()
     await expect(booking.status).toHaveText(/stopped/i)
-    await expect(booking.flights.first()).toBeDisabled()
+    await expect(booking.answerLines).toHaveText(['Flight Stopped before an answer'])
+    await expect(booking.flights).toHaveCount(0)
     await chat.waitUntilIdle()
     await expect
       .poll(async () => (await (await request.get('/api/sessions')).json()).sessions.map((s: { id: string }) => s.id))
@@ -100,11 +115,18 @@ test.describe('booking a flight in the chat', () => {
     await booking.pickFlight(2)
     await expect(booking.seatMap).toBeVisible()
 
+    const chosen = await booking.answerLines.first().textContent()
     await page.reload()
-    await expect(BookingCard.nth(page).flights.nth(2)).toHaveAttribute('aria-pressed', 'true')
+    // The same after the reload: the flight folded to its line, the seat map the one open question.
+    await expect(BookingCard.nth(page).answerLines).toHaveText([chosen!])
+    await expect(BookingCard.nth(page).flightList).toHaveCount(0)
     const seat = await BookingCard.nth(page).pickFreeSeat()
     const ticket = await BookingCard.nth(page).expectConfirmed({ seat })
     await expect(chat.lastAssistantMessage()).toContainText(ticket)
+    await page.reload()
+    await expect(BookingCard.nth(page).confirmation).toContainText(ticket)
+    await expect(BookingCard.nth(page).answerLines).toHaveText([chosen!, new RegExp(`^Seat ${seat} · `)])
+    await expect(BookingCard.nth(page).root.locator('button:disabled')).toHaveCount(0)
   })
 
   test('two bookings in one chat, one after the other', async ({ page }) => {

@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it, vi } from 'vitest'
 import type { Card } from '../cards'
 import type { PickCardResult } from '../tool'
-import { CardPicker, cardLabel, type CardPickerProps } from './CardPicker'
+import { CardPicker, cardButtonLabel, cardLabel, type CardPickerProps } from './CardPicker'
 import { CardReveal } from './CardReveal'
 
 const cards: Card[] = [
@@ -28,12 +28,15 @@ function findElements(node: ReactNode, match: (props: Record<string, unknown>) =
 }
 
 describe('CardPicker', () => {
-  it('shows each card as a button named by number and card, the prompt, and a Decline button', () => {
+  it('shows each card as a button named by what it shows, then in words; the prompt; and a Decline button', () => {
     expect(cardLabel(cards[1]!, 2)).toBe('Card 2: Queen of Hearts')
+    expect(cardButtonLabel(cards[1]!, 2)).toBe('Q♥ #2, Queen of Hearts')
     const html = renderToStaticMarkup(<CardPicker {...question} message={message} context={{ cards }} disabled={false} />)
     expect(html).toContain('aria-label="Pick a card"')
-    for (const [index, card] of cards.entries()) expect(html).toContain(`aria-label="${cardLabel(card, index + 1)}"`)
+    for (const [index, card] of cards.entries()) expect(html).toContain(`aria-label="${cardButtonLabel(card, index + 1)}"`)
     expect(html.match(/aria-pressed="false"/g)).toHaveLength(cards.length)
+    // What the button shows: the card's corner, then its number.
+    expect(html).toMatch(/<span>Q<\/span><span>♥<\/span>.*?#2</)
     expect(html).toContain('Pick a card! One of them is the secret card.')
     // The numbered list is for text-only clients; the cards show it here.
     expect(html).not.toContain('1. Seven of Clubs')
@@ -42,40 +45,41 @@ describe('CardPicker', () => {
     expect(html).not.toContain('Card analysis')
   })
 
-  it('shows the analysis and marks the suggested card', () => {
+  it('shows the analysis and marks the suggested card, in its name too', () => {
     const html = renderToStaticMarkup(<CardPicker {...question} message={message} context={{ cards, analysis }} disabled={false} />)
     expect(html).toContain('aria-label="Card analysis"')
     expect(html).toContain('5 cards: two red, three black.')
     expect(html).toContain('Suggested: Card 5: Ace of Spades</span>')
     expect(html).toContain('The Ace ranks highest.')
     expect(html).toContain('#5 ★')
+    expect(html).toContain('aria-label="A♠ #5, Ace of Spades, suggested"')
   })
 
   it('answers with the card number, or declines', () => {
     const respond = vi.fn<CardPickerProps['respond']>()
     const tree = CardPicker({ ...question, respond, message, context: { cards }, disabled: false })
-    const third = findElements(tree, (props) => props['aria-label'] === 'Card 3: Two of Spades')[0]!
-    ;(third.props.onClick as () => void)()
+    const list = findElements(tree, (props) => typeof props.onChoose === 'function')[0]!
+    ;(list.props.onChoose as (choice: { card: Card; number: number }) => void)({ card: cards[2]!, number: 3 })
     expect(respond).toHaveBeenLastCalledWith({ action: 'accept', content: { cardNumber: 3 } })
     const decline = findElements(tree, (props) => props.children === 'Decline')[0]!
     ;(decline.props.onClick as () => void)()
     expect(respond).toHaveBeenLastCalledWith({ action: 'decline' })
   })
 
-  it('marks the picked card and disables every button once answered', () => {
+  it('once answered, shows the hand with the picked card marked, and nothing to press', () => {
     const html = renderToStaticMarkup(
       <CardPicker {...question} message={message} context={{ cards }} disabled answered={{ action: 'accept', content: { cardNumber: 2 } }} />,
     )
-    expect(html.match(/aria-pressed="true"/g)).toHaveLength(1)
-    expect(html).toMatch(/aria-label="Card 2: Queen of Hearts" aria-pressed="true" disabled=""/)
-    expect(html.match(/disabled=""/g)).toHaveLength(cards.length + 1)
+    expect(html.match(/aria-current="true"/g)).toHaveLength(1)
+    expect(html).not.toContain('<button')
     expect(html).toContain('Picked <strong')
   })
 
   it('says Declined after declining', () => {
     const html = renderToStaticMarkup(<CardPicker {...question} message={message} context={{ cards }} disabled answered={{ action: 'decline' }} />)
     expect(html).toContain('Declined')
-    expect(html).not.toContain('aria-pressed="true"')
+    expect(html).not.toContain('aria-current')
+    expect(html).not.toContain('<button')
   })
 })
 

@@ -25,7 +25,7 @@ export class PickCardCard extends ToolCallCard {
   constructor(root: Locator) {
     super(root)
     this.picker = root.getByRole('region', { name: 'Pick a card' })
-    this.cards = this.picker.getByRole('button', { name: /^Card \d+: / })
+    this.cards = this.picker.getByRole('button', { name: /#\d+, / })
     this.analysis = this.picker.getByRole('complementary', { name: 'Card analysis' })
     this.decline = this.picker.getByRole('button', { name: 'Decline' })
     this.result = root.getByRole('region', { name: 'Card result' })
@@ -35,16 +35,22 @@ export class PickCardCard extends ToolCallCard {
     this.noPick = root.getByRole('region', { name: 'No card picked' })
   }
 
-  /** The card button numbered `number` (from 1). */
+  /** The card button numbered `number` (from 1), named by what it shows, then in words: "Q♥ #2, Queen of Hearts". */
   card(number: number): Locator {
-    return this.picker.getByRole('button', { name: new RegExp(`^Card ${number}: `) })
+    return this.picker.getByRole('button', { name: new RegExp(`#${number}, `) })
+  }
+
+  /** The name in words of card `number`, e.g. "Queen of Hearts". */
+  async cardName(number: number): Promise<string> {
+    const label = (await this.card(number).getAttribute('aria-label')) ?? ''
+    return label.replace(/^.*?#\d+, /, '').replace(/, suggested$/, '')
   }
 
   /** Pick card `number`; returns its name, e.g. "Queen of Hearts". */
   async pick(number: number): Promise<string> {
     const card = this.card(number)
     await expect(card).toBeEnabled()
-    const name = ((await card.getAttribute('aria-label')) ?? '').replace(/^Card \d+: /, '')
+    const name = await this.cardName(number)
     await card.click()
     return name
   }

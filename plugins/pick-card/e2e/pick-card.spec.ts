@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test'
 import { ChatPage } from '@/e2e/pages/chat-page'
 import { PickCardCard } from './pick-card-card'
 
-const CARD_NAME = /^Card \d+: (?:Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of (?:Hearts|Diamonds|Clubs|Spades)$/
+const CARD_NAME = /^(?:[2-9JQKA]|10)[♥♦♣♠] #\d+, (?:Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of (?:Hearts|Diamonds|Clubs|Spades)(?:, suggested)?$/
 
 test.describe('picking a card in the chat', () => {
   test('pick a card: the picked and the secret card are revealed, with win or lose, and the assistant comments', async ({ page }) => {
@@ -22,7 +22,7 @@ test.describe('picking a card in the chat', () => {
     await page.keyboard.press('ArrowRight')
     await page.keyboard.press('ArrowRight')
     await expect(game.card(3)).toBeFocused()
-    const name = ((await game.card(3).getAttribute('aria-label')) ?? '').replace(/^Card 3: /, '')
+    const name = await game.cardName(3)
     await page.keyboard.press('Enter')
 
     await expect(game.result).toBeVisible()
@@ -30,9 +30,11 @@ test.describe('picking a card in the chat', () => {
     await expect(game.secretCard).toHaveText(/ of /)
     const secret = (await game.secretCard.textContent()) ?? ''
     await expect(game.outcome).toHaveText(secret === name ? 'You win!' : 'Not this time')
-    // The picker stays, disabled, showing the pick.
-    await expect(game.card(3)).toHaveAttribute('aria-pressed', 'true')
-    await expect(game.card(1)).toBeDisabled()
+    // The picker folds to the card picked, said once; nothing greyed out is left.
+    await expect(game.picker).toHaveCount(0)
+    await expect(game.answerLines).toHaveText([new RegExp(`^Card 3: ${name} \\(.+\\)$`)])
+    await expect(game.root.locator('button:disabled')).toHaveCount(0)
+    await expect(game.title).toHaveText('Pick one of 5 cards')
 
     await expect(chat.lastAssistantMessage()).toContainText(`You picked the ${name}`)
     await expect(chat.lastAssistantMessage()).toContainText(secret === name ? 'You win!' : `the secret card was the ${secret}`)
@@ -67,8 +69,8 @@ test.describe('picking a card in the chat', () => {
 
     await expect(game.noPick).toContainText('No card picked')
     await expect(game.result).toHaveCount(0)
-    await expect(game.cards.first()).toBeDisabled()
-    await expect(game.picker).toContainText('Declined')
+    await expect(game.answerLines).toHaveText(['Card Declined'])
+    await expect(game.cards).toHaveCount(0)
     await expect(chat.lastAssistantMessage()).toContainText(/no card was picked/i)
     await chat.waitUntilIdle()
   })

@@ -87,6 +87,42 @@ function ActiveBoard({ message, board, moveHistory, respond, disabled }: ActiveB
                 const cell = row * 3 + column
                 const mark = board[cell - 1]
                 const lastMove = cell === lastModelMove
+                // The model's last move says so in its name too: its badge is part of what the cell shows.
+                const name = `${cellLabel(board, cell)}${lastMove ? ', last move' : ''}`
+                const content = (
+                  <>
+                    {mark ? (
+                      <MarkGlyph mark={mark} className={`h-12 w-12 sm:h-14 sm:w-14 ${MARK_COLOUR[mark]}`} />
+                    ) : (
+                      <>
+                        <span aria-hidden="true" className="text-sm font-medium tabular-nums text-zinc-500 group-hover:hidden dark:text-zinc-400">
+                          {cell}
+                        </span>
+                        {disabled ? null : (
+                          <MarkGlyph mark={USER_MARK} className="hidden h-12 w-12 text-sky-300 group-hover:block dark:text-sky-500/50 sm:h-14 sm:w-14" />
+                        )}
+                      </>
+                    )}
+                    {lastMove ? (
+                      <span className="absolute right-1 top-1 rounded bg-rose-100 px-1 text-[10px] font-semibold uppercase text-rose-800 dark:bg-rose-500/20 dark:text-rose-200">
+                        last
+                      </span>
+                    ) : null}
+                  </>
+                )
+                const look = [
+                  'group relative grid h-20 w-20 place-items-center rounded-lg sm:h-24 sm:w-24',
+                  mark || disabled ? 'bg-white dark:bg-zinc-900' : 'cursor-pointer bg-white hover:bg-sky-50 dark:bg-zinc-900 dark:hover:bg-sky-500/10',
+                  lastMove ? 'ring-2 ring-inset ring-rose-300 dark:ring-rose-500/50' : '',
+                ].join(' ')
+                // Stopped: the board as it was, to look at — nothing left to press.
+                if (disabled) {
+                  return (
+                    <span role="gridcell" key={cell} aria-label={name} data-last-move={lastMove || undefined} className={look}>
+                      {content}
+                    </span>
+                  )
+                }
                 return (
                   <span role="gridcell" key={cell}>
                     <button
@@ -95,40 +131,15 @@ function ActiveBoard({ message, board, moveHistory, respond, disabled }: ActiveB
                         if (element) buttons.current.set(cell, element)
                         else buttons.current.delete(cell)
                       }}
-                      aria-label={cellLabel(board, cell)}
-                      disabled={disabled || mark !== null}
+                      aria-label={name}
+                      disabled={mark !== null}
                       tabIndex={cell === tabStop ? 0 : -1}
                       data-last-move={lastMove || undefined}
                       onFocus={() => setFocused(cell)}
                       onClick={() => respond({ action: 'accept', content: { cell } })}
-                      className={[
-                        'group relative grid h-20 w-20 place-items-center rounded-lg transition sm:h-24 sm:w-24',
-                        'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-2 focus-visible:ring-offset-zinc-200 dark:focus-visible:ring-offset-zinc-800',
-                        mark
-                          ? 'cursor-default bg-white dark:bg-zinc-900'
-                          : disabled
-                            ? 'bg-white/70 dark:bg-zinc-900/60'
-                            : 'cursor-pointer bg-white hover:bg-sky-50 dark:bg-zinc-900 dark:hover:bg-sky-500/10',
-                        lastMove ? 'ring-2 ring-inset ring-rose-300 dark:ring-rose-500/50' : '',
-                      ].join(' ')}
+                      className={`${look} transition focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-2 focus-visible:ring-offset-zinc-200 dark:focus-visible:ring-offset-zinc-800 ${mark ? 'cursor-default' : ''}`}
                     >
-                      {mark ? (
-                        <MarkGlyph mark={mark} className={`h-12 w-12 sm:h-14 sm:w-14 ${MARK_COLOUR[mark]}`} />
-                      ) : (
-                        <>
-                          <span aria-hidden="true" className="text-sm font-medium tabular-nums text-zinc-300 group-hover:hidden dark:text-zinc-600">
-                            {cell}
-                          </span>
-                          {disabled ? null : (
-                            <MarkGlyph mark={USER_MARK} className="hidden h-12 w-12 text-sky-300 group-hover:block dark:text-sky-500/50 sm:h-14 sm:w-14" />
-                          )}
-                        </>
-                      )}
-                      {lastMove ? (
-                        <span className="absolute right-1 top-1 rounded bg-rose-100 px-1 text-[10px] font-semibold uppercase text-rose-700 dark:bg-rose-500/20 dark:text-rose-200">
-                          last
-                        </span>
-                      ) : null}
+                      {content}
                     </button>
                   </span>
                 )
@@ -139,9 +150,7 @@ function ActiveBoard({ message, board, moveHistory, respond, disabled }: ActiveB
       </div>
 
       <AnswerBar status={`Move ${moveHistory.length + 1} · ${free.length} ${free.length === 1 ? 'cell' : 'cells'} left`}>
-        <QuietButton disabled={disabled} onClick={() => respond({ action: 'decline' })}>
-          Resign
-        </QuietButton>
+        {disabled ? null : <QuietButton onClick={() => respond({ action: 'decline' })}>Resign</QuietButton>}
       </AnswerBar>
     </QuestionPanel>
   )

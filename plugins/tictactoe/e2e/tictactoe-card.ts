@@ -36,9 +36,9 @@ export class TicTacToeCard extends ToolCallCard {
     return this.board.getByRole('button', { name: new RegExp(`^Cell ${cell}, `) })
   }
 
-  /** The line a move folds into once made: "You took cell 1", "The model took cell 5, then you took cell 9". */
+  /** The line a move folds into once made, its cell by where it is and its number: "Your move Top left (1)". */
   moveMade(cell: number): Locator {
-    return this.elicitation.getByText(new RegExp(`\\byou took cell ${cell}$`, 'i'))
+    return this.answerLine(new RegExp(`^Your move .+ \\(${cell}\\)$`))
   }
 
   /** Click an empty cell and wait until the move is made (its board folds away). */

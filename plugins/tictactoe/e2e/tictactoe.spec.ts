@@ -20,14 +20,14 @@ test.describe('playing tic-tac-toe in the chat', () => {
     // The model answers in the centre; the new board shows both moves and marks the model's.
     await expect(game.cell(1)).toHaveAccessibleName('Cell 1, X')
     await expect(game.cell(1)).toBeDisabled()
-    await expect(game.lastModelMove).toHaveAccessibleName('Cell 5, O')
+    await expect(game.lastModelMove).toHaveAccessibleName('Cell 5, O, last move')
     await expect(game.root).toContainText('The model took cell 5')
 
     await game.play(9)
-    await expect(game.lastModelMove).toHaveAccessibleName('Cell 3, O')
+    await expect(game.lastModelMove).toHaveAccessibleName('Cell 3, O, last move')
     await game.play(7)
     // X now threatens 4 and 8; the model can block only one.
-    await expect(game.lastModelMove).toHaveAccessibleName(/^Cell [48], O$/)
+    await expect(game.lastModelMove).toHaveAccessibleName(/^Cell [48], O, last move$/)
     const open = (await game.cell(4).getAttribute('aria-label')) === 'Cell 4, empty' ? 4 : 8
     await game.play(open)
 
@@ -36,6 +36,15 @@ test.describe('playing tic-tac-toe in the chat', () => {
     await expect(game.winningCells.first()).toHaveAccessibleName(/, X, winning line$/)
     await expect(game.result).toContainText('Three in a row on cells')
     await expect(game.board).toHaveCount(0)
+    // Each move folded to one line; nothing greyed out is left.
+    await expect(game.answerLines).toHaveText(['Your move Top left (1)', 'Your move Bottom right (9)', 'Your move Bottom left (7)', new RegExp(`^Your move .+ \\(${open}\\)$`)])
+    await expect(game.root.locator('button:disabled, [aria-disabled="true"]')).toHaveCount(0)
+    // A move can be looked at again: the board as it was, then that move.
+    await game.moveMade(9).click()
+    await expect(game.moveMade(9)).toHaveAttribute('aria-expanded', 'true')
+    await expect(game.elicitation.nth(1)).toContainText('The model took cell 5, then you took cell 9')
+    await game.moveMade(9).click()
+    await expect(game.elicitation.nth(1)).not.toContainText('then you took')
     await expect(game.status).toHaveText('Completed')
     expect(await game.finalCells()).toEqual(['X', '', 'O', open === 4 ? 'X' : 'O', 'O', '', 'X', open === 4 ? 'O' : 'X', 'X'])
     await expect(chat.lastAssistantMessage()).toContainText('Well played — you won')
@@ -57,7 +66,7 @@ test.describe('playing tic-tac-toe in the chat', () => {
     await expect(game.moveMade(2)).toBeVisible()
 
     // The next board takes the focus, on its first empty cell (the model took the centre).
-    await expect(game.lastModelMove).toHaveAccessibleName('Cell 5, O')
+    await expect(game.lastModelMove).toHaveAccessibleName('Cell 5, O, last move')
     await expect(game.cell(1)).toBeFocused()
     await page.keyboard.press('ArrowDown')
     await expect(game.cell(4)).toBeFocused()
@@ -67,7 +76,7 @@ test.describe('playing tic-tac-toe in the chat', () => {
     await page.keyboard.press('Space')
     await expect(game.moveMade(8)).toBeVisible()
 
-    await expect(game.lastModelMove).toHaveAccessibleName('Cell 1, O')
+    await expect(game.lastModelMove).toHaveAccessibleName('Cell 1, O, last move')
     await expect(game.cell(3)).toBeFocused()
     await page.keyboard.press('Enter')
 
@@ -95,12 +104,12 @@ test.describe('playing tic-tac-toe in the chat', () => {
     await chat.say("Let's play tic-tac-toe")
     const game = TicTacToeCard.nth(page)
     await game.play(1)
-    await expect(game.lastModelMove).toHaveAccessibleName('Cell 5, O')
+    await expect(game.lastModelMove).toHaveAccessibleName('Cell 5, O, last move')
     await game.resign.click()
 
     await expect(game.outcome).toHaveText('You resigned')
     await expect(game.result).toContainText('After 2 moves')
-    await expect(game.root).toContainText('The model took cell 5, then you resigned')
+    await expect(game.answerLines).toHaveText(['Your move Top left (1)', 'Your move Declined'])
     await expect(game.board).toHaveCount(0)
     await expect(chat.lastAssistantMessage()).toContainText('You resigned after 2 moves')
     await chat.waitUntilIdle()
@@ -114,13 +123,13 @@ test.describe('playing tic-tac-toe in the chat', () => {
     await chat.goto()
     await chat.say("Let's play tic-tac-toe")
     await TicTacToeCard.nth(page).playAll([1, 9])
-    await expect(TicTacToeCard.nth(page).lastModelMove).toHaveAccessibleName('Cell 3, O')
+    await expect(TicTacToeCard.nth(page).lastModelMove).toHaveAccessibleName('Cell 3, O, last move')
 
     await page.reload()
     const game = TicTacToeCard.nth(page)
     await expect(game.moveMade(1)).toBeVisible()
     await expect(game.moveMade(9)).toBeVisible()
-    await expect(game.lastModelMove).toHaveAccessibleName('Cell 3, O')
+    await expect(game.lastModelMove).toHaveAccessibleName('Cell 3, O, last move')
     await game.play(7)
     const open = (await game.cell(4).getAttribute('aria-label')) === 'Cell 4, empty' ? 4 : 8
     await game.play(open)

@@ -19,6 +19,13 @@ export class ToolCallCard {
   readonly progress: Locator
   /** Where the tool's questions (its components) are shown. */
   readonly elicitation: Locator
+  /** The card's heading: the call's title, when its tool gives one. */
+  readonly title: Locator
+  /**
+   * The one line each question folds to once answered or stopped, what was asked and what was
+   * answered ("Seat 10A · window"): a disclosure button that shows the question again.
+   */
+  readonly answerLines: Locator
 
   /** Every call of `toolName` in the conversation, in order of appearance. */
   static all(page: Page, toolName: string): Locator {
@@ -29,5 +36,12 @@ export class ToolCallCard {
     this.status = root.getByTestId('tool-status')
     this.progress = root.getByRole('progressbar', { name: 'Tool progress' })
     this.elicitation = root.getByTestId('elicitation')
+    this.title = root.getByTestId('tool-title')
+    this.answerLines = root.getByTestId('answer-line')
+  }
+
+  /** The answer line that says `text`, e.g. `answerLine(/^Seat 10A/)`. */
+  answerLine(text: string | RegExp): Locator {
+    return this.answerLines.filter({ hasText: text })
   }
 }
