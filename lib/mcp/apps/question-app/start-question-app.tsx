@@ -46,6 +46,8 @@ export async function startQuestionApp({ tool, key, component, container = docum
         message: question.message,
         context: question.meta.context,
         choices: choicesOf(question.schema),
+        // What the question starts from (question({ defaults })), as the chat's component gets it.
+        ...(question.meta.defaults ? { defaults: question.meta.defaults } : {}),
         respond(answer: ElicitAnswer<Record<string, unknown>>) {
           if (!showing) return
           showing = false
