@@ -38,7 +38,7 @@ describe('book_flight through the HTTP contract', () => {
   it('asks for a flight, then a seat, then returns a ticket with a travel tip for the destination', async () => {
     const { turn, request } = await startBooking()
     expect(eventsOf(turn.events, 'tool_calls')[0]?.calls).toEqual([
-      { id: request.callId, name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } },
+      { id: request.callId, name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' }, title: 'NYC → LAX' },
     ])
     expect(eventsOf(turn.events, 'plugin_progress')[0]).toMatchObject({ sessionId: request.sessionId, message: 'Searching flights from NYC to LAX', progress: 0.1 })
     expect(eventsOf(turn.events, 'plugin_log')[0]).toMatchObject({ level: 'info', message: 'Found 3 flights from NYC to LAX' })
