@@ -25,7 +25,7 @@ export interface OverloadCounts {
 }
 
 /**
- * The server's limits as it ships (README, "Limits"): an empty variable counts as unset, which
+ * The server's limits as it ships (docs/deploying.md, "Limits"): an empty variable counts as unset, which
  * overrides the bench's raised limits (server-process.ts) with the defaults. The server-wide
  * budget is what the flood spends; the per-address ones let each measured client through,
  * since each has its own address.

@@ -14,7 +14,7 @@ const FLOOD_MAX_MS = 60_000
 const PERSON_ADDRESS = '10.0.77.1'
 
 // A server of its own with the default limits but a server-wide budget any machine outpaces
-// (SPENDABLE_BUDGET; the shared server raises the limits), behind a trusted proxy as the README
+// (SPENDABLE_BUDGET; the shared server raises the limits), behind a trusted proxy as docs/deploying.md
 // says to run it: the flood and the person each have their own address.
 test.describe('a person under overload', () => {
   let app: AppProcess | undefined

@@ -17,7 +17,7 @@ import { addressOf, isAlive, report, rssMiB } from './support/measure'
  */
 const SECONDS = Number(process.env.RELIABILITY_FLOOD_SECONDS ?? 30)
 /**
- * How much the server's resident memory may grow, whatever the flood does (README, "Running
+ * How much the server's resident memory may grow, whatever the flood does (docs/deploying.md, "Running
  * it in production"). The server runs with a 512 MB heap, as we advise for production: with
  * the limits, what it keeps is bounded (open sessions × ~25 KB, plus the bodies in flight), and
  * the rest of the growth is garbage V8 collects only as the heap fills, so the bound sits below

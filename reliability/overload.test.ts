@@ -8,7 +8,7 @@ import { addressOf, isAlive, listSessions, report } from './support/measure'
 
 /**
  * Overload (issue 28), from outside, against a server with the default limits (but a server-wide
- * budget any machine outpaces, SPENDABLE_BUDGET) started as the README says (behind a trusted
+ * budget any machine outpaces, SPENDABLE_BUDGET) started as docs/deploying.md says (behind a trusted
  * proxy): a flood of junk from a few hundred addresses in three /24s spends the
  * server-wide budget, and meanwhile what people already have in progress is never refused for
  * it — a dozen bookings answer both their questions, a Stop is heard —, and new clients that

@@ -175,7 +175,7 @@ export const FLOOD_ADDRESSES = 300
  * The nth address of a test flood: 300 addresses in three /24s (10.200.0–2.x), as a few
  * subnets of a provider's would be. Each /24 is soon over its fair share, so its requests are
  * refused once the server is down to its reserve. (A flood whose every request comes from a /24
- * of its own cannot be told from that many new clients: README, "Under load".)
+ * of its own cannot be told from that many new clients: docs/deploying.md, "Under load".)
  */
 export function floodAddress(index: number): string {
   const host = index % FLOOD_ADDRESSES

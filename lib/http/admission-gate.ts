@@ -11,8 +11,8 @@ const INSTALLED = Symbol.for('elicit-chat.admission-gate')
  * there to its end before the next (about 1.2 ms each, refused or not: Next's own floor, before
  * any route runs). With C flooding connections each pass carries C flood requests, and an answer,
  * which needs a pass or two, waits for all of them: measured in the server, an answer took the
- * same 2.4 ms with a flood of 8 connections as without, while its client waited 20 ms (README,
- * benchmarks, "Overload"). Refusing sooner inside a route cannot help; this is before Next.
+ * same 2.4 ms with a flood of 8 connections as without, while its client waited 20 ms (docs/benchmarks.md,
+ * "Overload"). Refusing sooner inside a route cannot help; this is before Next.
  *
  * So, before Next sees a request: a `POST` to one of `paths` from an address whose new work would
  * be refused now (`admission.pressing`: the server is down to its reserve and the address, or its

@@ -1,6 +1,6 @@
 import { ConfigError, type Environment } from './config-error'
 
-/** The server's limits, each from its environment variable (README, "Running it in production — limits"). */
+/** The server's limits, each from its environment variable (docs/deploying.md, "Limits"). */
 export interface ServerLimits {
   /** `MAX_WAITING_SESSIONS_PER_CLIENT`: tools one browser may have waiting for an answer (or running). */
   maxWaitingSessionsPerClient: number
