@@ -77,7 +77,7 @@ function copy(from, to) {
 copy(templates, folder)
 
 const updated = list
-  .replace(serverEnd, `\n  { name: ${camel}Tool.name, tool: ${camel}Tool, offline: ${camel}Offline },\n] as const`)
+  .replace(serverEnd, `\n  { name: ${camel}Tool.name, tool: ${camel}Tool, offline: ${camel}Offline, suggestions: [${JSON.stringify(`${tokens.__Phrase__} for tonight`)}] },\n] as const`)
   .replace(lastImport[0], [lastImport[0], `import { ${camel}Offline } from './${name}/offline'`, `import { ${camel}Tool } from './${name}/tool'`].join('\n'))
 writeFileSync(index, updated)
 writeFileSync(

@@ -80,7 +80,11 @@ describe('npm run new-plugin', () => {
     const index = after.get('plugins/index.ts')!
     expect(index).toContain(`import { ${camel}Tool } from './${name}/tool'`)
     expect(index).toContain(`import { ${camel}Offline } from './${name}/offline'`)
-    expect(index).toContain(`  { name: ${camel}Tool.name, tool: ${camel}Tool, offline: ${camel}Offline },\n] as const`)
+    // Its suggestion for the empty chat is its offline skill's example, which the every-plugin check sends to its skill.
+    const phrase = name.split('-').join(' ')
+    expect(index).toContain(
+      `  { name: ${camel}Tool.name, tool: ${camel}Tool, offline: ${camel}Offline, suggestions: ["${phrase[0]!.toUpperCase()}${phrase.slice(1)} for tonight"] },\n] as const`,
+    )
     expect(index).not.toContain(`./${name}/plugin`)
     expect(after.get('plugins/browser.ts')).toContain(`  ${tool}: () => import('./${name}/plugin').then((module) => module.${camel}Plugin),\n} satisfies`)
     // Each question is answered by its component, registered directly (each is also the question's MCP App).
