@@ -4,8 +4,8 @@ import type { ChatEvent } from '../protocol/events'
 import type { Message } from '../protocol/messages'
 import type { ChatRequest } from '../protocol/request-schema'
 import { createPluginRegistry, makePlugin, type ElicitComponentProps } from '../plugins'
-import { TrainList } from '../testing/book-train/components/TrainList'
-import { searchTrains, seatMapFor } from '../testing/book-train/trains'
+import { TrainList } from '@/fixtures/book-train/components/TrainList'
+import { searchTrains, seatMapFor } from '@/fixtures/book-train/trains'
 import { createMcpTool, encodeModelContext, formatElicitId } from '../tools'
 import { BUSY_RETRY_LIMIT_MS, secondsUntil } from './busy-retry'
 import { createChatController, renderKey, type ChatController } from './chat-controller'
@@ -152,7 +152,7 @@ const seatTurn: ChatEvent[] = [
 ]
 
 // The fixture's browser half, listed as the app lists a plugin's: loaded on its first question.
-const registry = createPluginRegistry([{ toolName: 'book_train', load: () => import('../testing/book-train/plugin').then((module) => module.bookTrainPlugin) }])
+const registry = createPluginRegistry([{ toolName: 'book_train', load: () => import('@/fixtures/book-train/plugin').then((module) => module.bookTrainPlugin) }])
 // Loaded once up front, so that each test's renders follow its events without a chunk to wait for.
 beforeAll(async () => {
   await registry.load('book_train')

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createOfflineModel } from '../../models'
-import { bookTrainTool } from '../../testing/book-train/tool'
+import { bookTrainTool } from '@/fixtures/book-train/tool'
 import { createMcpEndpoint, type McpEndpoint, type McpEndpointOptions } from './mcp-endpoint'
 import { connectBookingClient, firstChoices } from './testing/booking-client'
 import { serveFetch } from './testing/serve-fetch'

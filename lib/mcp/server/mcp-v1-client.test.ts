@@ -4,7 +4,7 @@ import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotifica
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createOfflineModel } from '../../models'
 import { QUESTION_META_KEY } from '../../protocol/question-form'
-import { bookTrainTool } from '../../testing/book-train/tool'
+import { bookTrainTool } from '@/fixtures/book-train/tool'
 import { whyNotInFormSubset } from './form-subset'
 import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint'
 import { askedOf, firstChoices, type Asked } from './testing/booking-client'

@@ -1,5 +1,5 @@
 import { createOfflineModel } from '../../../models'
-import { bookTrainTool } from '../../../testing/book-train/tool'
+import { bookTrainTool } from '@/fixtures/book-train/tool'
 import { createMcpEndpoint, type McpEndpoint, type McpEndpointOptions } from '../mcp-endpoint'
 import { serveFetch } from './serve-fetch'
 
