@@ -128,18 +128,7 @@ export async function connectAppBridge({
     handlers.appContext(text || undefined)
     return {}
   }
-  bridge.onopenlink = async ({ url }) => {
-    let parsed: URL
-    try {
-      parsed = new URL(url)
-    } catch {
-      return { isError: true }
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return { isError: true }
-    if (!(await handlers.confirmLink(parsed.href))) return { isError: true }
-    window.open(parsed.href, '_blank', 'noopener,noreferrer')
-    return {}
-  }
+  bridge.onopenlink = openLinkAfterAsking(handlers.confirmLink)
   await bridge.connect(new PostMessageTransport(frame, frame))
   return bridge
 }
@@ -155,4 +144,23 @@ function textOf(content: ReadonlyArray<{ type: string; text?: unknown }>): strin
     .map((block) => block.text)
     .join('\n')
     .trim()
+}
+
+/**
+ * An app's `ui/open-link`: an http(s) URL only, opened in a new tab once the person said yes
+ * (`confirmLink`); anything else, or a no, is an error result for the app.
+ */
+export function openLinkAfterAsking(confirmLink: (url: string) => Promise<boolean>) {
+  return async ({ url }: { url: string }): Promise<{ isError?: boolean }> => {
+    let parsed: URL
+    try {
+      parsed = new URL(url)
+    } catch {
+      return { isError: true }
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return { isError: true }
+    if (!(await confirmLink(parsed.href))) return { isError: true }
+    window.open(parsed.href, '_blank', 'noopener,noreferrer')
+    return {}
+  }
 }

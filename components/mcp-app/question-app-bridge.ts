@@ -1,7 +1,7 @@
 import type { ElicitResult, JSONRPCMessage } from '@modelcontextprotocol/client'
 import type { McpUiHostCapabilities, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { OpenedApp } from './app-bridge-session'
-import { MAX_APP_HEIGHT } from './app-bridge-session'
+import { MAX_APP_HEIGHT, openLinkAfterAsking } from './app-bridge-session'
 
 /** What `POST /api/mcp-apps/question-frames` answers (lib/mcp/apps OpenedQuestionApp). */
 export type OpenedQuestionApp = Omit<OpenedApp, 'bridgeTicket'>
@@ -68,18 +68,7 @@ export async function connectQuestionAppBridge({
     if (typeof height === 'number' && Number.isFinite(height)) handlers.resized(Math.min(Math.max(Math.ceil(height), 0), MAX_APP_HEIGHT))
   })
   bridge.addEventListener('loggingmessage', ({ level, data }) => handlers.log(level, typeof data === 'string' ? data : JSON.stringify(data)))
-  bridge.onopenlink = async ({ url }) => {
-    let parsed: URL
-    try {
-      parsed = new URL(url)
-    } catch {
-      return { isError: true }
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return { isError: true }
-    if (!(await handlers.confirmLink(parsed.href))) return { isError: true }
-    window.open(parsed.href, '_blank', 'noopener,noreferrer')
-    return {}
-  }
+  bridge.onopenlink = openLinkAfterAsking(handlers.confirmLink)
 
   const transport = new PostMessageTransport(frame, frame)
   await bridge.connect(transport)
