@@ -40,7 +40,7 @@ function snapshot(): Map<string, string> {
 
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'new-plugin-'))
-  for (const entry of ['lib', 'plugins', 'components', 'e2e', 'scripts', 'app', 'tsconfig.json', 'vitest.config.ts', 'package.json', 'next-env.d.ts']) {
+  for (const entry of ['lib', 'fixtures', 'plugins', 'components', 'e2e', 'scripts', 'app', 'tsconfig.json', 'vitest.config.ts', 'package.json', 'next-env.d.ts']) {
     try {
       cpSync(join(root, entry), join(copy, entry), { recursive: true })
     } catch (error) {
