@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
@@ -33,6 +33,28 @@ test.describe('a server started as its own process', () => {
     expect(await portState(app.port)).toBe('open')
     await app.kill('SIGKILL')
     expect(await portState(app.port)).toBe('refused')
+  })
+
+  test('a copy of .next/standalone, deployed elsewhere and started as the deploy docs say, serves the chat', async ({ request }) => {
+    const host = mkdtempSync(path.join(tmpdir(), 'deployed-'))
+    try {
+      // What `rsync -a .next/standalone/ host:/srv/elicit-chat/` leaves there: the folder alone, no project around it.
+      cpSync(path.join(process.cwd(), '.next/standalone'), path.join(host, 'app'), { recursive: true, verbatimSymlinks: true })
+      const dataDir = path.join(host, 'data')
+      app = await startApp({ deployedAt: path.join(host, 'app'), dataDir })
+      expect(app.output()).toContain(`data: ${dataDir}`)
+      const page = await request.get(`${app.url}/`)
+      expect(page.status()).toBe(200)
+      const turn = await createChatApi({ baseURL: app.url, request }).startBooking('Book a flight from NYC to LAX')
+      expect(turn.elicit).toMatchObject({ toolName: 'book_flight', key: 'pickFlight' })
+      await app.stop()
+      // The same starter as `npm start`, with its checks: timeouts that contradict each other are refused.
+      await expect(
+        startApp({ deployedAt: path.join(host, 'app'), dataDir, env: { HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '1000' }, readyTimeoutMs: 15_000 }),
+      ).rejects.toThrow(/HEADERS_TIMEOUT_MS \(5000\) must not be more than REQUEST_TIMEOUT_MS \(1000\)/)
+    } finally {
+      rmSync(host, { recursive: true, force: true })
+    }
   })
 
   test('the plain-fetch client keeps its cookie and conversation from one question to the next', async () => {

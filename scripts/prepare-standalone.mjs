@@ -11,4 +11,6 @@ cpSync('.next/static', `${standalone}/.next/static`, { recursive: true })
 if (existsSync('public')) cpSync('public', `${standalone}/public`, { recursive: true })
 // The question apps (scripts/build-mcp-apps.mjs): the MCP server reads them from its working directory.
 if (existsSync('.mcp-apps')) cpSync('.mcp-apps', `${standalone}/.mcp-apps`, { recursive: true })
-console.log('Standalone server ready: node .next/standalone/server.js')
+// Its starter: the same DATA_DIR check and request timeouts as `npm start`, in a deployed copy.
+cpSync('scripts/start.mjs', `${standalone}/start.mjs`)
+console.log('Standalone server ready: node .next/standalone/start.mjs')

@@ -1,11 +1,14 @@
-// Serve the production build on PORT (default 3000).
+// Serve the production build on PORT (default 3000): `npm start` in the project, or
+// `node start.mjs` in a deployed copy of .next/standalone (scripts/prepare-standalone.mjs puts
+// this file there), so that a deployed server gets the same checks and timeouts.
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
-const server = '.next/standalone/server.js'
+const besideThis = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server.js')
+const server = existsSync(besideThis) ? besideThis : path.resolve('.next/standalone/server.js')
 if (!existsSync(server)) {
   console.error('There is no production build yet: run `npm run build` first.')
   process.exit(1)

@@ -44,6 +44,8 @@ export interface StartAppOptions {
   dataDir?: string
   /** How long the server may take to answer `/api/health`. Default 30 s. */
   readyTimeoutMs?: number
+  /** A deployed copy of `.next/standalone`: started there as the deploy docs say (`node start.mjs`), not from the project. */
+  deployedAt?: string
 }
 
 export interface AppProcess {
@@ -110,14 +112,14 @@ export function portState(port: number): Promise<'open' | 'refused'> {
  * Readiness is event-driven: the server's "Ready in" line, then one health request. If the
  * process exits first, or is not ready by the deadline, this rejects with its output.
  */
-export async function startApp({ env = {}, port, dataDir, readyTimeoutMs = 30_000 }: StartAppOptions = {}): Promise<AppProcess> {
+export async function startApp({ env = {}, port, dataDir, readyTimeoutMs = 30_000, deployedAt }: StartAppOptions = {}): Promise<AppProcess> {
   installCleanup()
   const chosenPort = port ?? (await freePort())
   const dir = dataDir ?? env.DATA_DIR ?? madeDataDir()
   const inherited = { ...process.env }
   for (const name of APP_VARIABLES) delete inherited[name]
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [deployedAt ? 'start.mjs' : 'scripts/start.mjs'], {
+    cwd: deployedAt ?? ROOT,
     env: {
       ...inherited,
       PORT: String(chosenPort),
