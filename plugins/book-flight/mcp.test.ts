@@ -1,40 +1,21 @@
-import { LOG_LEVEL_META_KEY, type Client } from '@modelcontextprotocol/client'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createMcpEndpoint, whyNotInFormSubset, type McpEndpoint } from '@/lib/mcp/server'
-import { connectBookingClient, firstChoices, firstFreeSeat } from '@/lib/mcp/server/testing/booking-client'
-import { serveFetch } from '@/lib/mcp/server/testing/serve-fetch'
-import { createOfflineModel } from '@/lib/models'
+import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client'
+import { describe, expect, it } from 'vitest'
+import { whyNotInFormSubset } from '@/lib/mcp/server'
+import { firstChoices, firstFreeSeat } from '@/lib/mcp/server/testing/booking-client'
+import { endpointPerTest } from '@/lib/mcp/server/testing/endpoint-per-test'
 import { QUESTION_META_KEY } from '@/lib/protocol/question-form'
 import { MODEL_CONTEXT_BOUNDARY } from '@/lib/tools'
 import { bookFlightTool } from './tool'
 
 // book_flight as an MCP client gets it: its flights and seats as titled pick lists (a seat's
 // choice standing for the row and letter the tool takes), its progress, its log and its tip.
-let endpoint: McpEndpoint
-let served: { url: URL; close(): Promise<void> }
-const clients: Client[] = []
-
-beforeEach(async () => {
-  endpoint = await createMcpEndpoint({ tools: [bookFlightTool], model: createOfflineModel(), stateSecret: 's'.repeat(40) })
-  served = await serveFetch((request) => endpoint.handle(request))
-})
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})))
-  await served.close()
-  await endpoint.close()
-})
-
-async function connect(options: Omit<Parameters<typeof connectBookingClient>[0], 'url'>) {
-  const connected = await connectBookingClient({ url: served.url, ...options })
-  clients.push(connected.client)
-  return connected
-}
+const served = endpointPerTest({ tools: [bookFlightTool], stateSecret: 's'.repeat(40) })
 
 const BOOK = { name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX' } }
 
 describe.each(['2025', '2026'] as const)('book_flight from an official v2 client (%s)', (era) => {
   it('asks for a flight and a seat in native forms (titled pick lists, the context in _meta), then books, with progress and logs', async () => {
-    const { client, asked } = await connect({ era, answer: firstChoices })
+    const { client, asked } = await served.connect({ era, answer: firstChoices })
     const progress: { progress: number; message?: string }[] = []
     const logs: unknown[] = []
     client.setNotificationHandler('notifications/message', (notification) => void logs.push(notification.params.data))

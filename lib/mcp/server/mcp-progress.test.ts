@@ -1,15 +1,13 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createOfflineModel } from '../../models'
 import { createMcpTool } from '../../tools/create-mcp-tool'
 import { bookTrainTool } from '@/fixtures/book-train/tool'
-import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint'
 import { QUESTION_META_KEY } from '../../protocol/question-form'
 import { PROGRESS_TOTAL } from './progress-sequence'
-import { askedOf, firstChoices, type Answer, type Asked, type Era } from './testing/booking-client'
-import { callWithProgress as callOn, expectIncreasingToTotal } from './testing/progress-of-call'
-import { serveFetch } from './testing/serve-fetch'
+import { askedOf, firstChoices } from './testing/booking-client'
+import { expectIncreasingToTotal } from './testing/progress-of-call'
+import { endpointPerTest } from './testing/endpoint-per-test'
 
 // A tool's progress over MCP, in both eras: the values of one call strictly increase across its
 // rounds (a question asked again included) and the last is the total.
@@ -40,30 +38,11 @@ const evenTool = createMcpTool('even')
     }
   })
 
-let endpoint: McpEndpoint
-let served: { url: URL; close(): Promise<void> }
-const clients: Client[] = []
-
-beforeEach(async () => {
-  endpoint = await createMcpEndpoint({ tools: [bookTrainTool, failingTool, evenTool], model: createOfflineModel(), stateSecret: 'g'.repeat(32) })
-  served = await serveFetch((request) => endpoint.handle(request))
-})
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})))
-  await served.close()
-  await endpoint.close()
-})
-
-/** Call `name` with a client of `era` that answers with `answers` in turn; the progress the call reported, in order. */
-async function callWithProgress(era: Era, name: string, args: Record<string, unknown>, answers: ((asked: Asked) => Answer)[]) {
-  const call = await callOn({ url: served.url, era, name, args, answers })
-  clients.push(call.client)
-  return call
-}
+const served = endpointPerTest({ tools: [bookTrainTool, failingTool, evenTool], stateSecret: 'g'.repeat(32) })
 
 describe.each(['2025', '2026'] as const)('progress over MCP (%s)', (era) => {
   it('book_train: increases across a train asked again, and ends at the total', async () => {
-    const { result, progress, asked } = await callWithProgress(era, 'book_train', { from: 'Paris', to: 'Lyon' }, [
+    const { result, progress, asked } = await served.callWithProgress(era, 'book_train', { from: 'Paris', to: 'Lyon' }, [
       () => ({ action: 'accept', content: { trainId: 'XX-000' } }),
       firstChoices,
       firstChoices,
@@ -83,7 +62,7 @@ describe.each(['2025', '2026'] as const)('progress over MCP (%s)', (era) => {
   })
 
   it('a tool that asks again itself: increases past its first report, not back to it, and ends at the total', async () => {
-    const { result, progress, asked } = await callWithProgress(era, 'even', {}, [
+    const { result, progress, asked } = await served.callWithProgress(era, 'even', {}, [
       () => ({ action: 'accept', content: { n: 3 } }),
       () => ({ action: 'accept', content: { n: 4 } }),
     ])
@@ -96,7 +75,7 @@ describe.each(['2025', '2026'] as const)('progress over MCP (%s)', (era) => {
   })
 
   it('book_train: a call the user ends early still ends at the total', async () => {
-    const { result, progress } = await callWithProgress(era, 'book_train', { from: 'Paris', to: 'Lyon' }, [() => ({ action: 'decline' })])
+    const { result, progress } = await served.callWithProgress(era, 'book_train', { from: 'Paris', to: 'Lyon' }, [() => ({ action: 'decline' })])
     expect(result.structuredContent).toMatchObject({ status: 'cancelled', step: 'train' })
     expectIncreasingToTotal(progress)
     expect(progress.map((update) => [update.progress, update.message])).toEqual([
@@ -107,7 +86,7 @@ describe.each(['2025', '2026'] as const)('progress over MCP (%s)', (era) => {
   })
 
   it('a tool that fails still ends at the total, before its error', async () => {
-    const { result, progress } = await callWithProgress(era, 'failing', {}, [() => ({ action: 'accept', content: { n: 1 } })])
+    const { result, progress } = await served.callWithProgress(era, 'failing', {}, [() => ({ action: 'accept', content: { n: 1 } })])
     expect(result.isError).toBe(true)
     expect(result.content).toEqual([{ type: 'text', text: 'The number machine broke' }])
     expectIncreasingToTotal(progress)
@@ -121,8 +100,8 @@ describe.each(['2025', '2026'] as const)('progress over MCP (%s)', (era) => {
 describe('2026-07-28 rounds that name the same progressToken', () => {
   it('get one increasing sequence over the whole call, ending at the total', async () => {
     const client = new Client({ name: 'progress-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } })
-    await client.connect(new StreamableHTTPClientTransport(served.url))
-    clients.push(client)
+    await client.connect(new StreamableHTTPClientTransport(served.url()))
+    served.track(client)
     const seen: { progressToken: unknown; progress: number }[] = []
     // Every notification as it arrives, whatever its token (the client's own handler knows only the tokens it made).
     client.setNotificationHandler('notifications/progress', (notification) => void seen.push(notification.params))
