@@ -79,6 +79,22 @@ async function reporting<T>(client: { onerror?: (error: Error) => void }, operat
   }
 }
 
+/** The question a chat turn ends on, checked to be `key`. */
+function question(turn: ChatTurn, key: string) {
+  expect(turn.status, describeTurn(turn)).toBe(200)
+  expect(eventsOf(turn.events, 'plugin_session_error'), describeTurn(turn)).toEqual([])
+  expect(turn.elicit, describeTurn(turn)).toMatchObject({ type: 'plugin_elicit_request', key })
+  return turn.elicit!
+}
+
+/** A rolling deploy done badly: each instance killed outright (`kill -9`), then started again, one after the other. */
+async function rollingKill(cluster: Cluster) {
+  for (const index of cluster.instances().keys()) {
+    await cluster.kill(index, 'SIGKILL')
+    await cluster.start(index)
+  }
+}
+
 /**
  * The official v2 client in 2025-11-25 mode, whose answer to the flight question waits until the
  * test releases it; it records what it was asked, the logs and the progress it was sent.
@@ -195,12 +211,6 @@ test.describe('MCP and the chat behind nginx, round-robin over two instances on 
   test('the chat books a flight, its turns served by both instances', async ({ cluster }) => {
     const since = cluster.nginx.requests().length
     const chat = createChatApi({ baseURL: cluster.url })
-    const question = (turn: ChatTurn, key: string) => {
-      expect(turn.status, describeTurn(turn)).toBe(200)
-      expect(eventsOf(turn.events, 'plugin_session_error'), describeTurn(turn)).toEqual([])
-      expect(turn.elicit, describeTurn(turn)).toMatchObject({ type: 'plugin_elicit_request', key })
-      return turn.elicit!
-    }
     const flightQuestion = question(await chat.startBooking('Book a flight from NYC to LAX'), 'pickFlight')
     const { flight, content: flightChoice } = flightAnswer(flightQuestion, 1)
     const seatQuestion = question(await chat.answer({ event: flightQuestion, content: flightChoice }), 'pickSeat')
@@ -248,11 +258,7 @@ test.describe('MCP and the chat behind nginx, round-robin over two instances on 
         await Promise.race([atFlightQuestion, call])
         expect(asked.map(questionKey)).toEqual(['pickFlight'])
 
-        // A rolling deploy done badly: each instance killed outright, then started again, one after the other.
-        await cluster.kill(0)
-        await cluster.start(0)
-        await cluster.kill(1)
-        await cluster.start(1)
+        await rollingKill(cluster)
 
         release()
         return await Promise.race([call, lost])
@@ -271,5 +277,20 @@ test.describe('MCP and the chat behind nginx, round-robin over two instances on 
     } finally {
       await client.close()
     }
+  })
+
+  // The chat already keeps its sessions in Redis: the same deploy, as a control for the one above.
+  test('a chat booking waiting at its flight question survives the same rolling kill -9 and books once', async ({ ownCluster: cluster }) => {
+    const chat = createChatApi({ baseURL: cluster.url })
+    const flightQuestion = question(await chat.startBooking('Book a flight from BOS to SEA'), 'pickFlight')
+    await rollingKill(cluster)
+    const since = cluster.nginx.requests().length
+    const { flight, content: flightChoice } = flightAnswer(flightQuestion, 0)
+    const seatQuestion = question(await chat.answer({ event: flightQuestion, content: flightChoice }), 'pickSeat')
+    expect(seatQuestion.sessionId).toBe(flightQuestion.sessionId)
+    const { seat, content: seatChoice } = seatAnswer(seatQuestion)
+    const done = await chat.answer({ event: seatQuestion, content: seatChoice })
+    expect(confirmedBooking(done)).toMatchObject({ status: 'confirmed', flight: { id: flight.id }, seat })
+    await servedByEveryInstance(cluster, { path: '/api/chat', since })
   })
 })
