@@ -140,7 +140,7 @@ export function proxyBlock({ block, upstreamPorts, port }: { block: string; upst
 export function testNginxConfig({ config, dir }: { config: string; dir: string }): { ok: boolean; output: string } {
   const file = path.join(dir, 'nginx.conf')
   writeFileSync(file, config)
-  const result = spawnSync(NGINX, ['-t', '-p', dir, '-c', file, '-e', 'stderr'], { encoding: 'utf8' })
+  const result = spawnSync(NGINX, ['-t', '-p', dir, '-c', file], { encoding: 'utf8' })
   if (result.error) throw (result.error as NodeJS.ErrnoException).code === 'ENOENT' ? new Error(NOT_INSTALLED) : result.error
   return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` }
 }
@@ -203,7 +203,7 @@ export async function startNginx({ upstreamPorts }: { upstreamPorts: readonly nu
   }
   const watcher = watch(accessLog, readLog)
 
-  const child = spawn(NGINX, ['-p', dir, '-c', file, '-e', 'stderr'], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(NGINX, ['-p', dir, '-c', file], { stdio: ['ignore', 'ignore', 'pipe'] })
   running.add(child)
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   void exited.then(() => {
