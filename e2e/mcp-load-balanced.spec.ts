@@ -97,7 +97,7 @@ async function rollingKill(cluster: Cluster) {
 
 /**
  * The official v2 client in 2025-11-25 mode, whose answer to the flight question waits until the
- * test releases it; it records what it was asked, the logs and the progress it was sent.
+ * test releases it; it records what it was asked and the logs it was sent.
  */
 async function connectHeldClient(url: URL) {
   const client = new Client({ name: 'load-balanced-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } })
