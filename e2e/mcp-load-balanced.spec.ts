@@ -228,8 +228,9 @@ test.describe('MCP and the chat behind nginx, round-robin over two instances on 
       const sessionId = transport.sessionId
       expect(sessionId).toMatch(/\S/)
 
-      // Both stopped (a deploy that restarts everything at once), then both started again.
-      await Promise.all([cluster.kill(0, 'SIGTERM'), cluster.kill(1, 'SIGTERM')])
+      // Both killed (kill -9: a graceful stop waits for the client's open GET stream, which never
+      // ends by itself), then both started again: a deploy that restarts everything at once.
+      await Promise.all([cluster.kill(0, 'SIGKILL'), cluster.kill(1, 'SIGKILL')])
       await Promise.all([cluster.start(0), cluster.start(1)])
       const since = cluster.nginx.requests().length
 
