@@ -14,11 +14,13 @@
 // its inspector, on BENCH_HTTP_LEAK_STORE (embedded by default; memory to see the records kept);
 // BENCH_OVERLOAD_ANSWERS (0 skips it): answers timed with and without a flood spending the
 // server-wide budget (bench/overload.ts), with BENCH_OVERLOAD_NEW_CLIENTS, BENCH_OVERLOAD_WARM_UP,
-// BENCH_OVERLOAD_FLOOD_LOOPS and BENCH_OVERLOAD_FLOOD_ADDRESSES.
+// BENCH_OVERLOAD_FLOOD_LOOPS and BENCH_OVERLOAD_FLOOD_ADDRESSES;
+// BENCH_MCP_INSTANCE_BOOKINGS (0 skips it): 2025 MCP bookings with every request on one instance,
+// and as many with the answers sent to another instance on the same Redis (bench/mcp-instances.ts).
 //
-// One section alone: set the others' counts to 0 and BENCH_SERVERS to nothing, e.g. the overload
-// section: BENCH_SERVERS= BENCH_SEQUENTIAL=0 BENCH_MCP_BOOKINGS=0 BENCH_HTTP_LEAK_BOOKINGS=0
-// BENCH_WAITING=0 BENCH_DEHYDRATED=0 BENCH_BOOKINGS=0 npm run bench
+// One section alone: BENCH_ONLY=<section> gives every other section's count a default of 0, e.g.
+// `BENCH_ONLY=overload npm run bench`. Sections: servers (BENCH_SERVERS and the HTTP counts), mcp,
+// mcp-instances, overload, first-load, http-heap, waiting, dehydrated, bookings.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { resolve } from 'node:path'
@@ -29,6 +31,7 @@ import { describePageLoad, FIRST_LOAD_LCP_RATIO_TARGET, FIRST_LOAD_SCRIPT_KIB_TA
 import { measureHttpHeap } from './http-heap'
 import { measureRetainedHeap, measureWaitingSessions } from './in-process'
 import { measureMcp } from './mcp-booking'
+import { MCP_INSTANCES_TARGET, measureMcpInstances } from './mcp-instances'
 import { measureOverHttp, type HttpCounts, type HttpMeasures } from './over-http'
 import { measureOverload, type Admitted, type OverloadCounts, type OverloadMeasures } from './overload'
 import { ensureBuild, startServer } from './server-process'
@@ -37,26 +40,31 @@ import { measureResumeStoreTime, type ResumeStoreTime } from './store-time'
 import { percentile, summary } from './stats'
 import { timeTrivialRoute } from './trivial-route'
 
-const count = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
-const PORT = count('BENCH_PORT', 3290)
+type Section = 'servers' | 'mcp' | 'mcp-instances' | 'overload' | 'first-load' | 'http-heap' | 'waiting' | 'dehydrated' | 'bookings'
+/** `BENCH_ONLY=<section>`: that section alone (its counts at their defaults unless set), every other one's counts 0 unless set. */
+const ONLY = (process.env.BENCH_ONLY?.trim() || undefined) as Section | undefined
+/** The variable `name` when set, else `fallback`, or 0 when BENCH_ONLY names another section. */
+const count = (name: string, fallback: number, section: Section) => Number(process.env[name] ?? (ONLY === undefined || ONLY === section ? fallback : 0))
+const PORT = Number(process.env.BENCH_PORT ?? 3290)
 const HTTP: HttpCounts = {
-  warmUp: count('BENCH_WARM_UP', 1_500),
-  sequential: count('BENCH_SEQUENTIAL', 300),
-  concurrent: count('BENCH_CONCURRENT', 200),
-  cpuBookings: count('BENCH_CPU_BOOKINGS', 300),
-  cpuTrivial: count('BENCH_CPU_TRIVIAL', 2_000),
+  warmUp: count('BENCH_WARM_UP', 1_500, 'servers'),
+  sequential: count('BENCH_SEQUENTIAL', 300, 'servers'),
+  concurrent: count('BENCH_CONCURRENT', 200, 'servers'),
+  cpuBookings: count('BENCH_CPU_BOOKINGS', 300, 'servers'),
+  cpuTrivial: count('BENCH_CPU_TRIVIAL', 2_000, 'servers'),
 }
-const WAITING = count('BENCH_WAITING', 1_000)
-const DEHYDRATED = count('BENCH_DEHYDRATED', 100_000)
-const LEAK_BOOKINGS = count('BENCH_BOOKINGS', 10_000)
-const MCP_BOOKINGS = count('BENCH_MCP_BOOKINGS', 100)
-const HTTP_LEAK_BOOKINGS = count('BENCH_HTTP_LEAK_BOOKINGS', 10_000)
+const WAITING = count('BENCH_WAITING', 1_000, 'waiting')
+const DEHYDRATED = count('BENCH_DEHYDRATED', 100_000, 'dehydrated')
+const LEAK_BOOKINGS = count('BENCH_BOOKINGS', 10_000, 'bookings')
+const MCP_BOOKINGS = count('BENCH_MCP_BOOKINGS', 100, 'mcp')
+const MCP_INSTANCE_BOOKINGS = count('BENCH_MCP_INSTANCE_BOOKINGS', 100, 'mcp-instances')
+const HTTP_LEAK_BOOKINGS = count('BENCH_HTTP_LEAK_BOOKINGS', 10_000, 'http-heap')
 const OVERLOAD: OverloadCounts = {
-  answers: count('BENCH_OVERLOAD_ANSWERS', 150),
-  newClients: count('BENCH_OVERLOAD_NEW_CLIENTS', 30),
-  warmUp: count('BENCH_OVERLOAD_WARM_UP', 200),
-  floodLoops: count('BENCH_OVERLOAD_FLOOD_LOOPS', 8),
-  floodAddresses: count('BENCH_OVERLOAD_FLOOD_ADDRESSES', 300),
+  answers: count('BENCH_OVERLOAD_ANSWERS', 150, 'overload'),
+  newClients: count('BENCH_OVERLOAD_NEW_CLIENTS', 30, 'overload'),
+  warmUp: count('BENCH_OVERLOAD_WARM_UP', 200, 'overload'),
+  floodLoops: count('BENCH_OVERLOAD_FLOOD_LOOPS', 8, 'overload'),
+  floodAddresses: count('BENCH_OVERLOAD_FLOOD_ADDRESSES', 300, 'overload'),
 }
 /** Answer p95 under a flood spending the server's budget, as a multiple of it without (issue 28). */
 const OVERLOAD_TARGET = 3
@@ -72,9 +80,12 @@ const HTTP_LEAK_PORT = BARE_PORT + 1
 const INSPECTOR_PORT = BARE_PORT + 2
 const OVERLOAD_PORT = BARE_PORT + 3
 const FIRST_LOAD_PORT = BARE_PORT + 4
-const LIGHTHOUSE_RUNS = count('BENCH_LIGHTHOUSE_RUNS', 5)
-/** e.g. `BENCH_SERVERS=memory,cold`: only those server runs (all four by default; set but empty: none). */
-const SERVERS = process.env.BENCH_SERVERS?.split(',').map((name) => name.trim()).filter(Boolean) ?? serverSetups.map((setup) => setup.name)
+const MCP_INSTANCES_PORTS: [number, number] = [BARE_PORT + 5, BARE_PORT + 6]
+const LIGHTHOUSE_RUNS = count('BENCH_LIGHTHOUSE_RUNS', 5, 'first-load')
+/** e.g. `BENCH_SERVERS=memory,cold`: only those server runs (all four by default, none when BENCH_ONLY names another section; set but empty: none). */
+const SERVERS =
+  process.env.BENCH_SERVERS?.split(',').map((name) => name.trim()).filter(Boolean) ??
+  (ONLY === undefined || ONLY === 'servers' ? serverSetups.map((setup) => setup.name) : [])
 /** `BENCH_SERVER_PROFILE=1`: each server runs with --cpu-prof, its profile in bench/results/profiles/<store>/. */
 const PROFILE = process.env.BENCH_SERVER_PROFILE === '1'
 /** Requests to the bare node:http server before anything is measured against it. */
@@ -227,6 +238,22 @@ if (mcp) {
   console.log(`  2026 round p50 / trivial p50 = ${mcp.ratio.toFixed(2)}x (target <= 2x): ${verdict(mcp.ratio <= 2)}`)
 }
 
+if (MCP_INSTANCE_BOOKINGS > 0) {
+  console.log(`\nA 2025 MCP round across instances (issue 29): two servers on one Redis, ${MCP_INSTANCE_BOOKINGS} bookings each way, alternating...`)
+}
+const mcpInstances = MCP_INSTANCE_BOOKINGS > 0 ? await measureMcpInstances({ ports: MCP_INSTANCES_PORTS, bookings: MCP_INSTANCE_BOOKINGS }) : undefined
+if (mcpInstances) {
+  console.log(`  answer round, every request on one instance        ${summary(mcpInstances.single)}`)
+  if (mcpInstances.failure !== undefined) {
+    console.log(`  answer round, answer sent to the other instance    FAILED: ${mcpInstances.failure}`)
+    console.log(`  across / one instance: not measured (the bookings across instances did not complete): MISSES TARGET`)
+  } else {
+    console.log(`  answer round, answer sent to the other instance    ${summary(mcpInstances.across)}`)
+    const ratio = mcpInstances.ratio!
+    console.log(`  across p50 / one instance p50 = ${ratio.toFixed(2)}x (target <= ${MCP_INSTANCES_TARGET}x): ${verdict(ratio <= MCP_INSTANCES_TARGET)}`)
+  }
+}
+
 if (OVERLOAD.answers > 0) {
   console.log(
     `\nOverload (issue 28): one server, embedded store, the default limits, TRUST_PROXY=1 (every client of the bench its own address); without a flood, then with one spending the server-wide budget...`,
@@ -375,10 +402,20 @@ writeFileSync(
     {
       at: new Date().toISOString(),
       machine: { cpus: cpus().length, loadBefore, loadAfter: loadavg() },
-      counts: { ...HTTP, waiting: WAITING, dehydrated: DEHYDRATED, bookings: LEAK_BOOKINGS, mcpBookings: MCP_BOOKINGS, httpLeakBookings: HTTP_LEAK_BOOKINGS, overload: OVERLOAD },
+      counts: {
+        ...HTTP,
+        waiting: WAITING,
+        dehydrated: DEHYDRATED,
+        bookings: LEAK_BOOKINGS,
+        mcpBookings: MCP_BOOKINGS,
+        mcpInstanceBookings: MCP_INSTANCE_BOOKINGS,
+        httpLeakBookings: HTTP_LEAK_BOOKINGS,
+        overload: OVERLOAD,
+      },
       servers: runs,
       storeTime,
       mcp,
+      mcpInstances,
       overload,
       firstLoad,
       httpHeap,
