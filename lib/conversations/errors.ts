@@ -12,6 +12,8 @@ export const CONVERSATION_ERROR_STATUS = {
   chat_too_large: 413,
   /** The identity keeps as many chats as it may (`CHATS_MAX_PER_IDENTITY`). */
   too_many_chats: 429,
+  /** A change asked for by another site's page (`Sec-Fetch-Site`). */
+  forbidden_origin: 403,
 } as const
 
 export type ConversationErrorCode = keyof typeof CONVERSATION_ERROR_STATUS

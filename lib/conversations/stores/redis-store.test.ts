@@ -1,7 +1,10 @@
 import type { Operation } from 'effection'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startRedisServer, type RedisServer } from '../../sessions/testing/redis-server'
+import { createClientIdentity } from '../../http'
 import { useConversations } from '../conversations'
+import { DEFAULT_CONVERSATION_LIMITS } from '../limits'
+import { chatsBrowser } from '../testing/chats-browser'
 import { ConversationStoreUnavailableError } from '../errors'
 import { openInScope } from '../testing/in-scope'
 import { describeConversationStoreContract } from './conversation-store-contract'
@@ -14,6 +17,7 @@ beforeAll(async () => {
 afterAll(() => server?.stop())
 
 let stores = 0
+const identity = createClientIdentity({ secret: 'a-secret-for-the-redis-chats-tests-0123456789' })
 
 describeConversationStoreContract('redis', {
   expiresItself: true,
@@ -39,6 +43,13 @@ describe('redis conversation store', () => {
         await expect(opened.run(call)).rejects.toBeInstanceOf(ConversationStoreUnavailableError)
         // Refused, not queued until Redis is back: the request gets its 503 now.
         expect(performance.now() - started).toBeLessThan(1000)
+      }
+      // The chats API says so as the chat route does: 503 store_unavailable, in the JSON error shape.
+      const app = { conversations: opened.value, identity, limits: DEFAULT_CONVERSATION_LIMITS, run: opened.run }
+      for (const endpoint of [{ action: 'list' }, { action: 'create' }, { action: 'get', id }] as const) {
+        const response = await chatsBrowser(app).send(endpoint)
+        expect(response.status).toBe(503)
+        expect(await response.json()).toEqual({ error: { code: 'store_unavailable', message: expect.stringMatching(/^Chats cannot be reached right now .*Try again in a moment\.$/) } })
       }
     } finally {
       await opened.destroy()
