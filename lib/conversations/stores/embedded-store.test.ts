@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import Database from 'libsql'
 import { afterAll, describe, expect, it } from 'vitest'
 import { useConversations } from '../conversations'
@@ -20,6 +22,42 @@ describeConversationStoreContract('embedded', {
 })
 
 describe('embedded conversation store', () => {
+  it('keeps every event a turn had sent when its process is killed with SIGKILL mid-turn', async () => {
+    const directory = newDirectory()
+    const writer = fileURLToPath(new URL('../testing/embedded-streaming-writer.ts', import.meta.url))
+    const child = spawn(process.execPath, ['--import', 'tsx', writer, directory], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)))
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString()
+        // Killed while it streams: well into the turn, between two appends or in one.
+        if (output.includes('sent 200\n')) {
+          child.kill('SIGKILL')
+          resolve()
+        }
+      })
+      void exited.then(() => reject(new Error(`the writer exited before it had sent 200 events:\n${output}`)))
+    })
+    expect(await exited).toBe('SIGKILL')
+    const id = /^chat (\S+)$/m.exec(output)![1]!
+    const sent = [...output.matchAll(/^sent (\d+)$/gm)].length
+
+    const opened = await openInScope(function* () {
+      return yield* useConversations({ store: yield* useEmbeddedConversationStore({ directory }) })
+    })
+    try {
+      const chat = await opened.run(() => opened.value.get('owner', id))
+      const events = chat!.turns[0]!.events
+      // Everything sent is there, in order; at most the one append under way when it was killed is there too, unsent.
+      expect(events.length === sent || events.length === sent + 1).toBe(true)
+      expect(events.slice(0, sent)).toEqual(Array.from({ length: sent }, (_, index) => ({ type: 'text', content: `piece ${index} ` })))
+    } finally {
+      await opened.destroy()
+    }
+  })
+
   it('keeps chats across a restart, in conversations.db beside the sessions', async () => {
     const directory = newDirectory()
     const first = await openInScope(function* () {
