@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createClientIdentity } from '../http'
+import { createAdmission, createClientIdentity } from '../http'
 import { CHAT_EXPORT_FORMAT, type ChatExport } from './chat-export'
 import { useConversations, type Conversations } from './conversations'
 import type { ChatsApp } from './handle-chats-request'
@@ -235,5 +235,16 @@ describe('the chats API', () => {
     const { id } = await bookedChat()
     expect(await errorOf(await alice.send({ action: 'delete', id }, { headers: { 'sec-fetch-site': 'cross-site' } }))).toMatchObject({ status: 403, code: 'forbidden_origin' })
     expect((await alice.send({ action: 'get', id })).status).toBe(200)
+  })
+
+  it('charges every request to its address, as the chat does: past the budget a 429 with Retry-After', async () => {
+    const clockOfAdmission = 0
+    const admission = createAdmission({ burst: 2, perSecond: 1, globalBurst: 100, globalPerSecond: 100, now: () => clockOfAdmission })
+    const limited = chatsBrowser({ ...app, admission })
+    expect((await limited.send({ action: 'list' })).status).toBe(200)
+    expect((await limited.send({ action: 'list' })).status).toBe(200)
+    const refused = await limited.send({ action: 'list' })
+    expect(refused.headers.get('retry-after')).toBe('1')
+    expect(await errorOf(refused)).toMatchObject({ status: 429, code: 'rate_limited' })
   })
 })

@@ -1,12 +1,13 @@
 import type { Operation } from 'effection'
 import type { z } from 'zod'
-import { ChatRequestError, clientAddressOf, readJsonBody, toChatFailure, type Admission, type ClientIdentityResolver } from '../http'
+import { ChatRequestError, clientAddressOf, readJsonBody, type Admission, type ClientIdentityResolver } from '../http'
 import { createChatBodySchema, exportChatQuerySchema, listChatsQuerySchema, renameChatBodySchema } from './api-schema'
 import type { ChatSummary } from './chat'
 import { chatExportSchema, toChatExport } from './chat-export'
 import { isChatId } from './chat-id'
 import type { Conversations } from './conversations'
-import { chatNotFound, ConversationError, isConversationError, isConversationStoreUnavailable } from './errors'
+import { toConversationFailure } from './conversation-failure'
+import { chatNotFound, ConversationError } from './errors'
 import type { ConversationLimits } from './limits'
 import { chatToMarkdown } from './markdown-export'
 
@@ -52,12 +53,8 @@ export async function handleChatsRequest({ app, request, endpoint }: { app: Chat
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
     return response
   } catch (error) {
-    if (isConversationError(error)) return error.toResponse(headers)
-    const failure = toChatFailure(error)
+    const failure = toConversationFailure(error)
     if (failure) return failure.toResponse(headers)
-    if (isConversationStoreUnavailable(error)) {
-      return new ChatRequestError('store_unavailable', `Chats cannot be reached right now (${error.message}). Try again in a moment.`).toResponse(headers)
-    }
     throw error
   }
 }
