@@ -110,7 +110,8 @@ export function useConversations({ store, limits = DEFAULT_CONVERSATION_LIMITS, 
 
       *import(owner, exported) {
         const { size } = entriesOf(exported.turns)
-        const state = exported.conversationState
+        // An export made by hand may carry the state only in its last `conversation_state`.
+        const state = exported.conversationState ?? lastStateOf(exported.turns)
         refuseOverSize(limits, { events: 0, bytes: 0, stateBytes: 0 }, { ...size, stateBytes: state ? byteLength(JSON.stringify(state)) : 0 })
         const at = now()
         const chat = { id: newChatId(), title: exported.title, createdAt: exported.createdAt, updatedAt: at, turns: exported.turns, conversationState: state }
@@ -152,4 +153,10 @@ export function useConversations({ store, limits = DEFAULT_CONVERSATION_LIMITS, 
       },
     })
   })
+}
+
+function lastStateOf(turns: ChatExport['turns']) {
+  const states = turns.flatMap((turn) => turn.events).filter((event) => event.type === 'conversation_state')
+  const last = states[states.length - 1]
+  return last && last.messages.length > 0 ? last.messages : undefined
 }

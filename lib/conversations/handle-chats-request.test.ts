@@ -185,6 +185,22 @@ describe('the chats API', () => {
     expect(chat.conversationState).toEqual(exported.conversationState)
   })
 
+  it('imports a hand-made export whose state is only in its last conversation_state event', async () => {
+    const messages = [{ role: 'user' as const, content: 'Hello' }, { role: 'assistant' as const, content: 'Hi!' }]
+    const handMade: ChatExport = {
+      format: CHAT_EXPORT_FORMAT,
+      version: 1,
+      title: 'Hello',
+      createdAt: clock,
+      updatedAt: clock,
+      turns: [{ input: { text: 'Hello' }, events: [{ type: 'text', content: 'Hi!' }, { type: 'conversation_state', messages }, { type: 'complete', text: 'Hi!' }] }],
+    }
+    const { chat: summary } = (await (await alice.send({ action: 'create' }, { body: { import: handMade } })).json()) as { chat: { id: string } }
+    const { chat } = (await (await alice.send({ action: 'get', id: summary.id })).json()) as { chat: ChatExport }
+    expect(chat.conversationState).toEqual(messages)
+    expect(chat.turns).toEqual(handMade.turns)
+  })
+
   it('refuses a malformed import clearly, naming what is wrong', async () => {
     const { id } = await bookedChat()
     const exported = (await (await alice.send({ action: 'export', id })).json()) as ChatExport
