@@ -26,7 +26,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'lib/plugins': ['lib/protocol', 'lib/tools', 'lib/models'],
   'lib/mcp': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/plugins'],
   'lib/client': ['lib/protocol', 'lib/tools', 'lib/plugins'],
-  'lib/server': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/engine', 'lib/plugins', 'lib/mcp', 'plugins'],
+  // The chats kept on the server: the events they hold are the protocol's, the API's edge is lib/http's.
+  'lib/conversations': ['lib/protocol', 'lib/http'],
+  'lib/server': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/engine', 'lib/plugins', 'lib/mcp', 'lib/conversations', 'plugins'],
   'lib/testing': [],
 }
 const TEST_HELPERS_MAY_ALSO_IMPORT = ['lib/testing', 'fixtures']

@@ -1,0 +1,146 @@
+import type { Operation } from 'effection'
+import type { z } from 'zod'
+import { ChatRequestError, clientAddressOf, readJsonBody, type Admission, type ClientIdentityResolver } from '../http'
+import { createChatBodySchema, exportChatQuerySchema, listChatsQuerySchema, renameChatBodySchema } from './api-schema'
+import type { ChatSummary } from './chat'
+import { chatExportSchema, toChatExport } from './chat-export'
+import { isChatId } from './chat-id'
+import type { Conversations } from './conversations'
+import { toConversationFailure } from './conversation-failure'
+import { chatNotFound, ConversationError } from './errors'
+import type { ConversationLimits } from './limits'
+import { chatToMarkdown } from './markdown-export'
+
+/** What the chats API needs: the chats, who is asking, and how to run an operation in the chats' scope. */
+export interface ChatsApp {
+  conversations: Conversations
+  /** The chat's identity resolver: a chat belongs to the browser identity that made it. */
+  identity: ClientIdentityResolver
+  limits: ConversationLimits
+  /** The chat's admission: a chats request is new work, charged to its address and to the server. */
+  admission?: Pick<Admission, 'take'>
+  /** Runs an operation of `conversations` in the scope they live in. */
+  run<T>(operation: () => Operation<T>): Promise<T>
+}
+
+/** Which endpoint of the chats API a request is for (the routes under app/api/chats say). */
+export type ChatsEndpoint =
+  | { action: 'list' }
+  | { action: 'create' }
+  | { action: 'get' | 'rename' | 'delete' | 'restore' | 'export'; id: string }
+
+/** A body smaller than this is all a rename needs. */
+const SMALL_BODY_BYTES = 16 * 1024
+
+/**
+ * The chats API (docs/conversations.md): who is asking (the identity cookie), what they sent
+ * (bounded, validated), then the chats of that identity only — another identity's chat is
+ * answered exactly as one that does not exist, 404. Every refusal is `{ error: { code, message } }`
+ * with its status; Redis down is a 503 `store_unavailable`, as on the chat route.
+ */
+export async function handleChatsRequest({ app, request, endpoint }: { app: ChatsApp; request: Request; endpoint: ChatsEndpoint }): Promise<Response> {
+  const client = app.identity.resolve(request)
+  const headers = { 'Cache-Control': 'no-store', ...client.headers }
+  try {
+    refuseOtherSites(request)
+    const rate = app.admission?.take(clientAddressOf(request))
+    if (rate && !rate.allowed) {
+      const message =
+        rate.scope === 'address' ? 'Too many requests from your address. Wait a moment, then try again.' : 'The server is taking too many requests right now. Wait a moment, then try again.'
+      throw new ChatRequestError('rate_limited', message, undefined, rate.retryAfterSeconds, rate.scope)
+    }
+    const response = await answer({ app, request, endpoint, owner: client.clientId })
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
+    return response
+  } catch (error) {
+    const failure = toConversationFailure(error)
+    if (failure) return failure.toResponse(headers)
+    throw error
+  }
+}
+
+async function answer({ app, request, endpoint, owner }: { app: ChatsApp; request: Request; endpoint: ChatsEndpoint; owner: string }): Promise<Response> {
+  const { conversations, run, limits } = app
+  if (endpoint.action === 'list') {
+    const query = parse(listChatsQuerySchema, Object.fromEntries(new URL(request.url).searchParams), 'invalid_request')
+    const page = await run(() => conversations.list(owner, query))
+    return Response.json({ chats: page.chats.map(listed), ...(page.next ? { next: page.next } : {}) })
+  }
+  if (endpoint.action === 'create') {
+    // An import may be as large as a full chat whose state is carried twice (top level and last event).
+    const body = request.body === null ? {} : await readJsonBody(request, 2 * limits.maxBytes + 64 * 1024)
+    const parsed = parse(createChatBodySchema, body, 'invalid_request')
+    const created =
+      'import' in parsed
+        ? await run(() => conversations.import(owner, parse(chatExportSchema, parsed.import, 'invalid_import')))
+        : await run(() => conversations.create(owner))
+    return Response.json({ chat: created }, { status: 201, headers: { Location: `/api/chats/${created.id}` } })
+  }
+
+  const { id } = endpoint
+  // A malformed id is answered as an unknown one: the store is not asked.
+  if (!isChatId(id)) throw chatNotFound()
+  switch (endpoint.action) {
+    case 'get': {
+      const chat = await run(() => conversations.get(owner, id))
+      if (!chat) throw chatNotFound()
+      return Response.json({ chat })
+    }
+    case 'rename': {
+      const { title } = parse(renameChatBodySchema, await readJsonBody(request, SMALL_BODY_BYTES), 'invalid_request')
+      await run(() => conversations.rename(owner, id, title))
+      return Response.json({ id, title })
+    }
+    case 'delete': {
+      const { restorableUntil } = await run(() => conversations.delete(owner, id))
+      return Response.json({ id, restorableUntil })
+    }
+    case 'restore': {
+      await run(() => conversations.restore(owner, id))
+      return Response.json({ id })
+    }
+    case 'export': {
+      const { format } = parse(exportChatQuerySchema, Object.fromEntries(new URL(request.url).searchParams), 'invalid_request')
+      const chat = await run(() => conversations.get(owner, id))
+      if (!chat) throw chatNotFound()
+      const name = fileName(chat.title)
+      if (format === 'md') {
+        return new Response(chatToMarkdown(chat), {
+          headers: { 'Content-Type': 'text/markdown; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}.md"` },
+        })
+      }
+      return Response.json(toChatExport(chat), { headers: { 'Content-Disposition': `attachment; filename="${name}.json"` } })
+    }
+  }
+}
+
+/** A list entry: what a sidebar shows. */
+function listed(chat: ChatSummary) {
+  return { id: chat.id, title: chat.title, updatedAt: chat.updatedAt, waiting: chat.waiting }
+}
+
+/**
+ * Browsers say who made a request: a change to chats comes from the chat page (same-origin), or
+ * from a client that is not a browser (no `Sec-Fetch-Site`), never from another site's page.
+ */
+function refuseOtherSites(request: Request): void {
+  if (request.method === 'GET' || request.method === 'HEAD') return
+  const site = request.headers.get('sec-fetch-site')
+  if (request.headers.get('origin') === 'null' || (site !== null && site !== 'same-origin' && site !== 'none')) {
+    throw new ConversationError('forbidden_origin', 'Chats are changed from the chat page only.')
+  }
+}
+
+function parse<Schema extends z.ZodType>(schema: Schema, value: unknown, code: 'invalid_request' | 'invalid_import'): z.infer<Schema> {
+  const result = schema.safeParse(value)
+  if (result.success) return result.data
+  const issues = result.error.issues.slice(0, 20).map((issue) => ({ path: issue.path.join('.'), message: issue.message }))
+  const first = issues[0]
+  const what = code === 'invalid_import' ? 'This is not a chat export this server can import' : 'The request is not valid'
+  throw new ConversationError(code, `${what}: ${first ? `${first.path || 'the body'}: ${first.message}` : 'it does not match.'}`, issues)
+}
+
+/** A file name from a title: letters, digits and dashes. */
+function fileName(title: string): string {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'chat'
+}

@@ -1,0 +1,282 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { ensure, resource, type Operation } from 'effection'
+import Database from 'libsql'
+import type { Message } from '../../protocol/messages'
+import type { ChatSummary } from '../chat'
+import type { ConversationStore } from '../conversation-store'
+import { tooManyChats } from '../errors'
+import { waitingCalls } from '../waiting'
+import { assembleTurns, byteLength, decodeEntry, encodeEvents, entriesOf, refuseOverSize } from './chat-entries'
+
+export interface EmbeddedConversationStoreOptions {
+  /** `DATA_DIR`: the chats are kept in `<directory>/conversations.db`. */
+  directory: string
+}
+
+/**
+ * The database file under `DATA_DIR`. Not the sessions' `sessions.db`: SQLite has one writer per
+ * database, and a chat's appends (one per turn of the event loop while a turn streams) would
+ * queue behind, and ahead of, the sessions' compare-and-sets on the answer path. Its own file
+ * also lets an operator back up, move or drop the chats without touching waiting sessions.
+ */
+export const CONVERSATIONS_DATABASE_FILE = 'conversations.db'
+
+/** At most this many deleted chats are purged per `sweep`, so one sweep never holds the writer long. */
+const SWEEP_BATCH = 200
+
+/**
+ * `chats` is the index: one row per chat, with what the list shows and what the limits count;
+ * the conversation state (the whole signed conversation) is its last column, so that reading
+ * the others never reads its overflow pages. `chats_listed` covers the list (owner, order,
+ * every column the list shows, and `purge_at`, always null there, which the query names), so a page of the list reads that index and nothing else.
+ * `chat_entries` holds the turns: one row per input and per event, in `rowid` order.
+ */
+const SCHEMA = `
+  create table if not exists chats (
+    owner text not null,
+    id text not null,
+    title text not null,
+    created_at integer not null,
+    updated_at integer not null,
+    purge_at integer,
+    turns integer not null,
+    events integer not null,
+    bytes integer not null,
+    waiting_calls text not null,
+    state_bytes integer not null,
+    state text,
+    primary key (owner, id)
+  );
+  create index if not exists chats_listed on chats (owner, updated_at desc, id desc, title, created_at, waiting_calls, purge_at) where purge_at is null;
+  create index if not exists chats_by_purge on chats (purge_at) where purge_at is not null;
+  create table if not exists chat_entries (
+    owner text not null,
+    chat_id text not null,
+    turn integer not null,
+    kind text not null,
+    data text not null
+  );
+  create index if not exists chat_entries_by_chat on chat_entries (owner, chat_id);
+`
+
+interface ChatRow {
+  title: string
+  turns: number
+  events: number
+  bytes: number
+  waiting_calls: string
+  state_bytes: number
+  purge_at: number | null
+}
+
+interface ListedRow {
+  id: string
+  title: string
+  created_at: number
+  updated_at: number
+  waiting_calls: string
+}
+
+/**
+ * The default `ConversationStore`: SQLite (libsql) in `DATA_DIR/conversations.db`, kept across
+ * restarts and crashes, shared by the processes of one machine, with no service to run. The same
+ * durability as the session store (write-ahead log, `synchronous = NORMAL`): a write that returned
+ * survives `kill -9`. Each write is one short transaction (`immediate`: it takes the write lock
+ * first, so its reads and checks hold until it commits).
+ */
+export function useEmbeddedConversationStore({ directory }: EmbeddedConversationStoreOptions): Operation<ConversationStore> {
+  return resource(function* (provide) {
+    let db: Database.Database
+    try {
+      mkdirSync(directory, { recursive: true })
+      db = new Database(join(directory, CONVERSATIONS_DATABASE_FILE))
+      db.pragma('journal_mode = WAL')
+      db.pragma('synchronous = NORMAL')
+      db.pragma('busy_timeout = 5000')
+      db.exec(SCHEMA)
+    } catch (error) {
+      throw new Error(
+        `The chats cannot be kept in ${join(directory, CONVERSATIONS_DATABASE_FILE)}: ${error instanceof Error ? error.message : String(error)}. ` +
+          'Set DATA_DIR to a writable directory.',
+        { cause: error },
+      )
+    }
+    yield* ensure(() => {
+      db.close()
+    })
+
+    const statements = {
+      row: db.prepare<[string, string]>(
+        'select title, turns, events, bytes, waiting_calls, state_bytes, purge_at from chats where owner = ? and id = ?',
+      ),
+      count: db.prepare<[string]>('select count(*) as count from chats where owner = ? and purge_at is null'),
+      insert: db.prepare(
+        `insert into chats (owner, id, title, created_at, updated_at, purge_at, turns, events, bytes, waiting_calls, state_bytes, state)
+         values (@owner, @id, @title, @createdAt, @updatedAt, null, @turns, @events, @bytes, @waitingCalls, @stateBytes, @state)`,
+      ),
+      insertEntry: db.prepare<[string, string, number, string, string]>('insert into chat_entries (owner, chat_id, turn, kind, data) values (?, ?, ?, ?, ?)'),
+      listFirst: db.prepare<[string, number]>(
+        `select id, title, created_at, updated_at, waiting_calls from chats indexed by chats_listed
+         where owner = ? and purge_at is null order by updated_at desc, id desc limit ?`,
+      ),
+      listAfter: db.prepare(
+        `select id, title, created_at, updated_at, waiting_calls from chats indexed by chats_listed
+         where owner = @owner and purge_at is null and (updated_at < @updatedAt or (updated_at = @updatedAt and id < @id))
+         order by updated_at desc, id desc limit @limit`,
+      ),
+      chat: db.prepare<[string, string]>('select id, title, created_at, updated_at, waiting_calls, state from chats where owner = ? and id = ? and purge_at is null'),
+      entries: db.prepare<[string, string]>('select turn, kind, data from chat_entries where owner = ? and chat_id = ? order by rowid'),
+      startTurn: db.prepare(
+        `update chats set turns = turns + 1, bytes = bytes + @bytes, updated_at = @at, title = case when title = '' and @title is not null then @title else title end
+         where owner = @owner and id = @id`,
+      ),
+      appended: db.prepare(
+        `update chats set events = events + @events, bytes = bytes + @bytes, updated_at = @at, waiting_calls = @waitingCalls,
+           state = coalesce(@state, state), state_bytes = case when @state is null then state_bytes else @stateBytes end
+         where owner = @owner and id = @id`,
+      ),
+      rename: db.prepare<[string, number, string, string]>('update chats set title = ?, updated_at = ? where owner = ? and id = ? and purge_at is null'),
+      delete: db.prepare<[number, string, string]>('update chats set purge_at = ? where owner = ? and id = ? and purge_at is null'),
+      restore: db.prepare<[string, string]>('update chats set purge_at = null where owner = ? and id = ?'),
+      due: db.prepare<[number, number]>('select owner, id from chats where purge_at <= ? order by purge_at limit ?'),
+      purgeChat: db.prepare<[string, string]>('delete from chats where owner = ? and id = ?'),
+      purgeEntries: db.prepare<[string, string]>('delete from chat_entries where owner = ? and chat_id = ?'),
+      nextDue: db.prepare<[]>('select min(purge_at) as next from chats where purge_at is not null'),
+    }
+
+    const rowOf = (owner: string, id: string) => statements.row.get(owner, id) as ChatRow | undefined
+    const countOf = (owner: string) => (statements.count.get(owner) as { count: number }).count
+
+    const create = db.transaction((owner: string, { chat, limits }: Parameters<ConversationStore['create']>[1]) => {
+      if (countOf(owner) >= limits.maxChats) throw tooManyChats(limits.maxChats)
+      const { entries, size } = entriesOf(chat.turns)
+      const state = chat.conversationState ? JSON.stringify(chat.conversationState) : null
+      statements.insert.run({
+        owner,
+        id: chat.id,
+        title: chat.title,
+        createdAt: chat.createdAt,
+        updatedAt: chat.updatedAt,
+        turns: chat.turns.length,
+        events: size.events,
+        bytes: size.bytes,
+        waitingCalls: JSON.stringify(waitingCalls([], chat.turns.flatMap((turn) => turn.events))),
+        stateBytes: state === null ? 0 : byteLength(state),
+        state,
+      })
+      for (const entry of entries) statements.insertEntry.run(owner, chat.id, entry.turn, entry.kind, entry.text)
+    })
+
+    const startTurn = db.transaction((owner: string, id: string, { input, title, at, limits }: Parameters<ConversationStore['startTurn']>[2]) => {
+      const row = rowOf(owner, id)
+      if (!row || row.purge_at !== null) return undefined
+      const text = JSON.stringify(input)
+      const bytes = byteLength(text)
+      refuseOverSize(limits, { events: row.events, bytes: row.bytes, stateBytes: row.state_bytes }, { events: 1, bytes })
+      statements.insertEntry.run(owner, id, row.turns, 'input', text)
+      statements.startTurn.run({ owner, id, bytes, at, title: title ?? null })
+      return row.turns
+    })
+
+    const appendEvents = db.transaction((owner: string, id: string, { turn, events, at, limits }: Parameters<ConversationStore['appendEvents']>[2]) => {
+      const row = rowOf(owner, id)
+      if (!row || turn < 0 || turn >= row.turns) return false
+      const encoded = encodeEvents(events)
+      refuseOverSize(
+        limits,
+        { events: row.events, bytes: row.bytes, stateBytes: row.state_bytes },
+        { events: events.length, bytes: encoded.bytes, stateBytes: encoded.state?.bytes },
+      )
+      for (const text of encoded.texts) statements.insertEntry.run(owner, id, turn, 'event', text)
+      statements.appended.run({
+        owner,
+        id,
+        events: events.length,
+        bytes: encoded.bytes,
+        at,
+        waitingCalls: JSON.stringify(waitingCalls(JSON.parse(row.waiting_calls) as string[], events)),
+        state: encoded.state?.text ?? null,
+        stateBytes: encoded.state?.bytes ?? 0,
+      })
+      return true
+    })
+
+    const restore = db.transaction((owner: string, id: string, { at, limits }: Parameters<ConversationStore['restore']>[2]) => {
+      const row = rowOf(owner, id)
+      if (!row) return false
+      if (row.purge_at === null) return true
+      if (row.purge_at <= at) return false
+      if (countOf(owner) >= limits.maxChats) throw tooManyChats(limits.maxChats)
+      statements.restore.run(owner, id)
+      return true
+    })
+
+    const sweep = db.transaction((now: number) => {
+      const due = statements.due.all(now, SWEEP_BATCH) as Array<{ owner: string; id: string }>
+      for (const { owner, id } of due) {
+        statements.purgeEntries.run(owner, id)
+        statements.purgeChat.run(owner, id)
+      }
+      return due.length
+    })
+
+    const summaryOf = (row: ListedRow): ChatSummary => ({
+      id: row.id,
+      title: row.title,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      waiting: row.waiting_calls !== '[]',
+    })
+
+    yield* provide({
+      kind: 'embedded',
+
+      *create(owner, options) {
+        create.immediate(owner, options)
+      },
+
+      *list(owner, { limit, after }) {
+        const rows = (after ? statements.listAfter.all({ owner, updatedAt: after.updatedAt, id: after.id, limit }) : statements.listFirst.all(owner, limit)) as ListedRow[]
+        return rows.map(summaryOf)
+      },
+
+      *get(owner, id) {
+        const row = statements.chat.get(owner, id) as (ListedRow & { state: string | null }) | undefined
+        if (!row) return undefined
+        const state = row.state === null ? undefined : (JSON.parse(row.state) as Message[])
+        const entries = (statements.entries.all(owner, id) as Array<{ turn: number; kind: string; data: string }>).map((entry) =>
+          decodeEntry(entry.turn, entry.kind, entry.data),
+        )
+        return { ...summaryOf(row), turns: assembleTurns(entries, state), ...(state ? { conversationState: state } : {}) }
+      },
+
+      *startTurn(owner, id, options) {
+        return startTurn.immediate(owner, id, options)
+      },
+
+      *appendEvents(owner, id, options) {
+        return appendEvents.immediate(owner, id, options)
+      },
+
+      *rename(owner, id, { title, at }) {
+        return statements.rename.run(title, at, owner, id).changes === 1
+      },
+
+      *delete(owner, id, { purgeAt }) {
+        return statements.delete.run(purgeAt, owner, id).changes === 1
+      },
+
+      *restore(owner, id, options) {
+        return restore.immediate(owner, id, options)
+      },
+
+      *sweep(now) {
+        // A full batch may have left more that are due: sweep again at once.
+        if (sweep.immediate(now) === SWEEP_BATCH) return now
+        const { next } = statements.nextDue.get() as { next: number | null }
+        return next ?? undefined
+      },
+    })
+  })
+}

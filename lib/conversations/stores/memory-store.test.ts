@@ -1,0 +1,9 @@
+import { describeConversationStoreContract } from './conversation-store-contract'
+import { createMemoryConversationStore } from './memory-store'
+
+describeConversationStoreContract('memory', {
+  expiresItself: false,
+  *setup() {
+    return createMemoryConversationStore()
+  },
+})

@@ -1,0 +1,63 @@
+import type { Operation } from 'effection'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startRedisServer, type RedisServer } from '../../sessions/testing/redis-server'
+import { createClientIdentity } from '../../http'
+import { useConversations } from '../conversations'
+import { DEFAULT_CONVERSATION_LIMITS } from '../limits'
+import { chatsBrowser } from '../testing/chats-browser'
+import { ConversationStoreUnavailableError } from '../errors'
+import { openInScope } from '../testing/in-scope'
+import { describeConversationStoreContract } from './conversation-store-contract'
+import { useRedisConversationStore } from './redis-store'
+
+let server: RedisServer
+beforeAll(async () => {
+  server = await startRedisServer()
+})
+afterAll(() => server?.stop())
+
+let stores = 0
+const identity = createClientIdentity({ secret: 'a-secret-for-the-redis-chats-tests-0123456789' })
+
+describeConversationStoreContract('redis', {
+  expiresItself: true,
+  // Each case gets its own prefix, so that cases never see each other's chats.
+  setup: () => useRedisConversationStore({ url: server.url, prefix: `test-${++stores}:` }),
+})
+
+describe('redis conversation store', () => {
+  it('fails at once with ConversationStoreUnavailableError while Redis is down', async () => {
+    const opened = await openInScope(function* () {
+      return yield* useConversations({ store: yield* useRedisConversationStore({ url: server.url, prefix: 'outage:' }) })
+    })
+    try {
+      const { id } = await opened.run(() => opened.value.create('owner'))
+      await server.stop()
+      const calls: Array<() => Operation<unknown>> = [
+        () => opened.value.list('owner'),
+        () => opened.value.get('owner', id),
+        () => opened.value.startTurn('owner', id, { text: 'hi' }),
+      ]
+      for (const call of calls) {
+        const started = performance.now()
+        await expect(opened.run(call)).rejects.toBeInstanceOf(ConversationStoreUnavailableError)
+        // Refused, not queued until Redis is back: the request gets its 503 now.
+        expect(performance.now() - started).toBeLessThan(1000)
+      }
+      // The chats API says so as the chat route does: 503 store_unavailable, in the JSON error shape.
+      const app = { conversations: opened.value, identity, limits: DEFAULT_CONVERSATION_LIMITS, run: opened.run }
+      for (const endpoint of [{ action: 'list' }, { action: 'create' }, { action: 'get', id }] as const) {
+        const response = await chatsBrowser(app).send(endpoint)
+        expect(response.status).toBe(503)
+        expect(await response.json()).toEqual({ error: { code: 'store_unavailable', message: expect.stringMatching(/^Chats cannot be reached right now .*Try again in a moment\.$/) } })
+      }
+    } finally {
+      await opened.destroy()
+      await server.restart()
+    }
+  })
+
+  it('says where Redis was when it cannot be reached at start', async () => {
+    await expect(openInScope(() => useRedisConversationStore({ url: 'redis://127.0.0.1:1' }))).rejects.toThrow(/Cannot connect to Redis at redis:\/\/127\.0\.0\.1:1.*REDIS_URL/)
+  })
+})

@@ -1,0 +1,353 @@
+import { ensure, resource, until, type Operation } from 'effection'
+import { createClient, defineScript, ErrorReply, type CommandParser } from 'redis'
+import type { Message } from '../../protocol/messages'
+import type { ChatSummary } from '../chat'
+import type { ConversationStore } from '../conversation-store'
+import { chatTooLarge, ConversationStoreUnavailableError, tooManyChats } from '../errors'
+import type { ConversationLimits } from '../limits'
+import { waitingCalls, waitingChanges } from '../waiting'
+import { assembleTurns, byteLength, decodeEntry, encodeEvents, entriesOf } from './chat-entries'
+
+export interface RedisConversationStoreOptions {
+  /** `REDIS_URL`. */
+  url: string
+  /** Put before every key, so that several apps can share one Redis (the session store's default too). */
+  prefix?: string
+}
+
+/** A command that has no answer within this time fails, as if Redis were down. */
+const COMMAND_TIMEOUT_MS = 1000
+const CONNECT_TIMEOUT_MS = 2000
+const MAX_RECONNECT_DELAY_MS = 1000
+/**
+ * A deleted chat's keys expire this long after its undo time: whether it can be restored is
+ * decided by the app's clock (`purgeAt`), so the keys must outlive it even if Redis's clock runs ahead.
+ */
+const EXPIRY_GRACE_MS = 60_000
+
+/**
+ * The keys of one owner's chats. `{owner}` is a hash tag: all of an owner's keys are in one
+ * slot, so the scripts that read a page of the list (hashes the script names from the sorted
+ * set) stay on one node of a cluster.
+ * - `<prefix>chats:{owner}`: sorted set of the owner's shown chats (not deleted), scored by `updatedAt`;
+ * - `<prefix>chat:{owner}:<id>`: hash, the chat's index entry (title, times, sizes, waiting calls, state);
+ * - `<prefix>chat-entries:{owner}:<id>`: list, the turns' entries, `<turn>:i:<json>` or `<turn>:e:<json>`.
+ */
+export function redisChatKeys(prefix: string, owner: string, id: string): { chat: string; entries: string; list: string } {
+  const tag = `{${encodeURIComponent(owner)}}`
+  return { chat: `${prefix}chat:${tag}:${id}`, entries: `${prefix}chat-entries:${tag}:${id}`, list: `${prefix}chats:${tag}` }
+}
+
+/** A script over the three keys of a chat, with string arguments. */
+function chatScript(script: string) {
+  return defineScript({
+    NUMBER_OF_KEYS: 3,
+    SCRIPT: script,
+    parseCommand(parser: CommandParser, keys: { chat: string; entries: string; list: string }, args: ReadonlyArray<string | number>) {
+      parser.pushKey(keys.chat)
+      parser.pushKey(keys.entries)
+      parser.pushKey(keys.list)
+      for (const arg of args) parser.push(String(arg))
+    },
+    transformReply: (reply: unknown) => reply,
+  })
+}
+
+// ARGV: maxChats, id, title, createdAt, updatedAt, turns, events, bytes, waiting, stateBytes, state ('' none), entries…
+// 1 created, 0 taken, -1 too many chats.
+const createChat = chatScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[1]) then return -1 end
+redis.call('HSET', KEYS[1], 'title', ARGV[3], 'createdAt', ARGV[4], 'updatedAt', ARGV[5], 'turns', ARGV[6], 'events', ARGV[7], 'bytes', ARGV[8], 'waiting', ARGV[9], 'stateBytes', ARGV[10])
+if ARGV[11] ~= '' then redis.call('HSET', KEYS[1], 'state', ARGV[11]) end
+for i = 12, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+redis.call('ZADD', KEYS[3], ARGV[5], ARGV[2])
+return 1`)
+
+// ARGV: id, at, input, inputBytes, title ('' none), maxEvents, maxBytes. The turn, or -1 no chat, -2 events full, -3 bytes full.
+const startTurn = chatScript(`
+local row = redis.call('HMGET', KEYS[1], 'turns', 'events', 'bytes', 'stateBytes', 'purgeAt', 'title')
+if not row[1] or row[5] then return -1 end
+if tonumber(row[2]) + 1 > tonumber(ARGV[6]) then return -2 end
+local bytes = tonumber(row[3]) + tonumber(ARGV[4])
+if bytes + tonumber(row[4]) > tonumber(ARGV[7]) then return -3 end
+local turn = tonumber(row[1])
+redis.call('RPUSH', KEYS[2], turn .. ':i:' .. ARGV[3])
+redis.call('HSET', KEYS[1], 'turns', turn + 1, 'bytes', bytes, 'updatedAt', ARGV[2])
+if ARGV[5] ~= '' and row[6] == '' then redis.call('HSET', KEYS[1], 'title', ARGV[5]) end
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+return turn`)
+
+// ARGV: id, turn, at, maxEvents, maxBytes, count, bytes, state ('' none), stateBytes, waiting changes (JSON [[callId, open]]), events…
+// 1 appended, 0 no such chat or turn, -2 events full, -3 bytes full.
+const appendEvents = chatScript(`
+local row = redis.call('HMGET', KEYS[1], 'turns', 'events', 'bytes', 'stateBytes', 'purgeAt', 'waiting')
+if not row[1] then return 0 end
+local turn = tonumber(ARGV[2])
+if turn < 0 or turn >= tonumber(row[1]) then return 0 end
+local events = tonumber(row[2]) + tonumber(ARGV[6])
+if events > tonumber(ARGV[4]) then return -2 end
+local stateBytes = tonumber(row[4])
+if ARGV[8] ~= '' then stateBytes = tonumber(ARGV[9]) end
+local bytes = tonumber(row[3]) + tonumber(ARGV[7])
+if bytes + stateBytes > tonumber(ARGV[5]) then return -3 end
+for i = 11, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[2] .. ':e:' .. ARGV[i]) end
+local open = {}
+for _, id in ipairs(cjson.decode(row[6])) do open[id] = true end
+for _, change in ipairs(cjson.decode(ARGV[10])) do
+  if change[2] then open[change[1]] = true else open[change[1]] = nil end
+end
+local waiting = {}
+for id in pairs(open) do table.insert(waiting, id) end
+redis.call('HSET', KEYS[1], 'events', events, 'bytes', bytes, 'updatedAt', ARGV[3], 'waiting', #waiting > 0 and cjson.encode(waiting) or '[]')
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'state', ARGV[8], 'stateBytes', stateBytes) end
+if not row[5] then redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1]) end
+return 1`)
+
+// ARGV: id, title, at. 1 renamed, 0 no chat.
+const renameChat = chatScript(`
+local row = redis.call('HMGET', KEYS[1], 'turns', 'purgeAt')
+if not row[1] or row[2] then return 0 end
+redis.call('HSET', KEYS[1], 'title', ARGV[2], 'updatedAt', ARGV[3])
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+return 1`)
+
+// ARGV: id, purgeAt, ttl (ms). 1 deleted, 0 no chat.
+const deleteChat = chatScript(`
+local row = redis.call('HMGET', KEYS[1], 'turns', 'purgeAt')
+if not row[1] or row[2] then return 0 end
+redis.call('HSET', KEYS[1], 'purgeAt', ARGV[2])
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 1`)
+
+// ARGV: id, at, maxChats. 1 shown, 0 no chat (or past its undo time), -1 too many chats.
+const restoreChat = chatScript(`
+local row = redis.call('HMGET', KEYS[1], 'updatedAt', 'purgeAt')
+if not row[1] then return 0 end
+if not row[2] then return 1 end
+if tonumber(row[2]) <= tonumber(ARGV[2]) then return 0 end
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[3]) then return -1 end
+redis.call('HDEL', KEYS[1], 'purgeAt')
+redis.call('PERSIST', KEYS[1])
+redis.call('PERSIST', KEYS[2])
+redis.call('ZADD', KEYS[3], row[1], ARGV[1])
+return 1`)
+
+// The chat's index entry and entries, or nil when there is none shown.
+const readChat = chatScript(`
+local row = redis.call('HMGET', KEYS[1], 'title', 'createdAt', 'updatedAt', 'waiting', 'state', 'purgeAt')
+if not row[1] or row[6] then return false end
+return {row[1], row[2], row[3], row[4], row[5] or '', redis.call('LRANGE', KEYS[2], 0, -1)}`)
+
+// KEYS[3] the list; ARGV: chat key prefix, limit, after updatedAt ('' from the top), after id.
+// Rows of id, title, createdAt, updatedAt, waiting; in the order of the list (updatedAt, then id, descending).
+const listChats = chatScript(`
+local limit = tonumber(ARGV[2])
+local ids = {}
+if ARGV[3] == '' then
+  ids = redis.call('ZRANGE', KEYS[3], '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, limit)
+else
+  for _, id in ipairs(redis.call('ZRANGE', KEYS[3], ARGV[3], ARGV[3], 'BYSCORE', 'REV')) do
+    if id < ARGV[4] and #ids < limit then table.insert(ids, id) end
+  end
+  if #ids < limit then
+    for _, id in ipairs(redis.call('ZRANGE', KEYS[3], '(' .. ARGV[3], '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, limit - #ids)) do table.insert(ids, id) end
+  end
+end
+local rows = {}
+for _, id in ipairs(ids) do
+  local row = redis.call('HMGET', ARGV[1] .. id, 'title', 'createdAt', 'updatedAt', 'waiting')
+  if row[1] then table.insert(rows, {id, row[1], row[2], row[3], row[4]}) end
+end
+return rows`)
+
+/**
+ * A `ConversationStore` in Redis, shared by every instance on the same Redis and prefix. Every
+ * write is one Lua script (atomic in Redis, its checks and its write together); a page of the
+ * list is one script over the owner's sorted set and the listed chats' hashes, never their
+ * entries. A deleted chat's keys get a TTL past its undo time, so Redis forgets it by itself
+ * (`sweep` does nothing); a restore removes the TTL.
+ *
+ * While Redis is unreachable every call fails at once with `ConversationStoreUnavailableError`
+ * (no offline queue; an unanswered command fails after 1 s), and the client reconnects by
+ * itself. Fails at start, naming the URL, when Redis cannot be reached then.
+ */
+export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConversationStoreOptions): Operation<ConversationStore> {
+  return resource(function* (provide) {
+    const where = `Redis at ${redactUrl(url)}`
+    let everReady = false
+    let lastError: unknown
+    const client = createClient({
+      url,
+      disableOfflineQueue: true,
+      scripts: { createChat, startTurn, appendEvents, renameChat, deleteChat, restoreChat, readChat, listChats },
+      socket: {
+        connectTimeout: CONNECT_TIMEOUT_MS,
+        reconnectStrategy: (retries, cause) => (everReady ? Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS) : cause),
+      },
+    })
+    // Without a listener, an 'error' event would crash the process; the session store logs the outage.
+    client.on('error', (error: unknown) => {
+      lastError = error
+    })
+    client.on('ready', () => {
+      everReady = true
+    })
+    yield* ensure(() => {
+      client.destroy()
+    })
+    try {
+      yield* until(client.connect())
+    } catch (error) {
+      throw new Error(`Cannot connect to ${where}: ${describe(lastError ?? error)}. Start Redis there or correct REDIS_URL.`, { cause: error })
+    }
+    const timed = client.withCommandOptions({ timeout: COMMAND_TIMEOUT_MS })
+
+    /** Runs a script; fails as `ConversationStoreUnavailableError` when Redis cannot answer. */
+    function* command<T>(send: () => Promise<unknown>): Operation<T> {
+      try {
+        return (yield* until(send())) as T
+      } catch (error) {
+        if (error instanceof ErrorReply && !/^(LOADING|BUSY|MASTERDOWN|READONLY|MISCONF|OOM|TRYAGAIN|CLUSTERDOWN)\b/.test(error.message)) throw error
+        throw new ConversationStoreUnavailableError(`The chats' store (${where}) is unavailable: ${describe(error)}`, { cause: error })
+      }
+    }
+
+    const keysOf = (owner: string, id: string) => redisChatKeys(prefix, owner, id)
+    const refuseOver = (reply: number, limits: ConversationLimits) => {
+      if (reply === -2) throw chatTooLarge('events', limits.maxEvents)
+      if (reply === -3) throw chatTooLarge('bytes', limits.maxBytes)
+    }
+
+    yield* provide({
+      kind: 'redis',
+
+      *create(owner, { chat, limits }) {
+        const { entries, size } = entriesOf(chat.turns)
+        const state = chat.conversationState ? JSON.stringify(chat.conversationState) : ''
+        const waiting = JSON.stringify(waitingCalls([], chat.turns.flatMap((turn) => turn.events)))
+        const reply = yield* command<number>(() =>
+          timed.createChat(keysOf(owner, chat.id), [
+            limits.maxChats,
+            chat.id,
+            chat.title,
+            chat.createdAt,
+            chat.updatedAt,
+            chat.turns.length,
+            size.events,
+            size.bytes,
+            waiting,
+            state === '' ? 0 : byteLength(state),
+            state,
+            ...entries.map((entry) => `${entry.turn}:${entry.kind === 'input' ? 'i' : 'e'}:${entry.text}`),
+          ]),
+        )
+        if (reply === -1) throw tooManyChats(limits.maxChats)
+        if (reply !== 1) throw new Error(`A chat with the id ${chat.id} exists already.`)
+      },
+
+      *list(owner, { limit, after }) {
+        const keys = keysOf(owner, '')
+        const rows = yield* command<Array<[string, string, string, string, string]>>(() =>
+          timed.listChats(keys, [keys.chat, limit, after ? after.updatedAt : '', after ? after.id : '']),
+        )
+        return rows.map(([id, title, createdAt, updatedAt, waiting]): ChatSummary => ({
+          id,
+          title,
+          createdAt: Number(createdAt),
+          updatedAt: Number(updatedAt),
+          waiting: waiting !== '[]',
+        }))
+      },
+
+      *get(owner, id) {
+        const reply = yield* command<[string, string, string, string, string, string[]] | null>(() => timed.readChat(keysOf(owner, id), []))
+        if (!reply) return undefined
+        const [title, createdAt, updatedAt, waiting, stateText, entries] = reply
+        const state = stateText === '' ? undefined : (JSON.parse(stateText) as Message[])
+        const decoded = entries.map((entry) => {
+          const first = entry.indexOf(':')
+          return decodeEntry(Number(entry.slice(0, first)), entry[first + 1] === 'i' ? 'input' : 'event', entry.slice(first + 3))
+        })
+        return {
+          id,
+          title,
+          createdAt: Number(createdAt),
+          updatedAt: Number(updatedAt),
+          waiting: waiting !== '[]',
+          turns: assembleTurns(decoded, state),
+          ...(state ? { conversationState: state } : {}),
+        }
+      },
+
+      *startTurn(owner, id, { input, title, at, limits }) {
+        const text = JSON.stringify(input)
+        const reply = yield* command<number>(() =>
+          timed.startTurn(keysOf(owner, id), [id, at, text, byteLength(text), title ?? '', limits.maxEvents, limits.maxBytes]),
+        )
+        if (reply === -1) return undefined
+        refuseOver(reply, limits)
+        return reply
+      },
+
+      *appendEvents(owner, id, { turn, events, at, limits }) {
+        const encoded = encodeEvents(events)
+        const changes = JSON.stringify(waitingChanges(events).map((change) => [change.callId, change.open]))
+        const reply = yield* command<number>(() =>
+          timed.appendEvents(keysOf(owner, id), [
+            id,
+            turn,
+            at,
+            limits.maxEvents,
+            limits.maxBytes,
+            events.length,
+            encoded.bytes,
+            encoded.state?.text ?? '',
+            encoded.state?.bytes ?? 0,
+            changes,
+            ...encoded.texts,
+          ]),
+        )
+        refuseOver(reply, limits)
+        return reply === 1
+      },
+
+      *rename(owner, id, { title, at }) {
+        return (yield* command<number>(() => timed.renameChat(keysOf(owner, id), [id, title, at]))) === 1
+      },
+
+      *delete(owner, id, { at, purgeAt }) {
+        return (yield* command<number>(() => timed.deleteChat(keysOf(owner, id), [id, purgeAt, Math.max(0, purgeAt - at) + EXPIRY_GRACE_MS]))) === 1
+      },
+
+      *restore(owner, id, { at, limits }) {
+        const reply = yield* command<number>(() => timed.restoreChat(keysOf(owner, id), [id, at, limits.maxChats]))
+        if (reply === -1) throw tooManyChats(limits.maxChats)
+        return reply === 1
+      },
+
+      // Redis forgets a deleted chat by itself (its keys' TTL): there is nothing to sweep.
+      *sweep() {
+        return undefined
+      },
+    })
+  })
+}
+
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password) parsed.password = '***'
+    return parsed.toString()
+  } catch {
+    return url
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0])
+  if (error instanceof Error) return error.message || (error as NodeJS.ErrnoException).code || error.name
+  return String(error)
+}
