@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import './zod-without-eval'
 import { messageSchema } from '../protocol/messages'
-import { elicitResultSchema } from '../protocol/request-schema'
+import { elicitAnswerSchema } from '../protocol/elicit-answer'
 import type { ChatState } from './chat-state'
 
 /*
@@ -26,7 +26,7 @@ const elicitationSchema = z.object({
   attempt: z.number().int().positive(),
   status: z.enum(['waiting', 'answered', 'submitted', 'stopped', 'closed']),
   answers: z.array(z.unknown()),
-  result: elicitResultSchema.optional(),
+  result: elicitAnswerSchema.optional(),
   rejection: z
     .object({ message: z.string(), issues: z.array(z.object({ path: z.string(), message: z.string() })).optional() })
     .optional(),
