@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { prerender } from 'react-dom/static'
 import { describe, expect, it } from 'vitest'
 import type { ElicitationEntry } from '@/lib/client'
-import type { ElicitHandlerRequest, PluginClientContext, QuestionProps, RenderedComponent } from '@/lib/plugins'
+import { toPluginElicitRequest, type ElicitHandlerRequest, type PluginClientContext, type QuestionProps, type RenderedComponent } from '@/lib/plugins'
 import { questionHandler } from '@/lib/plugins/question-handler'
 import { ElicitationView } from './ElicitationView'
 
@@ -26,15 +26,17 @@ function questionRender(response?: unknown): RenderedComponent {
 }
 
 const question: ElicitationEntry = {
-  sessionId: 'call-1',
-  callId: 'call-1',
-  elicitId: 'book_flight/pickSeat/call-1/5',
-  toolName: 'book_flight',
-  key: 'pickSeat',
-  message: 'Which seat?',
-  schema: {},
-  fieldTitles: { seat: 'Seat' },
-  choices: { seat: [{ value: '10A', title: '10A · window' }] },
+  question: toPluginElicitRequest({
+    sessionId: 'call-1',
+    callId: 'call-1',
+    elicitId: 'book_flight/pickSeat/call-1/5',
+    toolName: 'book_flight',
+    key: 'pickSeat',
+    message: 'Which seat?',
+    schema: {},
+    fieldTitles: { seat: 'Seat' },
+    choices: { seat: [{ value: '10A', title: '10A · window' }] },
+  }),
   attempt: 1,
   status: 'waiting',
   answers: [],

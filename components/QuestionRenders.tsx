@@ -1,7 +1,6 @@
 import type { ComponentType } from 'react'
 import type { ElicitationEntry } from '@/lib/client'
 import type { RenderedComponent } from '@/lib/plugins'
-import { decodeModelContext } from '@/lib/tools/model-context'
 import { ErrorBoundary } from './ErrorBoundary'
 import { LIVE_RENDER } from './use-focus-follows'
 
@@ -14,7 +13,7 @@ export function QuestionRenders({ elicitation, renders, open }: { elicitation: E
   if (renders.length === 0) {
     return (
       <p className="whitespace-pre-wrap rounded-lg border border-dashed border-zinc-300 px-3 py-2 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-        {decodeModelContext({ message: elicitation.message, schema: elicitation.schema }).message}
+        {elicitation.question.message}
       </p>
     )
   }

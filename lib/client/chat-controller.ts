@@ -2,7 +2,7 @@ import { createScope, until, useAbortSignal, type Operation, type Scope, type Ta
 import { parseComposerText } from './slash-command'
 import { MAX_APP_CONTEXT_CHARS, MAX_APP_CONTEXTS } from '../protocol/app-context-limits'
 import type { ChatRequest } from '../protocol/request-schema'
-import { createPluginClientContext, executePluginElicitHandler, toPluginElicitRequest } from '../plugins'
+import { createPluginClientContext, executePluginElicitHandler } from '../plugins'
 import type { PluginRegistry, RenderedComponent } from '../plugins'
 import type { ElicitAnswer } from '../tools/types'
 import { RetryAbortedError, retryWhileBusy, type BusyRetry } from './busy-retry'
@@ -64,8 +64,8 @@ export interface CreateChatControllerOptions {
 }
 
 /** Where a render of an elicitation attempt is kept: a rejected answer starts a new attempt. */
-export function renderKey({ elicitId, attempt }: Pick<ElicitationEntry, 'elicitId' | 'attempt'>): string {
-  return `${elicitId}#${attempt}`
+export function renderKey({ question, attempt }: Pick<ElicitationEntry, 'question' | 'attempt'>): string {
+  return `${question.elicitId}#${attempt}`
 }
 
 interface HandlerTask {
@@ -152,7 +152,7 @@ export function createChatController({
         const keys = new Set(elicitations.map(renderKey))
         for (const elicitation of elicitations) {
           const key = renderKey(elicitation)
-          if (!handlers.has(key) && pluginArrived(elicitation.toolName)) startHandler(elicitation)
+          if (!handlers.has(key) && pluginArrived(elicitation.question.toolName)) startHandler(elicitation)
           const handler = handlers.get(key)
           if (handler && !handler.done && elicitation.status !== 'waiting') halt(handler)
         }
@@ -213,7 +213,7 @@ export function createChatController({
 
   function* runHandler(elicitation: ElicitationEntry, record: { done: boolean }): Operation<void> {
     const signal = yield* useAbortSignal()
-    const request = toPluginElicitRequest({ type: 'plugin_elicit_request', ...elicitation })
+    const request = elicitation.question
     const ctx = createPluginClientContext({
       request,
       signal,
@@ -230,7 +230,7 @@ export function createChatController({
       error = failure instanceof Error ? failure.message : String(failure)
     }
     record.done = true
-    dispatch({ type: 'local/elicit_result', elicitId: elicitation.elicitId, attempt: elicitation.attempt, result, error })
+    dispatch({ type: 'local/elicit_result', elicitId: elicitation.question.elicitId, attempt: elicitation.attempt, result, error })
   }
 
   function showRender(elicitation: ElicitationEntry, rendered: RenderedComponent) {
@@ -241,7 +241,7 @@ export function createChatController({
     if (rendered.response && rendered.index >= elicitation.answers.length) {
       dispatch({
         type: 'local/answer',
-        elicitId: elicitation.elicitId,
+        elicitId: elicitation.question.elicitId,
         attempt: elicitation.attempt,
         index: rendered.index,
         value: rendered.response.value,
@@ -264,10 +264,10 @@ export function createChatController({
     if (state.status !== 'awaiting_input') return
     const open = openElicitations(state)
     if (open.length === 0 || open.some((elicitation) => elicitation.status !== 'answered')) return
-    dispatch({ type: 'local/submit', elicitIds: open.map((elicitation) => elicitation.elicitId) })
+    dispatch({ type: 'local/submit', elicitIds: open.map((elicitation) => elicitation.question.elicitId) })
     void request({
       messages: snapshot.state.messages,
-      pluginElicitResponses: open.map(({ sessionId, callId, elicitId, result }) => ({
+      pluginElicitResponses: open.map(({ question: { sessionId, callId, elicitId }, result }) => ({
         sessionId,
         callId,
         elicitId,
@@ -334,7 +334,7 @@ export function createChatController({
   }
 
   async function stopWaitingSessions() {
-    const sessionIds = [...new Set(openElicitations(snapshot.state).map((elicitation) => elicitation.sessionId))]
+    const sessionIds = [...new Set(openElicitations(snapshot.state).map((elicitation) => elicitation.question.sessionId))]
     if (sessionIds.length === 0) return
     const generation = chatGeneration
     dispatch({ type: 'local/stop_sessions', sessionIds })
@@ -451,7 +451,7 @@ export function createChatController({
       return stopping
     },
     async newChat() {
-      const sessionIds = [...new Set(openElicitations(snapshot.state).map((elicitation) => elicitation.sessionId))]
+      const sessionIds = [...new Set(openElicitations(snapshot.state).map((elicitation) => elicitation.question.sessionId))]
       const messages = snapshot.state.messages
       chatGeneration++
       inFlight?.abort.abort()

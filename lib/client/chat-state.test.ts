@@ -103,7 +103,7 @@ describe('reduceChat', () => {
       logs: [{ level: 'info', message: 'Found 3 flights' }],
     })
     expect(card.elicitations).toEqual([
-      expect.objectContaining({ elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, status: 'waiting', answers: [] }),
+      expect.objectContaining({ question: expect.objectContaining({ elicitId: 'book_flight/pickFlight/call-1/3' }), attempt: 1, status: 'waiting', answers: [] }),
     ])
     expect(openElicitations(state)).toHaveLength(1)
   })
@@ -111,16 +111,16 @@ describe('reduceChat', () => {
   it('keeps a question’s choices, and takes the new attempt’s when it is asked again', () => {
     const first = { flightId: [{ value: 'SH-1', title: 'SH 1 · 08:00 → 11:30 · $299' }] }
     const asked = run([...bookingTurn.slice(0, -3), elicitRequest({ choices: first }), ...bookingTurn.slice(-2)])
-    expect(tool(asked).elicitations[0]?.choices).toEqual(first)
+    expect(tool(asked).elicitations[0]?.question.choices).toEqual(first)
     const again = run([elicitRequest({ message: 'Select your flight (again)' })], asked)
-    expect(tool(again).elicitations[0]).toMatchObject({ attempt: 2, message: 'Select your flight (again)' })
-    expect(tool(again).elicitations[0]?.choices).toBeUndefined()
+    expect(tool(again).elicitations[0]).toMatchObject({ attempt: 2, question: { message: 'Select your flight (again)' } })
+    expect(tool(again).elicitations[0]?.question.choices).toEqual({})
   })
 
   it('keeps what says a question’s answer in its form’s words, and what it starts from', () => {
     const form = { fieldTitles: { seat: 'Seat' }, choiceAnswers: { seat: { '10A': { row: 10, seat: 'A' } } }, defaults: { row: 10, seat: 'A' } }
     const asked = run([...bookingTurn.slice(0, -3), elicitRequest(form), ...bookingTurn.slice(-2)])
-    expect(tool(asked).elicitations[0]).toMatchObject(form)
+    expect(tool(asked).elicitations[0]?.question).toMatchObject(form)
   })
 
   it('keeps a call’s title when its tool gives one', () => {
@@ -165,10 +165,10 @@ describe('reduceChat', () => {
     expect(elicitation.result).toEqual({ action: 'accept', content: { flightId: 'SH-1' } })
     expect(answered.status).toBe('awaiting_input')
 
-    const submitted = reduceChat(answered, { type: 'local/submit', elicitIds: [elicitation.elicitId] })
+    const submitted = reduceChat(answered, { type: 'local/submit', elicitIds: [elicitation.question.elicitId] })
     expect(submitted.status).toBe('streaming')
     expect(tool(submitted).elicitations[0].status).toBe('submitted')
-    expect(submitted.turn).toMatchObject({ kind: 'responses', elicitIds: [elicitation.elicitId] })
+    expect(submitted.turn).toMatchObject({ kind: 'responses', elicitIds: [elicitation.question.elicitId] })
   })
 
   it('asks again after a rejection, keeping the rejection to show', () => {
@@ -189,7 +189,7 @@ describe('reduceChat', () => {
       attempt: 2,
       status: 'waiting',
       answers: [],
-      message: 'Select your flight (again)',
+      question: { message: 'Select your flight (again)' },
       rejection: { message: 'flightId is required' },
     })
     expect(elicitation.result).toBeUndefined()

@@ -1,7 +1,8 @@
 import type { ChatEvent, ExternalToolOrigin, LogLevel, SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message } from '../protocol/messages'
-import type { ChoiceAnswers, FormChoices } from '../protocol/question-form'
-import type { ElicitAnswer } from '../tools/types'
+import type { ElicitAnswer } from '../protocol/elicit-answer'
+import { toPluginElicitRequest } from '../plugins/elicit-request'
+import type { PluginElicitRequest } from '../plugins/types'
 import {
   appendText,
   closeElicitations,
@@ -25,29 +26,19 @@ export type ToolCallStatus = 'running' | 'awaiting_input' | 'completed' | 'faile
  */
 export type ElicitationStatus = 'waiting' | 'answered' | 'submitted' | 'stopped' | 'closed'
 
+/**
+ * A question in a tool card: the question itself, read once from its event, and what became of
+ * it in this chat.
+ */
 export interface ElicitationEntry {
-  sessionId: string
-  callId: string
-  elicitId: string
-  toolName: string
-  key: string
-  /** As received: with the encoded x-model-context section. */
-  message: string
-  schema: Record<string, unknown>
-  /** The offered answers of the question's choice fields, by field name, when it has any. */
-  choices?: FormChoices
-  /** The title of each field of the question's form, by field name: how its answer is said once given. */
-  fieldTitles?: Record<string, string>
-  /** What the values of choice fields stand for in the answer, when they are not the answer themselves. */
-  choiceAnswers?: ChoiceAnswers
-  /** The answer the question starts from, when it declares one. */
-  defaults?: Record<string, unknown>
+  /** The question as its handler receives it: read once when its `plugin_elicit_request` arrived (`toPluginElicitRequest`). */
+  question: PluginElicitRequest
   /** Counts the requests for this elicitId from 1; a rejected answer brings a new attempt. */
   attempt: number
   status: ElicitationStatus
   /** What the user answered to each `ctx.render`, by render index. */
   answers: unknown[]
-  result?: ElicitAnswer<unknown>
+  result?: ElicitAnswer
   /** The server refused the last answer; shown until the user answers again. */
   rejection?: { message: string; issues?: ValidationIssue[] }
   /** The plugin's handler failed in the browser. */
@@ -117,7 +108,7 @@ export interface ChatState {
 export type LocalAction =
   | { type: 'local/send'; text: string }
   | { type: 'local/answer'; elicitId: string; attempt: number; index: number; value: unknown }
-  | { type: 'local/elicit_result'; elicitId: string; attempt: number; result: ElicitAnswer<unknown>; error?: string }
+  | { type: 'local/elicit_result'; elicitId: string; attempt: number; result: ElicitAnswer; error?: string }
   | { type: 'local/submit'; elicitIds: string[] }
   | { type: 'local/stop_sessions'; sessionIds: string[] }
   | { type: 'local/abort_start'; sessionId: string }
@@ -190,34 +181,18 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       }))
     case 'plugin_elicit_request':
       return updateTool(endAssistantText(state), action.callId, action.toolName, (tool) => {
-        const fields = {
-          sessionId: action.sessionId,
-          callId: action.callId,
-          elicitId: action.elicitId,
-          toolName: action.toolName,
-          key: action.key,
-          message: action.message,
-          schema: action.schema,
-          choices: action.choices,
-          fieldTitles: action.fieldTitles,
-          choiceAnswers: action.choiceAnswers,
-          defaults: action.defaults,
-          status: 'waiting' as const,
-          answers: [],
-          result: undefined,
-          error: undefined,
-        }
-        const existing = tool.elicitations.find((elicitation) => elicitation.elicitId === action.elicitId)
+        const asked = { question: toPluginElicitRequest(action), status: 'waiting' as const, answers: [], result: undefined, error: undefined }
+        const existing = tool.elicitations.find((elicitation) => elicitation.question.elicitId === action.elicitId)
         const elicitations = existing
           ? tool.elicitations.map((elicitation) =>
-              elicitation === existing ? { ...existing, ...fields, attempt: existing.attempt + 1 } : elicitation,
+              elicitation === existing ? { ...existing, ...asked, attempt: existing.attempt + 1 } : elicitation,
             )
-          : [...tool.elicitations, { ...fields, attempt: 1 }]
+          : [...tool.elicitations, { ...asked, attempt: 1 }]
         return { ...tool, status: keepSticky(tool.status, 'awaiting_input'), elicitations }
       })
     case 'plugin_elicit_rejected':
       return updateElicitation(state, action.elicitId, (elicitation) =>
-        elicitation.sessionId === action.sessionId
+        elicitation.question.sessionId === action.sessionId
           ? { ...elicitation, rejection: { message: action.message, ...(action.issues ? { issues: action.issues } : {}) } }
           : elicitation,
       )
@@ -279,13 +254,13 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
     case 'local/submit': {
       const ids = new Set(action.elicitIds)
       const next = mapElicitations(state, (elicitation) =>
-        ids.has(elicitation.elicitId) && elicitation.status === 'answered' ? { ...elicitation, status: 'submitted' } : elicitation,
+        ids.has(elicitation.question.elicitId) && elicitation.status === 'answered' ? { ...elicitation, status: 'submitted' } : elicitation,
       )
       return { ...next, status: 'streaming', error: undefined, turn: { ...newTurn('responses'), elicitIds: action.elicitIds } }
     }
     case 'local/stop_sessions': {
       const sessions = new Set(action.sessionIds)
-      const stopped = (elicitation: ElicitationEntry) => sessions.has(elicitation.sessionId) && OPEN.includes(elicitation.status)
+      const stopped = (elicitation: ElicitationEntry) => sessions.has(elicitation.question.sessionId) && OPEN.includes(elicitation.status)
       const entries = state.entries.map((entry) => {
         if (entry.kind !== 'tool' || !entry.elicitations.some(stopped)) return entry
         return {
@@ -318,7 +293,7 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       const turn = state.turn
       if (!turn) return state
       const unsent = new Set(turn.kind === 'responses' ? turn.elicitIds : [])
-      const stopped = (elicitation: ElicitationEntry) => unsent.has(elicitation.elicitId) && elicitation.status === 'submitted'
+      const stopped = (elicitation: ElicitationEntry) => unsent.has(elicitation.question.elicitId) && elicitation.status === 'submitted'
       const entries = state.entries.map((entry) => {
         if (entry.kind !== 'tool' || !entry.elicitations.some(stopped)) return entry
         return {
@@ -342,7 +317,7 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
         // The server did not take the answers, so its sessions still wait: ask again.
         const ids = new Set(turn.elicitIds)
         next = mapElicitations(next, (elicitation) =>
-          ids.has(elicitation.elicitId) && elicitation.status === 'submitted'
+          ids.has(elicitation.question.elicitId) && elicitation.status === 'submitted'
             ? { ...elicitation, status: 'waiting', attempt: elicitation.attempt + 1, answers: [], result: undefined }
             : elicitation,
         )

@@ -63,6 +63,8 @@ function requestFor(key: string, context: Record<string, unknown> = {}, toolName
     schema: { type: 'object', 'x-model-context': context },
     context,
     choices: {},
+    fieldTitles: {},
+    choiceAnswers: {},
     defaults: {},
   }
 }

@@ -51,6 +51,8 @@ function requestFor(choices: PluginElicitRequest['choices'] = {}, defaults: Plug
     schema: { type: 'object', 'x-model-context': context },
     context,
     choices,
+    fieldTitles: {},
+    choiceAnswers: {},
     defaults,
   }
 }
