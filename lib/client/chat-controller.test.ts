@@ -212,7 +212,8 @@ describe('createChatController', () => {
     })
     // The answered train list stays, disabled, with the choice.
     const trainElicitation = card(chat, 'call-1').elicitations[0]
-    expect(trainElicitation).toMatchObject({ status: 'submitted', answers: [{ action: 'accept', content: { trainId: trains[0].id } }] })
+    // Stored once: the component's answer is the question's result.
+    expect(trainElicitation).toMatchObject({ status: 'submitted', answers: [], result: { action: 'accept', content: { trainId: trains[0].id } } })
     expect(chat.getSnapshot().renders[renderKey(trainElicitation)][0].response).toEqual({
       value: { action: 'accept', content: { trainId: trains[0].id } },
     })
@@ -230,6 +231,33 @@ describe('createChatController', () => {
       { sessionId: 'call-1', callId: 'call-1', elicitId: 'book_train/pickSeat/call-1/5', result: { action: 'accept', content: { row: 2, seat: 'A' } } },
     ])
     expect(card(chat, 'call-1')).toMatchObject({ status: 'completed', result: { value: confirmation } })
+  })
+
+  it('takes a click on a question’s component as one change of the chat, the answer kept once, shown again after a reload', async () => {
+    const storage = memoryStorage()
+    const writes: string[] = []
+    const counted = { ...storage, setItem: (key: string, value: string) => (writes.push(value), storage.setItem(key, value)) }
+    const server = createServer()
+    server.stream(firstTurn)
+    const before = start({ registry, fetch: server.fetch, persistence: createLocalPersistence({ storage: counted }) })
+    await before.send('Book a train from Paris to Lyon')
+    server.stream([], { hold: true })
+    writes.length = 0
+    const answer = { action: 'accept' as const, content: { trainId: trains[0].id } }
+    rendersOf(before, 'call-1')[0].respond(answer)
+    await vi.waitFor(() => expect(server.requests).toHaveLength(2))
+    // One write of the chat, as it went out: the question submitted, its answer the result, nothing else stored.
+    expect(writes).toHaveLength(1)
+    const written = JSON.parse(writes[0]!) as { status: string; entries: ToolCallEntry[] }
+    expect(written.status).toBe('streaming')
+    expect(written.entries.find((entry) => entry.kind === 'tool')?.elicitations[0]).toMatchObject({ status: 'submitted', answers: [], result: answer })
+    before.detach()
+
+    // A new page: the plugin's browser half arrives with the restored question, as a chunk does.
+    const reloaded = createPluginRegistry([{ toolName: 'book_train', load: () => import('@/fixtures/book-train/plugin').then((module) => module.bookTrainPlugin) }])
+    const after = await startRestored({ registry: reloaded, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
+    await vi.waitFor(() => expect(rendersOf(after, 'call-1')).toHaveLength(1))
+    expect(rendersOf(after, 'call-1')[0]).toMatchObject({ props: { Component: TrainList }, response: { value: answer } })
   })
 
   it('answers several tool calls of one turn in one request', async () => {
@@ -630,7 +658,7 @@ describe('when the server is busy (429 with Retry-After)', () => {
     await settle()
     expect(server.requests).toHaveLength(2)
     expect(chat.getSnapshot().busy).toEqual({ retryAt: 3000 })
-    expect(card(chat, 'call-1').elicitations[0]).toMatchObject({ status: 'submitted', answers: [{ action: 'accept', content: { trainId: trains[0].id } }] })
+    expect(card(chat, 'call-1').elicitations[0]).toMatchObject({ status: 'submitted', answers: [], result: { action: 'accept', content: { trainId: trains[0].id } } })
 
     await vi.advanceTimersByTimeAsync(3000)
     await settle()

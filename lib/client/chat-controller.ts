@@ -4,7 +4,7 @@ import { MAX_APP_CONTEXT_CHARS, MAX_APP_CONTEXTS } from '../protocol/app-context
 import type { ChatRequest } from '../protocol/request-schema'
 import { createPluginClientContext, executePluginElicitHandler } from '../plugins'
 import type { PluginRegistry, RenderedComponent } from '../plugins'
-import type { ElicitAnswer } from '../tools/types'
+import type { ElicitAnswer } from '../protocol/elicit-answer'
 import { RetryAbortedError, retryWhileBusy, type BusyRetry } from './busy-retry'
 import { ChatHttpError, postChat } from './chat-request'
 import {
@@ -63,6 +63,15 @@ export interface CreateChatControllerOptions {
   saveDelayMs?: number
 }
 
+/**
+ * What a handler's renders were answered, for it to replay: its answers so far, then, once it
+ * has its result, that result for the render it returned the answer of (see `local/answered`).
+ * A handler that failed replays only its answers.
+ */
+export function recordedAnswers({ answers, result, error }: Pick<ElicitationEntry, 'answers' | 'result' | 'error'>): readonly unknown[] {
+  return result && error === undefined ? [...answers, result] : answers
+}
+
 /** Where a render of an elicitation attempt is kept: a rejected answer starts a new attempt. */
 export function renderKey({ question, attempt }: Pick<ElicitationEntry, 'question' | 'attempt'>): string {
   return `${question.elicitId}#${attempt}`
@@ -71,6 +80,10 @@ export function renderKey({ question, attempt }: Pick<ElicitationEntry, 'questio
 interface HandlerTask {
   task: Task<void>
   done: boolean
+  /** The answers to its renders so far, by render index: recorded ones, then the user's. */
+  answers: unknown[]
+  /** The render the user answered last, while the handler has not moved on from it. */
+  lastAnswered?: number
 }
 
 interface InFlight {
@@ -169,7 +182,7 @@ export function createChatController({
     } finally {
       reconciling = false
     }
-    submitWhenAnswered()
+    sendAnswersWhenDue()
   }
 
   /**
@@ -206,68 +219,74 @@ export function createChatController({
   function startHandler(elicitation: ElicitationEntry) {
     if (!scope) return
     const key = renderKey(elicitation)
-    const record: Partial<HandlerTask> & { done: boolean } = { done: false }
+    const recorded = recordedAnswers(elicitation)
+    const record: Partial<HandlerTask> & Omit<HandlerTask, 'task'> = { done: false, answers: [...recorded] }
     handlers.set(key, record as HandlerTask)
-    record.task = scope.scope.run(() => runHandler(elicitation, record))
+    record.task = scope.scope.run(() => runHandler(elicitation, recorded, record))
   }
 
-  function* runHandler(elicitation: ElicitationEntry, record: { done: boolean }): Operation<void> {
+  function* runHandler(elicitation: ElicitationEntry, recorded: readonly unknown[], record: Omit<HandlerTask, 'task'>): Operation<void> {
     const signal = yield* useAbortSignal()
-    const request = elicitation.question
     const ctx = createPluginClientContext({
-      request,
+      request: elicitation.question,
       signal,
-      recorded: elicitation.answers,
-      show: (rendered) => showRender(elicitation, rendered),
+      recorded,
+      show: (rendered) => showRender(elicitation, recorded, record, rendered),
     })
-    let result: ElicitAnswer<unknown>
+    let result: ElicitAnswer
     let error: string | undefined
     try {
-      result = yield* executePluginElicitHandler({ registry, request, ctx })
+      result = yield* executePluginElicitHandler({ registry, request: elicitation.question, ctx })
     } catch (failure) {
       // Without a working UI the tool would wait forever: answer "cancel" and say why.
       result = { action: 'cancel' }
       error = failure instanceof Error ? failure.message : String(failure)
     }
     record.done = true
-    dispatch({ type: 'local/elicit_result', elicitId: elicitation.question.elicitId, attempt: elicitation.attempt, result, error })
+    // A handler that returns its last render's answer (a question's component) has it once: as the result.
+    const last = record.lastAnswered
+    const answers = last !== undefined && last === record.answers.length - 1 && record.answers[last] === result ? record.answers.slice(0, last) : record.answers
+    dispatch({ type: 'local/answered', elicitId: elicitation.question.elicitId, attempt: elicitation.attempt, answers, result, error })
   }
 
-  function showRender(elicitation: ElicitationEntry, rendered: RenderedComponent) {
+  /**
+   * Show a render; keep what the user answered it. The answer is stored when the handler moves
+   * on: to its next render (`local/answer`) or to its result (`local/answered`) — one action per
+   * click either way.
+   */
+  function showRender(elicitation: ElicitationEntry, recorded: readonly unknown[], record: Omit<HandlerTask, 'task'>, rendered: RenderedComponent) {
     const key = renderKey(elicitation)
     const list = [...(snapshot.renders[key] ?? [])]
     list[rendered.index] = rendered
     publish({ ...snapshot, renders: { ...snapshot.renders, [key]: list } })
-    if (rendered.response && rendered.index >= elicitation.answers.length) {
-      dispatch({
-        type: 'local/answer',
-        elicitId: elicitation.question.elicitId,
-        attempt: elicitation.attempt,
-        index: rendered.index,
-        value: rendered.response.value,
-      })
+    if (rendered.response && rendered.index >= recorded.length) {
+      record.answers[rendered.index] = rendered.response.value
+      record.lastAnswered = rendered.index
+    } else if (!rendered.response && record.lastAnswered !== undefined) {
+      record.lastAnswered = undefined
+      dispatch({ type: 'local/answer', elicitId: elicitation.question.elicitId, attempt: elicitation.attempt, answers: [...record.answers] })
     }
   }
 
   /**
-   * Once no open elicitation waits for the user, send all their results in one request.
-   * Deferred to a microtask so that a detach right after attach (React's development
-   * double mount) does not cut the request it would start.
+   * Send the answers of a `responses` turn the reducer started (once every open question had its
+   * answer) when nothing else is in flight. Deferred to a microtask so that a detach right after
+   * attach (React's development double mount) does not cut the request it would start: the turn
+   * stays, and goes out on the next attach.
    */
-  function submitWhenAnswered() {
-    queueMicrotask(submitNow)
+  function sendAnswersWhenDue() {
+    queueMicrotask(sendAnswersNow)
   }
 
-  function submitNow() {
+  function sendAnswersNow() {
     if (!scope || inFlight || stopping) return
-    const state = snapshot.state
-    if (state.status !== 'awaiting_input') return
-    const open = openElicitations(state)
-    if (open.length === 0 || open.some((elicitation) => elicitation.status !== 'answered')) return
-    dispatch({ type: 'local/submit', elicitIds: open.map((elicitation) => elicitation.question.elicitId) })
+    const { turn } = snapshot.state
+    if (turn?.kind !== 'responses') return
+    const ids = new Set(turn.elicitIds)
+    const answered = allElicitations(snapshot.state).filter((elicitation) => ids.has(elicitation.question.elicitId) && elicitation.status === 'submitted')
     void request({
       messages: snapshot.state.messages,
-      pluginElicitResponses: open.map(({ question: { sessionId, callId, elicitId }, result }) => ({
+      pluginElicitResponses: answered.map(({ question: { sessionId, callId, elicitId }, result }) => ({
         sessionId,
         callId,
         elicitId,
@@ -446,6 +465,7 @@ export function createChatController({
           await stopWaitingSessions()
         } finally {
           stopping = undefined
+          sendAnswersWhenDue()
         }
       })()
       return stopping

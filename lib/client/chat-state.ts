@@ -107,9 +107,17 @@ export interface ChatState {
 
 export type LocalAction =
   | { type: 'local/send'; text: string }
-  | { type: 'local/answer'; elicitId: string; attempt: number; index: number; value: unknown }
-  | { type: 'local/elicit_result'; elicitId: string; attempt: number; result: ElicitAnswer; error?: string }
-  | { type: 'local/submit'; elicitIds: string[] }
+  /**
+   * The user answered a render of a handler that goes on to another (a flow of several steps):
+   * its answers so far, by render index, so that a reload resumes at the same step.
+   */
+  | { type: 'local/answer'; elicitId: string; attempt: number; answers: unknown[] }
+  /**
+   * The question has its answer: the handler returned `result`. Its last render's answer, when
+   * the handler returned just that (a question's component), is not in `answers` again: it is
+   * the result. When no question is left waiting and nothing is in flight, the answers go out.
+   */
+  | { type: 'local/answered'; elicitId: string; attempt: number; answers: unknown[]; result: ElicitAnswer; error?: string }
   | { type: 'local/stop_sessions'; sessionIds: string[] }
   | { type: 'local/abort_start'; sessionId: string }
   /** The stream ended. */
@@ -239,25 +247,17 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
         turn: newTurn('message'),
       }
     case 'local/answer':
-      return updateElicitation(state, action.elicitId, (elicitation) => {
-        if (elicitation.attempt !== action.attempt || elicitation.status !== 'waiting') return elicitation
-        const answers = [...elicitation.answers]
-        answers[action.index] = action.value
-        return { ...elicitation, answers: Array.from(answers, (answer) => answer ?? null) }
-      })
-    case 'local/elicit_result':
       return updateElicitation(state, action.elicitId, (elicitation) =>
-        elicitation.attempt === action.attempt && elicitation.status === 'waiting'
-          ? { ...elicitation, status: 'answered', result: action.result, ...(action.error ? { error: action.error } : {}) }
-          : elicitation,
+        elicitation.attempt === action.attempt && elicitation.status === 'waiting' ? { ...elicitation, answers: storable(action.answers) } : elicitation,
       )
-    case 'local/submit': {
-      const ids = new Set(action.elicitIds)
-      const next = mapElicitations(state, (elicitation) =>
-        ids.has(elicitation.question.elicitId) && elicitation.status === 'answered' ? { ...elicitation, status: 'submitted' } : elicitation,
+    case 'local/answered':
+      return settle(
+        updateElicitation(state, action.elicitId, (elicitation) =>
+          elicitation.attempt === action.attempt && elicitation.status === 'waiting'
+            ? { ...elicitation, status: 'answered', answers: storable(action.answers), result: action.result, ...(action.error ? { error: action.error } : {}) }
+            : elicitation,
+        ),
       )
-      return { ...next, status: 'streaming', error: undefined, turn: { ...newTurn('responses'), elicitIds: action.elicitIds } }
-    }
     case 'local/stop_sessions': {
       const sessions = new Set(action.sessionIds)
       const stopped = (elicitation: ElicitationEntry) => sessions.has(elicitation.question.sessionId) && OPEN.includes(elicitation.status)
@@ -333,11 +333,28 @@ function newTurn(kind: TurnState['kind']): TurnState {
   return { kind, text: '', textReceived: false, receivedState: false, elicitIds: [] }
 }
 
-/** The status once nothing is in flight. */
+/**
+ * The state once nothing is in flight: when every question still open has its answer, they go
+ * out together (a `responses` turn the controller sends); else the chat waits for the user or
+ * is idle. So the chat never sits with every question answered and nothing sent.
+ */
 function settle(state: ChatState): ChatState {
   if (state.turn) return state
-  const status: ChatStatus = openElicitations(state).length > 0 ? 'awaiting_input' : state.error ? 'error' : 'idle'
+  const open = openElicitations(state)
+  if (open.length > 0 && open.every((elicitation) => elicitation.status === 'answered')) {
+    const ids = new Set(open.map((elicitation) => elicitation.question.elicitId))
+    const next = mapElicitations(state, (elicitation) =>
+      ids.has(elicitation.question.elicitId) && elicitation.status === 'answered' ? { ...elicitation, status: 'submitted' } : elicitation,
+    )
+    return { ...next, status: 'streaming', error: undefined, turn: { ...newTurn('responses'), elicitIds: [...ids] } }
+  }
+  const status: ChatStatus = open.length > 0 ? 'awaiting_input' : state.error ? 'error' : 'idle'
   return { ...state, status }
+}
+
+/** Answers by render index as JSON keeps them: a render left unanswered is `null`. */
+function storable(answers: unknown[]): unknown[] {
+  return Array.from(answers, (answer) => answer ?? null)
 }
 
 function interrupt(
