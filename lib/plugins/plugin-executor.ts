@@ -1,6 +1,6 @@
 import { until, withResolvers, type Operation } from 'effection'
 import type { ComponentType } from 'react'
-import type { ElicitAnswer } from '../tools/types'
+import type { ElicitAnswer } from '../protocol/elicit-answer'
 import type { PluginRegistry } from './plugin-registry'
 import type { PluginClientContext, PluginElicitRequest } from './types'
 
@@ -72,7 +72,7 @@ export function* executePluginElicitHandler({
   registry: PluginRegistry
   request: PluginElicitRequest
   ctx: PluginClientContext
-}): Operation<ElicitAnswer<unknown>> {
+}): Operation<ElicitAnswer> {
   // The plugin's browser half arrives with its first question (or its tool card) in this page.
   const plugin = registry.get(request.toolName) ?? (yield* until(registry.load(request.toolName)))
   if (!plugin) throw new PluginHandlerError(`No plugin is registered for tool "${request.toolName}".`)

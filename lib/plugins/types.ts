@@ -1,13 +1,15 @@
 import type { Operation } from 'effection'
 import type { ComponentClass, ComponentType, ExoticComponent, ReactElement } from 'react'
 import type { ContextOf, ElicitSpec, ElicitsMap, ResponseOf } from '../tools/elicits'
-import type { AnyMcpTool, ElicitId, ElicitAnswer } from '../tools/types'
+import type { ElicitAnswer } from '../protocol/elicit-answer'
+import type { AnyMcpTool, ElicitId } from '../tools/types'
 import type { ChoiceAnswers, FormChoices } from '../protocol/question-form'
 
 /**
  * The props of a component that answers a question by itself, registered for its key with
  * `.onElicit({ pickSeat: SeatPicker })`: what the question is, typed from the tool, and
- * `respond`, which answers with the same `ElicitResult` an MCP App returns over its bridge.
+ * `respond`, which answers with an `ElicitAnswer` (lib/protocol: the one answer shape, from the
+ * component to the tool), the shape of the `ElicitResult` an MCP App returns over its bridge.
  * The same component renders in our chat's tool card and, bundled, in any MCP Apps host.
  */
 export interface QuestionProps<TContext, TResponse> {
@@ -124,7 +126,7 @@ export interface ResultViewProps<TResult> {
 /** What the browser needs of a plugin: its tool's name, one handler per elicitation key, and optionally a result view. */
 export interface PluginClientRegistration {
   toolName: string
-  handlers: Record<string, (request: ElicitHandlerRequest<string, Record<string, unknown>>, ctx: PluginClientContext) => Operation<ElicitAnswer<unknown>>>
+  handlers: Record<string, (request: ElicitHandlerRequest<string, Record<string, unknown>>, ctx: PluginClientContext) => Operation<ElicitAnswer>>
   /**
    * The keys registered with a component that answers by itself (`.onElicit({ pickSeat: SeatPicker })`):
    * each is also an MCP App, built from the same component file.
