@@ -157,6 +157,8 @@ describe('reduceChat', () => {
     )
     expect(tool(progressed).elicitations[0]).toMatchObject({ status: 'waiting', answers: [true] })
     expect(progressed.status).toBe('awaiting_input')
+    const stale: ChatAction = { type: 'local/answered', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 2, answers: [], result: { action: 'decline' } }
+    expect(reduceChat(progressed, stale)).toBe(progressed)
   })
 
   it('waits for every question of the turn, then sends their answers together', () => {

@@ -36,8 +36,13 @@ export interface ElicitationEntry {
   /** Counts the requests for this elicitId from 1; a rejected answer brings a new attempt. */
   attempt: number
   status: ElicitationStatus
-  /** What the user answered to each `ctx.render`, by render index. */
+  /**
+   * What the user answered the handler's renders, by render index (`null` for none): a flow of
+   * several steps resumes from them after a reload. The answer the handler returned as it got it
+   * (a question's component) is not here: it is the `result`.
+   */
   answers: unknown[]
+  /** What the handler returned: the answer that goes to the server. */
   result?: ElicitAnswer
   /** The server refused the last answer; shown until the user answers again. */
   rejection?: { message: string; issues?: ValidationIssue[] }
@@ -250,14 +255,15 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       return updateElicitation(state, action.elicitId, (elicitation) =>
         elicitation.attempt === action.attempt && elicitation.status === 'waiting' ? { ...elicitation, answers: storable(action.answers) } : elicitation,
       )
-    case 'local/answered':
-      return settle(
-        updateElicitation(state, action.elicitId, (elicitation) =>
-          elicitation.attempt === action.attempt && elicitation.status === 'waiting'
-            ? { ...elicitation, status: 'answered', answers: storable(action.answers), result: action.result, ...(action.error ? { error: action.error } : {}) }
-            : elicitation,
-        ),
+    case 'local/answered': {
+      const next = updateElicitation(state, action.elicitId, (elicitation) =>
+        elicitation.attempt === action.attempt && elicitation.status === 'waiting'
+          ? { ...elicitation, status: 'answered', answers: storable(action.answers), result: action.result, ...(action.error ? { error: action.error } : {}) }
+          : elicitation,
       )
+      // An answer to an attempt gone by changes nothing.
+      return next === state ? state : settle(next)
+    }
     case 'local/stop_sessions': {
       const sessions = new Set(action.sessionIds)
       const stopped = (elicitation: ElicitationEntry) => sessions.has(elicitation.question.sessionId) && OPEN.includes(elicitation.status)
