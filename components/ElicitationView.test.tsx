@@ -16,7 +16,7 @@ function questionRender(response?: unknown): RenderedComponent {
   let shown: RenderedComponent | undefined
   const ctx = {
     *render(Component: RenderedComponent['Component'], props: Record<string, unknown>) {
-      shown = { index: 0, Component, props, respond: () => {}, ...(response ? { response: { value: response } } : {}) }
+      shown = { index: 0, Component, props, respond: () => {}, answered: response !== undefined, response }
       yield undefined as never
     },
   } as unknown as PluginClientContext
@@ -86,7 +86,8 @@ describe('ElicitationView', () => {
       index: 0,
       Component: (({ response }: { response?: string }) => <p>{`Allowed ${response}`}</p>) as never,
       props: {},
-      response: { value: 'once' },
+      answered: true,
+      response: 'once',
       respond: () => {},
     }
     const html = renderToStaticMarkup(<ElicitationView elicitation={{ ...question, status: 'closed', result: { action: 'accept', content: {} } }} renders={[own]} />)

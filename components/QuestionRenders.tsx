@@ -20,11 +20,11 @@ export function QuestionRenders({ elicitation, renders, open }: { elicitation: E
   return renders.map((rendered) => {
     // The handler chose the component and its props; the chat adds the answer wiring.
     const Rendered = rendered.Component as ComponentType<Record<string, unknown>>
-    const live = open && rendered.response === undefined
+    const live = open && !rendered.answered
     return (
       <div key={rendered.index} {...(live ? { [LIVE_RENDER]: '' } : {})}>
         <ErrorBoundary fallback={<p className="text-sm text-red-700 dark:text-red-300">This part of the tool’s interface could not be shown.</p>}>
-          <Rendered {...rendered.props} onRespond={rendered.respond} disabled={!live} response={rendered.response?.value} />
+          <Rendered {...rendered.props} onRespond={rendered.respond} disabled={!live} response={rendered.response} />
         </ErrorBoundary>
       </div>
     )

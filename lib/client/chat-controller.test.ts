@@ -66,7 +66,7 @@ describe('createChatController', () => {
     // The plugin registered TrainList for the question: it gets the question's message and decoded context.
     expect(trainList.props.Component).toBe(TrainList)
     expect(trainList.props).toMatchObject({ message: 'Select your train from Paris to Lyon:', context: { from: 'Paris', to: 'Lyon' }, choices: {} })
-    expect(trainList.response).toBeUndefined()
+    expect(trainList.answered).toBe(false)
 
     server.stream(seatTurn)
     trainList.respond({ action: 'accept', content: { trainId: trains[0].id } })
@@ -86,8 +86,9 @@ describe('createChatController', () => {
     const trainElicitation = card(chat, 'call-1').elicitations[0]
     // Stored once: the component's answer is the question's result.
     expect(trainElicitation).toMatchObject({ status: 'submitted', answers: [], result: { action: 'accept', content: { trainId: trains[0].id } } })
-    expect(chat.getSnapshot().renders[renderKey(trainElicitation)][0].response).toEqual({
-      value: { action: 'accept', content: { trainId: trains[0].id } },
+    expect(chat.getSnapshot().renders[renderKey(trainElicitation)][0]).toMatchObject({
+      answered: true,
+      response: { action: 'accept', content: { trainId: trains[0].id } },
     })
 
     const confirmation = { status: 'confirmed', ticketNumber: 'TKT-ABC234', seat: '2A' }
@@ -129,7 +130,7 @@ describe('createChatController', () => {
     const reloaded = createPluginRegistry([{ toolName: 'book_train', load: () => import('@/fixtures/book-train/plugin').then((module) => module.bookTrainPlugin) }])
     const after = await startRestored({ registry: reloaded, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
     await vi.waitFor(() => expect(rendersOf(after, 'call-1')).toHaveLength(1))
-    expect(rendersOf(after, 'call-1')[0]).toMatchObject({ props: { Component: TrainList }, response: { value: answer } })
+    expect(rendersOf(after, 'call-1')[0]).toMatchObject({ props: { Component: TrainList }, answered: true, response: answer })
   })
 
   it('answers several tool calls of one turn in one request', async () => {
@@ -201,9 +202,9 @@ describe('createChatController', () => {
     expect(state.status).toBe('awaiting_input')
     expect(state.messages).toEqual([{ role: 'user', content: 'go' }])
     const [first, second] = rendersOf(after, 'call-1')
-    expect(first.response).toEqual({ value: 'yes' })
+    expect(first).toMatchObject({ answered: true, response: 'yes' })
     expect(second.props).toEqual({ question: 'second?' })
-    expect(second.response).toBeUndefined()
+    expect(second.answered).toBe(false)
 
     server.stream([{ type: 'conversation_state', messages: [] }])
     second.respond('sure')
@@ -267,7 +268,10 @@ describe('createChatController', () => {
     expect(rendersOf(after, 'call-1')).toEqual([])
     arrive()
     await vi.waitFor(() => expect(rendersOf(after, 'call-1')).toHaveLength(2))
-    expect(rendersOf(after, 'call-1').map((rendered) => rendered.response)).toEqual([{ value: 'yes' }, { value: 'sure' }])
+    expect(rendersOf(after, 'call-1').map((rendered) => [rendered.answered, rendered.response])).toEqual([
+      [true, 'yes'],
+      [true, 'sure'],
+    ])
   })
 
   it('stops waiting sessions one request at a time and halts their handlers', async () => {
@@ -375,7 +379,7 @@ describe('createChatController', () => {
     await vi.waitFor(() => expect(card(chat, 'call-1').elicitations[0].attempt).toBe(2))
     const retry = rendersOf(chat, 'call-1')
     expect(retry).toHaveLength(1)
-    expect(retry[0].response).toBeUndefined()
+    expect(retry[0].answered).toBe(false)
     expect(card(chat, 'call-1').elicitations[0].rejection).toEqual({ message: 'trainId: Too small' })
   })
 

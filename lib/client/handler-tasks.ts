@@ -179,10 +179,10 @@ export function createHandlerTasks({
     const list = [...(snapshot.renders[key] ?? [])]
     list[rendered.index] = rendered
     store.publish({ ...snapshot, renders: { ...snapshot.renders, [key]: list } })
-    if (rendered.response && rendered.index >= recorded.length) {
-      record.answers[rendered.index] = rendered.response.value
+    if (rendered.answered && rendered.index >= recorded.length) {
+      record.answers[rendered.index] = rendered.response
       record.lastAnswered = rendered.index
-    } else if (!rendered.response && record.lastAnswered !== undefined) {
+    } else if (!rendered.answered && record.lastAnswered !== undefined) {
       record.lastAnswered = undefined
       dispatch({ type: 'local/answer', elicitId: elicitation.question.elicitId, attempt: elicitation.attempt, answers: [...record.answers] })
     }

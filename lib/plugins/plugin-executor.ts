@@ -10,8 +10,10 @@ export interface RenderedComponent {
   index: number
   Component: ComponentType<never>
   props: Record<string, unknown>
-  /** Present once answered. */
-  response?: { value: unknown }
+  /** True once answered: `response` is then what the component passed to `onRespond` (which may be `undefined`). */
+  answered: boolean
+  response?: unknown
+  /** Answer this render (once; a no-op once answered). */
   respond(value: unknown): void
 }
 
@@ -40,17 +42,18 @@ export function createPluginClientContext({
       const base = { index, Component: Component as ComponentType<never>, props: props as Record<string, unknown> }
       if (index < recorded.length) {
         const value = recorded[index]
-        show({ ...base, response: { value }, respond: () => {} })
+        show({ ...base, answered: true, response: value, respond: () => {} })
         return value as never
       }
       const answer = withResolvers<unknown>(`render ${request.toolName}.${request.key} #${index}`)
       let answered = false
       show({
         ...base,
+        answered: false,
         respond(value) {
           if (answered || signal.aborted) return
           answered = true
-          show({ ...base, response: { value }, respond: () => {} })
+          show({ ...base, answered: true, response: value, respond: () => {} })
           answer.resolve(value)
         },
       })
