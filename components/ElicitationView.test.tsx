@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { prerender } from 'react-dom/static'
 import { describe, expect, it } from 'vitest'
 import type { ElicitationEntry } from '@/lib/client'
-import type { ElicitHandlerRequest, PluginClientContext, QuestionProps, RenderedComponent } from '@/lib/plugins'
+import { toPluginElicitRequest, type ElicitHandlerRequest, type PluginClientContext, type QuestionProps, type RenderedComponent } from '@/lib/plugins'
 import { questionHandler } from '@/lib/plugins/question-handler'
 import { ElicitationView } from './ElicitationView'
 
@@ -16,7 +16,7 @@ function questionRender(response?: unknown): RenderedComponent {
   let shown: RenderedComponent | undefined
   const ctx = {
     *render(Component: RenderedComponent['Component'], props: Record<string, unknown>) {
-      shown = { index: 0, Component, props, respond: () => {}, ...(response ? { response: { value: response } } : {}) }
+      shown = { index: 0, Component, props, respond: () => {}, answered: response !== undefined, response }
       yield undefined as never
     },
   } as unknown as PluginClientContext
@@ -26,15 +26,17 @@ function questionRender(response?: unknown): RenderedComponent {
 }
 
 const question: ElicitationEntry = {
-  sessionId: 'call-1',
-  callId: 'call-1',
-  elicitId: 'book_flight/pickSeat/call-1/5',
-  toolName: 'book_flight',
-  key: 'pickSeat',
-  message: 'Which seat?',
-  schema: {},
-  fieldTitles: { seat: 'Seat' },
-  choices: { seat: [{ value: '10A', title: '10A · window' }] },
+  question: toPluginElicitRequest({
+    sessionId: 'call-1',
+    callId: 'call-1',
+    elicitId: 'book_flight/pickSeat/call-1/5',
+    toolName: 'book_flight',
+    key: 'pickSeat',
+    message: 'Which seat?',
+    schema: {},
+    fieldTitles: { seat: 'Seat' },
+    choices: { seat: [{ value: '10A', title: '10A · window' }] },
+  }),
   attempt: 1,
   status: 'waiting',
   answers: [],
@@ -84,7 +86,8 @@ describe('ElicitationView', () => {
       index: 0,
       Component: (({ response }: { response?: string }) => <p>{`Allowed ${response}`}</p>) as never,
       props: {},
-      response: { value: 'once' },
+      answered: true,
+      response: 'once',
       respond: () => {},
     }
     const html = renderToStaticMarkup(<ElicitationView elicitation={{ ...question, status: 'closed', result: { action: 'accept', content: {} } }} renders={[own]} />)

@@ -27,7 +27,7 @@ export function ElicitationView({ elicitation, renders }: { elicitation: Elicita
     if (waiting) loadFolded().catch(() => {})
   }, [waiting])
   return (
-    <div className="space-y-2 px-3 pb-3 sm:px-4" data-testid="elicitation" data-elicit-key={elicitation.key} data-status={elicitation.status}>
+    <div className="space-y-2 px-3 pb-3 sm:px-4" data-testid="elicitation" data-elicit-key={elicitation.question.key} data-status={elicitation.status}>
       {waiting ? (
         <>
           {elicitation.rejection ? (

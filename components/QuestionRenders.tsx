@@ -1,7 +1,6 @@
 import type { ComponentType } from 'react'
 import type { ElicitationEntry } from '@/lib/client'
 import type { RenderedComponent } from '@/lib/plugins'
-import { decodeModelContext } from '@/lib/tools/model-context'
 import { ErrorBoundary } from './ErrorBoundary'
 import { LIVE_RENDER } from './use-focus-follows'
 
@@ -14,18 +13,18 @@ export function QuestionRenders({ elicitation, renders, open }: { elicitation: E
   if (renders.length === 0) {
     return (
       <p className="whitespace-pre-wrap rounded-lg border border-dashed border-zinc-300 px-3 py-2 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-        {decodeModelContext({ message: elicitation.message, schema: elicitation.schema }).message}
+        {elicitation.question.message}
       </p>
     )
   }
   return renders.map((rendered) => {
     // The handler chose the component and its props; the chat adds the answer wiring.
     const Rendered = rendered.Component as ComponentType<Record<string, unknown>>
-    const live = open && rendered.response === undefined
+    const live = open && !rendered.answered
     return (
       <div key={rendered.index} {...(live ? { [LIVE_RENDER]: '' } : {})}>
         <ErrorBoundary fallback={<p className="text-sm text-red-700 dark:text-red-300">This part of the tool’s interface could not be shown.</p>}>
-          <Rendered {...rendered.props} onRespond={rendered.respond} disabled={!live} response={rendered.response?.value} />
+          <Rendered {...rendered.props} onRespond={rendered.respond} disabled={!live} response={rendered.response} />
         </ErrorBoundary>
       </div>
     )

@@ -70,7 +70,7 @@ export function ToolCallCard({ entry, renders, registry }: { entry: ToolCallEntr
       ) : null}
 
       {entry.elicitations.map((elicitation) => (
-        <ElicitationView key={elicitation.elicitId} elicitation={elicitation} renders={renders[renderKey(elicitation)] ?? []} />
+        <ElicitationView key={elicitation.question.elicitId} elicitation={elicitation} renders={renders[renderKey(elicitation)] ?? []} />
       ))}
 
       {/* An external tool's MCP App renders here (see McpAppSlot). */}

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { ElicitationEntry } from '@/lib/client'
+import { toPluginElicitRequest, type PluginElicitRequest } from '@/lib/plugins'
 import { encodeModelContext } from '@/lib/tools/model-context'
 import { answerLine } from './answer-line'
 
-const seat: ElicitationEntry = {
+const seatQuestion = toPluginElicitRequest({
   sessionId: 'call-1',
   callId: 'call-1',
   elicitId: 'book_flight/pickSeat/call-1/5',
@@ -13,6 +14,13 @@ const seat: ElicitationEntry = {
   choices: { seat: [{ value: '10A', title: '10A · window' }, { value: '10B', title: '10B · middle' }] },
   fieldTitles: { seat: 'Seat' },
   choiceAnswers: { seat: { '10A': { row: 10, seat: 'A' }, '10B': { row: 10, seat: 'B' } } },
+})
+
+/** The seat question, its form changed as given. */
+const withQuestion = (entry: ElicitationEntry, change: Partial<PluginElicitRequest>): ElicitationEntry => ({ ...entry, question: { ...entry.question, ...change } })
+
+const seat: ElicitationEntry = {
+  question: seatQuestion,
   attempt: 1,
   status: 'closed',
   answers: [],
@@ -26,15 +34,16 @@ describe('answerLine', () => {
 
   it('says a choice whose title starts with its field’s title once', () => {
     const card = {
-      ...seat,
-      choices: { cardNumber: [{ value: '2', title: 'Card 2: Queen of Hearts (Q♥)' }] },
-      fieldTitles: { cardNumber: 'Card' },
-      choiceAnswers: { cardNumber: { '2': { cardNumber: 2 } } },
+      ...withQuestion(seat, {
+        choices: { cardNumber: [{ value: '2', title: 'Card 2: Queen of Hearts (Q♥)' }] },
+        fieldTitles: { cardNumber: 'Card' },
+        choiceAnswers: { cardNumber: { '2': { cardNumber: 2 } } },
+      }),
       result: { action: 'accept' as const, content: { cardNumber: 2 } },
     }
     expect(answerLine(card).parts).toEqual([{ title: '', value: 'Card 2: Queen of Hearts (Q♥)' }])
     // A title that only begins the same letters is kept: "Cardigan" is not "Card".
-    expect(answerLine({ ...card, choices: { cardNumber: [{ value: '2', title: 'Cardigan, blue' }] } }).parts[0]!.title).toBe('Card')
+    expect(answerLine(withQuestion(card, { choices: { cardNumber: [{ value: '2', title: 'Cardigan, blue' }] } })).parts[0]!.title).toBe('Card')
   })
 
   it('says a question declined, cancelled or left unanswered by what was asked', () => {
@@ -45,10 +54,10 @@ describe('answerLine', () => {
   })
 
   it('names a question without field titles (a chat stored before they were sent) by its prompt', () => {
-    expect(answerLine({ ...seat, fieldTitles: undefined, result: { action: 'decline' } }).parts).toEqual([
+    expect(answerLine({ ...withQuestion(seat, { fieldTitles: {} }), result: { action: 'decline' } }).parts).toEqual([
       { title: 'Select your seat on SH 769: 52 of 60 seats are free.', value: 'Declined' },
     ])
-    expect(answerLine({ ...seat, fieldTitles: undefined, choiceAnswers: undefined }).parts).toEqual([
+    expect(answerLine(withQuestion(seat, { fieldTitles: {}, choiceAnswers: {} })).parts).toEqual([
       { title: 'row', value: '10' },
       { title: 'seat', value: 'A' },
     ])

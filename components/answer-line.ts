@@ -1,6 +1,5 @@
 import type { ElicitationEntry } from '@/lib/client'
 import { describeAnswer, type AnswerPart } from '@/lib/protocol/question-form'
-import { decodeModelContext } from '@/lib/tools/model-context'
 import { promptOf } from './kit/QuestionPanel'
 
 /**
@@ -19,12 +18,13 @@ export interface AnswerLine {
  * chat stored before they were sent) is named by its prompt.
  */
 export function answerLine(elicitation: ElicitationEntry): AnswerLine {
-  const { result, fieldTitles, choices, choiceAnswers } = elicitation
+  const { result, question } = elicitation
+  const { fieldTitles, choices, choiceAnswers } = question
   if (result?.action === 'accept') {
     const response = isRecord(result.content) ? result.content : { answer: result.content }
     return { outcome: 'answered', parts: describeAnswer({ response, fieldTitles, choices, choiceAnswers }).map(withoutEcho) }
   }
-  const asked = Object.values(fieldTitles ?? {}).join(' · ') || promptOf(decodeModelContext({ message: elicitation.message, schema: elicitation.schema }).message)
+  const asked = Object.values(fieldTitles).join(' · ') || promptOf(question.message)
   const outcome = result?.action === 'decline' ? 'declined' : result?.action === 'cancel' ? 'cancelled' : 'unanswered'
   const value = { declined: 'Declined', cancelled: 'Cancelled', unanswered: elicitation.status === 'stopped' ? 'Stopped before an answer' : 'Not answered' }[outcome]
   return { outcome, parts: [{ title: asked, value }] }

@@ -1,40 +1,12 @@
-import { createScope, until, useAbortSignal, type Operation, type Scope, type Task } from 'effection'
-import { parseComposerText } from './slash-command'
-import { MAX_APP_CONTEXT_CHARS, MAX_APP_CONTEXTS } from '../protocol/app-context-limits'
-import type { ChatRequest } from '../protocol/request-schema'
-import { createPluginClientContext, executePluginElicitHandler, toPluginElicitRequest } from '../plugins'
-import type { PluginRegistry, RenderedComponent } from '../plugins'
-import type { ElicitAnswer } from '../tools/types'
-import { RetryAbortedError, retryWhileBusy, type BusyRetry } from './busy-retry'
-import { ChatHttpError, postChat } from './chat-request'
-import {
-  allElicitations,
-  initialChatState,
-  openElicitations,
-  reduceChat,
-  type ChatAction,
-  type ChatState,
-  type ElicitationEntry,
-} from './chat-state'
+import { until } from 'effection'
+import type { PluginRegistry } from '../plugins'
+import { createChatSaver } from './chat-saver'
+import { allElicitations, initialChatState, openElicitations, reduceChat, type ChatAction, type ChatState } from './chat-state'
+import { createChatStore, type ChatSnapshot } from './chat-store'
+import { createChatTransport, STOP_REASON } from './chat-transport'
+import { createHandlerTasks } from './handler-tasks'
 import type { ChatPersistence } from './persistence'
-import { readNdjson } from './read-ndjson'
-
-export const STOP_REASON = 'Stopped by the user'
-
-/** The components each elicitation's handler rendered, by `renderKey`, in render order. */
-export type RenderMap = Readonly<Record<string, readonly RenderedComponent[]>>
-
-export interface ChatSnapshot {
-  state: ChatState
-  renders: RenderMap
-  /** False until the stored chat has been restored (after mount, in the browser). */
-  ready: boolean
-  /**
-   * The request in flight was refused because the server is busy, and goes again by itself at
-   * `retryAt` (see `retryWhileBusy`); Stop gives it up. Not stored: a reload ends the turn.
-   */
-  busy?: BusyRetry
-}
+import { parseComposerText } from './slash-command'
 
 export interface ChatController {
   getSnapshot(): ChatSnapshot
@@ -63,27 +35,12 @@ export interface CreateChatControllerOptions {
   saveDelayMs?: number
 }
 
-/** Where a render of an elicitation attempt is kept: a rejected answer starts a new attempt. */
-export function renderKey({ elicitId, attempt }: Pick<ElicitationEntry, 'elicitId' | 'attempt'>): string {
-  return `${elicitId}#${attempt}`
-}
-
-interface HandlerTask {
-  task: Task<void>
-  done: boolean
-}
-
-interface InFlight {
-  abort: AbortController
-  done: Promise<void>
-}
-
 /**
- * The browser side of the chat contract, without React: holds the state, talks to
- * `/api/chat`, and runs each waiting elicitation's plugin handler as a task in one Effection
- * scope. Once every open elicitation of a turn has its result, they go out in one request.
- * A request the server refuses as busy (429 with `Retry-After`) goes again by itself, shown
- * as `busy` in the snapshot meanwhile (see `retryWhileBusy`); Stop gives it up.
+ * The browser side of the chat contract, without React: what the user does, in the order of
+ * the chat's parts — the store (`chat-store.ts`), its persistence (`chat-saver.ts`), the plugin
+ * handlers (`handler-tasks.ts`) and the requests (`chat-transport.ts`). Every change of the state
+ * goes through `dispatch`, which saves it and brings the handlers in line; once every open
+ * question has its answer the reducer starts a `responses` turn, and this sends it.
  */
 export function createChatController({
   registry,
@@ -92,182 +49,48 @@ export function createChatController({
   fetch = (...args) => globalThis.fetch(...args),
   saveDelayMs = 200,
 }: CreateChatControllerOptions): ChatController {
-  let snapshot: ChatSnapshot = { state: initialChatState, renders: {}, ready: false }
-  const listeners = new Set<() => void>()
-  const handlers = new Map<string, HandlerTask>()
-  /** Plugins whose browser half is on its way, and those that could not be loaded. */
-  const loading = new Set<string>()
-  const failedLoads = new Set<string>()
-  let scope: { scope: Scope; destroy: () => void } | undefined
-  let inFlight: InFlight | undefined
+  const store = createChatStore()
+  const saver = createChatSaver({ persistence, delayMs: saveDelayMs, state: () => store.getSnapshot().state })
+  const tasks = createHandlerTasks({ registry, store, dispatch, afterReconcile: sendAnswersWhenDue })
+  const transport = createChatTransport({
+    endpoint,
+    fetch,
+    store,
+    dispatch,
+    ended() {
+      saver.now()
+      tasks.reconcile()
+    },
+  })
   let stopping: Promise<void> | undefined
   /** Set by a second Stop while a Stop waits for the busy server: the sessions left are not stopped. */
   let stopGivenUp = false
-  let restored = false
-  let reconciling = false
-  let reconcileAgain = false
-  let saveTimer: ReturnType<typeof setTimeout> | undefined
-  /** Bumped by New chat: a request of an earlier chat no longer touches the state. */
-  let chatGeneration = 0
-  /** By app, oldest first (a Map keeps insertion order; an update moves its app to the end). */
-  const appContext = new Map<string, string>()
-
-  function publish(next: ChatSnapshot) {
-    snapshot = next
-    for (const listener of [...listeners]) listener()
-  }
 
   function dispatch(action: ChatAction) {
-    const state = reduceChat(snapshot.state, action)
-    if (state === snapshot.state) return
-    publish({ ...snapshot, state })
-    if (action.type === 'text') saveSoon()
-    else saveNow()
-    reconcile()
-  }
-
-  function saveSoon() {
-    if (!persistence || saveTimer !== undefined) return
-    saveTimer = setTimeout(saveNow, saveDelayMs)
-  }
-
-  function saveNow() {
-    if (saveTimer !== undefined) clearTimeout(saveTimer)
-    saveTimer = undefined
-    if (restored) persistence?.save(snapshot.state)
-  }
-
-  /** Start a handler for every elicitation without one; halt those whose elicitation no longer waits. */
-  function reconcile() {
-    if (!scope) return
-    if (reconciling) {
-      reconcileAgain = true
-      return
-    }
-    reconciling = true
-    try {
-      do {
-        reconcileAgain = false
-        const elicitations = allElicitations(snapshot.state)
-        const keys = new Set(elicitations.map(renderKey))
-        for (const elicitation of elicitations) {
-          const key = renderKey(elicitation)
-          if (!handlers.has(key) && pluginArrived(elicitation.toolName)) startHandler(elicitation)
-          const handler = handlers.get(key)
-          if (handler && !handler.done && elicitation.status !== 'waiting') halt(handler)
-        }
-        for (const [key, handler] of handlers) {
-          if (!keys.has(key) && !handler.done) halt(handler)
-        }
-        const staleRenders = Object.keys(snapshot.renders).filter((key) => !keys.has(key))
-        if (staleRenders.length > 0) {
-          const renders = { ...snapshot.renders }
-          for (const key of staleRenders) delete renders[key]
-          publish({ ...snapshot, renders })
-        }
-      } while (reconcileAgain)
-    } finally {
-      reconciling = false
-    }
-    submitWhenAnswered()
+    if (!store.dispatch(action)) return
+    saver.changed(action)
+    tasks.reconcile()
   }
 
   /**
-   * Whether the browser half of the tool's plugin is here (or there is none, or it failed to
-   * load: the handler then says so). If not, it is fetched and the handlers start once it is:
-   * a handler must get to its first render at once, since the answered ones shown after a
-   * reload are halted right after.
+   * Send the answers of a `responses` turn the reducer started (once every open question had its
+   * answer) when nothing else is in flight. Deferred to a microtask so that a detach right after
+   * attach (React's development double mount) does not cut the request it would start: the turn
+   * stays, and goes out on the next attach.
    */
-  function pluginArrived(toolName: string): boolean {
-    if (registry.get(toolName) || !registry.has(toolName) || failedLoads.has(toolName)) return true
-    if (!loading.has(toolName)) {
-      loading.add(toolName)
-      registry.load(toolName).then(
-        () => {
-          loading.delete(toolName)
-          reconcile()
-        },
-        () => {
-          loading.delete(toolName)
-          failedLoads.add(toolName)
-          reconcile()
-        },
-      )
-    }
-    return false
+  function sendAnswersWhenDue() {
+    queueMicrotask(sendAnswersNow)
   }
 
-  function halt(handler: HandlerTask) {
-    handler.done = true
-    // A task's halt runs only once its future is observed.
-    handler.task.halt().then(undefined, () => {})
-  }
-
-  function startHandler(elicitation: ElicitationEntry) {
-    if (!scope) return
-    const key = renderKey(elicitation)
-    const record: Partial<HandlerTask> & { done: boolean } = { done: false }
-    handlers.set(key, record as HandlerTask)
-    record.task = scope.scope.run(() => runHandler(elicitation, record))
-  }
-
-  function* runHandler(elicitation: ElicitationEntry, record: { done: boolean }): Operation<void> {
-    const signal = yield* useAbortSignal()
-    const request = toPluginElicitRequest({ type: 'plugin_elicit_request', ...elicitation })
-    const ctx = createPluginClientContext({
-      request,
-      signal,
-      recorded: elicitation.answers,
-      show: (rendered) => showRender(elicitation, rendered),
-    })
-    let result: ElicitAnswer<unknown>
-    let error: string | undefined
-    try {
-      result = yield* executePluginElicitHandler({ registry, request, ctx })
-    } catch (failure) {
-      // Without a working UI the tool would wait forever: answer "cancel" and say why.
-      result = { action: 'cancel' }
-      error = failure instanceof Error ? failure.message : String(failure)
-    }
-    record.done = true
-    dispatch({ type: 'local/elicit_result', elicitId: elicitation.elicitId, attempt: elicitation.attempt, result, error })
-  }
-
-  function showRender(elicitation: ElicitationEntry, rendered: RenderedComponent) {
-    const key = renderKey(elicitation)
-    const list = [...(snapshot.renders[key] ?? [])]
-    list[rendered.index] = rendered
-    publish({ ...snapshot, renders: { ...snapshot.renders, [key]: list } })
-    if (rendered.response && rendered.index >= elicitation.answers.length) {
-      dispatch({
-        type: 'local/answer',
-        elicitId: elicitation.elicitId,
-        attempt: elicitation.attempt,
-        index: rendered.index,
-        value: rendered.response.value,
-      })
-    }
-  }
-
-  /**
-   * Once no open elicitation waits for the user, send all their results in one request.
-   * Deferred to a microtask so that a detach right after attach (React's development
-   * double mount) does not cut the request it would start.
-   */
-  function submitWhenAnswered() {
-    queueMicrotask(submitNow)
-  }
-
-  function submitNow() {
-    if (!scope || inFlight || stopping) return
-    const state = snapshot.state
-    if (state.status !== 'awaiting_input') return
-    const open = openElicitations(state)
-    if (open.length === 0 || open.some((elicitation) => elicitation.status !== 'answered')) return
-    dispatch({ type: 'local/submit', elicitIds: open.map((elicitation) => elicitation.elicitId) })
-    void request({
-      messages: snapshot.state.messages,
-      pluginElicitResponses: open.map(({ sessionId, callId, elicitId, result }) => ({
+  function sendAnswersNow() {
+    if (!tasks.isOpen || transport.inFlight || stopping) return
+    const { state } = store.getSnapshot()
+    if (state.turn?.kind !== 'responses') return
+    const ids = new Set(state.turn.elicitIds)
+    const answered = allElicitations(state).filter((elicitation) => ids.has(elicitation.question.elicitId) && elicitation.status === 'submitted')
+    void transport.request({
+      messages: state.messages,
+      pluginElicitResponses: answered.map(({ question: { sessionId, callId, elicitId }, result }) => ({
         sessionId,
         callId,
         elicitId,
@@ -276,129 +99,47 @@ export function createChatController({
     })
   }
 
-  async function request(body: ChatRequest): Promise<void> {
-    if (appContext.size > 0) {
-      body = { ...body, appContext: [...appContext].slice(-MAX_APP_CONTEXTS).map(([source, text]) => ({ source, text })) }
-    }
-    const abort = new AbortController()
-    const generation = chatGeneration
-    const apply = (action: ChatAction) => {
-      if (generation === chatGeneration) dispatch(action)
-    }
-    const done = (async () => {
-      let streamed = false
-      try {
-        const response = await retryWhileBusy(() => postChat({ body, signal: abort.signal, endpoint, fetch }), {
-          signal: abort.signal,
-          onWait: (busy) => {
-            if (generation === chatGeneration && snapshot.busy !== busy) publish({ ...snapshot, busy })
-          },
-        })
-        for await (const event of readNdjson(response.body)) {
-          if (abort.signal.aborted) break
-          streamed = true
-          apply(event)
-        }
-        if (abort.signal.aborted) apply({ type: 'local/interrupted', reason: `${STOP_REASON}.` })
-        else apply({ type: 'local/stream_end' })
-      } catch (failure) {
-        if (failure instanceof RetryAbortedError) apply({ type: 'local/not_sent', reason: `${STOP_REASON}.` })
-        else if (abort.signal.aborted) apply({ type: 'local/interrupted', reason: `${STOP_REASON}.` })
-        else if (failure instanceof ChatHttpError) apply({ type: 'local/request_failed', message: failure.message })
-        else if (!streamed) apply({ type: 'local/request_failed', message: 'Could not reach the server. Check your connection and try again.' })
-        else {
-          apply({
-            type: 'local/interrupted',
-            reason: 'The connection was lost.',
-            error: failure instanceof Error && failure.name === 'NdjsonParseError' ? failure.message : 'The connection was lost before the answer finished.',
-          })
-        }
-      }
-    })()
-    const current: InFlight = { abort, done }
-    inFlight = current
-    try {
-      await done
-    } finally {
-      if (inFlight === current) inFlight = undefined
-      saveNow()
-      reconcile()
-    }
-  }
-
-  async function abortInFlight() {
-    const current = inFlight
-    if (!current) return
-    current.abort.abort()
-    await current.done
+  function waitingSessionIds(state: ChatState): string[] {
+    return [...new Set(openElicitations(state).map((elicitation) => elicitation.question.sessionId))]
   }
 
   async function stopWaitingSessions() {
-    const sessionIds = [...new Set(openElicitations(snapshot.state).map((elicitation) => elicitation.sessionId))]
+    const sessionIds = waitingSessionIds(store.getSnapshot().state)
     if (sessionIds.length === 0) return
-    const generation = chatGeneration
+    const generation = transport.generation
     dispatch({ type: 'local/stop_sessions', sessionIds })
     for (const sessionId of sessionIds) {
-      if (generation !== chatGeneration || stopGivenUp) return
+      if (generation !== transport.generation || stopGivenUp) return
       dispatch({ type: 'local/abort_start', sessionId })
-      await request({ messages: snapshot.state.messages, pluginAbort: { sessionId, reason: STOP_REASON } })
+      await transport.request({ messages: store.getSnapshot().state.messages, pluginAbort: { sessionId, reason: STOP_REASON } })
     }
   }
 
-  /** Tell the server about sessions a discarded chat left waiting; their events go nowhere. */
-  async function abortQuietly(sessionIds: string[], messages: ChatState['messages']) {
-    let conversation = messages
-    for (const sessionId of sessionIds) {
-      try {
-        const response = await postChat({ body: { messages: conversation, pluginAbort: { sessionId, reason: STOP_REASON } }, endpoint, fetch })
-        for await (const event of readNdjson(response.body)) {
-          if (event.type === 'conversation_state') conversation = event.messages
-        }
-      } catch {
-        // The session expires on the server anyway.
-      }
-    }
-  }
-
-  function startScope() {
-    const [created, destroy] = createScope()
-    scope = { scope: created, destroy: () => void destroy().then(undefined, () => {}) }
-  }
-
-  function stopScope() {
-    scope?.destroy()
-    scope = undefined
-    handlers.clear()
-  }
-
-  const onPageHide = () => saveNow()
+  const onPageHide = () => saver.now()
 
   /** The chat as stored (or a fresh one), once: ready from then on, its waiting questions picked up. */
   function restore(stored: ChatState | undefined) {
-    restored = true
+    saver.restored()
     let state = stored ?? initialChatState
     // A request cut by the reload is gone: keep what streamed, as after Stop.
     if (state.turn) state = reduceChat(state, { type: 'local/interrupted', reason: 'The page was reloaded before the answer finished.' })
-    publish({ ...snapshot, state, ready: true })
-    saveNow()
-    reconcile()
+    store.publish({ ...store.getSnapshot(), state, ready: true })
+    saver.now()
+    tasks.reconcile()
   }
 
   return {
-    getSnapshot: () => snapshot,
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    getSnapshot: store.getSnapshot,
+    subscribe: store.subscribe,
     attach() {
-      if (scope) return
-      startScope()
+      if (tasks.isOpen) return
+      tasks.open()
       globalThis.addEventListener?.('pagehide', onPageHide)
-      if (restored) return reconcile()
+      if (saver.isRestored) return tasks.reconcile()
       const stored = persistence?.load()
       if (!stored) return restore(undefined)
       // A stored chat is checked by a chunk of its own: restored when it has loaded, unless detached first (then again on attach).
-      scope!.scope.run(function* () {
+      tasks.run(function* () {
         let state: ChatState | undefined
         try {
           state = yield* until(stored)
@@ -410,63 +151,59 @@ export function createChatController({
     },
     detach() {
       globalThis.removeEventListener?.('pagehide', onPageHide)
-      inFlight?.abort.abort()
-      stopScope()
-      if (Object.keys(snapshot.renders).length > 0) publish({ ...snapshot, renders: {} })
-      saveNow()
+      transport.cut()
+      tasks.close()
+      const snapshot = store.getSnapshot()
+      if (Object.keys(snapshot.renders).length > 0) store.publish({ ...snapshot, renders: {} })
+      saver.now()
     },
     async send(text) {
       const content = text.trim()
-      const { status } = snapshot.state
-      if (!content || !scope || inFlight || stopping || status === 'streaming' || status === 'awaiting_input') return
+      const { status } = store.getSnapshot().state
+      if (!content || !tasks.isOpen || transport.inFlight || stopping || status === 'streaming' || status === 'awaiting_input') return
       const intent = parseComposerText(content)
       if (intent.kind === 'invalid') {
         dispatch({ type: 'local/refused', message: intent.message })
         return
       }
       dispatch({ type: 'local/send', text: content })
-      await request({
-        messages: snapshot.state.messages,
+      await transport.request({
+        messages: store.getSnapshot().state.messages,
         ...(intent.kind === 'command' ? { directToolCall: { name: intent.name, arguments: intent.arguments } } : {}),
       })
     },
     stop() {
       if (stopping) {
         // A Stop the busy server refused waits to be sent again: this Stop gives up the rest.
-        if (snapshot.busy) {
+        if (store.getSnapshot().busy) {
           stopGivenUp = true
-          inFlight?.abort.abort()
+          transport.cut()
         }
         return stopping
       }
       stopGivenUp = false
       stopping = (async () => {
         try {
-          await abortInFlight()
+          await transport.abort()
           await stopWaitingSessions()
         } finally {
           stopping = undefined
+          sendAnswersWhenDue()
         }
       })()
       return stopping
     },
     async newChat() {
-      const sessionIds = [...new Set(openElicitations(snapshot.state).map((elicitation) => elicitation.sessionId))]
-      const messages = snapshot.state.messages
-      chatGeneration++
-      inFlight?.abort.abort()
-      inFlight = undefined
-      const attached = scope !== undefined
-      stopScope()
-      publish({ state: initialChatState, renders: {}, ready: snapshot.ready })
-      appContext.clear()
+      const { state, ready } = store.getSnapshot()
+      const sessionIds = waitingSessionIds(state)
+      transport.forget()
+      const attached = tasks.isOpen
+      tasks.close()
+      store.publish({ state: initialChatState, renders: {}, ready })
       persistence?.clear()
-      if (attached) startScope()
-      await abortQuietly(sessionIds, messages)
+      if (attached) tasks.open()
+      await transport.abortQuietly(sessionIds, state.messages)
     },
-    setAppContext(source, text) {
-      appContext.delete(source)
-      if (text) appContext.set(source.slice(0, 200), text.slice(0, MAX_APP_CONTEXT_CHARS))
-    },
+    setAppContext: transport.setAppContext,
   }
 }

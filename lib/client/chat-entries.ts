@@ -62,7 +62,7 @@ export function mapElicitations(state: ChatState, update: (elicitation: Elicitat
 }
 
 export function updateElicitation(state: ChatState, elicitId: string, update: (elicitation: ElicitationEntry) => ElicitationEntry): ChatState {
-  return mapElicitations(state, (elicitation) => (elicitation.elicitId === elicitId ? update(elicitation) : elicitation))
+  return mapElicitations(state, (elicitation) => (elicitation.question.elicitId === elicitId ? update(elicitation) : elicitation))
 }
 
 export function closeElicitations(tool: ToolCallEntry): ToolCallEntry {

@@ -103,7 +103,7 @@ describe('reduceChat', () => {
       logs: [{ level: 'info', message: 'Found 3 flights' }],
     })
     expect(card.elicitations).toEqual([
-      expect.objectContaining({ elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, status: 'waiting', answers: [] }),
+      expect.objectContaining({ question: expect.objectContaining({ elicitId: 'book_flight/pickFlight/call-1/3' }), attempt: 1, status: 'waiting', answers: [] }),
     ])
     expect(openElicitations(state)).toHaveLength(1)
   })
@@ -111,16 +111,16 @@ describe('reduceChat', () => {
   it('keeps a question’s choices, and takes the new attempt’s when it is asked again', () => {
     const first = { flightId: [{ value: 'SH-1', title: 'SH 1 · 08:00 → 11:30 · $299' }] }
     const asked = run([...bookingTurn.slice(0, -3), elicitRequest({ choices: first }), ...bookingTurn.slice(-2)])
-    expect(tool(asked).elicitations[0]?.choices).toEqual(first)
+    expect(tool(asked).elicitations[0]?.question.choices).toEqual(first)
     const again = run([elicitRequest({ message: 'Select your flight (again)' })], asked)
-    expect(tool(again).elicitations[0]).toMatchObject({ attempt: 2, message: 'Select your flight (again)' })
-    expect(tool(again).elicitations[0]?.choices).toBeUndefined()
+    expect(tool(again).elicitations[0]).toMatchObject({ attempt: 2, question: { message: 'Select your flight (again)' } })
+    expect(tool(again).elicitations[0]?.question.choices).toEqual({})
   })
 
   it('keeps what says a question’s answer in its form’s words, and what it starts from', () => {
     const form = { fieldTitles: { seat: 'Seat' }, choiceAnswers: { seat: { '10A': { row: 10, seat: 'A' } } }, defaults: { row: 10, seat: 'A' } }
     const asked = run([...bookingTurn.slice(0, -3), elicitRequest(form), ...bookingTurn.slice(-2)])
-    expect(tool(asked).elicitations[0]).toMatchObject(form)
+    expect(tool(asked).elicitations[0]?.question).toMatchObject(form)
   })
 
   it('keeps a call’s title when its tool gives one', () => {
@@ -139,43 +139,56 @@ describe('reduceChat', () => {
     expect(tool(state).arguments).toEqual({ from: 'NYC' })
   })
 
-  it('records answers by render index, then the result, then submits', () => {
-    const answered = run(
+  it('sends the only question’s answer at once: one action, the answer kept once, as the result', () => {
+    const answer = { action: 'accept' as const, content: { flightId: 'SH-1' } }
+    const sent = reduceChat(run(bookingTurn), { type: 'local/answered', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, answers: [], result: answer })
+    expect(sent.status).toBe('streaming')
+    expect(tool(sent).elicitations[0]).toMatchObject({ status: 'submitted', answers: [], result: answer })
+    expect(sent.turn).toMatchObject({ kind: 'responses', elicitIds: ['book_flight/pickFlight/call-1/3'] })
+  })
+
+  it('keeps the answers of a flow of several steps as it goes, not those of an attempt gone by', () => {
+    const progressed = run(
       [
-        {
-          type: 'local/answer',
-          elicitId: 'book_flight/pickFlight/call-1/3',
-          attempt: 1,
-          index: 0,
-          value: { action: 'accept', content: { flightId: 'SH-1' } },
-        },
-        { type: 'local/answer', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 2, index: 1, value: 'stale attempt' },
-        {
-          type: 'local/elicit_result',
-          elicitId: 'book_flight/pickFlight/call-1/3',
-          attempt: 1,
-          result: { action: 'accept', content: { flightId: 'SH-1' } },
-        },
+        { type: 'local/answer', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, answers: [true] },
+        { type: 'local/answer', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 2, answers: ['stale attempt'] },
       ],
       run(bookingTurn),
     )
-    const elicitation = tool(answered).elicitations[0]
-    expect(elicitation.answers).toEqual([{ action: 'accept', content: { flightId: 'SH-1' } }])
-    expect(elicitation.status).toBe('answered')
-    expect(elicitation.result).toEqual({ action: 'accept', content: { flightId: 'SH-1' } })
-    expect(answered.status).toBe('awaiting_input')
+    expect(tool(progressed).elicitations[0]).toMatchObject({ status: 'waiting', answers: [true] })
+    expect(progressed.status).toBe('awaiting_input')
+    const stale: ChatAction = { type: 'local/answered', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 2, answers: [], result: { action: 'decline' } }
+    expect(reduceChat(progressed, stale)).toBe(progressed)
+  })
 
-    const submitted = reduceChat(answered, { type: 'local/submit', elicitIds: [elicitation.elicitId] })
-    expect(submitted.status).toBe('streaming')
-    expect(tool(submitted).elicitations[0].status).toBe('submitted')
-    expect(submitted.turn).toMatchObject({ kind: 'responses', elicitIds: [elicitation.elicitId] })
+  it('waits for every question of the turn, then sends their answers together', () => {
+    const second = elicitRequest({ sessionId: 'call-2', callId: 'call-2', elicitId: 'book_flight/pickFlight/call-2/3' })
+    const asked = run([...bookingTurn.slice(0, -3), elicitRequest(), second, ...bookingTurn.slice(-2)])
+    const first = reduceChat(asked, { type: 'local/answered', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, answers: [], result: { action: 'decline' } })
+    expect(first.status).toBe('awaiting_input')
+    expect(first.turn).toBeUndefined()
+    expect(openElicitations(first).map((elicitation) => elicitation.status)).toEqual(['answered', 'waiting'])
+    const both = reduceChat(first, { type: 'local/answered', elicitId: 'book_flight/pickFlight/call-2/3', attempt: 1, answers: [], result: { action: 'cancel' } })
+    expect(both.status).toBe('streaming')
+    expect(both.turn).toMatchObject({ kind: 'responses', elicitIds: ['book_flight/pickFlight/call-1/3', 'book_flight/pickFlight/call-2/3'] })
+    expect(openElicitations(both)).toEqual([])
+  })
+
+  it('sends an answer given while the turn still streams once the turn ends', () => {
+    const streaming = run(bookingTurn.slice(0, -2))
+    const answered = reduceChat(streaming, { type: 'local/answered', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, answers: [], result: { action: 'decline' } })
+    expect(answered.turn?.kind).toBe('message')
+    expect(tool(answered).elicitations[0]?.status).toBe('answered')
+    const ended = run(bookingTurn.slice(-2), answered)
+    expect(ended.status).toBe('streaming')
+    expect(ended.turn).toMatchObject({ kind: 'responses', elicitIds: ['book_flight/pickFlight/call-1/3'] })
+    expect(tool(ended).elicitations[0]?.status).toBe('submitted')
   })
 
   it('asks again after a rejection, keeping the rejection to show', () => {
     const submitted = run(
       [
-        { type: 'local/elicit_result', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, result: { action: 'accept', content: {} } },
-        { type: 'local/submit', elicitIds: ['book_flight/pickFlight/call-1/3'] },
+        { type: 'local/answered', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, answers: [], result: { action: 'accept', content: {} } },
         { type: 'plugin_elicit_rejected', sessionId: 'call-1', elicitId: 'book_flight/pickFlight/call-1/3', message: 'flightId is required' },
         elicitRequest({ message: 'Select your flight (again)' }),
         { type: 'conversation_state', messages: [] },
@@ -189,7 +202,7 @@ describe('reduceChat', () => {
       attempt: 2,
       status: 'waiting',
       answers: [],
-      message: 'Select your flight (again)',
+      question: { message: 'Select your flight (again)' },
       rejection: { message: 'flightId is required' },
     })
     expect(elicitation.result).toBeUndefined()
@@ -199,8 +212,7 @@ describe('reduceChat', () => {
   it('completes a card with its parsed result', () => {
     const state = run([
       ...bookingTurn,
-      { type: 'local/elicit_result', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, result: { action: 'decline' } },
-      { type: 'local/submit', elicitIds: ['book_flight/pickFlight/call-1/3'] },
+      { type: 'local/answered', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, answers: [], result: { action: 'decline' } },
       { type: 'plugin_progress', sessionId: 'call-1', callId: 'call-1', message: 'Done', progress: 7 },
       { type: 'tool_result', id: 'call-1', name: 'book_flight', content: '{"status":"cancelled"}' },
       { type: 'text', content: 'Nothing was booked.' },
@@ -229,8 +241,7 @@ describe('reduceChat', () => {
 
     const lost = run([
       ...bookingTurn,
-      { type: 'local/elicit_result', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, result: { action: 'decline' } },
-      { type: 'local/submit', elicitIds: ['book_flight/pickFlight/call-1/3'] },
+      { type: 'local/answered', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, answers: [], result: { action: 'decline' } },
       { type: 'plugin_session_error', sessionId: 'call-1', callId: 'call-1', error: 'SESSION_NOT_FOUND', message: 'Please retry.' },
       { type: 'conversation_state', messages: [] },
       { type: 'local/stream_end' },
@@ -287,8 +298,7 @@ describe('reduceChat', () => {
   it('leaves dangling tool calls for the server to close, and cancels cards, when an answer request is interrupted', () => {
     const state = run([
       ...bookingTurn,
-      { type: 'local/elicit_result', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, result: { action: 'decline' } },
-      { type: 'local/submit', elicitIds: ['book_flight/pickFlight/call-1/3'] },
+      { type: 'local/answered', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, answers: [], result: { action: 'decline' } },
       { type: 'local/interrupted', reason: 'Stopped by the user.' },
     ])
     expect(state.messages.at(-1)).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call-1' }] })
@@ -335,8 +345,7 @@ describe('reduceChat', () => {
   it('asks again when the request carrying answers fails', () => {
     const state = run([
       ...bookingTurn,
-      { type: 'local/elicit_result', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, result: { action: 'decline' } },
-      { type: 'local/submit', elicitIds: ['book_flight/pickFlight/call-1/3'] },
+      { type: 'local/answered', elicitId: 'book_flight/pickFlight/call-1/3', attempt: 1, answers: [], result: { action: 'decline' } },
       { type: 'local/request_failed', message: 'Server unavailable' },
     ])
     expect(tool(state).elicitations[0]).toMatchObject({ status: 'waiting', attempt: 2, answers: [] })

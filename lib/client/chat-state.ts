@@ -1,7 +1,8 @@
 import type { ChatEvent, ExternalToolOrigin, LogLevel, SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message } from '../protocol/messages'
-import type { ChoiceAnswers, FormChoices } from '../protocol/question-form'
-import type { ElicitAnswer } from '../tools/types'
+import type { ElicitAnswer } from '../protocol/elicit-answer'
+import { toPluginElicitRequest } from '../plugins/elicit-request'
+import type { PluginElicitRequest } from '../plugins/types'
 import {
   appendText,
   closeElicitations,
@@ -25,29 +26,24 @@ export type ToolCallStatus = 'running' | 'awaiting_input' | 'completed' | 'faile
  */
 export type ElicitationStatus = 'waiting' | 'answered' | 'submitted' | 'stopped' | 'closed'
 
+/**
+ * A question in a tool card: the question itself, read once from its event, and what became of
+ * it in this chat.
+ */
 export interface ElicitationEntry {
-  sessionId: string
-  callId: string
-  elicitId: string
-  toolName: string
-  key: string
-  /** As received: with the encoded x-model-context section. */
-  message: string
-  schema: Record<string, unknown>
-  /** The offered answers of the question's choice fields, by field name, when it has any. */
-  choices?: FormChoices
-  /** The title of each field of the question's form, by field name: how its answer is said once given. */
-  fieldTitles?: Record<string, string>
-  /** What the values of choice fields stand for in the answer, when they are not the answer themselves. */
-  choiceAnswers?: ChoiceAnswers
-  /** The answer the question starts from, when it declares one. */
-  defaults?: Record<string, unknown>
+  /** The question as its handler receives it: read once when its `plugin_elicit_request` arrived (`toPluginElicitRequest`). */
+  question: PluginElicitRequest
   /** Counts the requests for this elicitId from 1; a rejected answer brings a new attempt. */
   attempt: number
   status: ElicitationStatus
-  /** What the user answered to each `ctx.render`, by render index. */
+  /**
+   * What the user answered the handler's renders, by render index (`null` for none): a flow of
+   * several steps resumes from them after a reload. The answer the handler returned as it got it
+   * (a question's component) is not here: it is the `result`.
+   */
   answers: unknown[]
-  result?: ElicitAnswer<unknown>
+  /** What the handler returned: the answer that goes to the server. */
+  result?: ElicitAnswer
   /** The server refused the last answer; shown until the user answers again. */
   rejection?: { message: string; issues?: ValidationIssue[] }
   /** The plugin's handler failed in the browser. */
@@ -116,9 +112,17 @@ export interface ChatState {
 
 export type LocalAction =
   | { type: 'local/send'; text: string }
-  | { type: 'local/answer'; elicitId: string; attempt: number; index: number; value: unknown }
-  | { type: 'local/elicit_result'; elicitId: string; attempt: number; result: ElicitAnswer<unknown>; error?: string }
-  | { type: 'local/submit'; elicitIds: string[] }
+  /**
+   * The user answered a render of a handler that goes on to another (a flow of several steps):
+   * its answers so far, by render index, so that a reload resumes at the same step.
+   */
+  | { type: 'local/answer'; elicitId: string; attempt: number; answers: unknown[] }
+  /**
+   * The question has its answer: the handler returned `result`. Its last render's answer, when
+   * the handler returned just that (a question's component), is not in `answers` again: it is
+   * the result. When no question is left waiting and nothing is in flight, the answers go out.
+   */
+  | { type: 'local/answered'; elicitId: string; attempt: number; answers: unknown[]; result: ElicitAnswer; error?: string }
   | { type: 'local/stop_sessions'; sessionIds: string[] }
   | { type: 'local/abort_start'; sessionId: string }
   /** The stream ended. */
@@ -190,34 +194,18 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       }))
     case 'plugin_elicit_request':
       return updateTool(endAssistantText(state), action.callId, action.toolName, (tool) => {
-        const fields = {
-          sessionId: action.sessionId,
-          callId: action.callId,
-          elicitId: action.elicitId,
-          toolName: action.toolName,
-          key: action.key,
-          message: action.message,
-          schema: action.schema,
-          choices: action.choices,
-          fieldTitles: action.fieldTitles,
-          choiceAnswers: action.choiceAnswers,
-          defaults: action.defaults,
-          status: 'waiting' as const,
-          answers: [],
-          result: undefined,
-          error: undefined,
-        }
-        const existing = tool.elicitations.find((elicitation) => elicitation.elicitId === action.elicitId)
+        const asked = { question: toPluginElicitRequest(action), status: 'waiting' as const, answers: [], result: undefined, error: undefined }
+        const existing = tool.elicitations.find((elicitation) => elicitation.question.elicitId === action.elicitId)
         const elicitations = existing
           ? tool.elicitations.map((elicitation) =>
-              elicitation === existing ? { ...existing, ...fields, attempt: existing.attempt + 1 } : elicitation,
+              elicitation === existing ? { ...existing, ...asked, attempt: existing.attempt + 1 } : elicitation,
             )
-          : [...tool.elicitations, { ...fields, attempt: 1 }]
+          : [...tool.elicitations, { ...asked, attempt: 1 }]
         return { ...tool, status: keepSticky(tool.status, 'awaiting_input'), elicitations }
       })
     case 'plugin_elicit_rejected':
       return updateElicitation(state, action.elicitId, (elicitation) =>
-        elicitation.sessionId === action.sessionId
+        elicitation.question.sessionId === action.sessionId
           ? { ...elicitation, rejection: { message: action.message, ...(action.issues ? { issues: action.issues } : {}) } }
           : elicitation,
       )
@@ -264,28 +252,21 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
         turn: newTurn('message'),
       }
     case 'local/answer':
-      return updateElicitation(state, action.elicitId, (elicitation) => {
-        if (elicitation.attempt !== action.attempt || elicitation.status !== 'waiting') return elicitation
-        const answers = [...elicitation.answers]
-        answers[action.index] = action.value
-        return { ...elicitation, answers: Array.from(answers, (answer) => answer ?? null) }
-      })
-    case 'local/elicit_result':
       return updateElicitation(state, action.elicitId, (elicitation) =>
+        elicitation.attempt === action.attempt && elicitation.status === 'waiting' ? { ...elicitation, answers: storable(action.answers) } : elicitation,
+      )
+    case 'local/answered': {
+      const next = updateElicitation(state, action.elicitId, (elicitation) =>
         elicitation.attempt === action.attempt && elicitation.status === 'waiting'
-          ? { ...elicitation, status: 'answered', result: action.result, ...(action.error ? { error: action.error } : {}) }
+          ? { ...elicitation, status: 'answered', answers: storable(action.answers), result: action.result, ...(action.error ? { error: action.error } : {}) }
           : elicitation,
       )
-    case 'local/submit': {
-      const ids = new Set(action.elicitIds)
-      const next = mapElicitations(state, (elicitation) =>
-        ids.has(elicitation.elicitId) && elicitation.status === 'answered' ? { ...elicitation, status: 'submitted' } : elicitation,
-      )
-      return { ...next, status: 'streaming', error: undefined, turn: { ...newTurn('responses'), elicitIds: action.elicitIds } }
+      // An answer to an attempt gone by changes nothing.
+      return next === state ? state : settle(next)
     }
     case 'local/stop_sessions': {
       const sessions = new Set(action.sessionIds)
-      const stopped = (elicitation: ElicitationEntry) => sessions.has(elicitation.sessionId) && OPEN.includes(elicitation.status)
+      const stopped = (elicitation: ElicitationEntry) => sessions.has(elicitation.question.sessionId) && OPEN.includes(elicitation.status)
       const entries = state.entries.map((entry) => {
         if (entry.kind !== 'tool' || !entry.elicitations.some(stopped)) return entry
         return {
@@ -318,7 +299,7 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       const turn = state.turn
       if (!turn) return state
       const unsent = new Set(turn.kind === 'responses' ? turn.elicitIds : [])
-      const stopped = (elicitation: ElicitationEntry) => unsent.has(elicitation.elicitId) && elicitation.status === 'submitted'
+      const stopped = (elicitation: ElicitationEntry) => unsent.has(elicitation.question.elicitId) && elicitation.status === 'submitted'
       const entries = state.entries.map((entry) => {
         if (entry.kind !== 'tool' || !entry.elicitations.some(stopped)) return entry
         return {
@@ -342,7 +323,7 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
         // The server did not take the answers, so its sessions still wait: ask again.
         const ids = new Set(turn.elicitIds)
         next = mapElicitations(next, (elicitation) =>
-          ids.has(elicitation.elicitId) && elicitation.status === 'submitted'
+          ids.has(elicitation.question.elicitId) && elicitation.status === 'submitted'
             ? { ...elicitation, status: 'waiting', attempt: elicitation.attempt + 1, answers: [], result: undefined }
             : elicitation,
         )
@@ -358,11 +339,28 @@ function newTurn(kind: TurnState['kind']): TurnState {
   return { kind, text: '', textReceived: false, receivedState: false, elicitIds: [] }
 }
 
-/** The status once nothing is in flight. */
+/**
+ * The state once nothing is in flight: when every question still open has its answer, they go
+ * out together (a `responses` turn the controller sends); else the chat waits for the user or
+ * is idle. So the chat never sits with every question answered and nothing sent.
+ */
 function settle(state: ChatState): ChatState {
   if (state.turn) return state
-  const status: ChatStatus = openElicitations(state).length > 0 ? 'awaiting_input' : state.error ? 'error' : 'idle'
+  const open = openElicitations(state)
+  if (open.length > 0 && open.every((elicitation) => elicitation.status === 'answered')) {
+    const ids = new Set(open.map((elicitation) => elicitation.question.elicitId))
+    const next = mapElicitations(state, (elicitation) =>
+      ids.has(elicitation.question.elicitId) && elicitation.status === 'answered' ? { ...elicitation, status: 'submitted' } : elicitation,
+    )
+    return { ...next, status: 'streaming', error: undefined, turn: { ...newTurn('responses'), elicitIds: [...ids] } }
+  }
+  const status: ChatStatus = open.length > 0 ? 'awaiting_input' : state.error ? 'error' : 'idle'
   return { ...state, status }
+}
+
+/** Answers by render index as JSON keeps them: a render left unanswered is `null`. */
+function storable(answers: unknown[]): unknown[] {
+  return Array.from(answers, (answer) => answer ?? null)
 }
 
 function interrupt(

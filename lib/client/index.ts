@@ -1,7 +1,10 @@
 export { useChat } from './use-chat'
 export type { UseChatResult } from './use-chat'
-export { createChatController, renderKey, STOP_REASON } from './chat-controller'
-export type { ChatController, ChatSnapshot, CreateChatControllerOptions, RenderMap } from './chat-controller'
+export { createChatController } from './chat-controller'
+export type { ChatController, CreateChatControllerOptions } from './chat-controller'
+export type { ChatSnapshot, RenderMap } from './chat-store'
+export { renderKey } from './handler-tasks'
+export { STOP_REASON } from './chat-transport'
 export { initialChatState, reduceChat, openElicitations } from './chat-state'
 export type {
   AssistantEntry,

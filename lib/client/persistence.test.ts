@@ -32,8 +32,7 @@ const waitingState: ChatState = (
       type: 'local/answer',
       elicitId: 'book_flight/pickFlight/call-1/3',
       attempt: 1,
-      index: 0,
-      value: { action: 'accept', content: { flightId: 'SH-1' } },
+      answers: [{ action: 'accept', content: { flightId: 'SH-1' } }],
     },
     { type: 'conversation_state', messages: [{ role: 'user', content: 'Book a flight from NYC to LAX' }] },
     { type: 'local/stream_end' },
@@ -64,16 +63,35 @@ describe('createLocalPersistence', () => {
     expect(restored).toEqual(JSON.parse(JSON.stringify(waitingState)))
     expect(restored?.status).toBe('awaiting_input')
     const card = restored?.entries.find((entry) => entry.kind === 'tool')
-    expect(card?.kind === 'tool' && card.elicitations[0]?.choices).toEqual({ flightId: [{ value: 'SH-1', title: 'SH 1 · 08:00 → 11:30 · $299' }] })
+    expect(card?.kind === 'tool' && card.elicitations[0]?.question.choices).toEqual({ flightId: [{ value: 'SH-1', title: 'SH 1 · 08:00 → 11:30 · $299' }] })
   })
 
-  it('restores an elicitation stored before questions carried choices', async () => {
+  it('reads a question stored before questions were read on arrival (the event’s fields, its context still encoded) into today’s shape', async () => {
     const storage = memoryStorage()
-    const persistence = createLocalPersistence({ storage })
     const stored = JSON.parse(JSON.stringify(waitingState))
-    for (const entry of stored.entries) for (const elicitation of entry.elicitations ?? []) delete elicitation.choices
+    const card = stored.entries.find((entry: { kind: string }) => entry.kind === 'tool')
+    // As a chat stored then holds it: older still, without choices.
+    card.elicitations = [
+      {
+        sessionId: 'call-1',
+        callId: 'call-1',
+        elicitId: 'book_flight/pickFlight/call-1/3',
+        toolName: 'book_flight',
+        key: 'pickFlight',
+        message: 'Select\n\n--x-model-context: application/json\n{"flights":[]}',
+        schema: { type: 'object', 'x-model-context': { flights: [] } },
+        attempt: 1,
+        status: 'waiting',
+        answers: [{ action: 'accept', content: { flightId: 'SH-1' } }],
+      },
+    ]
     storage.setItem(CHAT_STORAGE_KEY, JSON.stringify(stored))
-    expect(await persistence.load()).toEqual(stored)
+    const restored = await createLocalPersistence({ storage }).load()
+    const expected = JSON.parse(JSON.stringify(waitingState))
+    expected.entries.find((entry: { kind: string }) => entry.kind === 'tool').elicitations[0].question.choices = {}
+    expect(restored).toEqual(expected)
+    const question = restored?.entries.flatMap((entry) => (entry.kind === 'tool' ? entry.elicitations : []))[0]?.question
+    expect(question).toMatchObject({ message: 'Select', context: { flights: [] }, id: { callId: 'call-1', seq: 3 } })
   })
 
   it('returns nothing, at once, when nothing was saved (a first visit loads no checker)', () => {

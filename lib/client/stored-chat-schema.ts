@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import './zod-without-eval'
 import { messageSchema } from '../protocol/messages'
-import { elicitResultSchema } from '../protocol/request-schema'
+import { elicitAnswerSchema } from '../protocol/elicit-answer'
+import { toPluginElicitRequest } from '../plugins/elicit-request'
 import type { ChatState } from './chat-state'
 
 /*
@@ -11,27 +12,69 @@ import type { ChatState } from './chat-state'
 
 const logLevelSchema = z.enum(['debug', 'info', 'warning', 'error'])
 
-const elicitationSchema = z.object({
-  sessionId: z.string(),
-  callId: z.string(),
+const choicesSchema = z.record(z.string(), z.array(z.object({ value: z.string(), title: z.string() })))
+const choiceAnswersSchema = z.record(z.string(), z.record(z.string(), z.record(z.string(), z.unknown())))
+
+const questionSchema = z.object({
+  id: z.object({ toolName: z.string(), key: z.string(), callId: z.string(), seq: z.number().int().nonnegative() }),
   elicitId: z.string(),
+  sessionId: z.string(),
   toolName: z.string(),
   key: z.string(),
+  callId: z.string(),
+  seq: z.number().int().nonnegative(),
   message: z.string(),
   schema: z.record(z.string(), z.unknown()),
-  choices: z.record(z.string(), z.array(z.object({ value: z.string(), title: z.string() }))).optional(),
-  fieldTitles: z.record(z.string(), z.string()).optional(),
-  choiceAnswers: z.record(z.string(), z.record(z.string(), z.record(z.string(), z.unknown()))).optional(),
-  defaults: z.record(z.string(), z.unknown()).optional(),
+  context: z.record(z.string(), z.unknown()),
+  choices: choicesSchema,
+  fieldTitles: z.record(z.string(), z.string()),
+  choiceAnswers: choiceAnswersSchema,
+  defaults: z.record(z.string(), z.unknown()),
+})
+
+/** What became of a question in this chat, in both stored shapes. */
+const progress = {
   attempt: z.number().int().positive(),
   status: z.enum(['waiting', 'answered', 'submitted', 'stopped', 'closed']),
   answers: z.array(z.unknown()),
-  result: elicitResultSchema.optional(),
+  result: elicitAnswerSchema.optional(),
   rejection: z
     .object({ message: z.string(), issues: z.array(z.object({ path: z.string(), message: z.string() })).optional() })
     .optional(),
   error: z.string().optional(),
-})
+}
+
+/**
+ * A question as chats stored it before it was read once on arrival: the event's fields beside
+ * its progress, the message still carrying its encoded context. Read as its event is, into the
+ * shape of today (`toPluginElicitRequest`), so a chat stored then is restored, not dropped.
+ */
+const earlierElicitationSchema = z
+  .object({
+    sessionId: z.string(),
+    callId: z.string(),
+    elicitId: z.string(),
+    toolName: z.string(),
+    key: z.string(),
+    message: z.string(),
+    schema: z.record(z.string(), z.unknown()),
+    choices: choicesSchema.optional(),
+    fieldTitles: z.record(z.string(), z.string()).optional(),
+    choiceAnswers: choiceAnswersSchema.optional(),
+    defaults: z.record(z.string(), z.unknown()).optional(),
+    ...progress,
+  })
+  .transform(({ attempt, status, answers, result, rejection, error, ...event }) => ({
+    question: toPluginElicitRequest(event),
+    attempt,
+    status,
+    answers,
+    ...(result ? { result } : {}),
+    ...(rejection ? { rejection } : {}),
+    ...(error !== undefined ? { error } : {}),
+  }))
+
+const elicitationSchema = z.union([z.object({ question: questionSchema, ...progress }), earlierElicitationSchema])
 
 const entrySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), id: z.string(), text: z.string() }),

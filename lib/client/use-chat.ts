@@ -1,7 +1,8 @@
 import { useEffect, useState, useSyncExternalStore } from 'react'
 import type { PluginRegistry } from '../plugins'
 import type { BusyRetry } from './busy-retry'
-import { createChatController, type ChatSnapshot, type RenderMap } from './chat-controller'
+import { createChatController } from './chat-controller'
+import type { ChatSnapshot, RenderMap } from './chat-store'
 import { initialChatState, type ChatState } from './chat-state'
 import { createBrowserPersistence } from './persistence'
 

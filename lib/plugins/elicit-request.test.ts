@@ -39,6 +39,8 @@ describe('toPluginElicitRequest', () => {
       schema: encoded.schema,
       context,
       choices: {},
+      fieldTitles: {},
+      choiceAnswers: {},
       defaults: {},
     })
   })

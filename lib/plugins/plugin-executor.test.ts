@@ -63,6 +63,8 @@ function requestFor(key: string, context: Record<string, unknown> = {}, toolName
     schema: { type: 'object', 'x-model-context': context },
     context,
     choices: {},
+    fieldTitles: {},
+    choiceAnswers: {},
     defaults: {},
   }
 }
@@ -119,11 +121,11 @@ describe('executePluginElicitHandler', () => {
       const handler = yield* startHandler(request)
       const rendered = yield* handler.nextShow()
       expect(rendered).toMatchObject({ index: 0, Component: SizePicker, props: { sizes: ['S', 'M', 'L'], note: 'Answer pickSize' } })
-      expect(rendered.response).toBeUndefined()
+      expect(rendered.answered).toBe(false)
 
       rendered.respond('L')
       const answered = yield* handler.nextShow()
-      expect(answered).toMatchObject({ index: 0, Component: SizePicker, props: rendered.props, response: { value: 'L' } })
+      expect(answered).toMatchObject({ index: 0, Component: SizePicker, props: rendered.props, answered: true, response: 'L' })
 
       expect(yield* handler.task).toEqual({ action: 'accept', content: { size: 'L' } })
       expect(handler.shown).toHaveLength(2)
@@ -139,7 +141,10 @@ describe('executePluginElicitHandler', () => {
       rendered.respond('L')
       expect(yield* handler.task).toEqual({ action: 'accept', content: { size: 'S' } })
       rendered.respond('M')
-      expect(handler.shown.map((shown) => shown.response)).toEqual([undefined, { value: 'S' }])
+      expect(handler.shown.map((shown) => [shown.answered, shown.response])).toEqual([
+        [false, undefined],
+        [true, 'S'],
+      ])
     })
   })
 
@@ -151,7 +156,7 @@ describe('executePluginElicitHandler', () => {
         const rendered = yield* handler.nextShow()
         expect(rendered).toMatchObject({ index, Component: Confirm, props: { question: `Answer confirm (${index + 1}/3)` } })
         rendered.respond(true)
-        expect((yield* handler.nextShow()).response).toEqual({ value: true })
+        expect(yield* handler.nextShow()).toMatchObject({ answered: true, response: true })
       }
       const last = yield* handler.nextShow()
       expect(last.index).toBe(2)
@@ -167,20 +172,20 @@ describe('executePluginElicitHandler', () => {
       const first = yield* handler.nextShow()
       const second = yield* handler.nextShow()
       const third = yield* handler.nextShow()
-      expect(first).toMatchObject({ index: 0, props: { question: 'Answer confirm (1/3)' }, response: { value: true } })
-      expect(second).toMatchObject({ index: 1, props: { question: 'Answer confirm (2/3)' }, response: { value: true } })
+      expect(first).toMatchObject({ index: 0, props: { question: 'Answer confirm (1/3)' }, answered: true, response: true })
+      expect(second).toMatchObject({ index: 1, props: { question: 'Answer confirm (2/3)' }, answered: true, response: true })
       expect(third).toMatchObject({ index: 2, props: { question: 'Answer confirm (3/3)' } })
-      expect(third.response).toBeUndefined()
+      expect(third.answered).toBe(false)
 
       // A replayed render is already answered: responding to it again changes nothing.
       first.respond(false)
       third.respond(true)
       expect(yield* handler.task).toEqual({ action: 'accept', content: { ok: true } })
-      expect(handler.shown.map((shown) => [shown.index, shown.response])).toEqual([
-        [0, { value: true }],
-        [1, { value: true }],
-        [2, undefined],
-        [2, { value: true }],
+      expect(handler.shown.map((shown) => [shown.index, shown.answered, shown.response])).toEqual([
+        [0, true, true],
+        [1, true, true],
+        [2, false, undefined],
+        [2, true, true],
       ])
     })
   })
@@ -228,7 +233,7 @@ describe('executePluginElicitHandler', () => {
       expect(seen.cleanedUp).toBe(cleanedUpBefore + 1)
       rendered.respond('S')
       expect(handler.shown).toHaveLength(1)
-      expect(handler.shown[0]!.response).toBeUndefined()
+      expect(handler.shown[0]!.answered).toBe(false)
       let outcome: unknown
       try {
         outcome = yield* handler.task

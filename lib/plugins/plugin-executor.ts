@@ -1,6 +1,6 @@
 import { until, withResolvers, type Operation } from 'effection'
 import type { ComponentType } from 'react'
-import type { ElicitAnswer } from '../tools/types'
+import type { ElicitAnswer } from '../protocol/elicit-answer'
 import type { PluginRegistry } from './plugin-registry'
 import type { PluginClientContext, PluginElicitRequest } from './types'
 
@@ -10,8 +10,10 @@ export interface RenderedComponent {
   index: number
   Component: ComponentType<never>
   props: Record<string, unknown>
-  /** Present once answered. */
-  response?: { value: unknown }
+  /** True once answered: `response` is then what the component passed to `onRespond` (which may be `undefined`). */
+  answered: boolean
+  response?: unknown
+  /** Answer this render (once; a no-op once answered). */
   respond(value: unknown): void
 }
 
@@ -40,17 +42,18 @@ export function createPluginClientContext({
       const base = { index, Component: Component as ComponentType<never>, props: props as Record<string, unknown> }
       if (index < recorded.length) {
         const value = recorded[index]
-        show({ ...base, response: { value }, respond: () => {} })
+        show({ ...base, answered: true, response: value, respond: () => {} })
         return value as never
       }
       const answer = withResolvers<unknown>(`render ${request.toolName}.${request.key} #${index}`)
       let answered = false
       show({
         ...base,
+        answered: false,
         respond(value) {
           if (answered || signal.aborted) return
           answered = true
-          show({ ...base, response: { value }, respond: () => {} })
+          show({ ...base, answered: true, response: value, respond: () => {} })
           answer.resolve(value)
         },
       })
@@ -72,7 +75,7 @@ export function* executePluginElicitHandler({
   registry: PluginRegistry
   request: PluginElicitRequest
   ctx: PluginClientContext
-}): Operation<ElicitAnswer<unknown>> {
+}): Operation<ElicitAnswer> {
   // The plugin's browser half arrives with its first question (or its tool card) in this page.
   const plugin = registry.get(request.toolName) ?? (yield* until(registry.load(request.toolName)))
   if (!plugin) throw new PluginHandlerError(`No plugin is registered for tool "${request.toolName}".`)

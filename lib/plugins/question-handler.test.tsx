@@ -51,6 +51,8 @@ function requestFor(choices: PluginElicitRequest['choices'] = {}, defaults: Plug
     schema: { type: 'object', 'x-model-context': context },
     context,
     choices,
+    fieldTitles: {},
+    choiceAnswers: {},
     defaults,
   }
 }
@@ -86,7 +88,7 @@ function* startHandler(request: PluginElicitRequest, recorded?: unknown[]) {
 /** What the chat's tool card renders for a shown component (as `ElicitationView` does). */
 function markupOf(rendered: RenderedComponent, live: boolean): string {
   const Rendered = rendered.Component as ComponentType<Record<string, unknown>>
-  return renderToStaticMarkup(<Rendered {...rendered.props} onRespond={rendered.respond} disabled={!live} response={rendered.response?.value} />)
+  return renderToStaticMarkup(<Rendered {...rendered.props} onRespond={rendered.respond} disabled={!live} response={rendered.response} />)
 }
 
 describe('a question registered with a component', () => {
@@ -111,7 +113,7 @@ describe('a question registered with a component', () => {
 
       rendered.respond({ action: 'accept', content: { paint: 'teal' } })
       const answered = yield* handler.nextShow()
-      expect(answered.response).toEqual({ value: { action: 'accept', content: { paint: 'teal' } } })
+      expect(answered).toMatchObject({ answered: true, response: { action: 'accept', content: { paint: 'teal' } } })
       const after = markupOf(answered, false)
       expect(after).toContain('disabled')
       expect(after).toContain(`answered ${JSON.stringify({ action: 'accept', content: { paint: 'teal' } }).replaceAll('"', '&quot;')}`)
@@ -150,7 +152,7 @@ describe('a question registered with a component', () => {
     const result = await run(function* () {
       const handler = yield* startHandler(requestFor(), recorded)
       const rendered = yield* handler.nextShow()
-      expect(rendered.response).toEqual({ value: { action: 'cancel' } })
+      expect(rendered).toMatchObject({ answered: true, response: { action: 'cancel' } })
       expect(markupOf(rendered, false)).toContain('answered {&quot;action&quot;:&quot;cancel&quot;}')
       return yield* handler.task
     })

@@ -1,13 +1,13 @@
 import { createElement, type ComponentType } from 'react'
 import type { FormChoices } from '../protocol/question-form'
-import type { ElicitAnswer } from '../tools/types'
+import type { ElicitAnswer } from '../protocol/elicit-answer'
 import type { RenderedComponent } from './plugin-executor'
 import type { ElicitComponentProps, PluginClientRegistration, QuestionProps } from './types'
 
 type AnyQuestionComponent = ComponentType<QuestionProps<never, never>>
 type Handler = PluginClientRegistration['handlers'][string]
 
-interface QuestionRenderProps extends ElicitComponentProps<ElicitAnswer<unknown>> {
+interface QuestionRenderProps extends ElicitComponentProps<ElicitAnswer> {
   Component: AnyQuestionComponent
   message: string
   context: Record<string, unknown>
@@ -28,8 +28,9 @@ function Question({ Component, onRespond, disabled, response, ...question }: Que
 /**
  * The handler of a key registered with a component (`.onElicit({ pickSeat: SeatPicker })`): it
  * renders the component with the question — its message, decoded context, choices and defaults — and
- * returns the `ElicitResult` the component responds with. Rendered through `ctx.render`, so the
- * answer is recorded like any render's: after a reload the component shows it again, disabled.
+ * returns the `ElicitAnswer` the component responds with, as it is. Rendered through `ctx.render`,
+ * so that after a reload the component shows its answer again, disabled (the chat keeps that
+ * answer once, as the question's result).
  */
 export function questionHandler(Component: AnyQuestionComponent): Handler {
   return function* answerWithComponent(request, ctx) {

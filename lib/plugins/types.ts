@@ -1,13 +1,15 @@
 import type { Operation } from 'effection'
 import type { ComponentClass, ComponentType, ExoticComponent, ReactElement } from 'react'
 import type { ContextOf, ElicitSpec, ElicitsMap, ResponseOf } from '../tools/elicits'
-import type { AnyMcpTool, ElicitId, ElicitAnswer } from '../tools/types'
-import type { FormChoices } from '../protocol/question-form'
+import type { ElicitAnswer } from '../protocol/elicit-answer'
+import type { AnyMcpTool, ElicitId } from '../tools/types'
+import type { ChoiceAnswers, FormChoices } from '../protocol/question-form'
 
 /**
  * The props of a component that answers a question by itself, registered for its key with
  * `.onElicit({ pickSeat: SeatPicker })`: what the question is, typed from the tool, and
- * `respond`, which answers with the same `ElicitResult` an MCP App returns over its bridge.
+ * `respond`, which answers with an `ElicitAnswer` (lib/protocol: the one answer shape, from the
+ * component to the tool), the shape of the `ElicitResult` an MCP App returns over its bridge.
  * The same component renders in our chat's tool card and, bundled, in any MCP Apps host.
  */
 export interface QuestionProps<TContext, TResponse> {
@@ -48,9 +50,15 @@ export interface ElicitComponentProps<TResponse> {
 export type ResponseOfProps<P> = P extends { onRespond: (value: infer R) => void } ? R : never
 export type OwnProps<P> = Omit<P, keyof ElicitComponentProps<unknown>>
 
-/** One elicitation as a plugin handler sees it: its identity, message, schema and context. */
+/**
+ * One question as the browser knows it, from the moment its `plugin_elicit_request` arrives
+ * (`toPluginElicitRequest`, once): its identity parsed, its context decoded. The chat keeps it so
+ * (`ElicitationEntry.question`), its handler receives it, and its component's props come from it.
+ */
 export interface PluginElicitRequest<TKey extends string = string, TContext = Record<string, unknown>> {
+  /** The question's identity, parsed from `elicitId` (`seq` 0 when the server sent one it does not parse). */
   id: ElicitId
+  /** The identity as the wire spells it: what an answer names. */
   elicitId: string
   sessionId: string
   toolName: string
@@ -59,11 +67,16 @@ export interface PluginElicitRequest<TKey extends string = string, TContext = Re
   seq: number
   /** The human-readable message, without the encoded context section. */
   message: string
-  /** The response's JSON Schema, with `x-model-context`. */
+  /** The response's JSON Schema, as sent (with `x-model-context`). */
   schema: Record<string, unknown>
+  /** What the tool passed to `ctx.elicit` besides the message, decoded. */
   context: TContext
   /** The offered answers of the question's choice fields, by field name (`{}` when it has none). */
   choices: FormChoices
+  /** The title of each field of the question's form, by field name, in order: how its answer is said (`{}` when not sent). */
+  fieldTitles: Record<string, string>
+  /** What the values of choice fields stand for in the answer, when they are not the answer themselves (`{}` when none). */
+  choiceAnswers: ChoiceAnswers
   /** The answer the question starts from, from its `defaults` (`{}` when it declares none). */
   defaults: Record<string, unknown>
 }
@@ -113,7 +126,7 @@ export interface ResultViewProps<TResult> {
 /** What the browser needs of a plugin: its tool's name, one handler per elicitation key, and optionally a result view. */
 export interface PluginClientRegistration {
   toolName: string
-  handlers: Record<string, (request: ElicitHandlerRequest<string, Record<string, unknown>>, ctx: PluginClientContext) => Operation<ElicitAnswer<unknown>>>
+  handlers: Record<string, (request: ElicitHandlerRequest<string, Record<string, unknown>>, ctx: PluginClientContext) => Operation<ElicitAnswer>>
   /**
    * The keys registered with a component that answers by itself (`.onElicit({ pickSeat: SeatPicker })`):
    * each is also an MCP App, built from the same component file.

@@ -1,18 +1,13 @@
 import { z } from 'zod'
 import { MAX_APP_CONTEXT_CHARS, MAX_APP_CONTEXTS } from './app-context-limits'
+import { elicitAnswerSchema } from './elicit-answer'
 import { messageSchema } from './messages'
-
-export const elicitResultSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('accept'), content: z.unknown() }),
-  z.object({ action: z.literal('decline') }),
-  z.object({ action: z.literal('cancel') }),
-])
 
 export const pluginElicitResponseSchema = z.object({
   sessionId: z.string().min(1).max(200),
   callId: z.string().min(1).max(200),
   elicitId: z.string().min(1).max(500),
-  result: elicitResultSchema,
+  result: elicitAnswerSchema,
 })
 
 export const pluginAbortSchema = z.object({

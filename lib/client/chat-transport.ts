@@ -1,0 +1,154 @@
+import { MAX_APP_CONTEXT_CHARS, MAX_APP_CONTEXTS } from '../protocol/app-context-limits'
+import type { Message } from '../protocol/messages'
+import type { ChatRequest } from '../protocol/request-schema'
+import { RetryAbortedError, retryWhileBusy } from './busy-retry'
+import { ChatHttpError, postChat } from './chat-request'
+import type { ChatAction } from './chat-state'
+import type { ChatStore } from './chat-store'
+import { readNdjson } from './read-ndjson'
+
+export const STOP_REASON = 'Stopped by the user'
+
+/**
+ * The chat's requests to `/api/chat`. At most one is in flight; its events reach the state in
+ * order, and only while the chat that sent it is current (New chat forgets the requests before
+ * it); each ends the turn it started — its stream's end, an interruption or a failure, always one
+ * of them. A request the server refuses as busy (429 with `Retry-After`) goes again by itself,
+ * shown as `busy` in the snapshot meanwhile (see `retryWhileBusy`); aborting gives it up.
+ */
+export interface ChatTransport {
+  /** Send one request with the app contexts; resolves once its end is in the state. */
+  request(body: ChatRequest): Promise<void>
+  readonly inFlight: boolean
+  /** Counts New chats: a loop of requests stops when it changes. */
+  readonly generation: number
+  /** Abort the request in flight and wait until its end is in the state. */
+  abort(): Promise<void>
+  /** Abort the request in flight without waiting (the chat detaches, a second Stop). */
+  cut(): void
+  /** New chat: the request in flight and its events no longer reach the state; the app contexts are forgotten. */
+  forget(): void
+  /** Tell the server about sessions a discarded chat left waiting; their events go nowhere. */
+  abortQuietly(sessionIds: string[], messages: Message[]): Promise<void>
+  /** What an MCP App last told the model, by app; `undefined` forgets it (see `ChatController.setAppContext`). */
+  setAppContext(source: string, text: string | undefined): void
+}
+
+interface InFlight {
+  abort: AbortController
+  done: Promise<void>
+}
+
+export function createChatTransport({
+  endpoint,
+  fetch,
+  store,
+  dispatch,
+  ended,
+}: {
+  endpoint: string
+  fetch: typeof globalThis.fetch
+  store: ChatStore
+  /** Apply an event or the request's end to the chat. */
+  dispatch: (action: ChatAction) => void
+  /** Called when a request is over (its end applied, nothing in flight). */
+  ended: () => void
+}): ChatTransport {
+  let inFlight: InFlight | undefined
+  /** Bumped by New chat: a request of an earlier chat no longer touches the state. */
+  let generation = 0
+  /** By app, oldest first (a Map keeps insertion order; an update moves its app to the end). */
+  const appContext = new Map<string, string>()
+
+  async function request(body: ChatRequest): Promise<void> {
+    if (appContext.size > 0) {
+      body = { ...body, appContext: [...appContext].slice(-MAX_APP_CONTEXTS).map(([source, text]) => ({ source, text })) }
+    }
+    const abort = new AbortController()
+    const sentIn = generation
+    const apply = (action: ChatAction) => {
+      if (sentIn === generation) dispatch(action)
+    }
+    const done = (async () => {
+      let streamed = false
+      try {
+        const response = await retryWhileBusy(() => postChat({ body, signal: abort.signal, endpoint, fetch }), {
+          signal: abort.signal,
+          onWait: (busy) => {
+            const snapshot = store.getSnapshot()
+            if (sentIn === generation && snapshot.busy !== busy) store.publish({ ...snapshot, busy })
+          },
+        })
+        for await (const event of readNdjson(response.body)) {
+          if (abort.signal.aborted) break
+          streamed = true
+          apply(event)
+        }
+        if (abort.signal.aborted) apply({ type: 'local/interrupted', reason: `${STOP_REASON}.` })
+        else apply({ type: 'local/stream_end' })
+      } catch (failure) {
+        if (failure instanceof RetryAbortedError) apply({ type: 'local/not_sent', reason: `${STOP_REASON}.` })
+        else if (abort.signal.aborted) apply({ type: 'local/interrupted', reason: `${STOP_REASON}.` })
+        else if (failure instanceof ChatHttpError) apply({ type: 'local/request_failed', message: failure.message })
+        else if (!streamed) apply({ type: 'local/request_failed', message: 'Could not reach the server. Check your connection and try again.' })
+        else {
+          apply({
+            type: 'local/interrupted',
+            reason: 'The connection was lost.',
+            error: failure instanceof Error && failure.name === 'NdjsonParseError' ? failure.message : 'The connection was lost before the answer finished.',
+          })
+        }
+      }
+    })()
+    const current: InFlight = { abort, done }
+    inFlight = current
+    try {
+      await done
+    } finally {
+      if (inFlight === current) inFlight = undefined
+      ended()
+    }
+  }
+
+  return {
+    request,
+    get inFlight() {
+      return inFlight !== undefined
+    },
+    get generation() {
+      return generation
+    },
+    async abort() {
+      const current = inFlight
+      if (!current) return
+      current.abort.abort()
+      await current.done
+    },
+    cut() {
+      inFlight?.abort.abort()
+    },
+    forget() {
+      generation++
+      inFlight?.abort.abort()
+      inFlight = undefined
+      appContext.clear()
+    },
+    async abortQuietly(sessionIds, messages) {
+      let conversation = messages
+      for (const sessionId of sessionIds) {
+        try {
+          const response = await postChat({ body: { messages: conversation, pluginAbort: { sessionId, reason: STOP_REASON } }, endpoint, fetch })
+          for await (const event of readNdjson(response.body)) {
+            if (event.type === 'conversation_state') conversation = event.messages
+          }
+        } catch {
+          // The session expires on the server anyway.
+        }
+      }
+    },
+    setAppContext(source, text) {
+      appContext.delete(source)
+      if (text) appContext.set(source.slice(0, 200), text.slice(0, MAX_APP_CONTEXT_CHARS))
+    },
+  }
+}

@@ -1,0 +1,156 @@
+// What the chat controller's tests share: a scripted /api/chat, controllers started over it, and
+// the fixture plugin's turns (book_train), loaded as the app loads a plugin.
+import { expect, vi } from 'vitest'
+import type { ChatEvent } from '../../protocol/events'
+import type { Message } from '../../protocol/messages'
+import type { ChatRequest } from '../../protocol/request-schema'
+import { createPluginRegistry } from '../../plugins'
+import { searchTrains, seatMapFor } from '@/fixtures/book-train/trains'
+import { encodeModelContext, formatElicitId } from '../../tools'
+import { createChatController, type ChatController } from '../chat-controller'
+import { renderKey } from '../handler-tasks'
+import type { ToolCallEntry } from '../chat-state'
+
+/** A scripted `/api/chat`: each request gets the next answer, given the parsed body. */
+export function createServer() {
+  const requests: ChatRequest[] = []
+  const signals: AbortSignal[] = []
+  const answers: Array<(body: ChatRequest) => Response> = []
+  const fetch = vi.fn(async (_url: string | URL | Request, init?: RequestInit) => {
+    const body = JSON.parse(String(init?.body)) as ChatRequest
+    requests.push(body)
+    if (init?.signal) signals.push(init.signal)
+    const answer = answers.shift()
+    if (!answer) throw new Error(`unexpected request #${requests.length}: ${JSON.stringify(body)}`)
+    return answer(body)
+  })
+  return {
+    requests,
+    signals,
+    fetch: fetch as unknown as typeof globalThis.fetch,
+    next(answer: (body: ChatRequest) => Response) {
+      answers.push(answer)
+    },
+    /** Answer with these events; `hold` keeps the stream open until the request is aborted. */
+    stream(events: ChatEvent[], { hold = false }: { hold?: boolean } = {}) {
+      answers.push(() => ndjson(events, { hold, signal: signals.at(-1) }))
+    },
+  }
+}
+
+function ndjson(events: ChatEvent[], { hold, signal }: { hold: boolean; signal?: AbortSignal }): Response {
+  const encoder = new TextEncoder()
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const event of events) controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`))
+      if (!hold) return controller.close()
+      signal?.addEventListener('abort', () => controller.error(new DOMException('The operation was aborted.', 'AbortError')))
+    },
+  })
+  return new Response(body, { status: 200, headers: { 'content-type': 'application/x-ndjson' } })
+}
+
+export function memoryStorage() {
+  const items = new Map<string, string>()
+  return {
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => void items.set(key, value),
+    removeItem: (key: string) => void items.delete(key),
+  }
+}
+
+const controllers: ChatController[] = []
+
+/** Detach every controller `start` made: each test file calls it after each test. */
+export function detachAll() {
+  for (const controller of controllers.splice(0)) controller.detach()
+}
+
+export function start(options: Parameters<typeof createChatController>[0]) {
+  const controller = createChatController({ saveDelayMs: 0, ...options })
+  controllers.push(controller)
+  controller.attach()
+  return controller
+}
+
+/** A controller started over a stored chat: ready once the stored chat's checker (its own chunk) has loaded and checked it. */
+export async function startRestored(options: Parameters<typeof createChatController>[0]) {
+  const controller = start(options)
+  await vi.waitFor(() => expect(controller.getSnapshot().ready).toBe(true))
+  return controller
+}
+
+export function card(controller: ChatController, callId: string): ToolCallEntry {
+  const entry = controller.getSnapshot().state.entries.find((candidate) => candidate.kind === 'tool' && candidate.callId === callId)
+  if (!entry || entry.kind !== 'tool') throw new Error(`no card for ${callId}`)
+  return entry
+}
+
+/** The components shown for the latest attempt of a call's last elicitation. */
+export function rendersOf(controller: ChatController, callId: string) {
+  const elicitation = card(controller, callId).elicitations.at(-1)
+  if (!elicitation) throw new Error(`no elicitation for ${callId}`)
+  return controller.getSnapshot().renders[renderKey(elicitation)] ?? []
+}
+
+export function elicitEvent({
+  callId,
+  toolName,
+  key,
+  seq,
+  message,
+  context,
+}: {
+  callId: string
+  toolName: string
+  key: string
+  seq: number
+  message: string
+  context: Record<string, unknown>
+}): ChatEvent {
+  const encoded = encodeModelContext({ message, schema: { type: 'object' }, context })
+  return {
+    type: 'plugin_elicit_request',
+    sessionId: callId,
+    callId,
+    toolName,
+    key,
+    elicitId: formatElicitId({ toolName, key, callId, seq }),
+    ...encoded,
+  }
+}
+
+export const trains = searchTrains('Paris', 'Lyon')
+export const bookingCall: Message = {
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'book_train', arguments: '{"from":"Paris","to":"Lyon"}' } }],
+}
+export const firstTurn: ChatEvent[] = [
+  { type: 'text', content: 'Searching trains.' },
+  { type: 'tool_calls', calls: [{ id: 'call-1', name: 'book_train', arguments: { from: 'Paris', to: 'Lyon' } }] },
+  { type: 'plugin_progress', sessionId: 'call-1', callId: 'call-1', message: 'Waiting for a train choice', progress: 0.25 },
+  elicitEvent({
+    callId: 'call-1',
+    toolName: 'book_train',
+    key: 'pickTrain',
+    seq: 3,
+    message: 'Select your train from Paris to Lyon:',
+    context: { from: 'Paris', to: 'Lyon', trains },
+  }),
+  { type: 'conversation_state', messages: [{ role: 'user', content: 'Book a train from Paris to Lyon' }, bookingCall] },
+]
+export const seatTurn: ChatEvent[] = [
+  elicitEvent({
+    callId: 'call-1',
+    toolName: 'book_train',
+    key: 'pickSeat',
+    seq: 5,
+    message: 'Select your seat:',
+    context: { train: trains[0], seatMap: seatMapFor(trains[0]) },
+  }),
+  { type: 'conversation_state', messages: [{ role: 'user', content: 'Book a train from Paris to Lyon' }, bookingCall] },
+]
+
+// The fixture's browser half, listed as the app lists a plugin's: loaded on its first question.
+export const registry = createPluginRegistry([{ toolName: 'book_train', load: () => import('@/fixtures/book-train/plugin').then((module) => module.bookTrainPlugin) }])
