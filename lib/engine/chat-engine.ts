@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider'
 import { all, type Operation } from 'effection'
-import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
+import type { PendingQuestion } from '../runtime/pending-question'
 import { SessionLimitError, type LiveSession, type PluginSessionManager } from '../sessions'
 import { toChatFailure } from '../http/errors'
 import type { CallIdIssuer } from './call-ids'
@@ -50,7 +50,7 @@ export interface ChatEngineConfig {
 
 interface Waiting {
   call: ToolCall
-  request: BridgeElicitRequest
+  request: PendingQuestion
 }
 
 /**

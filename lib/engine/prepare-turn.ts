@@ -1,5 +1,5 @@
 import type { Operation } from 'effection'
-import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
+import type { PendingQuestion } from '../runtime/pending-question'
 import { parseElicitId } from '../tools/elicit-id'
 import type { LoadedSession, PluginSessionManager, TakenSession } from '../sessions'
 import { analyzeConversation } from './conversation'
@@ -20,9 +20,9 @@ export interface TurnPlan {
   abort?: { call: ToolCall; reason: string }
   /** Sessions this request took: answered now, or taken over from a process that stopped. */
   taken: Array<{ call: ToolCall; session: TakenSession }>
-  rejected: Array<{ call: ToolCall; request: BridgeElicitRequest; elicitId: string; message: string; issues: ValidationIssue[] }>
+  rejected: Array<{ call: ToolCall; request: PendingQuestion; elicitId: string; message: string; issues: ValidationIssue[] }>
   /** Pending calls nobody answered this time whose sessions still wait. */
-  waiting: Array<{ call: ToolCall; request: BridgeElicitRequest }>
+  waiting: Array<{ call: ToolCall; request: PendingQuestion }>
   /** Pending calls whose sessions ended without this client hearing of it: their results now. */
   finished: Array<{ call: ToolCall; outcome: { kind: 'completed'; content: string } | { kind: 'failed'; message: string } }>
   lost: Array<{ call: ToolCall; error: SessionErrorCode; message: string }>

@@ -1,5 +1,5 @@
 import { action, withResolvers, type Operation, type Scope, type Task } from 'effection'
-import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
+import type { PendingQuestion } from '../runtime/pending-question'
 import { createJournalingClient, type ToolEvent } from '../runtime/journaling-client'
 import { ToolJournal, type JournalEntry } from '../runtime/journal'
 import { runTool } from '../runtime/run-tool'
@@ -15,7 +15,7 @@ import { SessionStoreUnavailableError, type SessionStore, type StoredSession } f
 /** Everything a live session reports to whoever drives it, ending with one terminal event or a question. */
 export type LiveSessionEvent =
   | ToolEvent
-  | { type: 'elicit'; request: BridgeElicitRequest }
+  | { type: 'elicit'; request: PendingQuestion }
   | { type: 'completed'; content: string }
   | { type: 'failed'; error: Error }
   | { type: 'aborted'; reason: string }
@@ -103,7 +103,7 @@ export class LiveSession {
   /** How the tool's task reports its end when it was stopped because its results could not be written. */
   private stopEvent: Extract<LiveSessionEvent, { type: 'failed' | 'aborted' }> | undefined = undefined
   private answer: ((answer: ElicitAnswer<unknown>) => void) | undefined = undefined
-  private pending: BridgeElicitRequest | undefined = undefined
+  private pending: PendingQuestion | undefined = undefined
   /** The record holds what the store does not have yet: results (see `append`, `resumeUnwritten`), or the whole new session. */
   private unwritten: boolean
   // Writes happen one at a time: parallel branches may record results at once.
@@ -173,7 +173,7 @@ export class LiveSession {
   }
 
   /** What the tool waits on here and now, and the record (and version) this process wrote when it began to. */
-  get waitingOn(): { stored: StoredSession; request: BridgeElicitRequest } | undefined {
+  get waitingOn(): { stored: StoredSession; request: PendingQuestion } | undefined {
     return this.pending && { stored: { record: this.record, version: this.version }, request: this.pending }
   }
 
@@ -268,13 +268,13 @@ export class LiveSession {
     yield* this.halt()
   }
 
-  private *ask(request: BridgeElicitRequest): Operation<ElicitAnswer<unknown>> {
+  private *ask(request: PendingQuestion): Operation<ElicitAnswer<unknown>> {
     const now = this.timing.now()
     const expiresAt = now + this.timing.idleTimeoutMs
     yield* this.write((record) => ({
       ...record,
       status: 'waiting',
-      pending: { seq: request.id.seq, key: request.key, elicitId: request.elicitId, message: request.text, context: request.context },
+      pending: request.toRecord(),
       updatedAt: now,
       expiresAt,
       keepUntil: expiresAt + this.timing.keepMs,

@@ -1,8 +1,7 @@
 import { resource, sleep, spawn, useScope, withResolvers, type Operation } from 'effection'
 import type { ExtendedMessage } from '../tools/messages'
 import type { AnyMcpTool, ElicitAnswer } from '../tools/types'
-import { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
-import { parseElicitId } from '../tools/elicit-id'
+import { PendingQuestion } from '../runtime/pending-question'
 import { LiveSession, type SessionRuntime, type SessionTiming, type StartLiveSessionOptions } from './live-session'
 import { nextTurn } from './next-turn'
 import { SESSION_RECORD_FORMAT, SessionRecordError, type SessionEnding, type SessionRecord } from './session-record'
@@ -39,7 +38,7 @@ export type LoadedSession =
   | { kind: 'broken'; message: string }
   | { kind: 'ended'; ending: SessionEnding; stored: StoredSession }
   /** `cached`: read from the tool waiting in this process, not the store; a take may find the store moved on. */
-  | { kind: 'waiting'; stored: StoredSession; request: BridgeElicitRequest; cached?: boolean }
+  | { kind: 'waiting'; stored: StoredSession; request: PendingQuestion; cached?: boolean }
   /** Working in some request; `abandoned` when its process stopped writing (lease over). */
   | { kind: 'running'; stored: StoredSession; abandoned: boolean }
 
@@ -341,9 +340,9 @@ export function usePluginSessionManager({
         if (record.status === 'running') return { kind: 'running', stored, abandoned: record.expiresAt <= now() }
         const pending = record.pending
         const spec = pending && Object.hasOwn(tool.elicits, pending.key) ? tool.elicits[pending.key] : undefined
-        const id_ = pending ? parseElicitId(pending.elicitId) : undefined
-        if (!pending || !spec || !id_) return { kind: 'broken', message: `Session ${id} waits for a question this server cannot ask.` }
-        return { kind: 'waiting', stored, request: new BridgeElicitRequest(pending.elicitId, id_, pending.message, pending.context, spec) }
+        const request = pending && spec ? PendingQuestion.fromRecord(pending, spec) : undefined
+        if (!request) return { kind: 'broken', message: `Session ${id} waits for a question this server cannot ask.` }
+        return { kind: 'waiting', stored, request }
       },
 
       *take(loaded, { raw, checked }) {
