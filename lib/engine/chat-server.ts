@@ -184,7 +184,7 @@ export async function createChatServer({
         runner: turns,
         signal,
         onEnd,
-        prepare: () => prepareTurn({ request: parsed.data, clientId, address, sessions, signer, availabilityOf: registry.availabilityOf }),
+        prepare: () => prepareTurn({ request: parsed.data, clientId, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes }),
         run: (plan, emit) => runTurn({ plan, config, emit }),
       })
     },

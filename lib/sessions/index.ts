@@ -11,8 +11,9 @@ export type {
   PluginSessionManager,
   PluginSessionManagerOptions,
   SessionLimits,
-  TakenSession,
 } from './plugin-session-manager'
+export { settledOutcome } from './answer-outcome'
+export type { AnswerOutcome, AnswerRefusal, AnswersOutcome, SessionAnswer, TakeOverOutcome } from './answer-outcome'
 export { LiveSession } from './live-session'
 export type { LiveSessionEvent, SessionRuntime, SessionTiming } from './live-session'
 export { SessionConflictError, SessionLimitError } from './errors'

@@ -7,6 +7,7 @@ import { nextTurn } from './next-turn'
 import { SESSION_RECORD_FORMAT, SessionRecordError, type SessionEnding, type SessionRecord } from './session-record'
 import type { SessionStore, StoredSession } from './session-store'
 import { SessionLimitError } from './errors'
+import { answeredIn, refusal, settledOutcome, type AnswerOutcome, type AnswersOutcome, type SessionAnswer, type TakeOverOutcome } from './answer-outcome'
 import { createMemorySessionStore } from './stores/memory-store'
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000
@@ -37,43 +38,35 @@ export type LoadedSession =
   /** The record cannot be used: corrupted, from another version, or its tool is not served here. */
   | { kind: 'broken'; message: string }
   | { kind: 'ended'; ending: SessionEnding; stored: StoredSession }
-  /** `cached`: read from the tool waiting in this process, not the store; a take may find the store moved on. */
+  /** `cached`: read from the tool waiting in this process, not the store; recording an answer may find the store moved on. */
   | { kind: 'waiting'; stored: StoredSession; request: PendingQuestion; cached?: boolean }
   /** Working in some request; `abandoned` when its process stopped writing (lease over). */
   | { kind: 'running'; stored: StoredSession; abandoned: boolean }
 
-/** A session this request took over: the store holds `taken`; `previous` is what it replaced. */
-export interface TakenSession {
-  previous: StoredSession
-  taken: StoredSession
-  /** The validated answer that was recorded, when the session was taken by answering it. */
-  answer?: ElicitAnswer<unknown>
-  /** The tool waiting in this process, already given the answer: it ran on to its next write, which recorded it. */
-  resumed?: LiveSession
-}
-
 export interface PluginSessionManager {
   /** Start a tool call as a new session; throws when the call id is taken for this client. */
   start(options: { tool: AnyMcpTool; params: unknown; callId: string; clientId: string; parentMessages: readonly ExtendedMessage[] }): Operation<LiveSession>
-  /** The session as stored, for the client that started it only. */
+  /** The session as the store has it, for the client that started it only. */
+  load(clientId: string, id: string): Operation<LoadedSession>
   /**
-   * The session as the store has it. With `answering` (an elicitation id), a tool waiting on
-   * that question in this process answers from memory instead, without a read: the
-   * compare-and-set at `take` still checks that the store has not moved on.
+   * Answer the questions a client's tool calls wait on: each session is loaded, each answer
+   * checked once against its question, and only then, when none is refused, each is recorded
+   * with a compare-and-set on the version loaded — so of two deliveries of the same answer one
+   * is refused, and a request with one bad answer records none. An accepted answer's tool goes
+   * on at once: the one waiting in this process (given the answer from memory, the answer then
+   * written with what the tool does next: one write, not two), else a replay of its journal.
+   * `parentMessages` is called only for a replay.
    */
-  load(clientId: string, id: string, options?: { answering?: string }): Operation<LoadedSession>
+  answer(options: {
+    clientId: string
+    answers: readonly SessionAnswer[]
+    parentMessages(callId: string): readonly ExtendedMessage[]
+  }): Operation<AnswersOutcome>
   /**
-   * Record the answer to a waiting session, a compare-and-set on the version loaded: undefined
-   * when another delivery recorded one first. `answer` must have passed `request.check`. When
-   * the tool waits in this process (a `cached` load), it is given the answer at once and the
-   * answer is written with what it does next (`LiveSession.resumeUnwritten`): one write where
-   * there were two.
+   * Take over a running session whose process is gone (`loaded` is `running` and `abandoned`)
+   * and run it on by a replay of its journal; undefined when someone else took it first.
    */
-  take(loaded: Extract<LoadedSession, { kind: 'waiting' }>, answer: { raw: ElicitAnswer<unknown>; checked: ElicitAnswer<unknown> }): Operation<TakenSession | undefined>
-  /** Take a running session whose process is gone; undefined when someone else did first. */
-  takeOver(loaded: Extract<LoadedSession, { kind: 'running' }>): Operation<TakenSession | undefined>
-  /** Run a taken session on: the tool cached here when it is current, else a replay of its journal. */
-  continue(options: { taken: TakenSession; parentMessages: readonly ExtendedMessage[] }): Operation<LiveSession>
+  takeOver(options: { loaded: Extract<LoadedSession, { kind: 'running' }>; parentMessages: readonly ExtendedMessage[] }): Operation<TakeOverOutcome | undefined>
   /** Mark a live session as waiting now: it is dropped from memory after the hot time. */
   touch(session: LiveSession): void
   abort(clientId: string, sessionId: string, reason?: string): Operation<boolean>
@@ -266,6 +259,74 @@ export function usePluginSessionManager({
       if (session) yield* session.dehydrate()
     }
 
+    /**
+     * The session an answer to `elicitId` finds: the tool waiting on that question in this
+     * process, from memory without a read (recording the answer still checks, by its
+     * compare-and-set, that the store has not moved on), else the store's.
+     */
+    function* loadAnswering(clientId: string, id: string, elicitId: string): Operation<LoadedSession> {
+      const waiting = live.get(keyOf(clientId, id))?.waitingOn
+      if (waiting && waiting.request.elicitId === elicitId && waiting.stored.record.expiresAt > now()) {
+        return { kind: 'waiting', ...waiting, cached: true }
+      }
+      return yield* manager.load(clientId, id)
+    }
+
+    /**
+     * Record a checked answer to a waiting session, a compare-and-set on the version loaded,
+     * and run the tool on with it: undefined when another delivery recorded one first; a
+     * message when the tool cannot be run here. `raw` is what the journal keeps (a replay
+     * checks it again); `checked` is what the tool receives. When the tool waits in this process
+     * (a `cached` load), it is given the answer at once and the answer is written with what it
+     * does next (`LiveSession.resumeUnwritten`): one write where there were two.
+     */
+    function* record(
+      loaded: Extract<LoadedSession, { kind: 'waiting' }>,
+      raw: ElicitAnswer<unknown>,
+      checked: ElicitAnswer<unknown>,
+      parentMessages: () => readonly ExtendedMessage[],
+    ): Operation<LiveSession | string | undefined> {
+      const { record, version } = loaded.stored
+      const pending = record.pending!
+      const at = now()
+      const next: SessionRecord = {
+        ...record,
+        status: 'running',
+        pending: undefined,
+        journal: [...record.journal, { seq: pending.seq, kind: 'elicit', key: pending.key, answer: raw }],
+        updatedAt: at,
+        expiresAt: at + leaseMs,
+        keepUntil: at + leaseMs + keepMs,
+      }
+      const key = keyOf(record.clientId, record.id)
+      const cached = live.get(key)
+      if (loaded.cached && cached?.waiting && cached.version === version) {
+        unschedule(key)
+        cached.resumeUnwritten(next, checked)
+        return (yield* cached.recorded()) ? cached : undefined
+      }
+      const written = yield* store.update(next, version)
+      if (written === undefined) return undefined
+      const taken = { record: next, version: written }
+      // Read from the store, but the tool still waits here on what it read: it takes the answer from memory.
+      if (cached?.waiting && cached.version === version) {
+        unschedule(key)
+        cached.resume(taken, checked)
+        return cached
+      }
+      return yield* replay(taken, record, parentMessages())
+    }
+
+    /** Run a taken session on by a replay of its journal (`previous`: the record it was taken from); a message when it cannot be. */
+    function* replay(taken: StoredSession, previous: SessionRecord, parentMessages: readonly ExtendedMessage[]): Operation<LiveSession | string> {
+      const { record } = taken
+      if (live.has(keyOf(record.clientId, record.id))) yield* forget(record.clientId, record.id)
+      const tool = tools(record.toolName)
+      if (!tool) return `Session ${record.id} needs the tool "${record.toolName}", which this server does not offer.`
+      if (tool.liveOnly && !replayable(previous)) return lostLiveOnly(record.toolName)
+      return startLive(tool, taken, parentMessages)
+    }
+
     const manager: PluginSessionManager = {
       *start({ tool, params, callId, clientId, parentMessages }) {
         const at = now()
@@ -312,11 +373,7 @@ export function usePluginSessionManager({
         return remember(session)
       },
 
-      *load(clientId, id, { answering } = {}) {
-        const waiting = answering === undefined ? undefined : live.get(keyOf(clientId, id))?.waitingOn
-        if (waiting && waiting.request.elicitId === answering && waiting.stored.record.expiresAt > now()) {
-          return { kind: 'waiting', ...waiting, cached: true }
-        }
+      *load(clientId, id) {
         let stored: StoredSession | undefined
         try {
           stored = yield* store.get(clientId, id)
@@ -345,54 +402,65 @@ export function usePluginSessionManager({
         return { kind: 'waiting', stored, request }
       },
 
-      *take(loaded, { raw, checked }) {
-        const { record, version } = loaded.stored
-        const pending = record.pending!
-        const at = now()
-        const next: SessionRecord = {
-          ...record,
-          status: 'running',
-          pending: undefined,
-          journal: [...record.journal, { seq: pending.seq, kind: 'elicit', key: pending.key, answer: raw }],
-          updatedAt: at,
-          expiresAt: at + leaseMs,
-          keepUntil: at + leaseMs + keepMs,
+      *answer({ clientId, answers, parentMessages }) {
+        const outcomes: AnswerOutcome[] = []
+        const accepted: Array<{ index: number; loaded: Extract<LoadedSession, { kind: 'waiting' }>; given: SessionAnswer; answer: ElicitAnswer<unknown> }> = []
+        // Every answer is loaded and checked before any is recorded: a refusal records none.
+        for (const [index, given] of answers.entries()) {
+          const { callId, elicitId } = given
+          const loaded = yield* loadAnswering(clientId, callId, elicitId)
+          switch (loaded.kind) {
+            case 'missing':
+            case 'broken':
+              outcomes[index] = settledOutcome(callId, loaded)
+              continue
+            case 'ended':
+              if (answeredIn(loaded.stored.record.journal, elicitId)) return refusal('elicit_already_answered', `Elicitation ${elicitId} was already answered.`)
+              outcomes[index] = settledOutcome(callId, loaded)
+              continue
+            case 'running':
+              return answeredIn(loaded.stored.record.journal, elicitId)
+                ? refusal('elicit_already_answered', `Elicitation ${elicitId} was already answered.`)
+                : refusal('session_not_waiting', `Tool call ${callId} is not waiting for an answer: it is working in another request.`)
+            case 'waiting': {
+              const check = loaded.request.check(elicitId, given.result)
+              if (check.ok) accepted.push({ index, loaded, given, answer: check.answer })
+              else if (check.code === 'invalid_response') {
+                outcomes[index] = { kind: 'rejected', callId, question: loaded.request, message: check.message, issues: check.issues }
+              } else return refusal(check.code, check.message)
+            }
+          }
         }
-        const key = keyOf(record.clientId, record.id)
-        const cached = loaded.cached ? live.get(key) : undefined
-        if (cached?.waiting && cached.version === version) {
-          unschedule(key)
-          cached.resumeUnwritten(next, checked)
-          if (!(yield* cached.recorded())) return undefined
-          return { previous: loaded.stored, taken: cached.stored, answer: checked, resumed: cached }
+        for (const { index, loaded, given, answer } of accepted) {
+          const { callId, elicitId } = given
+          const session = yield* record(loaded, given.result, answer, () => parentMessages(callId))
+          if (typeof session === 'string') {
+            outcomes[index] = { kind: 'lost', callId, error: 'INTERNAL_ERROR', message: session }
+            continue
+          }
+          if (session) {
+            outcomes[index] = { kind: 'accepted', callId, session }
+            continue
+          }
+          // Read from this process's memory, and the store moved on: stopped or expired elsewhere, say so.
+          const now = loaded.cached ? yield* manager.load(clientId, callId) : undefined
+          if (now?.kind === 'ended' && now.ending.kind === 'aborted' && !answeredIn(now.stored.record.journal, elicitId)) {
+            outcomes[index] = settledOutcome(callId, now)
+            continue
+          }
+          return refusal('elicit_already_answered', `Elicitation ${elicitId} was answered by another request at the same moment.`)
         }
-        const taken = yield* store.update(next, version)
-        return taken === undefined ? undefined : { previous: loaded.stored, taken: { record: next, version: taken }, answer: checked }
+        return { kind: 'answered', outcomes }
       },
 
-      *takeOver(loaded) {
+      *takeOver({ loaded, parentMessages }) {
         const { record, version } = loaded.stored
         const at = now()
         const next: SessionRecord = { ...record, updatedAt: at, expiresAt: at + leaseMs, keepUntil: at + leaseMs + keepMs }
         const taken = yield* store.update(next, version)
-        return taken === undefined ? undefined : { previous: loaded.stored, taken: { record: next, version: taken } }
-      },
-
-      *continue({ taken, parentMessages }) {
-        if (taken.resumed) return taken.resumed
-        const { record } = taken.taken
-        const key = keyOf(record.clientId, record.id)
-        const cached = live.get(key)
-        if (cached && taken.answer && cached.waiting && cached.version === taken.previous.version) {
-          unschedule(key)
-          cached.resume(taken.taken, taken.answer)
-          return cached
-        }
-        if (cached) yield* forget(record.clientId, record.id)
-        const tool = tools(record.toolName)
-        if (!tool) throw new Error(`Session ${record.id} needs the tool "${record.toolName}", which this server does not offer.`)
-        if (tool.liveOnly && !replayable(taken.previous.record)) throw new Error(lostLiveOnly(record.toolName))
-        return startLive(tool, taken.taken, parentMessages)
+        if (taken === undefined) return undefined
+        const session = yield* replay({ record: next, version: taken }, loaded.stored.record, parentMessages)
+        return typeof session === 'string' ? { kind: 'lost', error: 'INTERNAL_ERROR', message: session } : { kind: 'taken', session }
       },
 
       touch(session) {
