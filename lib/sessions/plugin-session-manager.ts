@@ -1,9 +1,10 @@
-import { resource, sleep, spawn, useScope, withResolvers, type Operation } from 'effection'
+import { resource, sleep, spawn, withResolvers, type Operation } from 'effection'
 import type { ExtendedMessage } from '../tools/messages'
 import type { AnyMcpTool, ElicitAnswer } from '../tools/types'
 import { PendingQuestion } from '../runtime/pending-question'
-import { LiveSession, type SessionRuntime, type SessionTiming, type StartLiveSessionOptions } from './live-session'
-import { nextTurn } from './next-turn'
+import type { LiveSession, SessionRuntime } from './live-session'
+import { useLiveTools } from './live-tools'
+import type { SessionTiming } from './session-writer'
 import { SESSION_RECORD_FORMAT, SessionRecordError, type SessionEnding, type SessionRecord } from './session-record'
 import type { SessionStore, StoredSession } from './session-store'
 import { SessionLimitError } from './errors'
@@ -20,9 +21,6 @@ export const DEFAULT_KEEP_MS = 60 * 60 * 1000
  * cost a store write per record, and the memory store a walk of every record it keeps.
  */
 const SWEEP_EVERY_MS = 1000
-
-/** What each of the manager's loops waits for when it has nothing to do. */
-const WAITING_FOR = { cache: 'drop from memory', expire: 'end at its idle time-out', sweep: 'forget', write: 'write' } as const
 
 export interface PluginSessionInfo {
   id: string
@@ -100,11 +98,16 @@ export interface SessionLimits {
 }
 
 /**
- * Plugin sessions as data in a store, with the tools of recent ones kept alive in this
- * process as a cache. One loop drops waiting tools from memory after the hot time; another
- * forgets old records in stores that do not expire them by themselves; a third writes, by the
- * next turn of the event loop, results that tools received while no request drove them. Ending the resource
- * halts every tool still in memory; their records stay.
+ * Plugin sessions as data in a store, for the engine (and anything else that runs tools for a
+ * client): it starts them, tells how each stands, takes the answers to their questions and
+ * stops them. The tools of recent ones stay alive in this process as a cache (`useLiveTools`);
+ * a loop here forgets old records in stores that do not expire them by themselves. Ending the
+ * resource halts every tool still in memory; their records stay.
+ *
+ * Invariant: the store's record is the truth. Every change of a session (an answer recorded, a
+ * take-over, an abort) is a compare-and-set on the version read, so two processes or two
+ * deliveries of one request never both change it; a tool in memory is used only while the
+ * store holds the version it wrote.
  */
 export function usePluginSessionManager({
   tools,
@@ -118,146 +121,22 @@ export function usePluginSessionManager({
   now = Date.now,
 }: PluginSessionManagerOptions): Operation<PluginSessionManager> {
   return resource(function* (provide) {
-    const scope = yield* useScope()
     const timing: SessionTiming = { now, idleTimeoutMs, leaseMs, keepMs }
-    const keyOf = (clientId: string, id: string) => `${clientId}\u0000${id}`
-    /** Tools alive in this process. */
-    const live = new Map<string, LiveSession>()
-    /** The waiting ones among them, oldest first, with when they began to wait. */
-    const idle = new Map<string, number>()
-    /**
-     * Waiting live-only tools whose outside work has begun (see `replayable`): they cannot be
-     * dropped from memory, so they are ended here when their idle time-out passes, which
-     * cancels their outside call. Oldest first, with when they began to wait.
-     */
-    const expiring = new Map<string, number>()
-    /** Tools alive here that received a result not written yet (see `LiveSession.flush`). */
-    const unwritten = new Set<LiveSession>()
-    let wakeCache: (() => void) | undefined
-    let wakeExpire: (() => void) | undefined
+    const live = yield* useLiveTools({ store, runtime, timing, hotMs, expiredReason: (toolName) => expiredReason(toolName, idleTimeoutMs) })
     let wakeSweep: (() => void) | undefined
-    let wakeWriter: (() => void) | undefined
-
-    function* wake(which: keyof typeof WAITING_FOR) {
-      const resolved = withResolvers<void>(`a session to ${WAITING_FOR[which]}`)
-      if (which === 'cache') wakeCache = resolved.resolve
-      else if (which === 'expire') wakeExpire = resolved.resolve
-      else if (which === 'sweep') wakeSweep = resolved.resolve
-      else wakeWriter = resolved.resolve
-      yield* resolved.operation
-    }
-
-    // A result a tool received is written with its next write, or by the request driving it
-    // before any of its events; this loop makes sure it is written by the next turn of the event
-    // loop even when no request drives the tool (a branch still working after another asked).
-    yield* spawn(function* writeDeferredResults() {
-      while (true) {
-        if (unwritten.size === 0) {
-          yield* wake('write')
-          continue
-        }
-        yield* nextTurn()
-        const sessions = [...unwritten]
-        unwritten.clear()
-        for (const session of sessions) yield* session.flush()
-      }
-    })
-
-    yield* spawn(function* dropColdTools() {
-      while (true) {
-        const oldest = idle.entries().next()
-        if (oldest.done) {
-          yield* wake('cache')
-          continue
-        }
-        const [key, since] = oldest.value
-        const wait = since + Math.min(hotMs, idleTimeoutMs) - now()
-        if (wait > 0) {
-          yield* sleep(wait)
-          continue
-        }
-        idle.delete(key)
-        const session = live.get(key)
-        if (session) yield* session.dehydrate()
-      }
-    })
-
-    yield* spawn(function* endExpiredCalls() {
-      while (true) {
-        const oldest = expiring.entries().next()
-        if (oldest.done) {
-          yield* wake('expire')
-          continue
-        }
-        const [key, since] = oldest.value
-        const wait = since + idleTimeoutMs - now()
-        if (wait > 0) {
-          yield* sleep(wait)
-          continue
-        }
-        expiring.delete(key)
-        const session = live.get(key)
-        if (session?.waiting) yield* session.halt(expiredReason(session.toolName, idleTimeoutMs))
-      }
-    })
 
     yield* spawn(function* forgetOldRecords() {
       while (true) {
         const next = yield* store.sweep(now())
-        if (next === undefined) yield* wake('sweep')
+        if (next === undefined) {
+          const woken = withResolvers<void>('a session to forget')
+          wakeSweep = woken.resolve
+          yield* woken.operation
+        }
         // A store that left some due (a full batch) is swept again once other work has had its turn.
         else yield* sleep(next > now() ? Math.min(keepMs, Math.max(next - now(), SWEEP_EVERY_MS)) : 0)
       }
     })
-
-    function remember(session: LiveSession): LiveSession {
-      live.set(keyOf(session.clientId, session.id), session)
-      return session
-    }
-
-    /** The tool of `stored` running in this process; `remember` it to make it the cache's. */
-    function runLive(tool: AnyMcpTool, stored: StoredSession, parentMessages: readonly ExtendedMessage[], createLimits?: StartLiveSessionOptions['limits']): LiveSession {
-      return new LiveSession({
-        scope,
-        store,
-        tool,
-        stored,
-        runtime,
-        parentMessages,
-        timing,
-        limits: createLimits,
-        onUnwritten: (session) => {
-          unwritten.add(session)
-          wakeWriter?.()
-          wakeWriter = undefined
-        },
-        onEnd: (ended) => {
-          const key = keyOf(ended.clientId, ended.id)
-          // Only the cache's own entry: a tool refused at its start never replaced it.
-          if (live.get(key) !== ended) return
-          live.delete(key)
-          unschedule(key)
-        },
-      })
-    }
-
-    function startLive(tool: AnyMcpTool, stored: StoredSession, parentMessages: readonly ExtendedMessage[]): LiveSession {
-      return remember(runLive(tool, stored, parentMessages))
-    }
-
-    /** The tool no longer waits (it was answered, or it ended): no timer is due for it. */
-    function unschedule(key: string) {
-      idle.delete(key)
-      expiring.delete(key)
-    }
-
-    function* forget(clientId: string, id: string) {
-      const key = keyOf(clientId, id)
-      unschedule(key)
-      const session = live.get(key)
-      live.delete(key)
-      if (session) yield* session.dehydrate()
-    }
 
     /**
      * The session an answer to `elicitId` finds: the tool waiting on that question in this
@@ -265,7 +144,7 @@ export function usePluginSessionManager({
      * compare-and-set, that the store has not moved on), else the store's.
      */
     function* loadAnswering(clientId: string, id: string, elicitId: string): Operation<LoadedSession> {
-      const waiting = live.get(keyOf(clientId, id))?.waitingOn
+      const waiting = live.get(clientId, id)?.waitingOn
       if (waiting && waiting.request.elicitId === elicitId && waiting.stored.record.expiresAt > now()) {
         return { kind: 'waiting', ...waiting, cached: true }
       }
@@ -298,10 +177,9 @@ export function usePluginSessionManager({
         expiresAt: at + leaseMs,
         keepUntil: at + leaseMs + keepMs,
       }
-      const key = keyOf(record.clientId, record.id)
-      const cached = live.get(key)
+      const cached = live.get(record.clientId, record.id)
       if (loaded.cached && cached?.waiting && cached.version === version) {
-        unschedule(key)
+        live.answering(cached)
         cached.resumeUnwritten(next, checked)
         return (yield* cached.recorded()) ? cached : undefined
       }
@@ -310,7 +188,7 @@ export function usePluginSessionManager({
       const taken = { record: next, version: written }
       // Read from the store, but the tool still waits here on what it read: it takes the answer from memory.
       if (cached?.waiting && cached.version === version) {
-        unschedule(key)
+        live.answering(cached)
         cached.resume(taken, checked)
         return cached
       }
@@ -320,11 +198,11 @@ export function usePluginSessionManager({
     /** Run a taken session on by a replay of its journal (`previous`: the record it was taken from); a message when it cannot be. */
     function* replay(taken: StoredSession, previous: SessionRecord, parentMessages: readonly ExtendedMessage[]): Operation<LiveSession | string> {
       const { record } = taken
-      if (live.has(keyOf(record.clientId, record.id))) yield* forget(record.clientId, record.id)
+      yield* live.forget(record.clientId, record.id)
       const tool = tools(record.toolName)
       if (!tool) return `Session ${record.id} needs the tool "${record.toolName}", which this server does not offer.`
       if (tool.liveOnly && !replayable(previous)) return lostLiveOnly(record.toolName)
-      return startLive(tool, taken, parentMessages)
+      return live.remember(live.run({ tool, stored: taken, parentMessages }))
     }
 
     const manager: PluginSessionManager = {
@@ -348,7 +226,7 @@ export function usePluginSessionManager({
         // `LiveSession.resumeUnwritten`), and in any case by the next turn of the event loop. The
         // limits are checked by that write, so a refused tool has done nothing outside either.
         const createLimits = limits.maxOpenPerClient !== undefined || limits.maxOpen !== undefined ? { perClient: limits.maxOpenPerClient, all: limits.maxOpen } : undefined
-        const session = runLive(tool, { record, version: 0 }, parentMessages, createLimits)
+        const session = live.run({ tool, stored: { record, version: 0 }, parentMessages, limits: createLimits })
         let recorded: boolean | undefined
         let refused = false
         try {
@@ -370,7 +248,7 @@ export function usePluginSessionManager({
         }
         wakeSweep?.()
         wakeSweep = undefined
-        return remember(session)
+        return live.remember(session)
       },
 
       *load(clientId, id) {
@@ -389,7 +267,7 @@ export function usePluginSessionManager({
         if (record.status === 'waiting' && record.expiresAt <= now()) {
           return { kind: 'ended', stored, ending: { kind: 'aborted', reason: expiredReason(record.toolName, idleTimeoutMs) } }
         }
-        if (tool.liveOnly && !live.has(keyOf(clientId, id)) && !replayable(record)) {
+        if (tool.liveOnly && !live.get(clientId, id) && !replayable(record)) {
           // Working in another process, it is running as any session there is; once that process is gone, it is lost.
           if (record.status === 'running' && record.expiresAt > now()) return { kind: 'running', stored, abandoned: false }
           return { kind: 'broken', message: lostLiveOnly(record.toolName) }
@@ -464,27 +342,16 @@ export function usePluginSessionManager({
       },
 
       touch(session) {
-        const key = keyOf(session.clientId, session.id)
-        if (live.get(key) !== session) return
-        unschedule(key)
         // Dropped from memory, a live-only tool whose outside work began would be lost: it stays
         // until it ends, at the latest at its idle time-out.
-        if (tools(session.toolName)?.liveOnly && !replayable(session.stored.record)) {
-          expiring.set(key, now())
-          wakeExpire?.()
-          wakeExpire = undefined
-          return
-        }
-        idle.set(key, now())
-        wakeCache?.()
-        wakeCache = undefined
+        live.waits(session, { pinned: Boolean(tools(session.toolName)?.liveOnly) && !replayable(session.stored.record) })
       },
 
       *abort(clientId, sessionId, reason = 'Stopped by the user.') {
         for (let attempt = 0; attempt < 3; attempt++) {
           const loaded = yield* manager.load(clientId, sessionId)
           if (loaded.kind !== 'waiting' && loaded.kind !== 'running') {
-            yield* forget(clientId, sessionId)
+            yield* live.forget(clientId, sessionId)
             return false
           }
           const at = now()
@@ -499,7 +366,7 @@ export function usePluginSessionManager({
             keepUntil: at + keepMs,
           }
           if ((yield* store.update(next, version)) !== undefined) {
-            const session = live.get(keyOf(clientId, sessionId))
+            const session = live.get(clientId, sessionId)
             if (session) yield* session.halt(reason)
             return true
           }
@@ -524,7 +391,7 @@ export function usePluginSessionManager({
       },
     }
 
-    // Ending this resource ends its scope, which halts every tool still in memory.
+    // Ending this resource ends the cache's, which halts every tool still in memory.
     yield* provide(manager)
   })
 }
