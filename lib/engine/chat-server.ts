@@ -15,7 +15,7 @@ import { createRateLimiter } from '../http/rate-limiter'
 import { DEFAULT_TOOL_CONTEXT_BYTES } from './tool-context'
 import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { AnyMcpTool } from '../tools/types'
-import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './chat-engine'
+import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './run-turn'
 import { ChatRequestError } from '../http/errors'
 import { openNdjsonStream } from './ndjson-stream'
 import { createTurnRunner } from './turn-runner'
@@ -70,7 +70,12 @@ export interface ChatServerOptions {
   branchLimits?: BranchLimits
 }
 
-/** The chat engine with its long-lived scope: plugin sessions live here between requests. */
+/**
+ * The chat engine with its long-lived scope: plugin sessions live here between requests. This is
+ * the engine's own server resource, independent of Next and of any configuration: tests and the
+ * bench make one directly. `lib/server/` is something else, the app's composition root, which
+ * reads the environment and builds the one instance the routes use (`chat-server-instance.ts`).
+ */
 export interface ChatServer {
   /**
    * Validate a request body against the contract and the live sessions (a refusal rejects with

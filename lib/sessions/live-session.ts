@@ -8,7 +8,7 @@ import type { BranchLimits } from '../tools/limits'
 import type { ExtendedMessage } from '../tools/messages'
 import type { AnyMcpTool, ElicitAnswer, SampleResult } from '../tools/types'
 import { SessionConflictError } from './errors'
-import { nextTurn } from './next-turn'
+import { eventLoopTick } from './event-loop-tick'
 import type { SessionRecord } from './session-record'
 import type { SessionStore, StoredSession } from './session-store'
 import { SessionWriter, type SessionTiming } from './session-writer'
@@ -166,7 +166,7 @@ export class LiveSession {
   *nextEvent(): Operation<LiveSessionEvent> {
     while (true) {
       if (this.writer.unwritten) {
-        yield* nextTurn()
+        yield* eventLoopTick()
         yield* this.flush()
       }
       const ready = this.events.shift()
@@ -220,7 +220,7 @@ export class LiveSession {
    * when another process took or stopped the session first (or, new, its call id was taken).
    */
   *recorded(): Operation<boolean> {
-    yield* nextTurn()
+    yield* eventLoopTick()
     try {
       yield* this.writer.writeUnwritten()
       return true

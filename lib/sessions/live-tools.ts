@@ -3,7 +3,7 @@ import type { ExtendedMessage } from '../tools/messages'
 import type { AnyMcpTool } from '../tools/types'
 import { useDueQueue } from './due-queue'
 import { LiveSession, type SessionRuntime, type StartLiveSessionOptions } from './live-session'
-import { nextTurn } from './next-turn'
+import { eventLoopTick } from './event-loop-tick'
 import type { SessionStore, StoredSession } from './session-store'
 import type { SessionTiming } from './session-writer'
 
@@ -86,7 +86,7 @@ export function useLiveTools({
           yield* woken.operation
           continue
         }
-        yield* nextTurn()
+        yield* eventLoopTick()
         const sessions = [...unwritten]
         unwritten.clear()
         for (const session of sessions) yield* session.flush()
