@@ -144,11 +144,10 @@ export function* prepareTurn({ request, clientId, address, sessions, signer, ava
   }
 
   // Every refusal but the answers' is made; the sessions check the answers, and record them only if they refuse none.
-  const answers: SessionAnswer[] = [...responses.values()].map(({ callId, elicitId, result }) => ({ callId, elicitId, result }))
-  if (answers.length > 0) {
+  if (responses.size > 0) {
     const answered = yield* sessions.answer({
       clientId,
-      answers,
+      answers: [...responses.values()] satisfies SessionAnswer[],
       parentMessages: (callId) => toolContextOf({ conversation: messages, callId, maxBytes: maxToolContextBytes }),
     })
     if (answered.kind === 'refused') throw new ChatRequestError(answered.code, answered.message)
@@ -175,9 +174,11 @@ export function* prepareTurn({ request, clientId, address, sessions, signer, ava
     if (taken.kind === 'lost') turn.lost.push({ call, error: taken.error, message: taken.message })
     else turn.resumed.push({ call, session: taken.session })
   }
-  // In the conversation's order, as each call's outcome is reported.
-  const order = new Map(pendingCalls.map((call, index) => [call.id, index]))
-  const byCall = (a: { call: ToolCall }, b: { call: ToolCall }) => order.get(a.call.id)! - order.get(b.call.id)!
-  for (const list of [turn.resumed, turn.rejected, turn.waiting, turn.finished, turn.lost]) list.sort(byCall)
+  if (pendingCalls.length > 1) {
+    // In the conversation's order, as each call's outcome is reported.
+    const order = new Map(pendingCalls.map((call, index) => [call.id, index]))
+    const byCall = (a: { call: ToolCall }, b: { call: ToolCall }) => order.get(a.call.id)! - order.get(b.call.id)!
+    for (const list of [turn.resumed, turn.rejected, turn.waiting, turn.finished, turn.lost]) list.sort(byCall)
+  }
   return turn
 }

@@ -36,10 +36,15 @@ export type LoadedSession =
   /** The record cannot be used: corrupted, from another version, or its tool is not served here. */
   | { kind: 'broken'; message: string }
   | { kind: 'ended'; ending: SessionEnding; stored: StoredSession }
-  /** `cached`: read from the tool waiting in this process, not the store; recording an answer may find the store moved on. */
-  | { kind: 'waiting'; stored: StoredSession; request: PendingQuestion; cached?: boolean }
+  | { kind: 'waiting'; stored: StoredSession; request: PendingQuestion }
   /** Working in some request; `abandoned` when its process stopped writing (lease over). */
   | { kind: 'running'; stored: StoredSession; abandoned: boolean }
+
+/**
+ * A waiting session as an answer finds it; `cached`: read from the tool waiting in this process,
+ * not the store, so recording the answer may find that the store moved on.
+ */
+type Answerable = Extract<LoadedSession, { kind: 'waiting' }> & { cached?: true }
 
 export interface PluginSessionManager {
   /** Start a tool call as a new session; throws when the call id is taken for this client. */
@@ -143,7 +148,7 @@ export function usePluginSessionManager({
      * process, from memory without a read (recording the answer still checks, by its
      * compare-and-set, that the store has not moved on), else the store's.
      */
-    function* loadAnswering(clientId: string, id: string, elicitId: string): Operation<LoadedSession> {
+    function* loadAnswering(clientId: string, id: string, elicitId: string): Operation<Exclude<LoadedSession, { kind: 'waiting' }> | Answerable> {
       const waiting = live.get(clientId, id)?.waitingOn
       if (waiting && waiting.request.elicitId === elicitId && waiting.stored.record.expiresAt > now()) {
         return { kind: 'waiting', ...waiting, cached: true }
@@ -160,7 +165,7 @@ export function usePluginSessionManager({
      * does next (`LiveSession.resumeUnwritten`): one write where there were two.
      */
     function* record(
-      loaded: Extract<LoadedSession, { kind: 'waiting' }>,
+      loaded: Answerable,
       raw: ElicitAnswer<unknown>,
       checked: ElicitAnswer<unknown>,
       parentMessages: () => readonly ExtendedMessage[],
@@ -282,7 +287,7 @@ export function usePluginSessionManager({
 
       *answer({ clientId, answers, parentMessages }) {
         const outcomes: AnswerOutcome[] = []
-        const accepted: Array<{ index: number; loaded: Extract<LoadedSession, { kind: 'waiting' }>; given: SessionAnswer; answer: ElicitAnswer<unknown> }> = []
+        const accepted: Array<{ index: number; loaded: Answerable; given: SessionAnswer; answer: ElicitAnswer<unknown> }> = []
         // Every answer is loaded and checked before any is recorded: a refusal records none.
         for (const [index, given] of answers.entries()) {
           const { callId, elicitId } = given
