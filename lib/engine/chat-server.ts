@@ -26,6 +26,7 @@ import { createModelSampler } from '../runtime/sample-with-model'
 import type { ExternalToolSource } from '../tools/external-tools'
 import { createToolRegistry, type ToolDescription } from './tool-registry'
 import { toIssues } from '../runtime/json-schema'
+import type { WaitingQuestion } from '../runtime/pending-question'
 
 export interface ChatServerOptions {
   model: LanguageModelV3
@@ -104,14 +105,7 @@ export interface ChatServer {
   close(): Promise<void>
 }
 
-/** A question a tool call waits on, as `ChatServer.waitingQuestion` reads it. */
-export interface WaitingQuestion {
-  toolName: string
-  elicitId: string
-  key: string
-  /** What the tool passed to `ctx.elicit` besides the message. */
-  context: Record<string, unknown>
-}
+export type { WaitingQuestion }
 
 export async function createChatServer({
   model,

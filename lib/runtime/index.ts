@@ -1,5 +1,5 @@
 export { PendingQuestion } from './pending-question'
-export type { AnswerCheck, PendingQuestionRecord } from './pending-question'
+export type { AnswerCheck, PendingQuestionRecord, WaitingQuestion } from './pending-question'
 export { createJournalingClient } from './journaling-client'
 export type { JournalingClientOptions, ToolEvent } from './journaling-client'
 export { ToolJournal } from './journal'

@@ -26,6 +26,12 @@ export interface PendingQuestionRecord {
 }
 
 /**
+ * A question a tool call waits on, as something outside the turn reads it (the MCP App an
+ * external server's form names): what its record says, and the tool that asks it.
+ */
+export type WaitingQuestion = Pick<PendingQuestionRecord, 'elicitId' | 'key' | 'context'> & { toolName: string }
+
+/**
  * The question a tool waits on, and the one place its answers are checked. Made when the tool
  * asks (`ctx.elicit`), or from the record of a session that waits (`fromRecord`), so a question
  * has one shape on the server, live or stored; `toRecord` is the stored one.
