@@ -3,6 +3,7 @@ import type { ExtendedMessage } from '../tools/messages'
 import type { AnyMcpTool, ElicitAnswer } from '../tools/types'
 import { PendingQuestion } from '../runtime/pending-question'
 import type { LiveSession, SessionRuntime } from './live-session'
+import { lostLiveOnly, replayable } from './live-only'
 import { useLiveTools } from './live-tools'
 import type { SessionTiming } from './session-writer'
 import { SESSION_RECORD_FORMAT, SessionRecordError, type SessionEnding, type SessionRecord } from './session-record'
@@ -399,26 +400,6 @@ export function usePluginSessionManager({
     // Ending this resource ends the cache's, which halts every tool still in memory.
     yield* provide(manager)
   })
-}
-
-/**
- * Whether a live-only tool's session may be run again from this record (on another process,
- * after a restart, or after being dropped from memory). A live-only tool does its outside work
- * (a call to another server) only after a journaled step (`ctx.step`) that marks its start, and
- * before that only asks questions, which a replay answers from the journal without asking again.
- * Every question is written with the whole journal so far, so a record that waits for an answer
- * and holds no step was written before the outside work began: running it again redoes nothing.
- * A running record is never replayed: its process may be doing the work right now.
- */
-function replayable(record: SessionRecord): boolean {
-  return record.status === 'waiting' && !record.journal.some((entry) => entry.kind === 'step')
-}
-
-function lostLiveOnly(toolName: string): string {
-  return (
-    `The external call ${toolName} was lost: it lived in a server process that has since stopped (or in another instance). ` +
-    'It is not repeated, since calling the outside server again could redo what it did. Ask again to make a new call.'
-  )
 }
 
 function expiredReason(toolName: string, idleTimeoutMs: number): string {
