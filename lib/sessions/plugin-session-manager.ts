@@ -53,13 +53,14 @@ export interface PluginSessionManager {
   /** The session as the store has it, for the client that started it only. */
   load(clientId: string, id: string): Operation<LoadedSession>
   /**
-   * Answer the questions a client's tool calls wait on: each session is loaded, each answer
-   * checked once against its question, and only then, when none is refused, each is recorded
-   * with a compare-and-set on the version loaded — so of two deliveries of the same answer one
-   * is refused, and a request with one bad answer records none. An accepted answer's tool goes
-   * on at once: the one waiting in this process (given the answer from memory, the answer then
-   * written with what the tool does next: one write, not two), else a replay of its journal.
-   * `parentMessages` is called only for a replay.
+   * Answer the questions a client's tool calls wait on (one answer per call at most): each
+   * session is loaded, each answer checked once against its question, and only then, when none
+   * is refused, each is recorded with a compare-and-set on the version loaded — so of two
+   * deliveries of the same answer one is refused, and a request with one refused answer records
+   * none (an answer that merely does not fit its question is rejected alone, and asked again).
+   * An accepted answer's tool goes on at once: the one waiting in this process (given the
+   * answer from memory, the answer then written with what the tool does next: one write, not
+   * two), else a replay of its journal. `parentMessages` is called only for a replay.
    */
   answer(options: {
     clientId: string
