@@ -46,7 +46,7 @@ export function createCallIdIssuer({
     },
     issuedTo(callId, clientId) {
       if (callId.length <= TAG_LENGTH + 1 || callId[callId.length - TAG_LENGTH - 1] !== '_') return false
-      // A slash command's id is an issued id behind `direct.` (chat-engine.ts).
+      // A slash command's id is an issued id behind `direct.` (run-turn.ts).
       const id = callId.slice(callId.startsWith('direct.') ? 'direct.'.length : 0, -TAG_LENGTH - 1)
       const given = Buffer.from(callId.slice(-TAG_LENGTH))
       return timingSafeEqual(given, Buffer.from(tagOf(id, clientId)))

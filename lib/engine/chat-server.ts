@@ -15,7 +15,7 @@ import { createRateLimiter } from '../http/rate-limiter'
 import { DEFAULT_TOOL_CONTEXT_BYTES } from './tool-context'
 import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { AnyMcpTool } from '../tools/types'
-import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './chat-engine'
+import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './run-turn'
 import { ChatRequestError } from '../http/errors'
 import { openNdjsonStream } from './ndjson-stream'
 import { createTurnRunner } from './turn-runner'
@@ -26,6 +26,7 @@ import { createModelSampler } from '../runtime/sample-with-model'
 import type { ExternalToolSource } from '../tools/external-tools'
 import { createToolRegistry, type ToolDescription } from './tool-registry'
 import { toIssues } from '../runtime/json-schema'
+import type { WaitingQuestion } from '../runtime/pending-question'
 
 export interface ChatServerOptions {
   model: LanguageModelV3
@@ -70,7 +71,12 @@ export interface ChatServerOptions {
   branchLimits?: BranchLimits
 }
 
-/** The chat engine with its long-lived scope: plugin sessions live here between requests. */
+/**
+ * The chat engine with its long-lived scope: plugin sessions live here between requests. This is
+ * the engine's own server resource, independent of Next and of any configuration: tests and the
+ * bench make one directly. `lib/server/` is something else, the app's composition root, which
+ * reads the environment and builds the one instance the routes use (`chat-server-instance.ts`).
+ */
 export interface ChatServer {
   /**
    * Validate a request body against the contract and the live sessions (a refusal rejects with
@@ -99,14 +105,7 @@ export interface ChatServer {
   close(): Promise<void>
 }
 
-/** A question a tool call waits on, as `ChatServer.waitingQuestion` reads it. */
-export interface WaitingQuestion {
-  toolName: string
-  elicitId: string
-  key: string
-  /** What the tool passed to `ctx.elicit` besides the message. */
-  context: Record<string, unknown>
-}
+export type { WaitingQuestion }
 
 export async function createChatServer({
   model,
@@ -184,7 +183,7 @@ export async function createChatServer({
         runner: turns,
         signal,
         onEnd,
-        prepare: () => prepareTurn({ request: parsed.data, clientId, address, sessions, signer, availabilityOf: registry.availabilityOf }),
+        prepare: () => prepareTurn({ request: parsed.data, clientId, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes }),
         run: (plan, emit) => runTurn({ plan, config, emit }),
       })
     },

@@ -1,10 +1,10 @@
 import type { Operation } from 'effection'
-import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
+import type { PendingQuestion } from '../runtime/pending-question'
 import type { LiveSession, PluginSessionManager } from '../sessions'
 import type { ChatEvent } from '../protocol/events'
 
 export type DriveOutcome =
-  | { kind: 'waiting'; request: BridgeElicitRequest }
+  | { kind: 'waiting'; request: PendingQuestion }
   | { kind: 'completed'; content: string }
   | { kind: 'failed'; message: string }
   | { kind: 'aborted'; reason: string }

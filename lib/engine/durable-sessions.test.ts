@@ -8,7 +8,7 @@ import type { SessionStore } from '../sessions'
 import { decodeModelContext } from '../tools/model-context'
 import type { PluginElicitRequestEvent } from '../protocol/events'
 import { createChatServer, type ChatServer } from './chat-server'
-import { LOST_SESSION_MESSAGE } from './chat-engine'
+import { LOST_SESSION_MESSAGE } from './run-turn'
 import { createChatTestClient, elicitRequests, eventsOf, type ChatTestClient } from './testing/chat-test-client'
 
 const servers: ChatServer[] = []

@@ -1,5 +1,5 @@
 export { createChatServer } from './chat-server'
 export type { ChatServer, ChatServerOptions, WaitingQuestion } from './chat-server'
-export { LOST_SESSION_MESSAGE, DEFAULT_SYSTEM_PROMPT } from './chat-engine'
+export { LOST_SESSION_MESSAGE, DEFAULT_SYSTEM_PROMPT } from './run-turn'
 export { createConversationSigner } from './conversation-signature'
 export type { ConversationSigner } from './conversation-signature'

@@ -1,11 +1,11 @@
 import type { Operation } from 'effection'
-import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
-import { parseElicitId } from '../tools/elicit-id'
-import type { LoadedSession, PluginSessionManager, TakenSession } from '../sessions'
+import type { PendingQuestion } from '../runtime/pending-question'
+import { settledOutcome, type LiveSession, type LoadedSession, type PluginSessionManager, type SessionAnswer } from '../sessions'
 import { analyzeConversation } from './conversation'
 import type { ConversationSigner } from './conversation-signature'
 import { ChatRequestError } from '../http/errors'
 import type { ToolAvailability } from './tool-registry'
+import { toolContextOf } from './tool-context'
 import type { SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
 import type { AppContext, ChatRequest, DirectToolCall, PluginElicitResponse } from '../protocol/request-schema'
@@ -18,11 +18,11 @@ export interface TurnPlan {
   messages: Message[]
   interruptedCalls: ToolCall[]
   abort?: { call: ToolCall; reason: string }
-  /** Sessions this request took: answered now, or taken over from a process that stopped. */
-  taken: Array<{ call: ToolCall; session: TakenSession }>
-  rejected: Array<{ call: ToolCall; request: BridgeElicitRequest; elicitId: string; message: string; issues: ValidationIssue[] }>
+  /** Sessions this request runs on: answered now, or taken over from a process that stopped. */
+  resumed: Array<{ call: ToolCall; session: LiveSession }>
+  rejected: Array<{ call: ToolCall; request: PendingQuestion; elicitId: string; message: string; issues: ValidationIssue[] }>
   /** Pending calls nobody answered this time whose sessions still wait. */
-  waiting: Array<{ call: ToolCall; request: BridgeElicitRequest }>
+  waiting: Array<{ call: ToolCall; request: PendingQuestion }>
   /** Pending calls whose sessions ended without this client hearing of it: their results now. */
   finished: Array<{ call: ToolCall; outcome: { kind: 'completed'; content: string } | { kind: 'failed'; message: string } }>
   lost: Array<{ call: ToolCall; error: SessionErrorCode; message: string }>
@@ -32,12 +32,11 @@ export interface TurnPlan {
   appContext: AppContext[]
 }
 
-type Waiting = Extract<LoadedSession, { kind: 'waiting' }>
-
 /**
- * Check a request against the contract and the sessions it names, and take the sessions it
- * answers: each answer is recorded with a compare-and-set, so of two deliveries of the same
- * answer (to two instances, at the same moment) one is refused here, before streaming.
+ * Check a request against the contract and the sessions it names, and hand its answers to the
+ * sessions (`PluginSessionManager.answer`): each is recorded with a compare-and-set, so of two
+ * deliveries of the same answer (to two instances, at the same moment) one is refused here,
+ * before streaming.
  */
 export interface PrepareTurnOptions {
   request: ChatRequest
@@ -48,9 +47,11 @@ export interface PrepareTurnOptions {
   signer: ConversationSigner
   /** Whether a slash command may start a tool of this name: it exists and is not only for its app. */
   availabilityOf(name: string): ToolAvailability
+  /** The most of the conversation a resumed tool keeps as `ctx.parentMessages` (see `toolContextOf`). */
+  maxToolContextBytes: number
 }
 
-export function* prepareTurn({ request, clientId, address, sessions, signer, availabilityOf }: PrepareTurnOptions): Operation<TurnPlan> {
+export function* prepareTurn({ request, clientId, address, sessions, signer, availabilityOf, maxToolContextBytes }: PrepareTurnOptions): Operation<TurnPlan> {
   if (request.messages.length === 0) {
     throw new ChatRequestError('invalid_conversation', 'messages must contain at least one message.')
   }
@@ -77,7 +78,7 @@ export function* prepareTurn({ request, clientId, address, sessions, signer, ava
     address,
     messages,
     interruptedCalls,
-    taken: [],
+    resumed: [],
     rejected: [],
     waiting: [],
     finished: [],
@@ -118,77 +119,66 @@ export function* prepareTurn({ request, clientId, address, sessions, signer, ava
     responses.set(response.sessionId, response)
   }
 
-  const answered: Array<{ call: ToolCall; loaded: Waiting; response: PluginElicitResponse; checked: PluginElicitResponse['result'] }> = []
   const abandoned: Array<{ call: ToolCall; loaded: Extract<LoadedSession, { kind: 'running' }> }> = []
   for (const call of pendingCalls) {
-    if (call.id === turn.abort?.call.id) continue
-    const response = responses.get(call.id)
-    const loaded = yield* sessions.load(clientId, call.id, { answering: response?.elicitId })
+    if (call.id === turn.abort?.call.id || responses.has(call.id)) continue
+    const loaded = yield* sessions.load(clientId, call.id)
     switch (loaded.kind) {
       case 'missing':
-        turn.lost.push({ call, error: 'SESSION_NOT_FOUND', message: `No session for tool call ${call.id}: it ended, or expired.` })
-        continue
       case 'broken':
-        turn.lost.push({ call, error: 'INTERNAL_ERROR', message: loaded.message })
-        continue
       case 'ended': {
-        if (response && wasAnswered(loaded.stored.record.journal, response.elicitId)) {
-          throw new ChatRequestError('elicit_already_answered', `Elicitation ${response.elicitId} was already answered.`)
-        }
-        const { ending } = loaded
-        if (ending.kind === 'aborted') turn.lost.push({ call, error: 'SESSION_ABORTED', message: ending.reason })
-        else turn.finished.push({ call, outcome: ending })
+        const settled = settledOutcome(call.id, loaded)
+        if (settled.kind === 'lost') turn.lost.push({ call, error: settled.error, message: settled.message })
+        else turn.finished.push({ call, outcome: settled.ending })
         continue
       }
       case 'running':
-        if (response) {
-          throw wasAnswered(loaded.stored.record.journal, response.elicitId)
-            ? new ChatRequestError('elicit_already_answered', `Elicitation ${response.elicitId} was already answered.`)
-            : new ChatRequestError('session_not_waiting', `Tool call ${call.id} is not waiting for an answer: it is working in another request.`)
-        }
         if (!loaded.abandoned) {
           throw new ChatRequestError('session_not_waiting', `Tool call ${call.id} is still working in another request.`)
         }
         abandoned.push({ call, loaded })
         continue
-      case 'waiting': {
-        if (!response) {
-          turn.waiting.push({ call, request: loaded.request })
-          continue
-        }
-        const outcome = loaded.request.check(response.elicitId, response.result)
-        if (outcome.ok) answered.push({ call, loaded, response, checked: outcome.answer })
-        else if (outcome.code === 'invalid_response') {
-          turn.rejected.push({ call, request: loaded.request, elicitId: response.elicitId, message: outcome.message, issues: outcome.issues })
-        } else throw new ChatRequestError(outcome.code, outcome.message)
+      case 'waiting':
+        turn.waiting.push({ call, request: loaded.request })
+    }
+  }
+
+  // Every refusal but the answers' is made; the sessions check the answers, and record them only if they refuse none.
+  if (responses.size > 0) {
+    const answered = yield* sessions.answer({
+      clientId,
+      answers: [...responses.values()] satisfies SessionAnswer[],
+      parentMessages: (callId) => toolContextOf({ conversation: messages, callId, maxBytes: maxToolContextBytes }),
+    })
+    if (answered.kind === 'refused') throw new ChatRequestError(answered.code, answered.message)
+    for (const outcome of answered.outcomes) {
+      const call = pendingById.get(outcome.callId)!
+      switch (outcome.kind) {
+        case 'accepted':
+          turn.resumed.push({ call, session: outcome.session })
+          break
+        case 'rejected':
+          turn.rejected.push({ call, request: outcome.question, elicitId: responses.get(call.id)!.elicitId, message: outcome.message, issues: outcome.issues })
+          break
+        case 'ended':
+          turn.finished.push({ call, outcome: outcome.ending })
+          break
+        case 'lost':
+          turn.lost.push({ call, error: outcome.error, message: outcome.message })
       }
     }
   }
-
-  // Every refusal is made; now take the sessions (an invalid answer leaves its session waiting).
-  for (const { call, loaded, response, checked } of answered) {
-    const session = yield* sessions.take(loaded, { raw: response.result, checked })
-    if (session) {
-      turn.taken.push({ call, session })
-      continue
-    }
-    // Read from this process's memory, and the store moved on: stopped or expired elsewhere, say so.
-    const now = loaded.cached ? yield* sessions.load(clientId, call.id) : undefined
-    if (now?.kind === 'ended' && now.ending.kind === 'aborted' && !wasAnswered(now.stored.record.journal, response.elicitId)) {
-      turn.lost.push({ call, error: 'SESSION_ABORTED', message: now.ending.reason })
-      continue
-    }
-    throw new ChatRequestError('elicit_already_answered', `Elicitation ${response.elicitId} was answered by another request at the same moment.`)
-  }
   for (const { call, loaded } of abandoned) {
-    const session = yield* sessions.takeOver(loaded)
-    if (!session) throw new ChatRequestError('session_not_waiting', `Tool call ${call.id} was just continued by another request.`)
-    turn.taken.push({ call, session })
+    const taken = yield* sessions.takeOver({ loaded, parentMessages: toolContextOf({ conversation: messages, callId: call.id, maxBytes: maxToolContextBytes }) })
+    if (!taken) throw new ChatRequestError('session_not_waiting', `Tool call ${call.id} was just continued by another request.`)
+    if (taken.kind === 'lost') turn.lost.push({ call, error: taken.error, message: taken.message })
+    else turn.resumed.push({ call, session: taken.session })
+  }
+  if (pendingCalls.length > 1) {
+    // In the conversation's order, as each call's outcome is reported.
+    const order = new Map(pendingCalls.map((call, index) => [call.id, index]))
+    const byCall = (a: { call: ToolCall }, b: { call: ToolCall }) => order.get(a.call.id)! - order.get(b.call.id)!
+    for (const list of [turn.resumed, turn.rejected, turn.waiting, turn.finished, turn.lost]) list.sort(byCall)
   }
   return turn
-}
-
-function wasAnswered(journal: ReadonlyArray<{ kind: string; seq: number }>, elicitId: string): boolean {
-  const id = parseElicitId(elicitId)
-  return id !== undefined && journal.some((entry) => entry.kind === 'elicit' && entry.seq === id.seq)
 }

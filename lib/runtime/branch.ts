@@ -17,7 +17,7 @@ import type {
   StructuredSampleResult,
 } from '../tools/types'
 import type { LogLevel } from '../protocol/events'
-import { BridgeElicitRequest } from './bridge-elicit-request'
+import { PendingQuestion } from './pending-question'
 import { BranchDepthError, BranchTimeoutError, ToolUsageError } from './errors'
 import { describeIssues, toIssues, toJsonSchema } from './json-schema'
 import { parseStructuredOutput } from './structured-output'
@@ -124,7 +124,7 @@ export class Branch {
     const id: ElicitId = { toolName: tool.name, key, callId: run.callId, seq: ++run.seq }
     const { message, ...context } = options as { message: string } & Record<string, unknown>
     checkContext(tool, key, contextSchemaOf(spec), context)
-    const request = new BridgeElicitRequest(formatElicitId(id), id, message, context, spec)
+    const request = new PendingQuestion(formatElicitId(id), id, message, context, spec)
     run.pendingKey = key
     let answer
     try {

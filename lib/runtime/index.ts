@@ -1,5 +1,5 @@
-export { BridgeElicitRequest } from './bridge-elicit-request'
-export type { AnswerCheck } from './bridge-elicit-request'
+export { PendingQuestion } from './pending-question'
+export type { AnswerCheck, PendingQuestionRecord, WaitingQuestion } from './pending-question'
 export { createJournalingClient } from './journaling-client'
 export type { JournalingClientOptions, ToolEvent } from './journaling-client'
 export { ToolJournal } from './journal'

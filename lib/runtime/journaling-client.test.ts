@@ -5,7 +5,7 @@ import { bookTrainTool } from '@/fixtures/book-train/tool'
 import { freeSeats, type SeatMap, type Train } from '@/fixtures/book-train/trains'
 import { createMcpTool } from '../tools/create-mcp-tool'
 import { decodeModelContext, MODEL_CONTEXT_BOUNDARY } from '../tools/model-context'
-import type { BridgeElicitRequest } from './bridge-elicit-request'
+import type { PendingQuestion } from './pending-question'
 import { ToolUsageError } from './errors'
 import type { JournalEntry } from './journal'
 import { replayOnly, startTool } from './testing/start-tool'
@@ -397,7 +397,7 @@ describe('a journaling client, replayed', () => {
 })
 
 describe('a tool that asks again through a journaling client (the book_train fixture)', () => {
-  function contextOf<T>(request: BridgeElicitRequest): T {
+  function contextOf<T>(request: PendingQuestion): T {
     return request.schema['x-model-context'] as T
   }
 

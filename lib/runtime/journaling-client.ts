@@ -1,7 +1,7 @@
 import type { Operation } from 'effection'
 import type { LogLevel } from '../protocol'
 import type { ElicitAnswer, SampleResult } from '../tools/types'
-import type { BridgeElicitRequest } from './bridge-elicit-request'
+import type { PendingQuestion } from './pending-question'
 import { ElicitResponseError } from './errors'
 import type { JournalEntry, ToolJournal } from './journal'
 import type { ToolClient, ToolClientCapabilities, ToolLogEntry, ToolProgress, ToolSampleRequest, ToolStepRequest } from './tool-client'
@@ -23,7 +23,7 @@ export interface JournalingClientOptions {
    */
   record(entry: JournalEntry): Operation<void>
   /** Make the question durable, then wait for its answer (already checked by `request.validate`). */
-  ask(request: BridgeElicitRequest): Operation<ElicitAnswer<unknown>>
+  ask(request: PendingQuestion): Operation<ElicitAnswer<unknown>>
   /** Logs and progress that were not already sent by an earlier run. */
   emit(event: ToolEvent): void
   /**
@@ -50,7 +50,7 @@ class JournalingClient implements ToolClient {
 
   constructor(private readonly options: JournalingClientOptions) {}
 
-  *elicit(request: BridgeElicitRequest): Operation<ElicitAnswer<unknown>> {
+  *elicit(request: PendingQuestion): Operation<ElicitAnswer<unknown>> {
     const recorded = this.options.journal.replay(request.id.seq, 'elicit', request.key)
     if (!recorded) return yield* this.options.ask(request)
     // What the store gave back is checked like any answer: a journal is data from outside.

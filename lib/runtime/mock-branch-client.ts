@@ -1,6 +1,6 @@
 import type { Operation } from 'effection'
 import type { ElicitAnswer, SampleResult } from '../tools/types'
-import type { BridgeElicitRequest } from './bridge-elicit-request'
+import type { PendingQuestion } from './pending-question'
 import { ElicitResponseError } from './errors'
 import type { ToolClient, ToolClientCapabilities, ToolLogEntry, ToolProgress, ToolSampleRequest, ToolStepRequest } from './tool-client'
 
@@ -73,7 +73,7 @@ export function createMockBranchClient({
       return typeof answer === 'string' ? { text: answer, usage: estimateUsage(request, answer) } : answer
     },
 
-    *elicit(request: BridgeElicitRequest) {
+    *elicit(request: PendingQuestion) {
       const call: MockElicitCall = {
         elicitId: request.elicitId,
         key: request.key,

@@ -2,7 +2,7 @@ import type { Operation } from 'effection'
 import type { LogLevel } from '../protocol/events'
 import type { ExtendedMessage } from '../tools/messages'
 import type { ElicitAnswer, SampleResult } from '../tools/types'
-import type { BridgeElicitRequest } from './bridge-elicit-request'
+import type { PendingQuestion } from './pending-question'
 
 /** What a client offers a tool; a tool's `.requires()` is checked against it. */
 export interface ToolClientCapabilities {
@@ -60,7 +60,7 @@ export interface ToolClient {
    * The user's answer, checked: a client hands back only what `request.validate` accepted
    * (the parsed answer), so the answer is validated once, by the question it answers.
    */
-  elicit(request: BridgeElicitRequest): Operation<ElicitAnswer<unknown>>
+  elicit(request: PendingQuestion): Operation<ElicitAnswer<unknown>>
   /**
    * `ctx.step`: run `work` once and keep its result. A client that journals (the chat's
    * sessions) records it and, when the tool is replayed, returns the record without running it.

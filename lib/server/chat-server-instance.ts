@@ -4,7 +4,7 @@ import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
 import { offlineSkills, pluginTools } from '@/plugins'
-import { createExternalToolSource } from '../mcp/client'
+import { createServerToolSource } from '../mcp/client'
 import { readServerConfig } from './config'
 import { getMcpClients } from './mcp-clients-instance'
 
@@ -44,7 +44,7 @@ async function startChatApp(): Promise<ChatApp> {
     model: selectChatModel({ skills: offlineSkills }).model,
     tools: pluginTools,
     // An external call waits for its user as long as a plugin's question does.
-    externalTools: createExternalToolSource({ clients, callTimeoutMs: config.idleTimeoutMs }),
+    externalTools: createServerToolSource({ clients, callTimeoutMs: config.idleTimeoutMs }),
     idleTimeoutMs: config.idleTimeoutMs,
     hotMs: config.hotMs,
     secret: config.sessionSecret,

@@ -11,13 +11,14 @@ export type {
   PluginSessionManager,
   PluginSessionManagerOptions,
   SessionLimits,
-  TakenSession,
 } from './plugin-session-manager'
+export { settledOutcome } from './answer-outcome'
+export type { AnswerOutcome, AnswerRefusal, AnswersOutcome, SessionAnswer, TakeOverOutcome } from './answer-outcome'
 export { LiveSession } from './live-session'
 export type { LiveSessionEvent, SessionRuntime, SessionTiming } from './live-session'
 export { SessionConflictError, SessionLimitError } from './errors'
 export { SessionRecordError, SESSION_RECORD_FORMAT, decodeSessionRecord, encodeSessionRecord } from './session-record'
-export type { JournalEntry, PendingElicitationRecord, SessionEnding, SessionRecord, SessionStatus } from './session-record'
+export type { JournalEntry, PendingQuestionRecord, SessionEnding, SessionRecord, SessionStatus } from './session-record'
 export { isSessionStoreUnavailable, SessionStoreUnavailableError } from './session-store'
 export type { SessionStore, StoredSession } from './session-store'
 export { createMemorySessionStore } from './stores/memory-store'

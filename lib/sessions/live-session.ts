@@ -1,5 +1,5 @@
 import { action, withResolvers, type Operation, type Scope, type Task } from 'effection'
-import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
+import type { PendingQuestion } from '../runtime/pending-question'
 import { createJournalingClient, type ToolEvent } from '../runtime/journaling-client'
 import { ToolJournal, type JournalEntry } from '../runtime/journal'
 import { runTool } from '../runtime/run-tool'
@@ -7,35 +7,31 @@ import type { ToolSampleRequest } from '../runtime/tool-client'
 import type { BranchLimits } from '../tools/limits'
 import type { ExtendedMessage } from '../tools/messages'
 import type { AnyMcpTool, ElicitAnswer, SampleResult } from '../tools/types'
-import { SessionConflictError, SessionLimitError } from './errors'
-import { nextTurn } from './next-turn'
+import { SessionConflictError } from './errors'
+import { eventLoopTick } from './event-loop-tick'
 import type { SessionRecord } from './session-record'
-import { SessionStoreUnavailableError, type SessionStore, type StoredSession } from './session-store'
+import type { SessionStore, StoredSession } from './session-store'
+import { SessionWriter, type SessionTiming } from './session-writer'
+
+export type { SessionTiming }
 
 /** Everything a live session reports to whoever drives it, ending with one terminal event or a question. */
 export type LiveSessionEvent =
   | ToolEvent
-  | { type: 'elicit'; request: BridgeElicitRequest }
+  | { type: 'elicit'; request: PendingQuestion }
   | { type: 'completed'; content: string }
   | { type: 'failed'; error: Error }
   | { type: 'aborted'; reason: string }
 
-/** How tool calls run on this server: the chat's model for sampling, limits, the system prompt. */
+/**
+ * How tool calls run on this server, handed down by whoever makes the sessions (the chat
+ * server): the limits, the system prompt, and `sample`, the port through which a tool reaches
+ * the chat's model (`ctx.sample`) — sessions never reach up for the model themselves.
+ */
 export interface SessionRuntime {
   sample(request: ToolSampleRequest): Operation<SampleResult>
   limits?: BranchLimits
   parentSystemPrompt?: string
-}
-
-/** How long things last, in ms, and the clock. */
-export interface SessionTiming {
-  now(): number
-  /** A waiting session nobody answers ends after this long. */
-  idleTimeoutMs: number
-  /** A running session whose process stops writing is presumed dead after this long. */
-  leaseMs: number
-  /** How long an ended session's record is kept, so late requests learn how it ended. */
-  keepMs: number
 }
 
 export interface StartLiveSessionOptions {
@@ -61,11 +57,11 @@ export interface StartLiveSessionOptions {
 }
 
 /**
- * A plugin session's tool, running or suspended in this process: a cache of its record. Every
- * result it receives is written to the store before anything the tool does with it can be seen
- * outside this process, every question before it is asked, each write a compare-and-set on the
- * version this process last wrote, so a process that lost the session to another can never
- * record anything more.
+ * A plugin session's tool, running or suspended in this process: a cache of its record, which
+ * its `SessionWriter` keeps. Every result it receives is written to the store before anything
+ * the tool does with it can be seen outside this process, every question before it is asked,
+ * each write a compare-and-set on the version this process last wrote, so a process that lost
+ * the session to another can never record anything more.
  *
  * A result (an answer given to a tool waiting here, a sample's text, a step's value) is written
  * with the next thing the tool does that could be seen outside: its next question, its result,
@@ -78,20 +74,9 @@ export class LiveSession {
   readonly id: string
   readonly clientId: string
   readonly toolName: string
-  /** The version of the record this process wrote last (0: not in the store yet); the cache is valid while the store has it. */
-  version: number
-  private record: SessionRecord
-  private readonly store: SessionStore
+  private readonly writer: SessionWriter
   private readonly timing: SessionTiming
-  private readonly limits: StartLiveSessionOptions['limits']
   private readonly onUnwritten: StartLiveSessionOptions['onUnwritten']
-  /**
-   * Set when no write of this session may be tried again, and every later one fails the same
-   * way: the store refused to create it (a limit), or a write's outcome is unknown (the store
-   * did not answer in time: it may hold that write or not, and a second try would be told the
-   * session was taken by the first). The store's record is then the truth a replay starts from.
-   */
-  private refusal: SessionLimitError | SessionStoreUnavailableError | undefined = undefined
   private ended = false
   /** Set when the cache lets go of the tool: its halt is not an abort, and nothing is written. */
   private dehydrating = false
@@ -103,35 +88,26 @@ export class LiveSession {
   /** How the tool's task reports its end when it was stopped because its results could not be written. */
   private stopEvent: Extract<LiveSessionEvent, { type: 'failed' | 'aborted' }> | undefined = undefined
   private answer: ((answer: ElicitAnswer<unknown>) => void) | undefined = undefined
-  private pending: BridgeElicitRequest | undefined = undefined
-  /** The record holds what the store does not have yet: results (see `append`, `resumeUnwritten`), or the whole new session. */
-  private unwritten: boolean
-  // Writes happen one at a time: parallel branches may record results at once.
-  private writing = false
-  private readonly writers: Array<() => void> = []
+  private pending: PendingQuestion | undefined = undefined
   private readonly task: Task<void>
 
   constructor({ scope, store, tool, stored, runtime, parentMessages, timing, limits, onEnd, onUnwritten }: StartLiveSessionOptions) {
-    const { record, version } = stored
+    const { record } = stored
     this.id = record.id
     this.clientId = record.clientId
     this.toolName = record.toolName
-    this.record = record
-    this.version = version
-    this.unwritten = version === 0
-    this.store = store
+    this.writer = new SessionWriter(store, stored, timing, limits)
     this.timing = timing
-    this.limits = limits
     this.onUnwritten = onUnwritten
     const session = this
     const client = createJournalingClient({
       journal: new ToolJournal(tool.name, record.journal),
       // A model call and a step's work are seen outside: what the tool received is written first.
       *sample(request) {
-        yield* session.writeUnwritten()
+        yield* session.writer.writeUnwritten()
         return yield* runtime.sample(request)
       },
-      beforeStep: () => this.writeUnwritten(),
+      beforeStep: () => this.writer.writeUnwritten(),
       record: (entry) => this.append(entry),
       ask: (request) => this.ask(request),
       emit: (event) => this.deliver(event),
@@ -167,14 +143,19 @@ export class LiveSession {
     })
   }
 
+  /** The version of the record this process wrote last (0: not in the store yet); the cache is valid while the store has it. */
+  get version(): number {
+    return this.writer.version
+  }
+
   /** Whether the tool waits for an answer here and now. */
   get waiting(): boolean {
     return this.pending !== undefined
   }
 
   /** What the tool waits on here and now, and the record (and version) this process wrote when it began to. */
-  get waitingOn(): { stored: StoredSession; request: BridgeElicitRequest } | undefined {
-    return this.pending && { stored: { record: this.record, version: this.version }, request: this.pending }
+  get waitingOn(): { stored: StoredSession; request: PendingQuestion } | undefined {
+    return this.pending && { stored: this.writer.stored, request: this.pending }
   }
 
   /**
@@ -184,8 +165,8 @@ export class LiveSession {
    */
   *nextEvent(): Operation<LiveSessionEvent> {
     while (true) {
-      if (this.unwritten) {
-        yield* nextTurn()
+      if (this.writer.unwritten) {
+        yield* eventLoopTick()
         yield* this.flush()
       }
       const ready = this.events.shift()
@@ -206,8 +187,7 @@ export class LiveSession {
   resume(taken: StoredSession, answer: ElicitAnswer<unknown>): void {
     const resolve = this.answer
     if (!resolve) throw new Error(`Session ${this.id} is not waiting for an answer here.`)
-    this.record = taken.record
-    this.version = taken.version
+    this.writer.adopt(taken)
     this.answer = undefined
     this.pending = undefined
     resolve(answer)
@@ -227,8 +207,7 @@ export class LiveSession {
   resumeUnwritten(next: SessionRecord, answer: ElicitAnswer<unknown>): void {
     const resolve = this.answer
     if (!resolve) throw new Error(`Session ${this.id} is not waiting for an answer here.`)
-    this.record = next
-    this.unwritten = true
+    this.writer.stage(next)
     this.answer = undefined
     this.pending = undefined
     resolve(answer)
@@ -241,9 +220,9 @@ export class LiveSession {
    * when another process took or stopped the session first (or, new, its call id was taken).
    */
   *recorded(): Operation<boolean> {
-    yield* nextTurn()
+    yield* eventLoopTick()
     try {
-      yield* this.writeUnwritten()
+      yield* this.writer.writeUnwritten()
       return true
     } catch (error) {
       if (error instanceof SessionConflictError) return false
@@ -253,7 +232,7 @@ export class LiveSession {
 
   /** The record the store holds for this session as this process last wrote it. */
   get stored(): StoredSession {
-    return { record: this.record, version: this.version }
+    return this.writer.stored
   }
 
   /** Stop the tool because its session was ended (the record already says so): no write. */
@@ -268,13 +247,13 @@ export class LiveSession {
     yield* this.halt()
   }
 
-  private *ask(request: BridgeElicitRequest): Operation<ElicitAnswer<unknown>> {
+  private *ask(request: PendingQuestion): Operation<ElicitAnswer<unknown>> {
     const now = this.timing.now()
     const expiresAt = now + this.timing.idleTimeoutMs
-    yield* this.write((record) => ({
+    yield* this.writer.write((record) => ({
       ...record,
       status: 'waiting',
-      pending: { seq: request.id.seq, key: request.key, elicitId: request.elicitId, message: request.text, context: request.context },
+      pending: request.toRecord(),
       updatedAt: now,
       expiresAt,
       keepUntil: expiresAt + this.timing.keepMs,
@@ -293,21 +272,7 @@ export class LiveSession {
 
   /** A sample's or a step's result, written with what the tool does next (see the class). */
   private *append(entry: JournalEntry): Operation<void> {
-    // Under the write lock: a write in flight (another branch's) must not drop this entry.
-    yield* this.lock()
-    try {
-      const now = this.timing.now()
-      this.record = {
-        ...this.record,
-        journal: [...this.record.journal, entry],
-        updatedAt: now,
-        expiresAt: now + this.timing.leaseMs,
-        keepUntil: now + this.timing.leaseMs + this.timing.keepMs,
-      }
-      this.unwritten = true
-    } finally {
-      this.unlock()
-    }
+    yield* this.writer.append(entry)
     this.onUnwritten?.(this)
   }
 
@@ -320,10 +285,10 @@ export class LiveSession {
    */
   *flush(): Operation<void> {
     try {
-      yield* this.writeUnwritten()
+      yield* this.writer.writeUnwritten()
     } catch (error) {
       // Nothing more is written from here; what the tool reported since rests on what was not.
-      this.unwritten = false
+      this.writer.forgetUnwritten()
       const terminal = this.events.filter((event) => event.type !== 'log' && event.type !== 'notify')
       this.events.splice(0, this.events.length, ...terminal)
       // A tool that ended meanwhile (its own write refused the same way) has reported how.
@@ -344,7 +309,7 @@ export class LiveSession {
         ? ({ kind: 'completed', content: event.content } as const)
         : ({ kind: 'failed', message: event.error.message } as const)
     try {
-      yield* this.write((record) => ({
+      yield* this.writer.write((record) => ({
         ...record,
         status: event.type,
         pending: undefined,
@@ -360,60 +325,6 @@ export class LiveSession {
       return
     }
     this.settle(event)
-  }
-
-  /** Write what the tool received and the store does not have yet, if anything. */
-  private *writeUnwritten(): Operation<void> {
-    yield* this.write((record) => record, { onlyUnwritten: true })
-  }
-
-  private *lock(): Operation<void> {
-    while (this.writing) {
-      const turn = withResolvers<void>()
-      this.writers.push(turn.resolve)
-      yield* turn.operation
-    }
-    this.writing = true
-  }
-
-  private unlock(): void {
-    this.writing = false
-    this.writers.shift()?.()
-  }
-
-  private *write(change: (record: SessionRecord) => SessionRecord, { onlyUnwritten = false } = {}): Operation<void> {
-    yield* this.lock()
-    try {
-      if (this.refusal) throw this.refusal
-      if (onlyUnwritten && !this.unwritten) return
-      const next = change(this.record)
-      // A new session is created by its first write: with its first question, when it asks at once.
-      let version: number | undefined
-      try {
-        version = this.version === 0 ? yield* this.create(next) : yield* this.store.update(next, this.version)
-      } catch (error) {
-        if (error instanceof SessionStoreUnavailableError) this.refusal = error
-        throw error
-      }
-      if (version === undefined) {
-        throw new SessionConflictError(`The ${this.toolName} session was continued or stopped elsewhere.`)
-      }
-      this.record = next
-      this.version = version
-      this.unwritten = false
-    } finally {
-      this.unlock()
-    }
-  }
-
-  /** The new session's first write, within its limits; the version, or undefined when its key is taken. */
-  private *create(record: SessionRecord): Operation<number | undefined> {
-    try {
-      return (yield* this.store.create(record, this.limits && { ...this.limits, now: this.timing.now() }))?.version
-    } catch (error) {
-      if (error instanceof SessionLimitError) this.refusal = error
-      throw error
-    }
   }
 
   private deliver(event: LiveSessionEvent): void {

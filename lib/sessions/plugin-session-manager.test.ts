@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { createMcpTool } from '../tools'
 import type { ToolSampleRequest } from '../runtime/tool-client'
 import type { LiveSession, LiveSessionEvent } from './live-session'
+import type { AnswersOutcome } from './answer-outcome'
 import { usePluginSessionManager, type LoadedSession, type PluginSessionManager, type PluginSessionManagerOptions } from './plugin-session-manager'
 import { SessionStoreUnavailableError, type SessionStore } from './session-store'
 import { createMemorySessionStore, memorySessionKey, type MemorySessionEntry } from './stores/memory-store'
@@ -164,15 +165,24 @@ function* startOutside({ manager }: Instance) {
   return session
 }
 
-function* answer({ manager }: Instance, id: string, text: string, clientId = 'client-a') {
-  const loaded = yield* manager.load(clientId, id)
+/** Give one answer as a request would; what the manager did with it. */
+function* give({ manager }: Instance, id: string, elicitId: string, text: string, clientId = 'client-a') {
+  const result = { action: 'accept' as const, content: { text } }
+  return yield* manager.answer({ clientId, answers: [{ callId: id, elicitId, result }], parentMessages: () => [] })
+}
+
+/** The tool going on with an accepted answer; throws on any other outcome. */
+function acceptedSession(outcome: AnswersOutcome): LiveSession {
+  const first = outcome.kind === 'answered' ? outcome.outcomes[0] : outcome
+  if (first?.kind !== 'accepted') throw new Error(`expected the answer to be accepted: ${JSON.stringify(first)}`)
+  return first.session
+}
+
+/** Answer the question the session waits on now (as the store has it), and run the tool to its next question or its end. */
+function* answer(instance: Instance, id: string, text: string, clientId = 'client-a') {
+  const loaded = yield* instance.manager.load(clientId, id)
   if (loaded.kind !== 'waiting') throw new Error(`expected a waiting session, got ${loaded.kind}`)
-  const raw = { action: 'accept' as const, content: { text } }
-  const check = loaded.request.check(loaded.request.elicitId, raw)
-  if (!check.ok) throw new Error(check.message)
-  const taken = yield* manager.take(loaded, { raw, checked: check.answer })
-  if (!taken) throw new Error('the answer lost the race')
-  const session = yield* manager.continue({ taken, parentMessages: [] })
+  const session = acceptedSession(yield* give(instance, id, loaded.request.elicitId, text, clientId))
   const events: LiveSessionEvent[] = []
   const end = yield* nextQuestion(session, events)
   return { session, end, events }
@@ -201,16 +211,6 @@ function countingUpdates(store: SessionStore): { store: SessionStore; updates: s
   }
 }
 
-/** Load a session as an answer to `request` would (from the tool in memory when it waits here), and take it. */
-function* takeAnswering({ manager }: Instance, session: { id: string }, request: { elicitId: string }, text: string) {
-  const loaded = yield* manager.load('client-a', session.id, { answering: request.elicitId })
-  if (loaded.kind !== 'waiting') throw new Error(`expected a waiting session, got ${loaded.kind}`)
-  const raw = { action: 'accept' as const, content: { text } }
-  const check = loaded.request.check(request.elicitId, raw)
-  if (!check.ok) throw new Error(check.message)
-  return { loaded, taken: yield* manager.take(loaded, { raw, checked: check.answer }) }
-}
-
 /** Start the `gated` tool and answer it from memory: it then waits on `beforeStep`, its answer written alone. */
 function* answerGated(instance: Instance) {
   const beforeStep = withResolvers<void>()
@@ -220,9 +220,9 @@ function* answerGated(instance: Instance) {
   const first = yield* nextQuestion(session)
   if (first.type !== 'elicit') throw new Error(`expected an elicitation, got ${first.type}`)
   instance.manager.touch(session)
-  const { taken } = yield* takeAnswering(instance, session, first.request, 'go')
-  if (!taken?.resumed) throw new Error('expected the tool in memory to take the answer')
-  return { session: taken.resumed, taken, beforeStep, afterLog }
+  const resumed = acceptedSession(yield* give(instance, session.id, first.request.elicitId, 'go'))
+  if (resumed !== session) throw new Error('expected the tool in memory to take the answer')
+  return { session, beforeStep, afterLog }
 }
 
 describe('PluginSessionManager', () => {
@@ -271,15 +271,19 @@ describe('PluginSessionManager', () => {
     const a = await startManager({ store, now: () => now, leaseMs: 5_000 })
     const { session } = await on(a, () => startAsking(a, 'trip?'))
     // Record the answer, the step and the sample, as a process would before dying mid-run.
-    const loaded = await on(a, () => a.manager.load('client-a', session.id))
-    if (loaded.kind !== 'waiting') throw new Error(loaded.kind)
-    const raw = { action: 'accept' as const, content: { text: 'Rome' } }
-    const taken = await on(a, () => a.manager.take(loaded, { raw, checked: raw }))
-    const record = taken!.taken.record
+    const waiting = (await on(a, () => store.get('client-a', session.id)))!
+    const { record } = waiting
+    const answered = { seq: record.pending!.seq, kind: 'elicit' as const, key: record.pending!.key, answer: { action: 'accept' as const, content: { text: 'Rome' } } }
     const version = await on(a, () =>
       store.update(
-        { ...record, journal: [...record.journal, { seq: 3, kind: 'step', name: 'ticket', value: 'T-FIRST' }, { seq: 4, kind: 'sample', text: 'first reply' }] },
-        taken!.taken.version,
+        {
+          ...record,
+          status: 'running',
+          pending: undefined,
+          journal: [...record.journal, answered, { seq: 3, kind: 'step', name: 'ticket', value: 'T-FIRST' }, { seq: 4, kind: 'sample', text: 'first reply' }],
+          expiresAt: now + 5_000,
+        },
+        waiting.version,
       ),
     )
     expect(version).toBeDefined()
@@ -291,9 +295,9 @@ describe('PluginSessionManager', () => {
     expect(abandoned).toMatchObject({ kind: 'running', abandoned: true })
     // Nothing runs it any more: it is not listed as open, though a request naming it takes it over.
     expect(await on(b, () => b.manager.listActive())).toEqual([])
-    const takenOver = await on(b, () => b.manager.takeOver(abandoned as Extract<LoadedSession, { kind: 'running' }>))
-    const replay = await on(b, () => b.manager.continue({ taken: takenOver!, parentMessages: [] }))
-    expect(await on(b, () => nextQuestion(replay))).toEqual({ type: 'completed', content: 'Rome/T-FIRST/first reply' })
+    const takenOver = await on(b, () => b.manager.takeOver({ loaded: abandoned as Extract<LoadedSession, { kind: 'running' }>, parentMessages: [] }))
+    if (takenOver?.kind !== 'taken') throw new Error(`expected b to take the session over: ${JSON.stringify(takenOver)}`)
+    expect(await on(b, () => nextQuestion(takenOver.session))).toEqual({ type: 'completed', content: 'Rome/T-FIRST/first reply' })
     expect(stepRuns).toBe(0)
     expect(sampleCalls).toEqual([])
   })
@@ -313,18 +317,64 @@ describe('PluginSessionManager', () => {
     expect(end).toEqual({ type: 'completed', content: 'yes/T-1/reply 1' })
   })
 
+  it('checks every answer of a request before it records any: one naming another question records none', async () => {
+    const store = createMemorySessionStore()
+    const a = await startManager({ store })
+    const p = await on(a, () => startAsking(a, 'p?'))
+    const q = await on(a, () => startAsking(a, 'q?'))
+    const result = { action: 'accept' as const, content: { text: 'x' } }
+    const answers = [
+      { callId: p.session.id, elicitId: p.request.elicitId, result },
+      { callId: q.session.id, elicitId: p.request.elicitId, result },
+    ]
+    expect(await on(a, () => a.manager.answer({ clientId: 'client-a', answers, parentMessages: () => [] }))).toEqual({
+      kind: 'refused',
+      code: 'elicit_mismatch',
+      message: expect.stringContaining(`not the one tool call ${q.session.id} waits for`),
+    })
+    for (const { session } of [p, q]) {
+      expect((await on(a, () => store.get('client-a', session.id)))?.record).toMatchObject({ status: 'waiting', journal: [] })
+      expect(session.waiting).toBe(true)
+    }
+  })
+
+  it('rejects an answer that does not fit its question, with why: nothing is recorded and the session still waits', async () => {
+    const store = createMemorySessionStore()
+    const a = await startManager({ store })
+    const { session, request } = await on(a, () => startAsking(a, 'empty?'))
+    const outcome = await on(a, () => give(a, session.id, request.elicitId, ''))
+    expect(outcome).toMatchObject({
+      kind: 'answered',
+      outcomes: [{ kind: 'rejected', callId: session.id, question: { elicitId: request.elicitId }, issues: [expect.objectContaining({ path: 'text' })] }],
+    })
+    expect((await on(a, () => store.get('client-a', session.id)))?.record).toMatchObject({ status: 'waiting', journal: [] })
+    expect(acceptedSession(await on(a, () => give(a, session.id, request.elicitId, 'now fine')))).toBe(session)
+  })
+
+  it('reports an answer to a session that is gone or was stopped as lost, with the code its client hears', async () => {
+    const a = await startManager({ store: createMemorySessionStore() })
+    const { session, request } = await on(a, () => startAsking(a, 'stopped?'))
+    expect(await on(a, () => give(a, 'call-nobody', 'ask/answer/call-nobody/2', 'x'))).toEqual({
+      kind: 'answered',
+      outcomes: [{ kind: 'lost', callId: 'call-nobody', error: 'SESSION_NOT_FOUND', message: expect.any(String) }],
+    })
+    await on(a, () => a.manager.abort('client-a', session.id, 'Stopped by the user.'))
+    expect(await on(a, () => give(a, session.id, request.elicitId, 'x'))).toEqual({
+      kind: 'answered',
+      outcomes: [{ kind: 'lost', callId: session.id, error: 'SESSION_ABORTED', message: 'Stopped by the user.' }],
+    })
+  })
+
   it('lets exactly one of two deliveries of the same answer record it', async () => {
     const store = createMemorySessionStore()
     const a = await startManager({ store })
     const b = await startManager({ store })
     const { session } = await on(a, () => startAsking(a, 'once?'))
-    const raw = { action: 'accept' as const, content: { text: 'x' } }
-    const [onA, onB] = await Promise.all([on(a, () => a.manager.load('client-a', session.id)), on(b, () => b.manager.load('client-a', session.id))])
-    const results = await Promise.all([
-      on(a, () => a.manager.take(onA as Extract<LoadedSession, { kind: 'waiting' }>, { raw, checked: raw })),
-      on(b, () => b.manager.take(onB as Extract<LoadedSession, { kind: 'waiting' }>, { raw, checked: raw })),
-    ])
-    expect(results.filter(Boolean)).toHaveLength(1)
+    const elicitId = session.waitingOn!.request.elicitId
+    // a answers from the tool in its memory, b from the store: one compare-and-set wins.
+    const results = await Promise.all([on(a, () => give(a, session.id, elicitId, 'x')), on(b, () => give(b, session.id, elicitId, 'x'))])
+    expect(results.filter((result) => result.kind === 'answered')).toEqual([{ kind: 'answered', outcomes: [expect.objectContaining({ kind: 'accepted' })] }])
+    expect(results.filter((result) => result.kind === 'refused')).toEqual([expect.objectContaining({ kind: 'refused', code: 'elicit_already_answered' })])
   })
 
   it('writes a new session once, with its first question, when its tool asks at once', async () => {
@@ -340,8 +390,7 @@ describe('PluginSessionManager', () => {
     )
     expect((await on(a, () => counted.store.get('client-a', 'call-new')))?.version).toBe(1)
     // The refused start did not take the first one's place in memory: it still answers from there.
-    const first = await on(a, () => a.manager.load('client-a', 'call-new', { answering: (session.waitingOn?.request.elicitId)! }))
-    expect(first).toMatchObject({ kind: 'waiting', cached: true })
+    expect(acceptedSession(await on(a, () => give(a, 'call-new', session.waitingOn!.request.elicitId, 'one')))).toBe(session)
   })
 
   it('ends a new session whose start is stopped before it is written: no tool runs on, no record waits', async () => {
@@ -383,12 +432,10 @@ describe('PluginSessionManager', () => {
     a.manager.touch(session)
     counted.updates.length = 0
 
-    const { loaded, taken } = await on(a, () => takeAnswering(a, session, first.request, 'one'))
-    expect(loaded).toMatchObject({ kind: 'waiting', cached: true })
-    expect(taken?.resumed).toBe(session)
-    const continued = await on(a, () => a.manager.continue({ taken: taken!, parentMessages: [] }))
+    const resumed = acceptedSession(await on(a, () => give(a, session.id, first.request.elicitId, 'one')))
+    expect(resumed).toBe(session)
     const events: LiveSessionEvent[] = []
-    expect(await on(a, () => nextQuestion(continued, events))).toMatchObject({ type: 'elicit', request: { key: 'second' } })
+    expect(await on(a, () => nextQuestion(resumed, events))).toMatchObject({ type: 'elicit', request: { key: 'second' } })
     expect(events.map((event) => event.type)).toEqual(['notify', 'elicit'])
     // One write took the session and recorded the answer with the question that followed it.
     expect(counted.updates).toEqual(['waiting'])
@@ -408,8 +455,9 @@ describe('PluginSessionManager', () => {
       seenByStep.push((yield* counted.store.get('client-a', session.id))?.record)
     }
     counted.updates.length = 0
-    const { taken } = await on(a, () => takeAnswering(a, session, request, 'now'))
-    expect(await on(a, () => nextQuestion(taken!.resumed!))).toEqual({ type: 'completed', content: 'now/T-1/reply 1' })
+    const resumed = acceptedSession(await on(a, () => give(a, session.id, request.elicitId, 'now')))
+    expect(resumed).toBe(session)
+    expect(await on(a, () => nextQuestion(resumed))).toEqual({ type: 'completed', content: 'now/T-1/reply 1' })
     expect(seenByStep).toEqual([
       expect.objectContaining({ status: 'running', journal: [expect.objectContaining({ kind: 'elicit', answer: { action: 'accept', content: { text: 'now' } } })] }),
     ])
@@ -420,12 +468,12 @@ describe('PluginSessionManager', () => {
   it('writes a step’s value before a log that may tell of it is handed over, and with what follows when nothing comes between', async () => {
     const counted = countingUpdates(createMemorySessionStore())
     const a = await startManager({ store: counted.store })
-    const { session, taken, beforeStep, afterLog } = await on(a, () => answerGated(a))
+    const { session, beforeStep, afterLog } = await on(a, () => answerGated(a))
     counted.updates.length = 0
     beforeStep.resolve()
     expect(await on(a, () => session.nextEvent())).toMatchObject({ type: 'log', message: 'issued T-1' })
     // By the time the log is handed over, the ticket it names is durable.
-    expect((await on(a, () => counted.store.get('client-a', taken.taken.record.id)))?.record.journal).toContainEqual(
+    expect((await on(a, () => counted.store.get('client-a', session.id)))?.record.journal).toContainEqual(
       expect.objectContaining({ kind: 'step', name: 'ticket', value: 'T-1' }),
     )
     expect(counted.updates).toEqual(['running'])
@@ -437,9 +485,10 @@ describe('PluginSessionManager', () => {
   it('stops a tool whose step value the store refuses: its log is never handed over, and the driver hears why', async () => {
     const store = createMemorySessionStore()
     const a = await startManager({ store })
-    const { session, taken, beforeStep } = await on(a, () => answerGated(a))
+    const { session, beforeStep } = await on(a, () => answerGated(a))
     // Another process writes the session meanwhile: this one's next compare-and-set fails.
-    const { record, version } = taken.taken
+    const { record, version } = (await on(a, () => store.get('client-a', session.id)))!
+    expect(record.journal.map((entry) => entry.kind)).toEqual(['elicit'])
     expect(await on(a, () => store.update({ ...record }, version))).toBe(version + 1)
     beforeStep.resolve()
     const events: LiveSessionEvent[] = []
@@ -531,14 +580,15 @@ describe('PluginSessionManager', () => {
     const a = await startManager({ store })
     const b = await startManager({ store })
     const { session, request } = await on(a, () => startAsking(a, 'race?'))
-    // a holds the tool waiting; it loads from memory, then b records its delivery of the answer first.
-    const cached = await on(a, () => a.manager.load('client-a', session.id, { answering: request.elicitId }))
-    expect(cached).toMatchObject({ kind: 'waiting', cached: true })
+    // a holds the tool waiting, so it answers from memory without reading the store, where b has recorded its delivery first.
     const { end } = await on(b, () => answer(b, session.id, 'from b'))
     expect(end).toEqual({ type: 'completed', content: 'from b/T-1/reply 1' })
 
-    const raw = { action: 'accept' as const, content: { text: 'from a' } }
-    expect(await on(a, () => a.manager.take(cached as Extract<LoadedSession, { kind: 'waiting' }>, { raw, checked: raw }))).toBeUndefined()
+    expect(await on(a, () => give(a, session.id, request.elicitId, 'from a'))).toEqual({
+      kind: 'refused',
+      code: 'elicit_already_answered',
+      message: expect.stringContaining('at the same moment'),
+    })
     // a's tool ran on in memory to its step, whose write was refused: the step's work was not done.
     expect(stepRuns).toBe(1)
     expect(await on(a, () => session.nextEvent())).toMatchObject({ type: 'aborted' })

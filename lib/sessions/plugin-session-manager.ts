@@ -1,13 +1,15 @@
-import { resource, sleep, spawn, useScope, withResolvers, type Operation } from 'effection'
+import { resource, sleep, spawn, withResolvers, type Operation } from 'effection'
 import type { ExtendedMessage } from '../tools/messages'
 import type { AnyMcpTool, ElicitAnswer } from '../tools/types'
-import { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
-import { parseElicitId } from '../tools/elicit-id'
-import { LiveSession, type SessionRuntime, type SessionTiming, type StartLiveSessionOptions } from './live-session'
-import { nextTurn } from './next-turn'
+import { PendingQuestion } from '../runtime/pending-question'
+import type { LiveSession, SessionRuntime } from './live-session'
+import { lostLiveOnly, replayable } from './live-only'
+import { useLiveTools } from './live-tools'
+import type { SessionTiming } from './session-writer'
 import { SESSION_RECORD_FORMAT, SessionRecordError, type SessionEnding, type SessionRecord } from './session-record'
 import type { SessionStore, StoredSession } from './session-store'
 import { SessionLimitError } from './errors'
+import { answeredIn, refusal, settledOutcome, type AnswerOutcome, type AnswersOutcome, type SessionAnswer, type TakeOverOutcome } from './answer-outcome'
 import { createMemorySessionStore } from './stores/memory-store'
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000
@@ -20,9 +22,6 @@ export const DEFAULT_KEEP_MS = 60 * 60 * 1000
  * cost a store write per record, and the memory store a walk of every record it keeps.
  */
 const SWEEP_EVERY_MS = 1000
-
-/** What each of the manager's loops waits for when it has nothing to do. */
-const WAITING_FOR = { cache: 'drop from memory', expire: 'end at its idle time-out', sweep: 'forget', write: 'write' } as const
 
 export interface PluginSessionInfo {
   id: string
@@ -38,43 +37,41 @@ export type LoadedSession =
   /** The record cannot be used: corrupted, from another version, or its tool is not served here. */
   | { kind: 'broken'; message: string }
   | { kind: 'ended'; ending: SessionEnding; stored: StoredSession }
-  /** `cached`: read from the tool waiting in this process, not the store; a take may find the store moved on. */
-  | { kind: 'waiting'; stored: StoredSession; request: BridgeElicitRequest; cached?: boolean }
+  | { kind: 'waiting'; stored: StoredSession; request: PendingQuestion }
   /** Working in some request; `abandoned` when its process stopped writing (lease over). */
   | { kind: 'running'; stored: StoredSession; abandoned: boolean }
 
-/** A session this request took over: the store holds `taken`; `previous` is what it replaced. */
-export interface TakenSession {
-  previous: StoredSession
-  taken: StoredSession
-  /** The validated answer that was recorded, when the session was taken by answering it. */
-  answer?: ElicitAnswer<unknown>
-  /** The tool waiting in this process, already given the answer: it ran on to its next write, which recorded it. */
-  resumed?: LiveSession
-}
+/**
+ * A waiting session as an answer finds it; `cached`: read from the tool waiting in this process,
+ * not the store, so recording the answer may find that the store moved on.
+ */
+type Answerable = Extract<LoadedSession, { kind: 'waiting' }> & { cached?: true }
 
 export interface PluginSessionManager {
   /** Start a tool call as a new session; throws when the call id is taken for this client. */
   start(options: { tool: AnyMcpTool; params: unknown; callId: string; clientId: string; parentMessages: readonly ExtendedMessage[] }): Operation<LiveSession>
-  /** The session as stored, for the client that started it only. */
+  /** The session as the store has it, for the client that started it only. */
+  load(clientId: string, id: string): Operation<LoadedSession>
   /**
-   * The session as the store has it. With `answering` (an elicitation id), a tool waiting on
-   * that question in this process answers from memory instead, without a read: the
-   * compare-and-set at `take` still checks that the store has not moved on.
+   * Answer the questions a client's tool calls wait on (one answer per call at most): each
+   * session is loaded, each answer checked once against its question, and only then, when none
+   * is refused, each is recorded with a compare-and-set on the version loaded — so of two
+   * deliveries of the same answer one is refused, and a request with one refused answer records
+   * none (an answer that merely does not fit its question is rejected alone, and asked again).
+   * An accepted answer's tool goes on at once: the one waiting in this process (given the
+   * answer from memory, the answer then written with what the tool does next: one write, not
+   * two), else a replay of its journal. `parentMessages` is called only for a replay.
    */
-  load(clientId: string, id: string, options?: { answering?: string }): Operation<LoadedSession>
+  answer(options: {
+    clientId: string
+    answers: readonly SessionAnswer[]
+    parentMessages(callId: string): readonly ExtendedMessage[]
+  }): Operation<AnswersOutcome>
   /**
-   * Record the answer to a waiting session, a compare-and-set on the version loaded: undefined
-   * when another delivery recorded one first. `answer` must have passed `request.check`. When
-   * the tool waits in this process (a `cached` load), it is given the answer at once and the
-   * answer is written with what it does next (`LiveSession.resumeUnwritten`): one write where
-   * there were two.
+   * Take over a running session whose process is gone (`loaded` is `running` and `abandoned`)
+   * and run it on by a replay of its journal; undefined when someone else took it first.
    */
-  take(loaded: Extract<LoadedSession, { kind: 'waiting' }>, answer: { raw: ElicitAnswer<unknown>; checked: ElicitAnswer<unknown> }): Operation<TakenSession | undefined>
-  /** Take a running session whose process is gone; undefined when someone else did first. */
-  takeOver(loaded: Extract<LoadedSession, { kind: 'running' }>): Operation<TakenSession | undefined>
-  /** Run a taken session on: the tool cached here when it is current, else a replay of its journal. */
-  continue(options: { taken: TakenSession; parentMessages: readonly ExtendedMessage[] }): Operation<LiveSession>
+  takeOver(options: { loaded: Extract<LoadedSession, { kind: 'running' }>; parentMessages: readonly ExtendedMessage[] }): Operation<TakeOverOutcome | undefined>
   /** Mark a live session as waiting now: it is dropped from memory after the hot time. */
   touch(session: LiveSession): void
   abort(clientId: string, sessionId: string, reason?: string): Operation<boolean>
@@ -108,11 +105,16 @@ export interface SessionLimits {
 }
 
 /**
- * Plugin sessions as data in a store, with the tools of recent ones kept alive in this
- * process as a cache. One loop drops waiting tools from memory after the hot time; another
- * forgets old records in stores that do not expire them by themselves; a third writes, by the
- * next turn of the event loop, results that tools received while no request drove them. Ending the resource
- * halts every tool still in memory; their records stay.
+ * Plugin sessions as data in a store, for the engine (and anything else that runs tools for a
+ * client): it starts them, tells how each stands, takes the answers to their questions and
+ * stops them. The tools of recent ones stay alive in this process as a cache (`useLiveTools`);
+ * a loop here forgets old records in stores that do not expire them by themselves. Ending the
+ * resource halts every tool still in memory; their records stay.
+ *
+ * Invariant: the store's record is the truth. Every change of a session (an answer recorded, a
+ * take-over, an abort) is a compare-and-set on the version read, so two processes or two
+ * deliveries of one request never both change it; a tool in memory is used only while the
+ * store holds the version it wrote.
  */
 export function usePluginSessionManager({
   tools,
@@ -126,145 +128,88 @@ export function usePluginSessionManager({
   now = Date.now,
 }: PluginSessionManagerOptions): Operation<PluginSessionManager> {
   return resource(function* (provide) {
-    const scope = yield* useScope()
     const timing: SessionTiming = { now, idleTimeoutMs, leaseMs, keepMs }
-    const keyOf = (clientId: string, id: string) => `${clientId}\u0000${id}`
-    /** Tools alive in this process. */
-    const live = new Map<string, LiveSession>()
-    /** The waiting ones among them, oldest first, with when they began to wait. */
-    const idle = new Map<string, number>()
-    /**
-     * Waiting live-only tools whose outside work has begun (see `replayable`): they cannot be
-     * dropped from memory, so they are ended here when their idle time-out passes, which
-     * cancels their outside call. Oldest first, with when they began to wait.
-     */
-    const expiring = new Map<string, number>()
-    /** Tools alive here that received a result not written yet (see `LiveSession.flush`). */
-    const unwritten = new Set<LiveSession>()
-    let wakeCache: (() => void) | undefined
-    let wakeExpire: (() => void) | undefined
+    const live = yield* useLiveTools({ store, runtime, timing, hotMs, expiredReason: (toolName) => expiredReason(toolName, idleTimeoutMs) })
     let wakeSweep: (() => void) | undefined
-    let wakeWriter: (() => void) | undefined
-
-    function* wake(which: keyof typeof WAITING_FOR) {
-      const resolved = withResolvers<void>(`a session to ${WAITING_FOR[which]}`)
-      if (which === 'cache') wakeCache = resolved.resolve
-      else if (which === 'expire') wakeExpire = resolved.resolve
-      else if (which === 'sweep') wakeSweep = resolved.resolve
-      else wakeWriter = resolved.resolve
-      yield* resolved.operation
-    }
-
-    // A result a tool received is written with its next write, or by the request driving it
-    // before any of its events; this loop makes sure it is written by the next turn of the event
-    // loop even when no request drives the tool (a branch still working after another asked).
-    yield* spawn(function* writeDeferredResults() {
-      while (true) {
-        if (unwritten.size === 0) {
-          yield* wake('write')
-          continue
-        }
-        yield* nextTurn()
-        const sessions = [...unwritten]
-        unwritten.clear()
-        for (const session of sessions) yield* session.flush()
-      }
-    })
-
-    yield* spawn(function* dropColdTools() {
-      while (true) {
-        const oldest = idle.entries().next()
-        if (oldest.done) {
-          yield* wake('cache')
-          continue
-        }
-        const [key, since] = oldest.value
-        const wait = since + Math.min(hotMs, idleTimeoutMs) - now()
-        if (wait > 0) {
-          yield* sleep(wait)
-          continue
-        }
-        idle.delete(key)
-        const session = live.get(key)
-        if (session) yield* session.dehydrate()
-      }
-    })
-
-    yield* spawn(function* endExpiredCalls() {
-      while (true) {
-        const oldest = expiring.entries().next()
-        if (oldest.done) {
-          yield* wake('expire')
-          continue
-        }
-        const [key, since] = oldest.value
-        const wait = since + idleTimeoutMs - now()
-        if (wait > 0) {
-          yield* sleep(wait)
-          continue
-        }
-        expiring.delete(key)
-        const session = live.get(key)
-        if (session?.waiting) yield* session.halt(expiredReason(session.toolName, idleTimeoutMs))
-      }
-    })
 
     yield* spawn(function* forgetOldRecords() {
       while (true) {
         const next = yield* store.sweep(now())
-        if (next === undefined) yield* wake('sweep')
+        if (next === undefined) {
+          const woken = withResolvers<void>('a session to forget')
+          wakeSweep = woken.resolve
+          yield* woken.operation
+        }
         // A store that left some due (a full batch) is swept again once other work has had its turn.
         else yield* sleep(next > now() ? Math.min(keepMs, Math.max(next - now(), SWEEP_EVERY_MS)) : 0)
       }
     })
 
-    function remember(session: LiveSession): LiveSession {
-      live.set(keyOf(session.clientId, session.id), session)
-      return session
+    /**
+     * The session an answer to `elicitId` finds: the tool waiting on that question in this
+     * process, from memory without a read (recording the answer still checks, by its
+     * compare-and-set, that the store has not moved on), else the store's.
+     */
+    function* loadAnswering(clientId: string, id: string, elicitId: string): Operation<Exclude<LoadedSession, { kind: 'waiting' }> | Answerable> {
+      const waiting = live.get(clientId, id)?.waitingOn
+      if (waiting && waiting.request.elicitId === elicitId && waiting.stored.record.expiresAt > now()) {
+        return { kind: 'waiting', ...waiting, cached: true }
+      }
+      return yield* manager.load(clientId, id)
     }
 
-    /** The tool of `stored` running in this process; `remember` it to make it the cache's. */
-    function runLive(tool: AnyMcpTool, stored: StoredSession, parentMessages: readonly ExtendedMessage[], createLimits?: StartLiveSessionOptions['limits']): LiveSession {
-      return new LiveSession({
-        scope,
-        store,
-        tool,
-        stored,
-        runtime,
-        parentMessages,
-        timing,
-        limits: createLimits,
-        onUnwritten: (session) => {
-          unwritten.add(session)
-          wakeWriter?.()
-          wakeWriter = undefined
-        },
-        onEnd: (ended) => {
-          const key = keyOf(ended.clientId, ended.id)
-          // Only the cache's own entry: a tool refused at its start never replaced it.
-          if (live.get(key) !== ended) return
-          live.delete(key)
-          unschedule(key)
-        },
-      })
+    /**
+     * Record a checked answer to a waiting session, a compare-and-set on the version loaded,
+     * and run the tool on with it: undefined when another delivery recorded one first; a
+     * message when the tool cannot be run here. `raw` is what the journal keeps (a replay
+     * checks it again); `checked` is what the tool receives. When the tool waits in this process
+     * (a `cached` load), it is given the answer at once and the answer is written with what it
+     * does next (`LiveSession.resumeUnwritten`): one write where there were two.
+     */
+    function* record(
+      loaded: Answerable,
+      raw: ElicitAnswer<unknown>,
+      checked: ElicitAnswer<unknown>,
+      parentMessages: () => readonly ExtendedMessage[],
+    ): Operation<LiveSession | string | undefined> {
+      const { record, version } = loaded.stored
+      const pending = record.pending!
+      const at = now()
+      const next: SessionRecord = {
+        ...record,
+        status: 'running',
+        pending: undefined,
+        journal: [...record.journal, { seq: pending.seq, kind: 'elicit', key: pending.key, answer: raw }],
+        updatedAt: at,
+        expiresAt: at + leaseMs,
+        keepUntil: at + leaseMs + keepMs,
+      }
+      const cached = live.get(record.clientId, record.id)
+      if (loaded.cached && cached?.waiting && cached.version === version) {
+        live.answering(cached)
+        cached.resumeUnwritten(next, checked)
+        return (yield* cached.recorded()) ? cached : undefined
+      }
+      const written = yield* store.update(next, version)
+      if (written === undefined) return undefined
+      const taken = { record: next, version: written }
+      // Read from the store, but the tool still waits here on what it read: it takes the answer from memory.
+      if (cached?.waiting && cached.version === version) {
+        live.answering(cached)
+        cached.resume(taken, checked)
+        return cached
+      }
+      return yield* replay(taken, record, parentMessages())
     }
 
-    function startLive(tool: AnyMcpTool, stored: StoredSession, parentMessages: readonly ExtendedMessage[]): LiveSession {
-      return remember(runLive(tool, stored, parentMessages))
-    }
-
-    /** The tool no longer waits (it was answered, or it ended): no timer is due for it. */
-    function unschedule(key: string) {
-      idle.delete(key)
-      expiring.delete(key)
-    }
-
-    function* forget(clientId: string, id: string) {
-      const key = keyOf(clientId, id)
-      unschedule(key)
-      const session = live.get(key)
-      live.delete(key)
-      if (session) yield* session.dehydrate()
+    /** Run a taken session on by a replay of its journal (`previous`: the record it was taken from); a message when it cannot be. */
+    function* replay(taken: StoredSession, previous: SessionRecord, parentMessages: readonly ExtendedMessage[]): Operation<LiveSession | string> {
+      const { record } = taken
+      yield* live.forget(record.clientId, record.id)
+      const tool = tools(record.toolName)
+      if (!tool) return `Session ${record.id} needs the tool "${record.toolName}", which this server does not offer.`
+      if (tool.liveOnly && !replayable(previous)) return lostLiveOnly(record.toolName)
+      return live.remember(live.run({ tool, stored: taken, parentMessages }))
     }
 
     const manager: PluginSessionManager = {
@@ -288,7 +233,7 @@ export function usePluginSessionManager({
         // `LiveSession.resumeUnwritten`), and in any case by the next turn of the event loop. The
         // limits are checked by that write, so a refused tool has done nothing outside either.
         const createLimits = limits.maxOpenPerClient !== undefined || limits.maxOpen !== undefined ? { perClient: limits.maxOpenPerClient, all: limits.maxOpen } : undefined
-        const session = runLive(tool, { record, version: 0 }, parentMessages, createLimits)
+        const session = live.run({ tool, stored: { record, version: 0 }, parentMessages, limits: createLimits })
         let recorded: boolean | undefined
         let refused = false
         try {
@@ -310,14 +255,10 @@ export function usePluginSessionManager({
         }
         wakeSweep?.()
         wakeSweep = undefined
-        return remember(session)
+        return live.remember(session)
       },
 
-      *load(clientId, id, { answering } = {}) {
-        const waiting = answering === undefined ? undefined : live.get(keyOf(clientId, id))?.waitingOn
-        if (waiting && waiting.request.elicitId === answering && waiting.stored.record.expiresAt > now()) {
-          return { kind: 'waiting', ...waiting, cached: true }
-        }
+      *load(clientId, id) {
         let stored: StoredSession | undefined
         try {
           stored = yield* store.get(clientId, id)
@@ -333,7 +274,7 @@ export function usePluginSessionManager({
         if (record.status === 'waiting' && record.expiresAt <= now()) {
           return { kind: 'ended', stored, ending: { kind: 'aborted', reason: expiredReason(record.toolName, idleTimeoutMs) } }
         }
-        if (tool.liveOnly && !live.has(keyOf(clientId, id)) && !replayable(record)) {
+        if (tool.liveOnly && !live.get(clientId, id) && !replayable(record)) {
           // Working in another process, it is running as any session there is; once that process is gone, it is lost.
           if (record.status === 'running' && record.expiresAt > now()) return { kind: 'running', stored, abandoned: false }
           return { kind: 'broken', message: lostLiveOnly(record.toolName) }
@@ -341,83 +282,83 @@ export function usePluginSessionManager({
         if (record.status === 'running') return { kind: 'running', stored, abandoned: record.expiresAt <= now() }
         const pending = record.pending
         const spec = pending && Object.hasOwn(tool.elicits, pending.key) ? tool.elicits[pending.key] : undefined
-        const id_ = pending ? parseElicitId(pending.elicitId) : undefined
-        if (!pending || !spec || !id_) return { kind: 'broken', message: `Session ${id} waits for a question this server cannot ask.` }
-        return { kind: 'waiting', stored, request: new BridgeElicitRequest(pending.elicitId, id_, pending.message, pending.context, spec) }
+        const request = pending && spec ? PendingQuestion.fromRecord(pending, spec) : undefined
+        if (!request) return { kind: 'broken', message: `Session ${id} waits for a question this server cannot ask.` }
+        return { kind: 'waiting', stored, request }
       },
 
-      *take(loaded, { raw, checked }) {
-        const { record, version } = loaded.stored
-        const pending = record.pending!
-        const at = now()
-        const next: SessionRecord = {
-          ...record,
-          status: 'running',
-          pending: undefined,
-          journal: [...record.journal, { seq: pending.seq, kind: 'elicit', key: pending.key, answer: raw }],
-          updatedAt: at,
-          expiresAt: at + leaseMs,
-          keepUntil: at + leaseMs + keepMs,
+      *answer({ clientId, answers, parentMessages }) {
+        const outcomes: AnswerOutcome[] = []
+        const accepted: Array<{ index: number; loaded: Answerable; given: SessionAnswer; answer: ElicitAnswer<unknown> }> = []
+        // Every answer is loaded and checked before any is recorded: a refusal records none.
+        for (const [index, given] of answers.entries()) {
+          const { callId, elicitId } = given
+          const loaded = yield* loadAnswering(clientId, callId, elicitId)
+          switch (loaded.kind) {
+            case 'missing':
+            case 'broken':
+              outcomes[index] = settledOutcome(callId, loaded)
+              continue
+            case 'ended':
+              if (answeredIn(loaded.stored.record.journal, elicitId)) return refusal('elicit_already_answered', `Elicitation ${elicitId} was already answered.`)
+              outcomes[index] = settledOutcome(callId, loaded)
+              continue
+            case 'running':
+              return answeredIn(loaded.stored.record.journal, elicitId)
+                ? refusal('elicit_already_answered', `Elicitation ${elicitId} was already answered.`)
+                : refusal('session_not_waiting', `Tool call ${callId} is not waiting for an answer: it is working in another request.`)
+            case 'waiting': {
+              const check = loaded.request.check(elicitId, given.result)
+              if (check.ok) accepted.push({ index, loaded, given, answer: check.answer })
+              else if (check.code === 'invalid_response') {
+                outcomes[index] = { kind: 'rejected', callId, question: loaded.request, message: check.message, issues: check.issues }
+              } else return refusal(check.code, check.message)
+            }
+          }
         }
-        const key = keyOf(record.clientId, record.id)
-        const cached = loaded.cached ? live.get(key) : undefined
-        if (cached?.waiting && cached.version === version) {
-          unschedule(key)
-          cached.resumeUnwritten(next, checked)
-          if (!(yield* cached.recorded())) return undefined
-          return { previous: loaded.stored, taken: cached.stored, answer: checked, resumed: cached }
+        for (const { index, loaded, given, answer } of accepted) {
+          const { callId, elicitId } = given
+          const session = yield* record(loaded, given.result, answer, () => parentMessages(callId))
+          if (typeof session === 'string') {
+            outcomes[index] = { kind: 'lost', callId, error: 'INTERNAL_ERROR', message: session }
+            continue
+          }
+          if (session) {
+            outcomes[index] = { kind: 'accepted', callId, session }
+            continue
+          }
+          // Read from this process's memory, and the store moved on: stopped or expired elsewhere, say so.
+          const now = loaded.cached ? yield* manager.load(clientId, callId) : undefined
+          if (now?.kind === 'ended' && now.ending.kind === 'aborted' && !answeredIn(now.stored.record.journal, elicitId)) {
+            outcomes[index] = settledOutcome(callId, now)
+            continue
+          }
+          return refusal('elicit_already_answered', `Elicitation ${elicitId} was answered by another request at the same moment.`)
         }
-        const taken = yield* store.update(next, version)
-        return taken === undefined ? undefined : { previous: loaded.stored, taken: { record: next, version: taken }, answer: checked }
+        return { kind: 'answered', outcomes }
       },
 
-      *takeOver(loaded) {
+      *takeOver({ loaded, parentMessages }) {
         const { record, version } = loaded.stored
         const at = now()
         const next: SessionRecord = { ...record, updatedAt: at, expiresAt: at + leaseMs, keepUntil: at + leaseMs + keepMs }
         const taken = yield* store.update(next, version)
-        return taken === undefined ? undefined : { previous: loaded.stored, taken: { record: next, version: taken } }
-      },
-
-      *continue({ taken, parentMessages }) {
-        if (taken.resumed) return taken.resumed
-        const { record } = taken.taken
-        const key = keyOf(record.clientId, record.id)
-        const cached = live.get(key)
-        if (cached && taken.answer && cached.waiting && cached.version === taken.previous.version) {
-          unschedule(key)
-          cached.resume(taken.taken, taken.answer)
-          return cached
-        }
-        if (cached) yield* forget(record.clientId, record.id)
-        const tool = tools(record.toolName)
-        if (!tool) throw new Error(`Session ${record.id} needs the tool "${record.toolName}", which this server does not offer.`)
-        if (tool.liveOnly && !replayable(taken.previous.record)) throw new Error(lostLiveOnly(record.toolName))
-        return startLive(tool, taken.taken, parentMessages)
+        if (taken === undefined) return undefined
+        const session = yield* replay({ record: next, version: taken }, loaded.stored.record, parentMessages)
+        return typeof session === 'string' ? { kind: 'lost', error: 'INTERNAL_ERROR', message: session } : { kind: 'taken', session }
       },
 
       touch(session) {
-        const key = keyOf(session.clientId, session.id)
-        if (live.get(key) !== session) return
-        unschedule(key)
         // Dropped from memory, a live-only tool whose outside work began would be lost: it stays
         // until it ends, at the latest at its idle time-out.
-        if (tools(session.toolName)?.liveOnly && !replayable(session.stored.record)) {
-          expiring.set(key, now())
-          wakeExpire?.()
-          wakeExpire = undefined
-          return
-        }
-        idle.set(key, now())
-        wakeCache?.()
-        wakeCache = undefined
+        live.waits(session, { pinned: Boolean(tools(session.toolName)?.liveOnly) && !replayable(session.stored.record) })
       },
 
       *abort(clientId, sessionId, reason = 'Stopped by the user.') {
         for (let attempt = 0; attempt < 3; attempt++) {
           const loaded = yield* manager.load(clientId, sessionId)
           if (loaded.kind !== 'waiting' && loaded.kind !== 'running') {
-            yield* forget(clientId, sessionId)
+            yield* live.forget(clientId, sessionId)
             return false
           }
           const at = now()
@@ -432,7 +373,7 @@ export function usePluginSessionManager({
             keepUntil: at + keepMs,
           }
           if ((yield* store.update(next, version)) !== undefined) {
-            const session = live.get(keyOf(clientId, sessionId))
+            const session = live.get(clientId, sessionId)
             if (session) yield* session.halt(reason)
             return true
           }
@@ -457,29 +398,9 @@ export function usePluginSessionManager({
       },
     }
 
-    // Ending this resource ends its scope, which halts every tool still in memory.
+    // Ending this resource ends the cache's, which halts every tool still in memory.
     yield* provide(manager)
   })
-}
-
-/**
- * Whether a live-only tool's session may be run again from this record (on another process,
- * after a restart, or after being dropped from memory). A live-only tool does its outside work
- * (a call to another server) only after a journaled step (`ctx.step`) that marks its start, and
- * before that only asks questions, which a replay answers from the journal without asking again.
- * Every question is written with the whole journal so far, so a record that waits for an answer
- * and holds no step was written before the outside work began: running it again redoes nothing.
- * A running record is never replayed: its process may be doing the work right now.
- */
-function replayable(record: SessionRecord): boolean {
-  return record.status === 'waiting' && !record.journal.some((entry) => entry.kind === 'step')
-}
-
-function lostLiveOnly(toolName: string): string {
-  return (
-    `The external call ${toolName} was lost: it lived in a server process that has since stopped (or in another instance). ` +
-    'It is not repeated, since calling the outside server again could redo what it did. Ask again to make a new call.'
-  )
 }
 
 function expiredReason(toolName: string, idleTimeoutMs: number): string {

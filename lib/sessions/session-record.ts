@@ -1,20 +1,11 @@
 import { z } from 'zod'
 import type { JournalEntry } from '../runtime/journal'
+import type { PendingQuestionRecord } from '../runtime/pending-question'
 
-export type { JournalEntry }
+export type { JournalEntry, PendingQuestionRecord }
 
 /** The format of a stored session; a record of another format is refused, never guessed at. */
 export const SESSION_RECORD_FORMAT = 1
-
-/** The question a waiting tool asked: enough to ask it again and to check an answer to it. */
-export interface PendingElicitationRecord {
-  seq: number
-  key: string
-  elicitId: string
-  /** The message for people, without the encoded context. */
-  message: string
-  context: Record<string, unknown>
-}
 
 export type SessionStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'aborted'
 
@@ -39,8 +30,8 @@ export interface SessionRecord {
   params: unknown
   status: SessionStatus
   journal: JournalEntry[]
-  /** Set while `status` is `waiting`. */
-  pending?: PendingElicitationRecord
+  /** Set while `status` is `waiting`: the question, as `PendingQuestion.toRecord` makes it. */
+  pending?: PendingQuestionRecord
   /** Set once the session has ended. */
   ending?: SessionEnding
   createdAt: number

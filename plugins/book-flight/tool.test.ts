@@ -1,6 +1,6 @@
 import { run } from 'effection'
 import { describe, expect, it } from 'vitest'
-import type { BridgeElicitRequest } from '@/lib/runtime/bridge-elicit-request'
+import type { PendingQuestion } from '@/lib/runtime/pending-question'
 import { replayOnly, startTool } from '@/lib/runtime/testing/start-tool'
 import { decodeModelContext } from '@/lib/tools'
 import { seatMapFor, type Flight, type SeatMap } from './flights'
@@ -10,7 +10,7 @@ import { bookFlightTool } from './tool'
 // call in order, the questions it asks again and why, and a replay that books the same ticket.
 
 describe('book_flight through a journaling client', () => {
-  function contextOf<T>(request: BridgeElicitRequest): T {
+  function contextOf<T>(request: PendingQuestion): T {
     return request.schema['x-model-context'] as T
   }
   function seatAnswer(seat: string) {

@@ -9,7 +9,7 @@ import { isMcpAppError } from '../apps/mcp-app-error'
 import { elicitationAppServer } from '../apps/testing/elicitation-app-server-path'
 import { questionAppsOf } from './app-elicitations'
 import { EXTERNAL_QUESTION, type FormQuestion } from './external-questions'
-import { createExternalToolSource } from './external-tool-source'
+import { createServerToolSource } from './server-tool-source'
 import { startMcpClients } from './start-mcp-clients'
 import type { McpClients } from './use-mcp-clients'
 
@@ -44,7 +44,7 @@ afterEach(async () => {
 })
 
 async function setUp() {
-  const chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [], externalTools: createExternalToolSource({ clients }) })
+  const chat = await createChatServer({ model: createOfflineModel({ delayMs: 0 }), tools: [], externalTools: createServerToolSource({ clients }) })
   closing.push(() => chat.close())
   const host = createMcpAppsHost({
     source: {

@@ -4,7 +4,7 @@ import { startScriptedChat, type ScriptedChat } from '../../engine/testing/scrip
 import type { ChatCompletionRequestBody } from '../../models/testing/openai-compatible-server'
 import { createMcpAppsHost } from '../apps/mcp-apps-host'
 import { badAppServer } from '../apps/testing/app-servers'
-import { createExternalToolSource } from './external-tool-source'
+import { createServerToolSource } from './server-tool-source'
 import { startMcpClients } from './start-mcp-clients'
 import type { McpClients } from './use-mcp-clients'
 
@@ -38,7 +38,7 @@ async function chatWhoseModelCalls(toolName: string) {
   const offered: string[][] = []
   scripted = await startScriptedChat({
     tools: [],
-    externalTools: createExternalToolSource({ clients }),
+    externalTools: createServerToolSource({ clients }),
     respond(body: ChatCompletionRequestBody) {
       offered.push((body.tools ?? []).map((tool) => tool.function.name))
       const last = body.messages.at(-1)!

@@ -6,7 +6,7 @@ import type { PluginElicitRequestEvent } from '../../protocol/events'
 import { createMemorySessionStore, type SessionStore } from '../../sessions'
 import { decodeModelContext } from '../../tools/model-context'
 import { EXTERNAL_QUESTION } from './external-questions'
-import { createExternalToolSource } from './external-tool-source'
+import { createServerToolSource } from './server-tool-source'
 import { startMcpClients } from './start-mcp-clients'
 import { faultServer } from './testing/servers'
 import type { McpClients } from './use-mcp-clients'
@@ -46,7 +46,7 @@ async function instance(store: SessionStore): Promise<ChatServer> {
   const chat = await createChatServer({
     model: createOfflineModel({ delayMs: 0 }),
     tools: [],
-    externalTools: createExternalToolSource({ clients }),
+    externalTools: createServerToolSource({ clients }),
     secret: SECRET,
     // eslint-disable-next-line require-yield
     useStore: function* () {

@@ -6,7 +6,7 @@ import { EXTERNAL_QUESTION, type ApprovalQuestion } from './external-questions'
 import type { ExternalToolContext } from './question-specs'
 
 /**
- * The prefix of a slash command's call id (`directCallId` in `lib/engine/chat-engine.ts`): the
+ * The prefix of a slash command's call id (`directCallId` in `lib/engine/run-turn.ts`): the
  * engine gives it to the calls a person typed, and never to a model's (whose ids keep only
  * `[A-Za-z0-9_-]`). The call id is the server's own, so it cannot be claimed from outside.
  */

@@ -6,7 +6,7 @@ import { decodeModelContext } from '../../tools/model-context'
 import type { PluginElicitRequestEvent } from '../../protocol/events'
 import { createMemorySessionStore } from '../../sessions'
 import { EXTERNAL_QUESTION } from './external-questions'
-import { createExternalToolSource } from './external-tool-source'
+import { createServerToolSource } from './server-tool-source'
 import { startMcpClients } from './start-mcp-clients'
 import { everythingServer, faultServer } from './testing/servers'
 import type { McpClients } from './use-mcp-clients'
@@ -57,7 +57,7 @@ async function instance(clients: McpClients, store = createMemorySessionStore())
   const chat = await createChatServer({
     model: createOfflineModel({ delayMs: 0 }),
     tools: [],
-    externalTools: createExternalToolSource({ clients }),
+    externalTools: createServerToolSource({ clients }),
     secret: SECRET,
     // eslint-disable-next-line require-yield
     useStore: function* () {

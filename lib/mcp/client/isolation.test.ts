@@ -6,7 +6,7 @@ import type { PluginElicitRequestEvent } from '../../protocol/events'
 import { createMemorySessionStore } from '../../sessions'
 import { decodeModelContext } from '../../tools/model-context'
 import { EXTERNAL_QUESTION } from './external-questions'
-import { createExternalToolSource } from './external-tool-source'
+import { createServerToolSource } from './server-tool-source'
 import { startMcpClients } from './start-mcp-clients'
 import { startEverythingHttpServer, type EverythingHttpServer } from './testing/everything-http-server'
 import { startRecordingProxy, type RecordingProxy } from './testing/recording-proxy'
@@ -46,7 +46,7 @@ async function instance(options: Partial<ChatServerOptions> = {}): Promise<ChatS
   const chat = await createChatServer({
     model: createOfflineModel({ delayMs: 0 }),
     tools: [],
-    externalTools: createExternalToolSource({ clients }),
+    externalTools: createServerToolSource({ clients }),
     secret: 'a-secret-for-this-test',
     // eslint-disable-next-line require-yield
     useStore: function* () {

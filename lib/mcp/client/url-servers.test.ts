@@ -4,7 +4,7 @@ import { createChatServer } from '../../engine/chat-server'
 import { createChatTestClient, eventsOf } from '../../engine/testing/chat-test-client'
 import { createOfflineModel } from '../../models'
 import { createMemorySessionStore } from '../../sessions'
-import { createExternalToolSource } from './external-tool-source'
+import { createServerToolSource } from './server-tool-source'
 import { parseMcpServers, type McpServerConfig } from './mcp-servers-config'
 import { startMcpClients } from './start-mcp-clients'
 import { freePort, startEverythingHttpServer, type EverythingHttpServer } from './testing/everything-http-server'
@@ -56,7 +56,7 @@ describe('url servers (Streamable HTTP)', { timeout: 60_000 }, () => {
     const chat = await createChatServer({
       model: createOfflineModel({ delayMs: 0 }),
       tools: [],
-      externalTools: createExternalToolSource({ clients }),
+      externalTools: createServerToolSource({ clients }),
       secret: 'a-secret-for-this-test',
       // eslint-disable-next-line require-yield
       useStore: function* () {

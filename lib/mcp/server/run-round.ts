@@ -1,7 +1,7 @@
 import { inputRequired, inputResponse, type InputRequest } from '@modelcontextprotocol/server'
 import { scoped, spawn, suspend, withResolvers, type Operation } from 'effection'
 import { QUESTION_META_KEY, type QuestionMeta } from '../../protocol/question-form'
-import type { BridgeElicitRequest } from '../../runtime/bridge-elicit-request'
+import type { PendingQuestion } from '../../runtime/pending-question'
 import { ToolJournal, type JournalEntry } from '../../runtime/journal'
 import { createJournalingClient, type ToolEvent } from '../../runtime/journaling-client'
 import { runTool } from '../../runtime/run-tool'
@@ -132,7 +132,7 @@ function inputKey(name: string, seq: number): string {
  * keeps; `answer` is what the tool receives.
  */
 function checkAnswer(
-  request: BridgeElicitRequest,
+  request: PendingQuestion,
   given: ElicitAnswer<Record<string, unknown>>,
 ): { ok: true; recorded: ElicitAnswer<unknown>; answer: ElicitAnswer<unknown> } | { ok: false; problem: string } {
   let recorded: ElicitAnswer<unknown> = given
@@ -152,7 +152,7 @@ function checkAnswer(
  * — never in the message. With `resourceUri`, the host may show the question's MCP App instead
  * of the form (`_meta.ui`, SEP-3118); the answer is checked the same either way.
  */
-function elicitation({ request, problem, resourceUri }: { request: BridgeElicitRequest; problem?: string; resourceUri?: string }): InputRequest {
+function elicitation({ request, problem, resourceUri }: { request: PendingQuestion; problem?: string; resourceUri?: string }): InputRequest {
   const { schema, answers, defaults } = request.form
   const question: QuestionMeta = {
     tool: request.id.toolName,

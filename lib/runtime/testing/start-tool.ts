@@ -1,6 +1,6 @@
 import { createQueue, run, spawn, until, withResolvers, type Operation, type Task } from 'effection'
 import type { AnyMcpTool, ElicitAnswer, SampleResult } from '../../tools/types'
-import type { AnswerCheck, BridgeElicitRequest } from '../bridge-elicit-request'
+import type { AnswerCheck, PendingQuestion } from '../pending-question'
 import { ToolJournal, type JournalEntry } from '../journal'
 import { createJournalingClient, type ToolEvent } from '../journaling-client'
 import { runTool } from '../run-tool'
@@ -8,7 +8,7 @@ import type { ToolSampleRequest } from '../tool-client'
 
 /** What the test must act on: a question waiting for its answer, a model call waiting for its result. */
 export type Pending =
-  | { type: 'ask'; request: BridgeElicitRequest; answer(answer: ElicitAnswer<unknown>, elicitId?: string): AnswerCheck }
+  | { type: 'ask'; request: PendingQuestion; answer(answer: ElicitAnswer<unknown>, elicitId?: string): AnswerCheck }
   | { type: 'sample'; request: ToolSampleRequest; resolve(result: SampleResult): void; reject(error: Error): void }
 export type PendingOf<T extends Pending['type']> = Extract<Pending, { type: T }>
 type Ending = { result: unknown } | { error: unknown }

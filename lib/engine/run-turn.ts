@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider'
 import { all, type Operation } from 'effection'
-import type { BridgeElicitRequest } from '../runtime/bridge-elicit-request'
+import type { PendingQuestion } from '../runtime/pending-question'
 import { SessionLimitError, type LiveSession, type PluginSessionManager } from '../sessions'
 import { toChatFailure } from '../http/errors'
 import type { CallIdIssuer } from './call-ids'
@@ -50,7 +50,7 @@ export interface ChatEngineConfig {
 
 interface Waiting {
   call: ToolCall
-  request: BridgeElicitRequest
+  request: PendingQuestion
 }
 
 /**
@@ -70,7 +70,7 @@ export function* runTurn({
   const { sessions } = config
   const conversation = [...plan.messages]
   /** Sessions this turn runs, until each waits or ends: a turn that does not finish stops them. */
-  const running = new Set<string>(plan.taken.map(({ call }) => call.id))
+  const running = new Set<string>(plan.resumed.map(({ call }) => call.id))
   const usage = { inputTokens: 0, outputTokens: 0 }
   let text = ''
   let finished = false
@@ -204,12 +204,7 @@ export function* runTurn({
     }
 
     const stillWaiting = [...plan.waiting, ...plan.rejected].map(({ call, request }) => ({ call, request }))
-    const continued: Array<{ call: ToolCall; session: LiveSession }> = []
-    for (const { call, session } of plan.taken) {
-      const parentMessages = toolContextOf({ conversation, callId: call.id, maxBytes: config.maxToolContextBytes })
-      continued.push({ call, session: yield* sessions.continue({ taken: session, parentMessages }) })
-    }
-    let waiting = [...(yield* drive(continued)), ...stillWaiting]
+    let waiting = [...(yield* drive(plan.resumed)), ...stillWaiting]
 
     if (plan.direct) {
       // A slash command: its call is made as the model would make it, and the model is not asked.

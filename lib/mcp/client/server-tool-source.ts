@@ -5,7 +5,7 @@ import { splitExternalToolName } from './tool-names'
 import type { ExternalToolInfo, McpClients } from './use-mcp-clients'
 
 /** The tools of the servers that are up, as the chat engine takes them (see `createExternalTool`). */
-export function createExternalToolSource({ clients, callTimeoutMs }: { clients: McpClients; callTimeoutMs?: number }): ExternalToolSource {
+export function createServerToolSource({ clients, callTimeoutMs }: { clients: McpClients; callTimeoutMs?: number }): ExternalToolSource {
   // One chat tool per listed tool object: a server's new list (after a restart or a change) makes new ones.
   const made = new Map<string, { listed: Tool; external: ExternalTool }>()
   const externalOf = ({ name, server, tool }: ExternalToolInfo) => {

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { formatElicitId } from '../tools/elicit-id'
 import { decodeModelContext, MODEL_CONTEXT_BOUNDARY, MODEL_CONTEXT_KEY } from '../tools/model-context'
 import type { ElicitAnswer, ElicitId } from '../tools/types'
-import { BridgeElicitRequest } from './bridge-elicit-request'
+import { PendingQuestion } from './pending-question'
 
 const rateSchema = z.object({ stars: z.number().int().min(1).max(5), note: z.string().default('none') })
 const commentSchema = z.object({ text: z.string().min(1) })
@@ -16,14 +16,14 @@ function question({
   text = 'How was tea?',
   context = { topic: 'tea' } as Record<string, unknown>,
   schema = rateSchema as z.ZodType,
-} = {}): BridgeElicitRequest {
+} = {}): PendingQuestion {
   const id: ElicitId = { toolName: 'survey', key, callId, seq }
-  return new BridgeElicitRequest(formatElicitId(id), id, text, context, schema)
+  return new PendingQuestion(formatElicitId(id), id, text, context, schema)
 }
 
 const accept = (content: unknown): ElicitAnswer<unknown> => ({ action: 'accept', content })
 
-describe('BridgeElicitRequest.check', () => {
+describe('PendingQuestion.check', () => {
   it('refuses an answer naming another elicitation as a mismatch, whatever its content', () => {
     const request = question()
     expect(request.elicitId).toBe('survey/rate/call-1/3')
@@ -133,7 +133,7 @@ describe('BridgeElicitRequest.check', () => {
   })
 })
 
-describe('BridgeElicitRequest.validate', () => {
+describe('PendingQuestion.validate', () => {
   it('checks content like check, without an id, its message without the leading "The"', () => {
     const request = question()
     expect(request.validate(accept({ stars: 1 }))).toEqual({ ok: true, answer: { action: 'accept', content: { stars: 1, note: 'none' } } })

@@ -13,11 +13,34 @@ export type AnswerCheck =
   | { ok: false; code: 'elicit_already_answered' | 'elicit_mismatch'; message: string }
 
 /**
- * One question a tool asks, and the one place its answers are checked. Only the parts are
- * kept while the tool waits (the context is the tool's own objects); the wire forms are built
- * when read, so a waiting session does not hold a second, encoded copy of its context.
+ * A pending question as data: what a session record keeps while its tool waits, enough to ask
+ * it again and to check an answer to it on any process (`PendingQuestion.fromRecord`).
  */
-export class BridgeElicitRequest {
+export interface PendingQuestionRecord {
+  seq: number
+  key: string
+  elicitId: string
+  /** The message for people, without the encoded context. */
+  message: string
+  context: Record<string, unknown>
+}
+
+/**
+ * A question a tool call waits on, as something outside the turn reads it (the MCP App an
+ * external server's form names): what its record says, and the tool that asks it.
+ */
+export type WaitingQuestion = Pick<PendingQuestionRecord, 'elicitId' | 'key' | 'context'> & { toolName: string }
+
+/**
+ * The question a tool waits on, and the one place its answers are checked. Made when the tool
+ * asks (`ctx.elicit`), or from the record of a session that waits (`fromRecord`), so a question
+ * has one shape on the server, live or stored; `toRecord` is the stored one.
+ *
+ * Only the parts are kept while the tool waits (the context is the tool's own objects); the
+ * wire forms are built when read, so a waiting session does not hold a second, encoded copy of
+ * its context.
+ */
+export class PendingQuestion {
   private readonly responseSchema: z.ZodType
   private questionForm: QuestionForm | undefined
 
@@ -31,6 +54,20 @@ export class BridgeElicitRequest {
     private readonly spec: ElicitSpec,
   ) {
     this.responseSchema = responseSchemaOf(spec, context)
+  }
+
+  /**
+   * The question a session record keeps, asked again with the tool's declaration of its key;
+   * undefined when the record's id is not an elicitation id.
+   */
+  static fromRecord(record: PendingQuestionRecord, spec: ElicitSpec): PendingQuestion | undefined {
+    const id = parseElicitId(record.elicitId)
+    return id && new PendingQuestion(record.elicitId, id, record.message, record.context, spec)
+  }
+
+  /** What a session record keeps of this question while its tool waits. */
+  toRecord(): PendingQuestionRecord {
+    return { seq: this.id.seq, key: this.id.key, elicitId: this.elicitId, message: this.text, context: this.context }
   }
 
   /** The question as a native form (built when first read): its schema, choices, and how its answers become the tool's. */

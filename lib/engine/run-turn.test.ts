@@ -5,7 +5,7 @@ import { bookTrainTool } from '@/fixtures/book-train/tool'
 import { freeSeats, type SeatMap, type Train } from '@/fixtures/book-train/trains'
 import { decodeModelContext, MODEL_CONTEXT_BOUNDARY } from '../tools/model-context'
 import { createChatServer, type ChatServer } from './chat-server'
-import { LOST_SESSION_MESSAGE } from './chat-engine'
+import { LOST_SESSION_MESSAGE } from './run-turn'
 import { createChatTestClient, elicitRequests, eventsOf, textOf, type ChatTestClient } from './testing/chat-test-client'
 import type { PluginElicitRequestEvent } from '../protocol/events'
 
