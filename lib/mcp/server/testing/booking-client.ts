@@ -26,15 +26,18 @@ export async function connectBookingClient({
   sample,
   headers,
   capabilities = {},
+  fetch,
 }: {
   url: URL
   era: Era
-  answer: (asked: Asked, index: number) => Answer
+  answer: (asked: Asked, index: number) => Answer | Promise<Answer>
   /** When given, the client declares sampling and answers with this text. */
   sample?: (prompt: string) => string
   headers?: Record<string, string>
   /** Declared beside form elicitation (and sampling), e.g. `extensions`. */
   capabilities?: ClientCapabilities
+  /** The transport's fetch: a test's load balancer (endpoint-pool.ts). */
+  fetch?: typeof globalThis.fetch
 }): Promise<{ client: Client; asked: Asked[]; sampled: string[] }> {
   const client = new Client(
     { name: 'booking-test', version: '1.0.0' },
@@ -59,7 +62,7 @@ export async function connectBookingClient({
       return { role: 'assistant', model: 'test-model', content: { type: 'text', text: sample(prompt) } } as never
     })
   }
-  await client.connect(new StreamableHTTPClientTransport(url, headers ? { requestInit: { headers } } : undefined))
+  await client.connect(new StreamableHTTPClientTransport(url, { ...(headers ? { requestInit: { headers } } : {}), ...(fetch ? { fetch } : {}) }))
   return { client, asked, sampled }
 }
 
