@@ -13,7 +13,7 @@ import {
   type LoggingLevel,
 } from '@modelcontextprotocol/server'
 import type { LanguageModelV3 } from '@ai-sdk/provider'
-import { createScope, suspend, type Operation } from 'effection'
+import { createScope, sleep, spawn, suspend, type Operation } from 'effection'
 import type { Admission } from '../../http/admission'
 import { clientAddressOf } from '../../http/client-address'
 import { createModelSampler } from '../../runtime/sample-with-model'
@@ -108,7 +108,9 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
   const store = await new Promise<SessionStore>((resolve, reject) => {
     scope
       .run(function* () {
-        resolve(options.useStore ? yield* options.useStore() : createMemorySessionStore())
+        const store = options.useStore ? yield* options.useStore() : createMemorySessionStore()
+        yield* spawn(() => forgetOldRecords(store))
+        resolve(store)
         yield* suspend()
       })
       .catch(reject)
@@ -310,6 +312,28 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       await modern.close()
       await destroy()
     },
+  }
+}
+
+/** A store that expires nothing by itself, and has nothing due, is looked at again after this long. */
+const SWEEP_IDLE_MS = 10 * 60_000
+/** Sweeps are at least this far apart, however soon the next record falls due. */
+const SWEEP_EVERY_MS = 1000
+
+/**
+ * The store's records past their `keepUntil` (sessions, calls and their logs, answered rounds)
+ * forgotten when they fall due: Redis does it by itself (its sweep does nothing), the memory and
+ * embedded stores only when swept.
+ */
+function* forgetOldRecords(store: SessionStore): Operation<void> {
+  for (;;) {
+    let next: number | undefined
+    try {
+      next = yield* store.sweep(Date.now())
+    } catch (error) {
+      console.warn(`The MCP endpoint's store could not be swept: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    yield* sleep(next === undefined ? SWEEP_IDLE_MS : Math.max(next - Date.now(), SWEEP_EVERY_MS))
   }
 }
 
