@@ -8,6 +8,7 @@ import {
   isLegacyRequest,
   McpServer,
   readRequestBody,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type AuthInfo,
   type InitializeRequest,
   type LoggingLevel,
@@ -17,7 +18,7 @@ import { createScope, sleep, spawn, suspend, type Operation } from 'effection'
 import type { Admission } from '../../http/admission'
 import { clientAddressOf } from '../../http/client-address'
 import { createModelSampler } from '../../runtime/sample-with-model'
-import { createMemorySessionStore, type SessionStore } from '../../sessions'
+import { createMemorySessionStore, isSessionStoreUnavailable, type SessionStore } from '../../sessions'
 import type { AnyMcpTool } from '../../tools/types'
 import { checkToolForms } from './tool-forms'
 import { registerPluginTool } from './register-plugin-tool'
@@ -221,6 +222,11 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
     // A session belongs to the token that opened it.
     if (session.data.owner !== (handling.authInfo?.clientId ?? '')) return jsonRpcError(404, -32001, 'Session not found: it ended, or expired. Initialize a new session.')
     await run(() => records.touch(session, now))
+    // As the SDK's transport answers it, for what the relay serves too.
+    const version = request.headers.get('mcp-protocol-version')
+    if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      return jsonRpcError(400, -32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`)
+    }
     if (request.method === 'DELETE') {
       await run(() => records.end(sessionId))
       await local.drop(sessionId)
@@ -300,9 +306,16 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
         }
       }
       const legacyEra = parsedBody === undefined ? await isLegacyRequest(request) : await isLegacyRequest(request, parsedBody)
-      const response = legacyEra
-        ? await legacy(request, authInfo, parsedBody)
-        : await modern.fetch(request, { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) })
+      let response: Response
+      try {
+        response = legacyEra
+          ? await legacy(request, authInfo, parsedBody)
+          : await modern.fetch(request, { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) })
+      } catch (error) {
+        // 2025 sessions and calls live in the store: while it cannot be reached, say so (the client may retry), never a 500.
+        if (!isSessionStoreUnavailable(error)) throw error
+        return jsonRpcError(503, -32000, 'The server cannot reach its session store right now. Try again in a moment.', { 'Retry-After': '1' })
+      }
       return uncompressed(response)
     },
     async close() {

@@ -43,7 +43,11 @@ afterEach(async () => {
 })
 
 /** An official v2 client of the 2025 era, answering with `answer`, through the pool's round-robin. */
-async function v2Client(pool: ReturnType<typeof endpointPool>, answer: Parameters<typeof connectBookingClient>[0]["answer"] = firstChoices, sample?: (prompt: string) => string) {
+async function v2Client(
+  pool: ReturnType<typeof endpointPool>,
+  answer: Parameters<typeof connectBookingClient>[0]['answer'] = firstChoices,
+  sample?: Parameters<typeof connectBookingClient>[0]['sample'],
+) {
   const connected = await connectBookingClient({ url: pool.url(), era: '2025', answer, fetch: pool.fetch, ...(sample ? { sample } : {}) })
   clients.push(connected.client)
   const logs: unknown[] = []
@@ -167,6 +171,45 @@ describe('2025 sessions on any instance: two endpoints on one Redis, every reque
     const log = await callLogs(prefix)
     expect(log.filter((message) => message.method === undefined)).toHaveLength(1)
     expect(issued(log.map((message) => message.params?.data))).toHaveLength(1)
+  })
+
+  it('a call waiting for the client’s model survives the instance that holds its stream being closed, and books once', async () => {
+    const { pool, prefix } = onRedis()
+    await pool.start()
+    await pool.start()
+    const { client, sampled, logs } = await v2Client(pool, firstChoices, async () => {
+      await pool.live().find((instance) => instance.served.includes('POST tools/call'))!.stop()
+      return 'Take the tram, sampled while an instance went away.'
+    })
+    await client.setLoggingLevel('info')
+    const result = await client.callTool(BOOK)
+    expect(sampled).toHaveLength(1)
+    expect(pool.live()).toHaveLength(1)
+    expect(result.structuredContent).toMatchObject({ status: 'confirmed', tip: 'Take the tram, sampled while an instance went away.' })
+    expect(issued(logs)).toHaveLength(1)
+    expect((await callLogs(prefix)).filter((message) => message.method === undefined)).toHaveLength(1)
+  })
+
+  it('answers 503 while the store does not answer, and serves the session again once it does', async () => {
+    const { pool } = onRedis()
+    const [a, b] = [await pool.start(), await pool.start()]
+    const opened = await fetch(a!.url, { method: 'POST', headers: HEADERS, body: JSON.stringify(initialize()) })
+    await opened.text()
+    const inSession = { ...HEADERS, 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' }
+    const ping = () => fetch(b!.url, { method: 'POST', headers: inSession, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }) })
+    redis.pause()
+    let during: Response
+    try {
+      during = await ping()
+    } finally {
+      redis.unpause()
+    }
+    expect(during.status).toBe(503)
+    expect(during.headers.get('retry-after')).toBe('1')
+    expect(await during.json()).toMatchObject({ error: { message: 'The server cannot reach its session store right now. Try again in a moment.' } })
+    const after = await ping()
+    expect(after.status).toBe(200)
+    await after.text()
   })
 
   it('an answer sent twice, to both instances at once, continues the call once: one result, one booking', async () => {

@@ -32,7 +32,7 @@ export async function connectBookingClient({
   era: Era
   answer: (asked: Asked, index: number) => Answer | Promise<Answer>
   /** When given, the client declares sampling and answers with this text. */
-  sample?: (prompt: string) => string
+  sample?: (prompt: string) => string | Promise<string>
   headers?: Record<string, string>
   /** Declared beside form elicitation (and sampling), e.g. `extensions`. */
   capabilities?: ClientCapabilities
@@ -59,7 +59,7 @@ export async function connectBookingClient({
       const first = request.params.messages.at(-1)?.content
       const prompt = first && !Array.isArray(first) && first.type === 'text' ? first.text : ''
       sampled.push(prompt)
-      return { role: 'assistant', model: 'test-model', content: { type: 'text', text: sample(prompt) } } as never
+      return { role: 'assistant', model: 'test-model', content: { type: 'text', text: await sample(prompt) } } as never
     })
   }
   await client.connect(new StreamableHTTPClientTransport(url, { ...(headers ? { requestInit: { headers } } : {}), ...(fetch ? { fetch } : {}) }))
