@@ -230,7 +230,7 @@ export class CallRelay {
     session: LoadedMcpSession
     responses: Record<string, unknown> | undefined
   }): Promise<void> {
-    const { serving, scope, store } = this.options
+    const { serving, scope } = this.options
     const tool = this.tools.get(call.toolName)!
     const binding = roundBinding('tools/call', call.owner)
     let state: RoundState | undefined
@@ -276,7 +276,7 @@ export class CallRelay {
 
   /** The call's last messages and its result, in its log; the call is then completed. */
   private async finish({ callId, call, version, messages, result }: { callId: string; call: RelayedCall; version: number | undefined; messages: JSONRPCMessage[]; result: CallToolResult }): Promise<void> {
-    const { scope, store } = this.options
+    const { scope } = this.options
     const record = this.recordOf(callId, { ...call, asked: {}, answers: {} }, 'completed')
     await scope.run(() => this.log.append(callId, [...messages, { jsonrpc: '2.0', id: call.requestId, result } as JSONRPCMessage], record.keepUntil))
     await scope.run(() => this.write(record, version))

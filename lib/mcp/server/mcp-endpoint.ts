@@ -1,13 +1,11 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import {
   createMcpHandler,
   hostHeaderValidationResponse,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
   isInitializeRequest,
-  isJsonContentType,
   isLegacyRequest,
   McpServer,
-  readRequestBody,
   SUPPORTED_PROTOCOL_VERSIONS,
   type AuthInfo,
   type InitializeRequest,
@@ -30,6 +28,7 @@ import { createQuestionApps, NO_QUESTION_APPS, QUESTION_APPS_EXTENSION, register
 import { CallRelay } from './call-relay'
 import { McpSessionRecords, type McpSessionData, type McpSessionRefusal, type SessionHolder } from './mcp-session-records'
 import { LocalSessions, RETRY_MS } from './restore-session'
+import { jsonRpcError, readBody, sameSecret, uncompressed } from './endpoint-http'
 
 export interface McpEndpointOptions {
   tools: readonly AnyMcpTool[]
@@ -43,11 +42,15 @@ export interface McpEndpointOptions {
   authToken?: string
   /** Host names this server answers to (Host and Origin); localhost-class names always. */
   allowedHosts?: readonly string[]
-  /** Where answered rounds are kept (default: in memory); instances that share rounds share a store. */
+  /**
+   * Where 2025 sessions, their calls in progress and answered rounds are kept (default: in memory,
+   * this process only). Instances on one store serve each other's sessions and calls: with Redis,
+   * any instance takes any request; with the embedded store, a restart loses nothing.
+   */
   useStore?: () => Operation<SessionStore>
   /** More to serve on each server instance (the conformance fixtures). */
   extend?: (server: McpServer) => void
-  /** At most this many 2025 sessions at once (default 1000); more are refused with 503. */
+  /** At most this many 2025 sessions at once, on all instances of the store (default 1000); more are refused with 503. */
   maxSessions?: number
   /**
    * At most this many 2025 sessions per client address (an IPv6 address by its /64) and, with
@@ -55,7 +58,7 @@ export interface McpEndpointOptions {
    * every session from the others.
    */
   maxSessionsPerClient?: number
-  /** A 2025 session unused this long is closed when room is needed for a new one (default 30 minutes). */
+  /** A 2025 session unused this long expires (default 30 minutes). */
   sessionIdleMs?: number
   /**
    * The server's admission (the chat's): each request is charged to the server's budget as new
@@ -350,39 +353,6 @@ function* forgetOldRecords(store: SessionStore): Operation<void> {
   }
 }
 
-/**
- * A JSON POST's body read once (the SDK's bounded reader, its 4 MiB bound) and parsed, for the
- * endpoint (batches, admission) to look at and the SDK to use as `parsedBody`. Anything else (no
- * body, another content type, JSON that does not parse) is handed on unparsed, as a request with
- * the same bytes, for the SDK to answer as it does.
- */
-async function readBody(request: Request): Promise<{ tooLarge: true } | { tooLarge: false; request: Request; parsedBody: unknown }> {
-  if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type')) || request.body === null) {
-    return { tooLarge: false, request, parsedBody: undefined }
-  }
-  const read = await readRequestBody(request)
-  if (read.tooLarge) return { tooLarge: true }
-  try {
-    return { tooLarge: false, request, parsedBody: JSON.parse(read.text) as unknown }
-  } catch {
-    return { tooLarge: false, request: new Request(request.url, { method: 'POST', headers: request.headers, body: read.text, signal: request.signal }), parsedBody: undefined }
-  }
-}
-
-/**
- * `response` marked `Cache-Control: no-transform`, which Next's gzip (and proxies) leave alone.
- * An MCP answer is a few KB, most of it a sealed `requestState` that does not compress, and
- * starting a gzip stream for each cost more CPU than the round's own work saved in bytes; an
- * SSE stream must not sit in a compressor's buffer either.
- */
-function uncompressed(response: Response): Response {
-  const cacheControl = response.headers.get('cache-control')
-  if (cacheControl?.includes('no-transform')) return response
-  const headers = new Headers(response.headers)
-  headers.set('cache-control', cacheControl ? `${cacheControl}, no-transform` : 'no-transform')
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
-}
-
 const LOGGING_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'])
 
 /** The level a `logging/setLevel` request sets, if `message` is one with a valid level. */
@@ -391,14 +361,4 @@ function loggingLevelOf(message: unknown): LoggingLevel | undefined {
   if (typeof request !== 'object' || request === null || request.method !== 'logging/setLevel') return undefined
   const level = request.params?.level
   return typeof level === 'string' && LOGGING_LEVELS.has(level) ? (level as LoggingLevel) : undefined
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest()
-  const b = createHash('sha256').update(expected).digest()
-  return timingSafeEqual(a, b)
-}
-
-function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status, headers })
 }
