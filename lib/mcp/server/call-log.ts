@@ -34,8 +34,9 @@ export function parseCallEventId(wire: string): { callId: string; after: string 
  *
  * Invariants: every event carries an id (`callEventId`), so a client whose connection broke
  * resumes after the last one it got, on any instance, and misses nothing; a connection's
- * stream ends after the call's result (the one message that is a response), or when its client
- * goes away, or when this instance closes — never by polling: it waits in the log's blocking
+ * stream ends after the call's result (the one message that is a response), or at the marker
+ * `end` leaves when the client cancelled the call, or when its client goes away, or when this
+ * instance closes — never by polling: it waits in the log's blocking
  * read. The log is bounded (`MAX_EVENTS`) and forgotten with its call (`keepUntil`).
  */
 export class CallLog {
@@ -81,10 +82,13 @@ export class CallLog {
             let cursor = after
             for (;;) {
               for (const event of yield* events.read(logName(callId), cursor)) {
+                const message = JSON.parse(event.data) as object
+                // The call was cancelled: the stream ends, with nothing more to say (no response, as MCP asks).
+                if (!('jsonrpc' in message)) return
                 write(`event: message\nid: ${callEventId(callId, event.id)}\ndata: ${event.data}\n\n`)
                 cursor = event.id
                 // The call's result (its one response) ends the stream.
-                if (!('method' in (JSON.parse(event.data) as object))) return
+                if (!('method' in message)) return
               }
             }
           } catch (error) {
@@ -118,6 +122,11 @@ export class CallLog {
         'mcp-session-id': sessionId,
       },
     })
+  }
+
+  /** Ends the call's streams without a response (its client cancelled it): a marker that is not a message, never sent. */
+  *end(callId: string, keepUntil: number): Operation<void> {
+    yield* this.events.append(logName(callId), [JSON.stringify({ ended: 'cancelled' })], { maxLength: MAX_EVENTS, keepUntil })
   }
 
   *forget(callId: string): Operation<void> {

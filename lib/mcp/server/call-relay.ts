@@ -54,6 +54,13 @@ export interface RelayedCallRequest {
  */
 const CALLS = 'mcp calls'
 
+/**
+ * A call's id under the session and the JSON-RPC id of its `tools/call` (reserved client id; the
+ * record's `params` is the call's id), for `notifications/cancelled`, which names only the latter.
+ */
+const CALL_IDS = 'mcp call ids'
+const requestKey = (sessionId: string, requestId: RequestId) => `${sessionId} ${JSON.stringify(requestId)}`
+
 /** The prefix of the JSON-RPC ids of the relay's requests to clients. */
 const RELAY_ID_PREFIX = 'mcp-call/'
 const RELAY_ID = /^mcp-call\/([0-9a-f-]{36})\/(\d{1,9})\/([^/]{1,200})\/([A-Za-z0-9_-]{22})$/
@@ -140,6 +147,8 @@ export class CallRelay {
       asked: {},
       answers: {},
     }
+    const { scope, store } = this.options
+    await scope.run(() => store.create({ ...this.recordOf(callId, call, 'completed'), clientId: CALL_IDS, id: requestKey(session.id, message.id), params: callId }))
     await this.track(this.runRound({ callId, call, version: undefined, session, responses: undefined }))
     return this.log.stream({ callId, after: EVENT_LOG_START, sessionId: session.id, priming: true })
   }
@@ -171,6 +180,35 @@ export class CallRelay {
       return accepted()
     }
     return refused('Bad Request: this answer could not be recorded; send it again.', 409)
+  }
+
+  /** Whether `message` is `notifications/cancelled` naming a request. */
+  cancels(message: unknown): message is { method: 'notifications/cancelled'; params: { requestId: RequestId; reason?: string } } {
+    const notification = message as { method?: unknown; params?: { requestId?: unknown } } | null
+    const requestId = notification?.params?.requestId
+    return notification?.method === 'notifications/cancelled' && (typeof requestId === 'string' || typeof requestId === 'number')
+  }
+
+  /**
+   * The client cancelled the `tools/call` `requestId` (MCP's Stop): a relayed call in this session
+   * ends where it is — its questions answer nothing any more, no round of it runs again, and its
+   * streams end without a response. 202; undefined when no relayed call has that id (the SDK's
+   * own request, for it to cancel).
+   */
+  async cancel(session: LoadedMcpSession, requestId: RequestId): Promise<Response | undefined> {
+    const { scope, store } = this.options
+    const index = await scope.run(() => store.get(CALL_IDS, requestKey(session.id, requestId)))
+    if (!index) return undefined
+    const callId = index.record.params as string
+    for (let tries = 0; tries < 20; tries++) {
+      const stored = await scope.run(() => store.get(CALLS, callId))
+      if (!stored || stored.record.status === 'completed') return accepted()
+      const record = this.recordOf(callId, { ...(stored.record.params as RelayedCall), asked: {}, answers: {} }, 'completed')
+      if (!(await scope.run(() => this.write(record, stored.version)))) continue
+      await scope.run(() => this.log.end(callId, record.keepUntil))
+      return accepted()
+    }
+    return refused('Bad Request: the call could not be cancelled; send it again.', 409)
   }
 
   /**

@@ -238,6 +238,10 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
     if (request.method === 'POST') {
       if (relay.relays(parsedBody)) return relay.start(session, parsedBody)
       if (relay.answers(parsedBody)) return relay.answer(session, parsedBody)
+      if (relay.cancels(parsedBody)) {
+        const cancelled = await relay.cancel(session, parsedBody.params.requestId)
+        if (cancelled) return cancelled
+      }
       const level = loggingLevelOf(parsedBody)
       if (level) await run(() => records.setLoggingLevel(sessionId, level))
     }

@@ -331,6 +331,39 @@ describe('2025 sessions on any instance: two endpoints on one Redis, every reque
   })
 })
 
+describe('a relayed call cancelled by its client (notifications/cancelled, MCP’s Stop)', () => {
+  it('ends where it is, on every instance: a later answer continues nothing, its stream ends without a result, nothing is booked', async () => {
+    const { pool, prefix } = onRedis()
+    const [a, b] = [await pool.start(), await pool.start()]
+    const opened = await fetch(a!.url, { method: 'POST', headers: HEADERS, body: JSON.stringify(initialize()) })
+    await opened.text()
+    const session = { ...HEADERS, 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' }
+    const post = (url: URL, body: unknown) => fetch(url, { method: 'POST', headers: session, body: JSON.stringify(body) })
+    await post(b!.url, { jsonrpc: '2.0', method: 'notifications/initialized' })
+    const call = await post(a!.url, { jsonrpc: '2.0', id: 'booking-1', method: 'tools/call', params: BOOK })
+    const reader = call.body!.pipeThrough(new TextDecoderStream()).getReader()
+    let text = ''
+    while (!text.includes('elicitation/create')) text += (await reader.read()).value ?? ''
+    const primingId = /^id: (.+)$/m.exec(text)![1]!
+    const question = JSON.parse(text.split('\n').find((line) => line.includes('elicitation/create'))!.slice('data: '.length)) as { id: string; params: Parameters<typeof askedOf>[0] }
+
+    // Stop, on the other instance: the stream the first one holds ends, with no result.
+    expect((await post(b!.url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'booking-1', reason: 'Stop' } })).status).toBe(202)
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += chunk.value
+    expect(text).not.toContain('"result"')
+    // The answer that comes anyway is accepted and changes nothing.
+    expect((await post(b!.url, { jsonrpc: '2.0', id: question.id, result: firstChoices(askedOf(question.params)) })).status).toBe(202)
+    const resumed = await fetch(a!.url, { headers: { ...session, 'last-event-id': primingId } })
+    expect(resumed.status).toBe(200)
+    const rest = await resumed.text()
+    expect(rest).toContain('Select your train')
+    expect(rest).not.toContain('Select your seat')
+    const log = await callLogs(prefix)
+    expect(log.filter((message) => 'jsonrpc' in message && message.method === undefined)).toEqual([])
+    expect(log.some((message) => JSON.stringify(message).includes('Select your seat'))).toBe(false)
+  })
+})
+
 describe('2025 sessions on the embedded store (DATA_DIR)', () => {
   it('a session and a call waiting at its question outlive a restart of the only instance', async () => {
     const directory = join(dataRoot, 'restart')
