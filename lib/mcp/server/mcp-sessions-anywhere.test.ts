@@ -127,6 +127,30 @@ describe('2025 sessions on any instance: two endpoints on one Redis, every reque
     for (const instance of [a!, b!]) expect(instance.served.length).toBeGreaterThanOrEqual(2)
   })
 
+  it('the v1 SDK client resumes by itself too when the instance holding its call’s stream goes away at a question, and books once', async () => {
+    const { pool, prefix } = onRedis()
+    await pool.start()
+    await pool.start()
+    const client = new V1Client({ name: 'v1-resumes', version: '1.0.0' }, { capabilities: { elicitation: {} } })
+    clients.push(client)
+    await client.connect(new V1Transport(pool.url(), { fetch: pool.fetch }))
+    let stopped = false
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      if (!stopped) {
+        stopped = true
+        await pool.live().find((instance) => instance.served.includes('POST tools/call'))!.stop()
+      }
+      return firstChoices(askedOf(request.params as Parameters<typeof askedOf>[0]))
+    })
+    const result = await client.callTool(BOOK)
+    expect(stopped).toBe(true)
+    expect(result.structuredContent).toMatchObject({ status: 'confirmed', ticketNumber: expect.stringMatching(/^TKT-/) })
+    expect(pool.live()[0]!.served).toContain('GET')
+    const log = await callLogs(prefix)
+    expect(log.filter((message) => message.method === undefined)).toHaveLength(1)
+    expect(log.filter((message) => String(message.params?.data).startsWith('Issued ticket'))).toHaveLength(1)
+  })
+
   it('a session outlives every instance being closed and started again between initialize and the call', async () => {
     const { pool } = onRedis()
     await pool.start()
