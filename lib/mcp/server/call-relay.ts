@@ -245,7 +245,7 @@ export class CallRelay {
     const failedAnswer = Object.entries(call.answers).find(([, answer]) => answer.error)
     if (failedAnswer) {
       const [key, { error }] = failedAnswer
-      const result = failed(`The client could not answer ${key}: ${error!.message}`)
+      const result = failed(`The client could not answer ${key}: ${typeof error?.message === 'string' ? error.message : 'it answered with an error'}`)
       await this.finish({ callId, call, version, messages: [], result })
       return
     }

@@ -104,6 +104,29 @@ describe('2025 sessions on any instance: two endpoints on one Redis, every reque
     expect(result.structuredContent).toMatchObject({ status: 'confirmed', tip: 'Take the tram from the client model.' })
   })
 
+  it('answers a call with arguments the tool refuses with a tool error saying why, not a crash', async () => {
+    const { pool } = onRedis()
+    await pool.start()
+    await pool.start()
+    const { client, asked } = await v2Client(pool)
+    const result = await client.callTool({ name: 'book_train', arguments: { from: 'P', to: 42 } })
+    expect(asked).toEqual([])
+    expect(result.isError).toBe(true)
+    expect((result.content as { text: string }[])[0]!.text).toMatch(/^Invalid arguments for book_train: /)
+  })
+
+  it('ends the call with a tool error when the client answers a question with an error', async () => {
+    const { pool } = onRedis()
+    await pool.start()
+    await pool.start()
+    const { client } = await v2Client(pool, () => {
+      throw new Error('the form could not be shown')
+    })
+    const result = await client.callTool(BOOK)
+    expect(result.isError).toBe(true)
+    expect((result.content as { text: string }[])[0]!.text).toMatch(/^The client could not answer pickTrain-\d+: .*the form could not be shown/)
+  })
+
   it('the v1 SDK client (1.32) books across instances', async () => {
     const { pool } = onRedis()
     const [a, b] = [await pool.start(), await pool.start()]
