@@ -27,6 +27,7 @@ export const RETRY_MS = 1000
  */
 export class LocalSessions {
   private readonly held = new Map<string, LocalSession>()
+  private readonly restoring = new Map<string, Promise<LocalSession>>()
 
   constructor(
     private readonly createServer: () => McpServer,
@@ -64,10 +65,19 @@ export class LocalSessions {
     return { transport, server }
   }
 
-  /** The session's SDK objects here, restored from `data` if this process does not hold them. */
+  /** The session's SDK objects here, restored from `data` if this process does not hold them (once, for requests that arrive together). */
   async restore(id: string, data: McpSessionData): Promise<LocalSession> {
     const held = this.get(id)
     if (held) return held
+    let restoring = this.restoring.get(id)
+    if (!restoring) {
+      restoring = this.replay(id, data).finally(() => this.restoring.delete(id))
+      this.restoring.set(id, restoring)
+    }
+    return restoring
+  }
+
+  private async replay(id: string, data: McpSessionData): Promise<LocalSession> {
     const local = await this.create(id)
     const replay = async (message: Record<string, unknown>, headers: Record<string, string> = {}) => {
       const request = new Request('http://localhost/api/mcp', {
@@ -81,9 +91,15 @@ export class LocalSessions {
       if (!response.ok) throw new Error(`Restoring MCP session ${id} failed: ${message.method} was answered ${response.status}`)
     }
     const session = { 'mcp-session-id': id, 'mcp-protocol-version': data.protocolVersion }
-    await replay({ jsonrpc: '2.0', id: 'restore-initialize', method: 'initialize', params: data.initialize })
-    await replay({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)
-    if (data.loggingLevel) await replay({ jsonrpc: '2.0', id: 'restore-logging', method: 'logging/setLevel', params: { level: data.loggingLevel } }, session)
+    try {
+      await replay({ jsonrpc: '2.0', id: 'restore-initialize', method: 'initialize', params: data.initialize })
+      await replay({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)
+      if (data.loggingLevel) await replay({ jsonrpc: '2.0', id: 'restore-logging', method: 'logging/setLevel', params: { level: data.loggingLevel } }, session)
+    } catch (error) {
+      await this.drop(id)
+      await local.server.close().catch(() => {})
+      throw error
+    }
     return local
   }
 
