@@ -8,7 +8,7 @@ import {
   type LoggingLevel,
 } from '@modelcontextprotocol/server'
 import type { Operation, Scope } from 'effection'
-import { SESSION_RECORD_FORMAT, type SessionRecord, type SessionStore } from '../../sessions'
+import { SESSION_RECORD_FORMAT, type SessionRecord, type SessionStore, type StoredSession } from '../../sessions'
 import { EVENT_LOG_START } from '../../sessions/session-store'
 import type { AnyMcpTool } from '../../tools/types'
 import type { ReportingContext } from './call-reporter'
@@ -38,6 +38,13 @@ export interface RelayedCall {
   asked: Record<string, string>
   /** The answers so far: input key → the client's response (`result`, or `error`). */
   answers: Record<string, { result?: unknown; error?: { code: number; message: string } }>
+}
+
+/** A client's response to one of the relay's requests. */
+export interface RelayAnswer {
+  id: string
+  result?: unknown
+  error?: { code: number; message: string }
 }
 
 /** A `tools/call` the relay serves. */
@@ -122,9 +129,23 @@ export class CallRelay {
   }
 
   /** Whether `message` is a response to a relay request, by its id's form (valid or forged: `answer` tells). */
-  answers(message: unknown): message is { id: string; result?: unknown; error?: { code: number; message: string } } {
+  answers(message: unknown): message is RelayAnswer {
     const response = message as { id?: unknown; method?: unknown } | null
     return typeof response === 'object' && response !== null && !('method' in response) && typeof response.id === 'string' && response.id.startsWith(RELAY_ID_PREFIX)
+  }
+
+  /**
+   * The call an answer names, read now: the endpoint starts this beside its read of the session,
+   * so that an answer costs one round trip to the store for both. Undefined for an id that is not
+   * genuine in `sessionId`.
+   */
+  readCall(message: RelayAnswer, sessionId: string): Promise<StoredSession | undefined> | undefined {
+    const named = this.parseId(message.id, sessionId)
+    if (!named) return undefined
+    const read = this.options.scope.run(() => this.options.store.get(CALLS, named.callId))
+    // Read for `answer`, which awaits it; should the session turn out to be gone, nobody does.
+    read.then(undefined, () => {})
+    return read
   }
 
   /** Whether `id` is a genuine id of a request the relay sent in `sessionId` (admission: an answer continues a call). */
@@ -159,12 +180,12 @@ export class CallRelay {
    * nothing); 400 for an id no request of this session had (forged, another session's, or a call
    * already forgotten).
    */
-  async answer(session: LoadedMcpSession, message: { id: string; result?: unknown; error?: { code: number; message: string } }): Promise<Response> {
+  async answer(session: LoadedMcpSession, message: RelayAnswer, read?: Promise<StoredSession | undefined>): Promise<Response> {
     const named = this.parseId(message.id, session.id)
     if (!named) return refused('Bad Request: this response answers no request of this session.')
     const { scope, store } = this.options
     for (let tries = 0; tries < 20; tries++) {
-      const stored = await scope.run(() => store.get(CALLS, named.callId))
+      const stored = tries === 0 && read ? await read : await scope.run(() => store.get(CALLS, named.callId))
       if (!stored) return refused('Bad Request: the call this response answers has ended and is forgotten.')
       const call = stored.record.params as RelayedCall
       if (call.sessionId !== session.id) return refused('Bad Request: this response answers no request of this session.')

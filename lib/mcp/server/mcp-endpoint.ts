@@ -217,6 +217,9 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
    */
   async function inSession(sessionId: string, request: Request, handling: { authInfo?: AuthInfo; parsedBody?: unknown }, parsedBody: unknown): Promise<Response> {
     const now = Date.now()
+    // An answer's call is read beside the session: one round trip to the store for both.
+    const answer = request.method === 'POST' && relay.answers(parsedBody) ? parsedBody : undefined
+    const callRead = answer && relay.readCall(answer, sessionId)
     const session = await run(() => records.load(sessionId, now))
     if (!session) {
       await local.drop(sessionId)
@@ -237,7 +240,7 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
     }
     if (request.method === 'POST') {
       if (relay.relays(parsedBody)) return relay.start(session, parsedBody)
-      if (relay.answers(parsedBody)) return relay.answer(session, parsedBody)
+      if (answer) return relay.answer(session, answer, callRead)
       if (relay.cancels(parsedBody)) {
         const cancelled = await relay.cancel(session, parsedBody.params.requestId)
         if (cancelled) return cancelled
