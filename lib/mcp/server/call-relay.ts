@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import {
   isInputRequiredResult,
   type CallToolResult,
@@ -16,6 +16,7 @@ import { CallLog, parseCallEventId } from './call-log'
 import { roundBinding } from './mcp-work-in-progress'
 import type { LoadedMcpSession } from './mcp-session-records'
 import { answerPluginRound, failed, type PluginToolServing } from './register-plugin-tool'
+import { RelayRequestIds } from './relay-request-ids'
 import type { RoundState } from './round-state'
 
 type RequestId = string | number
@@ -68,10 +69,6 @@ const CALLS = 'mcp calls'
 const CALL_IDS = 'mcp call ids'
 const requestKey = (sessionId: string, requestId: RequestId) => `${sessionId} ${JSON.stringify(requestId)}`
 
-/** The prefix of the JSON-RPC ids of the relay's requests to clients. */
-const RELAY_ID_PREFIX = 'mcp-call/'
-const RELAY_ID = /^mcp-call\/([0-9a-f-]{36})\/(\d{1,9})\/([^/]{1,200})\/([A-Za-z0-9_-]{22})$/
-
 export interface CallRelayOptions {
   scope: Scope
   store: SessionStore
@@ -91,7 +88,7 @@ export interface CallRelayOptions {
  * await the answers, run the handler again), the relay keeps it in the store: on
  * `input_required` it records the round (its sealed state, its questions), and sends each
  * question as a request whose id names the call, the round and the input key, signed
- * (`mcp-call/<call>/<round>/<key>/<mac>`). An answer — a JSON-RPC response POSTed to any
+ * (relay-request-ids.ts). An answer — a JSON-RPC response POSTed to any
  * instance — is recorded with compare-and-set; the instance whose write completes the round's
  * answers runs the next round itself (`answerPluginRound`: the round ledger answers each state
  * once, so a round run twice books once), and appends what the call sends next to the call's
@@ -105,14 +102,14 @@ export interface CallRelayOptions {
 export class CallRelay {
   private readonly log: CallLog
   private readonly tools: Map<string, AnyMcpTool>
-  private readonly idKey: Buffer
+  private readonly ids: RelayRequestIds
   /** Rounds running here: `settle` waits for them, so a graceful close interrupts none. */
   private readonly running = new Set<Promise<unknown>>()
 
   constructor(private readonly options: CallRelayOptions) {
     this.log = new CallLog(options.scope, options.store.events, options.retryMs)
     this.tools = new Map(options.tools.map((tool) => [tool.name, tool]))
-    this.idKey = Buffer.from(hkdfSync('sha256', options.secret, 'elicit-chat', 'mcp relay request ids', 32))
+    this.ids = new RelayRequestIds(options.secret)
   }
 
   /** Whether `message` is a `tools/call` of a plugin tool: the relay serves it in a 2025 session. */
@@ -131,7 +128,7 @@ export class CallRelay {
   /** Whether `message` is a response to a relay request, by its id's form (valid or forged: `answer` tells). */
   answers(message: unknown): message is RelayAnswer {
     const response = message as { id?: unknown; method?: unknown } | null
-    return typeof response === 'object' && response !== null && !('method' in response) && typeof response.id === 'string' && response.id.startsWith(RELAY_ID_PREFIX)
+    return typeof response === 'object' && response !== null && !('method' in response) && typeof response.id === 'string' && RelayRequestIds.looksLike(response.id)
   }
 
   /**
@@ -140,7 +137,7 @@ export class CallRelay {
    * genuine in `sessionId`.
    */
   readCall(message: RelayAnswer, sessionId: string): Promise<StoredSession | undefined> | undefined {
-    const named = this.parseId(message.id, sessionId)
+    const named = this.ids.parse(message.id, sessionId)
     if (!named) return undefined
     const read = this.options.scope.run(() => this.options.store.get(CALLS, named.callId))
     // Read for `answer`, which awaits it; should the session turn out to be gone, nobody does.
@@ -150,7 +147,7 @@ export class CallRelay {
 
   /** Whether `id` is a genuine id of a request the relay sent in `sessionId` (admission: an answer continues a call). */
   isGenuineAnswer(id: unknown, sessionId: string): boolean {
-    return typeof id === 'string' && this.parseId(id, sessionId) !== undefined
+    return typeof id === 'string' && this.ids.parse(id, sessionId) !== undefined
   }
 
   /** A new call: its first round runs here, and the response is the call's stream. */
@@ -181,7 +178,7 @@ export class CallRelay {
    * already forgotten).
    */
   async answer(session: LoadedMcpSession, message: RelayAnswer, read?: Promise<StoredSession | undefined>): Promise<Response> {
-    const named = this.parseId(message.id, session.id)
+    const named = this.ids.parse(message.id, session.id)
     if (!named) return refused('Bad Request: this response answers no request of this session.')
     const { scope, store } = this.options
     for (let tries = 0; tries < 20; tries++) {
@@ -326,7 +323,7 @@ export class CallRelay {
       answers: {},
     }
     for (const [key, request] of Object.entries(asked)) {
-      messages.push({ jsonrpc: '2.0', id: this.idOf(call.sessionId, callId, next.round, key), ...asClientRequest(request) } as JSONRPCMessage)
+      messages.push({ jsonrpc: '2.0', id: this.ids.of(call.sessionId, callId, next.round, key), ...asClientRequest(request) } as JSONRPCMessage)
     }
     const record = this.recordOf(callId, next, 'waiting')
     if (!(await scope.run(() => this.write(record, version)))) return
@@ -363,30 +360,6 @@ export class CallRelay {
       expiresAt: now + this.options.keepMs,
       keepUntil: now + this.options.keepMs,
     }
-  }
-
-  private idOf(sessionId: string, callId: string, round: number, key: string): string {
-    return `${RELAY_ID_PREFIX}${callId}/${round}/${encodeURIComponent(key)}/${this.macOf(sessionId, callId, round, key)}`
-  }
-
-  private parseId(id: string, sessionId: string): { callId: string; round: number; key: string } | undefined {
-    const match = RELAY_ID.exec(id)
-    if (!match) return undefined
-    const [, callId, round, encodedKey, mac] = match
-    let key: string
-    try {
-      key = decodeURIComponent(encodedKey!)
-    } catch {
-      return undefined
-    }
-    const expected = Buffer.from(this.macOf(sessionId, callId!, Number(round), key))
-    const given = Buffer.from(mac!)
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined
-    return { callId: callId!, round: Number(round), key }
-  }
-
-  private macOf(sessionId: string, callId: string, round: number, key: string): string {
-    return createHmac('sha256', this.idKey).update(`${sessionId}\0${callId}\0${round}\0${key}`).digest('base64url').slice(0, 22)
   }
 }
 
