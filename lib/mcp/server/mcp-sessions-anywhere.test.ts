@@ -6,7 +6,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { createClient } from 'redis'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { useEmbeddedSessionStore } from '../../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../../sessions/stores/redis-store'
 import { startRedisServer, type RedisServer } from '../../sessions/testing/redis-server'
@@ -300,6 +300,35 @@ describe('2025 sessions on any instance: two endpoints on one Redis, every reque
     expect(after.status).toBe(404)
     expect(await after.json()).toMatchObject({ error: { code: -32001 } })
     expect((await ping(a!.url)).status).toBe(404)
+  })
+
+  it('expires a session left idle, on every instance; one in use stays', async () => {
+    // Only the clock the endpoints read (Date) is moved by the test; timers and Redis run as usual.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const { pool } = onRedis({ sessionIdleMs: 60_000 })
+      const [a, b] = [await pool.start(), await pool.start()]
+      const open = async () => {
+        const response = await fetch(a!.url, { method: 'POST', headers: HEADERS, body: JSON.stringify(initialize()) })
+        await response.text()
+        return { ...HEADERS, 'mcp-session-id': response.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' }
+      }
+      const ping = async (url: URL, headers: Record<string, string>) => {
+        const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }) })
+        await response.text()
+        return response.status
+      }
+      const idle = await open()
+      const used = await open()
+      vi.setSystemTime(Date.now() + 40_000)
+      expect(await ping(b!.url, used)).toBe(200)
+      vi.setSystemTime(Date.now() + 40_000)
+      expect(await ping(b!.url, idle)).toBe(404)
+      expect(await ping(a!.url, idle)).toBe(404)
+      expect(await ping(a!.url, used)).toBe(200)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('holds a client’s session cap across instances, and gives a place back when a session ends on either', async () => {
