@@ -11,12 +11,16 @@ import { readMcpConfig } from './mcp-config'
 /** Where `scripts/build-mcp-apps.mjs` writes the apps (its DEFAULT_APPS_DIR), relative to the server's working directory. */
 const QUESTION_APPS_DIR = '.mcp-apps'
 
+/** The Redis key prefix of the MCP endpoint's records (the chat's are under the store's default, `elicit:`). */
+const MCP_REDIS_PREFIX = 'elicit-mcp:'
+
 const globalForMcp = globalThis as typeof globalThis & { mcpEndpoint?: Promise<McpEndpoint> }
 
 /**
  * The app's MCP endpoint (`/api/mcp`): the plugins' tools, the model the environment selects
- * for clients that do not sample, answered rounds kept where sessions are (Redis, or a store
- * of its own beside the embedded one in `DATA_DIR`), admitted under load by the chat's
+ * for clients that do not sample, its 2025 sessions, their calls and answered rounds kept where
+ * the chat's sessions are (Redis under a prefix of their own, or a store of their own beside the
+ * embedded one in `DATA_DIR`), admitted under load by the chat's
  * admission. Configured when the server starts. The questions' MCP Apps are the ones `npm run build`
  * built into `.mcp-apps/` of the directory the server runs in (the standalone server's own copy).
  */
@@ -43,8 +47,9 @@ async function startMcpEndpoint(): Promise<McpEndpoint> {
     maxSessionsPerClient: mcp.maxSessionsPerClient,
     extend,
     questionApps: readQuestionApps(path.resolve(QUESTION_APPS_DIR)),
+    // Its own prefix in a shared Redis: MCP sessions and calls are never counted among the chat's open tool sessions.
     useStore: redisUrl
-      ? () => useRedisSessionStore({ url: redisUrl })
+      ? () => useRedisSessionStore({ url: redisUrl, prefix: MCP_REDIS_PREFIX })
       : memory
         ? undefined
         : () => useEmbeddedSessionStore({ directory: path.join(dataDir, 'mcp-rounds') }),

@@ -52,7 +52,48 @@ export interface SessionStore {
    * excepted: it walks its map).
    */
   countOpen(options: { clientId: string; now: number }): Operation<{ client: number; all: number }>
+  /**
+   * The open sessions of `clientId` at `now` (as `countOpen` counts them), soonest to expire
+   * first, at most `limit`: their ids and `expiresAt`, read from the same index as `countOpen`.
+   * (A holder of MCP sessions keeps one record per session whose `expiresAt` moves with its use:
+   * this is its least recently used first.)
+   */
+  openOf(options: { clientId: string; now: number; limit: number }): Operation<Array<{ id: string; expiresAt: number }>>
+  /** Append-only logs of events beside the records, shared as the records are (see `EventLog`). */
+  readonly events: EventLog
 }
+
+/** One event of an `EventLog` stream: its id (opaque, ordered within the stream) and its text. */
+export interface LoggedEvent {
+  id: string
+  data: string
+}
+
+/**
+ * Streams of events, each under a name, for readers that may be in another process than the
+ * writer (an MCP call's stream: written by the instance that runs a round, read by the one that
+ * holds the client's connection). `read` waits without polling: Redis blocks in `XREAD`, the
+ * in-process stores wake their readers when they append. Bounded: a stream keeps its newest
+ * `maxLength` events, and is forgotten at its `keepUntil` (moved by each append).
+ *
+ * The memory and embedded stores wake only readers in the process that appended: they serve one
+ * instance (the embedded store's events survive its restart, as its records do).
+ */
+export interface EventLog {
+  /** Appends `data` to `stream` in order, in one step (one round trip to Redis); their ids. */
+  append(stream: string, data: readonly string[], options: { maxLength: number; keepUntil: number }): Operation<string[]>
+  /**
+   * The events of `stream` after the one with id `after` (`EVENT_LOG_START`: from the first);
+   * when there are none yet, waits until one is appended. Halting the operation ends the wait.
+   * `after` is `EVENT_LOG_START` or an id this log gave (the caller checks what a client sent).
+   */
+  read(stream: string, after: string): Operation<LoggedEvent[]>
+  /** Forgets `stream` and its events. */
+  delete(stream: string): Operation<void>
+}
+
+/** The id before every event of a stream: `read(stream, EVENT_LOG_START)` reads from its first event. */
+export const EVENT_LOG_START = '0'
 
 /** Limits on open sessions that `create` checks; an unset one does not apply. */
 export interface OpenSessionLimits {

@@ -1,21 +1,22 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import {
   createMcpHandler,
   hostHeaderValidationResponse,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
-  isJsonContentType,
+  isInitializeRequest,
   isLegacyRequest,
   McpServer,
-  readRequestBody,
-  WebStandardStreamableHTTPServerTransport,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type AuthInfo,
+  type InitializeRequest,
+  type LoggingLevel,
 } from '@modelcontextprotocol/server'
 import type { LanguageModelV3 } from '@ai-sdk/provider'
-import { createScope, suspend, type Operation } from 'effection'
+import { createScope, sleep, spawn, suspend, type Operation } from 'effection'
 import type { Admission } from '../../http/admission'
 import { clientAddressOf } from '../../http/client-address'
 import { createModelSampler } from '../../runtime/sample-with-model'
-import { createMemorySessionStore, type SessionStore } from '../../sessions'
+import { createMemorySessionStore, isSessionStoreUnavailable, type SessionStore } from '../../sessions'
 import type { AnyMcpTool } from '../../tools/types'
 import { checkToolForms } from './tool-forms'
 import { registerPluginTool } from './register-plugin-tool'
@@ -24,8 +25,10 @@ import { createRoundStateCodec } from './round-state'
 import { createMcpWorkInProgress, roundBinding } from './mcp-work-in-progress'
 import { originRefusal } from './origin-check'
 import { createQuestionApps, NO_QUESTION_APPS, QUESTION_APPS_EXTENSION, registerQuestionApps, type QuestionApps } from './question-apps'
-import { SessionCaps, type SessionHolder, type SessionReservation, type SessionSlot } from './session-caps'
-import { SessionEventStore } from './session-event-store'
+import { CallRelay } from './call-relay'
+import { McpSessionRecords, type McpSessionData, type McpSessionRefusal, type SessionHolder } from './mcp-session-records'
+import { LocalSessions, RETRY_MS } from './restore-session'
+import { jsonRpcError, readBody, sameSecret, uncompressed } from './endpoint-http'
 
 export interface McpEndpointOptions {
   tools: readonly AnyMcpTool[]
@@ -39,11 +42,15 @@ export interface McpEndpointOptions {
   authToken?: string
   /** Host names this server answers to (Host and Origin); localhost-class names always. */
   allowedHosts?: readonly string[]
-  /** Where answered rounds are kept (default: in memory); instances that share rounds share a store. */
+  /**
+   * Where 2025 sessions, their calls in progress and answered rounds are kept (default: in memory,
+   * this process only). Instances on one store serve each other's sessions and calls: with Redis,
+   * any instance takes any request; with the embedded store, a restart loses nothing.
+   */
   useStore?: () => Operation<SessionStore>
   /** More to serve on each server instance (the conformance fixtures). */
   extend?: (server: McpServer) => void
-  /** At most this many 2025 sessions at once (default 1000); more are refused with 503. */
+  /** At most this many 2025 sessions at once, on all instances of the store (default 1000); more are refused with 503. */
   maxSessions?: number
   /**
    * At most this many 2025 sessions per client address (an IPv6 address by its /64) and, with
@@ -51,7 +58,7 @@ export interface McpEndpointOptions {
    * every session from the others.
    */
   maxSessionsPerClient?: number
-  /** A 2025 session unused this long is closed when room is needed for a new one (default 30 minutes). */
+  /** A 2025 session unused this long expires (default 30 minutes). */
   sessionIdleMs?: number
   /**
    * The server's admission (the chat's): each request is charged to the server's budget as new
@@ -78,10 +85,15 @@ export const MCP_SERVER_INFO = { name: 'elicit-chat', version: '0.1.0' }
 /**
  * The app's tools over MCP (Streamable HTTP). A request is checked (Host, Origin and its port,
  * bearer token, one message rather than a batch, admission), then routed by era with the SDK's
- * own classifier: 2025 traffic to a sessionful transport per `Mcp-Session-Id` (sessions live in
- * this process, capped per client and in all: session-caps.ts), the rest to the SDK's stateless
- * 2026-07-28 handler, strict (`legacy: 'reject'`), since its stateless fallback for 2025 clients
- * cannot send them elicitation or sampling requests.
+ * own classifier: 2025 traffic to its session, the rest to the SDK's stateless 2026-07-28
+ * handler, strict (`legacy: 'reject'`), since its stateless fallback for 2025 clients cannot send
+ * them elicitation or sampling requests.
+ *
+ * A 2025 session is data in the store (mcp-session-records.ts: capped per client and in all,
+ * across instances), served on any instance by the SDK's transport restored from it
+ * (restore-session.ts); a call of a plugin tool in it is data too (call-relay.ts), its stream a
+ * log in the store (call-log.ts). With a shared store (Redis) any instance serves any request,
+ * and a restart loses no session and no call.
  */
 export async function createMcpEndpoint(options: McpEndpointOptions): Promise<McpEndpoint> {
   const { tools, stateSecret, authToken, extend, maxSessions = 1000, maxSessionsPerClient = 100, sessionIdleMs = 30 * 60_000 } = options
@@ -100,7 +112,9 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
   const store = await new Promise<SessionStore>((resolve, reject) => {
     scope
       .run(function* () {
-        resolve(options.useStore ? yield* options.useStore() : createMemorySessionStore())
+        const store = options.useStore ? yield* options.useStore() : createMemorySessionStore()
+        yield* spawn(() => forgetOldRecords(store))
+        resolve(store)
         yield* suspend()
       })
       .catch(reject)
@@ -133,67 +147,114 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
   }
 
   const modern = createMcpHandler(() => createServer(), { legacy: 'reject' })
-  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: McpServer; usedAt: number; asked: Set<string | number> }>()
-  // Counted in step with `sessions`: a session enters both when its id is known and leaves both in `forget`.
-  const caps = new SessionCaps({ perHolder: maxSessionsPerClient, total: maxSessions })
-  const forget = (id: string) => {
-    sessions.delete(id)
-    caps.forget(id)
-  }
-  const work = createMcpWorkInProgress({ codec: serving.codec, askedIn: (id) => sessions.get(id)?.asked })
+  const run = <T>(operation: () => Operation<T>): Promise<T> => scope.run(operation)
+  // 2025 sessions: records in the store (any instance serves any session), the SDK's objects here a cache of them.
+  const records = new McpSessionRecords(store, { perHolder: maxSessionsPerClient, total: maxSessions, idleMs: sessionIdleMs, ownIdleMs })
+  const local = new LocalSessions(createServer, maxSessions)
+  // 2025 calls of plugin tools: data in the store, their streams forwarded from a log in it.
+  const relay = new CallRelay({ scope, store, serving, tools, secret: stateSecret, keepMs: ttlSeconds * 1000, retryMs: RETRY_MS })
+  const work = createMcpWorkInProgress({
+    codec: serving.codec,
+    heldHere: (id) => local.get(id) !== undefined,
+    answersCall: (id, sessionId) => relay.isGenuineAnswer(id, sessionId),
+  })
 
   async function legacy(request: Request, authInfo: AuthInfo | undefined, parsedBody: unknown): Promise<Response> {
     const handling = { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) }
     const sessionId = request.headers.get('mcp-session-id')
-    if (sessionId) {
-      const session = sessions.get(sessionId)
-      if (!session) return jsonRpcError(404, -32001, 'Session not found: it ended, or this server restarted. Initialize a new session.')
-      session.usedAt = Date.now()
-      return session.transport.handleRequest(request, handling)
-    }
+    if (sessionId) return inSession(sessionId, request, handling, parsedBody)
     if (request.method !== 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required')
-    const reservation = await reserveSession(holdersOf(request, authInfo))
-    if (!reservation.ok) return sessionsRefused(reservation)
-    const { slot } = reservation
+    if (!isInitializeRequest(parsedBody)) {
+      // No session, and none to open: the SDK answers it as it does (400, "Server not initialized").
+      const throwaway = await local.create(randomUUID())
+      const response = await throwaway.transport.handleRequest(request, handling)
+      await throwaway.server.close()
+      return response
+    }
+    return openSession(request, handling, parsedBody, authInfo)
+  }
+
+  /** An `initialize`: a place under the caps, then the SDK's handshake, then the session's record. */
+  async function openSession(
+    request: Request,
+    handling: { authInfo?: AuthInfo; parsedBody?: unknown },
+    initialize: InitializeRequest,
+    authInfo: AuthInfo | undefined,
+  ): Promise<Response> {
+    const id = randomUUID()
+    const holders = holdersOf(request, authInfo)
+    const refusal = await run(() => records.reserve({ id, holders, now: Date.now() }))
+    if (refusal) return sessionsRefused(refusal)
+    let opened = false
     try {
-      return await openSession(request, handling, slot)
+      const session = await local.create(id)
+      const response = await session.transport.handleRequest(request, handling)
+      if (session.transport.sessionId === undefined) {
+        await session.server.close()
+        return response
+      }
+      const data: McpSessionData = {
+        initialize: initialize.params,
+        protocolVersion: session.server.server.getNegotiatedProtocolVersion() ?? initialize.params.protocolVersion,
+        owner: authInfo?.clientId ?? '',
+        holders,
+      }
+      // Written before the answer is handed on: the client's next request, on any instance, finds it.
+      await run(() => records.open({ id, data, now: Date.now() }))
+      opened = true
+      return response
     } finally {
-      // Anything but an initialize opens no session: its place is given back (once opened, this does nothing).
-      slot.release()
+      // Anything but a successful initialize opens no session: its places are given back.
+      if (!opened) await run(() => records.release({ id, holders }))
     }
   }
 
-  async function openSession(request: Request, handling: { authInfo?: AuthInfo; parsedBody?: unknown }, slot: SessionSlot): Promise<Response> {
-    const server = createServer()
-    // The requests this session's server sends its client (elicitations, sampling): an answer to one continues a call.
-    const asked = new Set<string | number>()
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      // Resumable streams: a client told to reconnect (or whose connection broke) misses nothing.
-      eventStore: new SessionEventStore(),
-      retryInterval: 1000,
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, usedAt: Date.now(), asked })
-        slot.open(id)
-      },
-      onsessionclosed: forget,
-    })
-    transport.onclose = () => {
-      if (transport.sessionId) forget(transport.sessionId)
+  /**
+   * A request in a session: the session loaded from its record (404 when it ended, expired, or
+   * never was), then served — a plugin tool's call, an answer to one of its questions, and the
+   * resumption of its stream by the relay; anything else by the SDK's transport for the session
+   * here, restored from the record if this process does not hold it.
+   */
+  async function inSession(sessionId: string, request: Request, handling: { authInfo?: AuthInfo; parsedBody?: unknown }, parsedBody: unknown): Promise<Response> {
+    const now = Date.now()
+    // An answer's call is read beside the session: one round trip to the store for both.
+    const answer = request.method === 'POST' && relay.answers(parsedBody) ? parsedBody : undefined
+    const callRead = answer && relay.readCall(answer, sessionId)
+    const session = await run(() => records.load(sessionId, now))
+    if (!session) {
+      await local.drop(sessionId)
+      return jsonRpcError(404, -32001, 'Session not found: it ended, or expired. Initialize a new session.')
     }
-    if (options.admission) {
-      // Each id leaves the set when its answer is admitted (mcp-work-in-progress.ts), or with the session.
-      const send = transport.send.bind(transport)
-      transport.send = (message, sendOptions) => {
-        if ('method' in message && 'id' in message) asked.add(message.id)
-        return send(message, sendOptions)
+    // A session belongs to the token that opened it.
+    if (session.data.owner !== (handling.authInfo?.clientId ?? '')) return jsonRpcError(404, -32001, 'Session not found: it ended, or expired. Initialize a new session.')
+    await run(() => records.touch(session, now))
+    // As the SDK's transport answers it, for what the relay serves too.
+    const version = request.headers.get('mcp-protocol-version')
+    if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      return jsonRpcError(400, -32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`)
+    }
+    if (request.method === 'DELETE') {
+      await run(() => records.end(sessionId))
+      await local.drop(sessionId)
+      return new Response(null, { status: 200 })
+    }
+    if (request.method === 'POST') {
+      if (relay.relays(parsedBody)) return relay.start(session, parsedBody)
+      if (answer) return relay.answer(session, answer, callRead)
+      if (relay.cancels(parsedBody)) {
+        const cancelled = await relay.cancel(session, parsedBody.params.requestId)
+        if (cancelled) return cancelled
       }
+      const level = loggingLevelOf(parsedBody)
+      if (level) await run(() => records.setLoggingLevel(sessionId, level))
     }
-    await server.connect(transport)
-    const response = await transport.handleRequest(request, handling)
-    // Anything but an initialize leaves no session behind.
-    if (!transport.sessionId) await server.close()
-    return response
+    const lastEventId = request.method === 'GET' ? request.headers.get('last-event-id') : null
+    if (lastEventId) {
+      const resumed = await relay.resume(session, lastEventId)
+      if (resumed) return resumed
+    }
+    const held = await local.restore(sessionId, session.data)
+    return held.transport.handleRequest(request, handling)
   }
 
   /** Who a new session from `request` is counted against: its address, and the bearer token's principal when there is one. */
@@ -203,47 +264,9 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
     return holders
   }
 
-  /**
-   * A place for a new session, or the cap that is full. Clients that vanish without DELETE leave
-   * sessions behind (the SDKs' `close()` sends none): when a client's own cap is full, its own
-   * sessions unused for a minute (`ownIdleMs`) make room, oldest used first — so a person who
-   * restarts their client often is not locked out by the sessions it left; when the server's is
-   * full, anyone's unused for `sessionIdleMs`. Each try closes at least one session or ends.
-   */
-  async function reserveSession(holders: readonly SessionHolder[]): Promise<SessionReservation> {
-    const now = Date.now()
-    let reservation = caps.reserve(holders)
-    for (let tries = 0; !reservation.ok && tries <= holders.length; tries++) {
-      const closed =
-        reservation.full === 'holder'
-          ? await closeIdleSessions(caps.sessionsOf(reservation.holder), now - ownIdleMs, reservation.held - maxSessionsPerClient + 1)
-          : await closeIdleSessions(sessions.keys(), now - sessionIdleMs, Infinity)
-      if (closed === 0) break
-      reservation = caps.reserve(holders)
-    }
-    return reservation
-  }
-
-  /** Closes at most `count` of the sessions `ids` unused since `before`, least recently used first; how many it closed. */
-  async function closeIdleSessions(ids: Iterable<string>, before: number, count: number): Promise<number> {
-    const idle: Array<{ id: string; server: McpServer; usedAt: number }> = []
-    for (const id of ids) {
-      const session = sessions.get(id)
-      if (session && session.usedAt < before) idle.push({ id, server: session.server, usedAt: session.usedAt })
-    }
-    const closing = idle.sort((a, b) => a.usedAt - b.usedAt).slice(0, count)
-    for (const { id } of closing) forget(id)
-    await Promise.all(closing.map(({ server }) => server.close().catch(() => {})))
-    return closing.length
-  }
-
-  /** 429 over a client's cap, 503 over the server's, each with when the least recently used of the sessions in the way may be closed. */
-  function sessionsRefused(refused: Exclude<SessionReservation, { ok: true }>): Response {
-    const ids = refused.full === 'holder' ? caps.sessionsOf(refused.holder) : sessions.keys()
-    let leastRecent = Infinity
-    for (const id of ids) leastRecent = Math.min(leastRecent, sessions.get(id)?.usedAt ?? Infinity)
-    const idleMs = refused.full === 'holder' ? ownIdleMs : sessionIdleMs
-    const retryAfter = { 'Retry-After': String(Number.isFinite(leastRecent) ? Math.max(1, Math.ceil((leastRecent + idleMs - Date.now()) / 1000)) : 1) }
+  /** 429 over a client's cap, 503 over the server's, each with when a place may come free. */
+  function sessionsRefused(refused: McpSessionRefusal): Response {
+    const retryAfter = { 'Retry-After': String(Math.max(1, Math.ceil(refused.retryAfterMs / 1000))) }
     if (refused.full === 'server') return jsonRpcError(503, -32000, 'Too many MCP sessions are open; close one or try again later.', retryAfter)
     const who = refused.holder.kind === 'address' ? 'This address' : 'This token'
     return jsonRpcError(
@@ -278,7 +301,13 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       if (options.admission) {
         const decision = options.admission.admit(
           clientAddressOf(request),
-          work.workOf({ method: request.method, sessionId: request.headers.get('mcp-session-id'), body: parsedBody, caller: authInfo?.clientId ?? '' }),
+          work.workOf({
+            method: request.method,
+            sessionId: request.headers.get('mcp-session-id'),
+            lastEventId: request.headers.get('last-event-id'),
+            body: parsedBody,
+            caller: authInfo?.clientId ?? '',
+          }),
         )
         if (!decision.allowed) {
           return jsonRpcError(429, -32000, 'The server is taking too many requests right now. Wait a moment, then try again.', {
@@ -287,60 +316,56 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
         }
       }
       const legacyEra = parsedBody === undefined ? await isLegacyRequest(request) : await isLegacyRequest(request, parsedBody)
-      const response = legacyEra
-        ? await legacy(request, authInfo, parsedBody)
-        : await modern.fetch(request, { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) })
+      let response: Response
+      try {
+        response = legacyEra
+          ? await legacy(request, authInfo, parsedBody)
+          : await modern.fetch(request, { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) })
+      } catch (error) {
+        // 2025 sessions and calls live in the store: while it cannot be reached, say so (the client may retry), never a 500.
+        if (!isSessionStoreUnavailable(error)) throw error
+        return jsonRpcError(503, -32000, 'The server cannot reach its session store right now. Try again in a moment.', { 'Retry-After': '1' })
+      }
       return uncompressed(response)
     },
     async close() {
-      const open = [...sessions]
-      for (const [id] of open) forget(id)
-      await Promise.all(open.map(([, { server }]) => server.close().catch(() => {})))
+      // Rounds running here finish first: a call's next round is never left half run by a graceful close.
+      await relay.settle()
+      await local.closeAll()
       await modern.close()
       await destroy()
     },
   }
 }
 
-/**
- * A JSON POST's body read once (the SDK's bounded reader, its 4 MiB bound) and parsed, for the
- * endpoint (batches, admission) to look at and the SDK to use as `parsedBody`. Anything else (no
- * body, another content type, JSON that does not parse) is handed on unparsed, as a request with
- * the same bytes, for the SDK to answer as it does.
- */
-async function readBody(request: Request): Promise<{ tooLarge: true } | { tooLarge: false; request: Request; parsedBody: unknown }> {
-  if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type')) || request.body === null) {
-    return { tooLarge: false, request, parsedBody: undefined }
-  }
-  const read = await readRequestBody(request)
-  if (read.tooLarge) return { tooLarge: true }
-  try {
-    return { tooLarge: false, request, parsedBody: JSON.parse(read.text) as unknown }
-  } catch {
-    return { tooLarge: false, request: new Request(request.url, { method: 'POST', headers: request.headers, body: read.text, signal: request.signal }), parsedBody: undefined }
-  }
-}
+/** A store that expires nothing by itself, and has nothing due, is looked at again after this long. */
+const SWEEP_IDLE_MS = 10 * 60_000
+/** Sweeps are at least this far apart, however soon the next record falls due. */
+const SWEEP_EVERY_MS = 1000
 
 /**
- * `response` marked `Cache-Control: no-transform`, which Next's gzip (and proxies) leave alone.
- * An MCP answer is a few KB, most of it a sealed `requestState` that does not compress, and
- * starting a gzip stream for each cost more CPU than the round's own work saved in bytes; an
- * SSE stream must not sit in a compressor's buffer either.
+ * The store's records past their `keepUntil` (sessions, calls and their logs, answered rounds)
+ * forgotten when they fall due: Redis does it by itself (its sweep does nothing), the memory and
+ * embedded stores only when swept.
  */
-function uncompressed(response: Response): Response {
-  const cacheControl = response.headers.get('cache-control')
-  if (cacheControl?.includes('no-transform')) return response
-  const headers = new Headers(response.headers)
-  headers.set('cache-control', cacheControl ? `${cacheControl}, no-transform` : 'no-transform')
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
+function* forgetOldRecords(store: SessionStore): Operation<void> {
+  for (;;) {
+    let next: number | undefined
+    try {
+      next = yield* store.sweep(Date.now())
+    } catch (error) {
+      console.warn(`The MCP endpoint's store could not be swept: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    yield* sleep(next === undefined ? SWEEP_IDLE_MS : Math.max(next - Date.now(), SWEEP_EVERY_MS))
+  }
 }
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest()
-  const b = createHash('sha256').update(expected).digest()
-  return timingSafeEqual(a, b)
-}
+const LOGGING_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'])
 
-function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status, headers })
+/** The level a `logging/setLevel` request sets, if `message` is one with a valid level. */
+function loggingLevelOf(message: unknown): LoggingLevel | undefined {
+  const request = message as { method?: unknown; params?: { level?: unknown } } | null
+  if (typeof request !== 'object' || request === null || request.method !== 'logging/setLevel') return undefined
+  const level = request.params?.level
+  return typeof level === 'string' && LOGGING_LEVELS.has(level) ? (level as LoggingLevel) : undefined
 }

@@ -14,7 +14,7 @@ import { z } from 'zod'
 import type { ToolSampleRequest } from '../../runtime/tool-client'
 import type { AnyMcpTool, SampleResult } from '../../tools/types'
 import { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION } from '../mcp-apps-extension'
-import { createCallReporter } from './call-reporter'
+import { createCallReporter, type ReportingContext } from './call-reporter'
 import type { RoundClaim, RoundLedger } from './round-ledger'
 import type { RoundState, RoundStateCodec } from './round-state'
 import { runRound } from './run-round'
@@ -67,7 +67,7 @@ function inputSchemaOf(tool: AnyMcpTool): ReturnType<typeof fromJsonSchema> {
   return schema
 }
 
-async function callPluginTool({
+function callPluginTool({
   server,
   tool,
   args,
@@ -80,8 +80,45 @@ async function callPluginTool({
   ctx: ServerContext
   serving: PluginToolServing
 }): Promise<CallToolResult | InputRequiredResult> {
-  const { scope, codec, ledger } = serving
-  const state = ctx.mcpReq.requestState<RoundState>()
+  return answerPluginRound({
+    tool,
+    args,
+    state: ctx.mcpReq.requestState<RoundState>(),
+    responses: ctx.mcpReq.inputResponses,
+    // 2025: what `initialize` declared; 2026-07-28: what this request declares (the SDK fills it in from the request).
+    capabilities: server.server.getClientCapabilities(),
+    reporting: ctx,
+    signal: ctx.mcpReq.signal,
+    seal: (state) => serving.codec.mint(state, ctx),
+    serving,
+  })
+}
+
+/** One round of a plugin tool's call, as the SDK's handler (2026-07-28) or the 2025 relay (call-relay.ts) presents it. */
+export interface PluginRound {
+  tool: AnyMcpTool
+  args: unknown
+  /** The verified state the client presented, if any (undefined: the call's first round). */
+  state: RoundState | undefined
+  /** The client's answers to the previous round's `inputRequests`. */
+  responses: Record<string, unknown> | undefined
+  /** What the client declared it can do. */
+  capabilities: ClientCapabilities | undefined
+  /** Where the round's logs and progress go (`ctx`, or the relay's collector), with the call's `progressToken`. */
+  reporting: ReportingContext
+  /** Aborted when nobody waits for the round's answer: its state is left free to present again. */
+  signal: AbortSignal
+  /** The next round's state, sealed for the caller. */
+  seal(state: Omit<RoundState, 'id'>): Promise<string>
+  serving: PluginToolServing
+}
+
+/**
+ * A round of a plugin tool's call: the tool run from the state's journal with the answers,
+ * until its result or its next questions (`input_required`, with the next state sealed).
+ */
+export async function answerPluginRound({ tool, args, state, responses, capabilities, reporting, signal, seal, serving }: PluginRound): Promise<CallToolResult | InputRequiredResult> {
+  const { scope, ledger } = serving
   const argumentsDigest = createHash('sha256').update(JSON.stringify(args ?? {})).digest('base64url')
   // A state continues the call it was minted for: the same tool, with the same arguments.
   if (state !== undefined && (typeof state !== 'object' || state.toolName !== tool.name || state.argumentsDigest !== argumentsDigest)) {
@@ -99,16 +136,14 @@ async function callPluginTool({
     return claim.kind === 'claimed' ? undefined : claim
   }
 
-  const reports = createCallReporter(ctx, { reported: state?.reported ?? 0, progress: state?.progress })
-  // 2025: what `initialize` declared; 2026-07-28: what this request declares (the SDK fills it in from the request).
-  const capabilities = server.server.getClientCapabilities()
+  const reports = createCallReporter(reporting, { reported: state?.reported ?? 0, progress: state?.progress })
   const task = scope.run(() =>
     runRound({
       tool,
       params: args,
       callId,
       journal: state?.journal ?? [],
-      responses: ctx.mcpReq.inputResponses,
+      responses,
       clientSamples: Boolean(capabilities?.sampling),
       sample: serving.sample,
       emit: reports.emit,
@@ -118,7 +153,7 @@ async function callPluginTool({
   )
   // halt() is lazy in Effection 4: only a subscription runs it. The round's own `await task` reports the outcome.
   const abort = () => task.halt().then(undefined, () => {})
-  ctx.mcpReq.signal.addEventListener('abort', abort, { once: true })
+  signal.addEventListener('abort', abort, { once: true })
 
   let result: CallToolResult | InputRequiredResult
   try {
@@ -140,10 +175,10 @@ async function callPluginTool({
       reports.end('Failed')
     } else {
       const minted = { toolName: tool.name, callId, argumentsDigest, journal: outcome.journal, ...reports.reports() }
-      result = inputRequired({ inputRequests: outcome.inputRequests, requestState: await codec.mint(minted, ctx) })
+      result = inputRequired({ inputRequests: outcome.inputRequests, requestState: await seal(minted) })
     }
   } catch (error) {
-    if (ctx.mcpReq.signal.aborted) {
+    if (signal.aborted) {
       // Nobody got an answer: the state stays free for the client to present again.
       if (state && isClaimed(claim)) await scope.run(() => ledger.release(state.id))
       throw error
@@ -151,7 +186,7 @@ async function callPluginTool({
     result = failed(error instanceof Error ? error.message : String(error))
     reports.end('Failed')
   } finally {
-    ctx.mcpReq.signal.removeEventListener('abort', abort)
+    signal.removeEventListener('abort', abort)
     await reports.sent()
   }
   if (state && isClaimed(claim)) {
@@ -195,7 +230,7 @@ function showsApps(capabilities: ClientCapabilities | undefined): boolean {
   )
 }
 
-function failed(message: string): CallToolResult {
+export function failed(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true }
 }
 

@@ -23,6 +23,8 @@ export interface RoundState {
 
 export interface RoundStateCodec {
   mint(state: Omit<RoundState, 'id'>, ctx: ServerContext): Promise<string>
+  /** The same for a round run outside the SDK (a 2025 call relayed as data), its binding given. */
+  seal(state: Omit<RoundState, 'id'>, binding: string): string
   /** For `ServerOptions.requestState.verify`: throws on a state that is tampered, expired or someone else's. */
   verify(wire: string, ctx: ServerContext): Promise<RoundState>
   /** The same for a request not yet handed to the SDK, with its binding given (admission, in the endpoint); undefined when it fails. */
@@ -71,14 +73,10 @@ export function createRoundStateCodec({
   const key = Buffer.from(hkdfSync('sha256', secret, 'elicit-chat', 'mcp request state encryption', 32))
 
   return {
-    async mint({ toolName, callId, argumentsDigest, journal, reported, progress }, ctx) {
-      const iv = randomBytes(12)
-      const cipher = createCipheriv('aes-256-gcm', key, iv)
-      cipher.setAAD(Buffer.from(bind(ctx), 'utf8'))
-      const payload = { id: randomUUID(), exp: Date.now() + ttlSeconds * 1000, toolName, callId, argumentsDigest, reported, progress, journal }
-      const body = Buffer.concat([iv, cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()])
-      return `${VERSION}${body.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}`
+    async mint(state, ctx) {
+      return seal(state, bind(ctx))
     },
+    seal,
     async verify(wire, ctx) {
       return unseal(wire, bind(ctx))
     },
@@ -89,6 +87,15 @@ export function createRoundStateCodec({
         return undefined
       }
     },
+  }
+
+  function seal({ toolName, callId, argumentsDigest, journal, reported, progress }: Omit<RoundState, 'id'>, binding: string): string {
+    const iv = randomBytes(12)
+    const cipher = createCipheriv('aes-256-gcm', key, iv)
+    cipher.setAAD(Buffer.from(binding, 'utf8'))
+    const payload = { id: randomUUID(), exp: Date.now() + ttlSeconds * 1000, toolName, callId, argumentsDigest, reported, progress, journal }
+    const body = Buffer.concat([iv, cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()])
+    return `${VERSION}${body.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}`
   }
 
   function unseal(wire: string, binding: string): RoundState {

@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { ensure, resource, type Operation } from 'effection'
 import Database from 'libsql'
 import { encodeSessionRecord, type SessionRecord, type SessionStatus } from '../session-record'
-import { refuseOverLimits, type OpenSessionLimits, type SessionStore, type StoredSession } from '../session-store'
+import { refuseOverLimits, type EventLog, type LoggedEvent, type OpenSessionLimits, type SessionStore, type StoredSession } from '../session-store'
+import { createEventWakeups } from './event-wakeups'
 import { readListedRecord, readStoredRecord } from './stored-record'
 
 export interface EmbeddedSessionStoreOptions {
@@ -39,6 +40,14 @@ const SCHEMA = `
   create index if not exists sessions_by_keep_until on sessions (keep_until);
   create index if not exists sessions_open_by_client on sessions (client_id, expires_at) where status in ('waiting', 'running');
   create index if not exists sessions_open_by_expiry on sessions (expires_at) where status in ('waiting', 'running');
+  create table if not exists events (
+    stream text not null,
+    seq integer not null,
+    keep_until integer not null,
+    data text not null,
+    primary key (stream, seq)
+  );
+  create index if not exists events_by_keep_until on events (keep_until);
 `
 
 /**
@@ -144,6 +153,17 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
         `select client_id, id, record from sessions where status in ('waiting', 'running') and status = ? limit ?`,
       ),
       listEnded: db.prepare<[SessionStatus, number]>('select client_id, id, record from sessions where status = ? limit ?'),
+      openOf: db.prepare<[string, number, number]>(
+        `select id, expires_at as expiresAt from sessions where status in ('waiting', 'running') and client_id = ? and expires_at > ?
+         order by expires_at limit ?`,
+      ),
+      lastEvent: db.prepare<[string]>('select max(seq) as last from events where stream = ?'),
+      appendEvent: db.prepare<[string, number, number, string]>('insert into events (stream, seq, keep_until, data) values (?, ?, ?, ?)'),
+      keepEvents: db.prepare<[number, string]>('update events set keep_until = ? where stream = ?'),
+      trimEvents: db.prepare<[string, number]>('delete from events where stream = ? and seq <= ?'),
+      readEvents: db.prepare<[string, number, number]>('select seq, data from events where stream = ? and seq > ? and keep_until > ? order by seq'),
+      deleteEvents: db.prepare<[string]>('delete from events where stream = ?'),
+      sweepEvents: db.prepare<[number, number]>('delete from events where rowid in (select rowid from events where keep_until <= ? limit ?)'),
     }
 
     function countOpen(clientId: string, now: number) {
@@ -159,8 +179,42 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
       return { record, version: 1 }
     })
 
+    const wakeups = createEventWakeups()
+    /** A stream's events in one transaction: numbered on from its last, the oldest past `maxLength` dropped. */
+    const appendEvents = db.transaction((name: string, data: readonly string[], maxLength: number, keepUntil: number): string[] => {
+      let seq = (statements.lastEvent.get(name) as { last: number | null }).last ?? 0
+      statements.keepEvents.run(keepUntil, name)
+      const ids = data.map((text) => {
+        statements.appendEvent.run(name, ++seq, keepUntil, text)
+        return String(seq)
+      })
+      statements.trimEvents.run(name, seq - maxLength)
+      return ids
+    })
+    const events: EventLog = {
+      // eslint-disable-next-line require-yield
+      *append(name, data, { maxLength, keepUntil }) {
+        const ids = appendEvents.immediate(name, data, maxLength, keepUntil)
+        wakeups.wake(name)
+        return ids
+      },
+      *read(name, after) {
+        for (;;) {
+          const rows = statements.readEvents.all(name, Number(after), Date.now()) as Array<{ seq: number; data: string }>
+          if (rows.length > 0) return rows.map((row): LoggedEvent => ({ id: String(row.seq), data: row.data }))
+          yield* wakeups.until(name)
+        }
+      },
+      // eslint-disable-next-line require-yield
+      *delete(name) {
+        statements.deleteEvents.run(name)
+        wakeups.wake(name)
+      },
+    }
+
     const store: SessionStore = {
       kind: 'embedded',
+      events,
 
       *get(clientId, id) {
         const row = statements.get.get(clientId, id) as { version: number; record: string } | undefined
@@ -209,6 +263,7 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
       },
 
       *sweep(now) {
+        statements.sweepEvents.run(now, SWEEP_BATCH)
         const { changes } = statements.sweep.run(now, SWEEP_BATCH)
         // A full batch may have left more that are due: sweep again at once.
         if (changes === SWEEP_BATCH) return now
@@ -231,6 +286,10 @@ export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptio
 
       *countOpen({ clientId, now }) {
         return countOpen(clientId, now)
+      },
+
+      *openOf({ clientId, now, limit }) {
+        return statements.openOf.all(clientId, now, limit) as Array<{ id: string; expiresAt: number }>
       },
     }
 

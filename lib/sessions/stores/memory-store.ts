@@ -1,5 +1,6 @@
 import { encodeSessionRecord, type SessionRecord } from '../session-record'
-import { refuseOverLimits, type SessionStore, type StoredSession } from '../session-store'
+import { refuseOverLimits, type EventLog, type LoggedEvent, type SessionStore, type StoredSession } from '../session-store'
+import { createEventWakeups } from './event-wakeups'
 import { readListedRecord, readStoredRecord } from './stored-record'
 
 /** What the memory store keeps per session: the encoded record, never the caller's object. */
@@ -64,6 +65,7 @@ export function createMemorySessionStore(entries = new Map<string, MemorySession
 
   return {
     kind: 'memory',
+    events: createMemoryEventLog(),
 
     *get(clientId, id) {
       const entry = entries.get(memorySessionKey(clientId, id))
@@ -114,6 +116,59 @@ export function createMemorySessionStore(entries = new Map<string, MemorySession
 
     *countOpen({ clientId, now }) {
       return countOpen(clientId, now)
+    },
+
+    *openOf({ clientId, now, limit }) {
+      const open: Array<{ id: string; expiresAt: number }> = []
+      for (const key of openKeys) {
+        const entry = entries.get(key)
+        if (!entry || entry.clientId !== clientId || !isOpen(entry.status) || entry.expiresAt <= now) continue
+        open.push({ id: (JSON.parse(key) as [string, string])[1], expiresAt: entry.expiresAt })
+      }
+      return open.sort((a, b) => a.expiresAt - b.expiresAt).slice(0, limit)
+    },
+  }
+}
+
+/**
+ * An `EventLog` in this process: each stream an array with the next id, its ids counting up from
+ * 1. A stream past its `keepUntil` is forgotten when it is next touched.
+ */
+export function createMemoryEventLog(): EventLog {
+  const streams = new Map<string, { next: number; events: LoggedEvent[]; keepUntil: number }>()
+  const wakeups = createEventWakeups()
+  const live = (name: string) => {
+    const stream = streams.get(name)
+    if (stream && stream.keepUntil <= Date.now()) streams.delete(name)
+    return streams.get(name)
+  }
+  return {
+    // eslint-disable-next-line require-yield
+    *append(name, data, { maxLength, keepUntil }) {
+      let stream = live(name)
+      if (!stream) streams.set(name, (stream = { next: 1, events: [], keepUntil }))
+      stream.keepUntil = keepUntil
+      const ids = data.map((text) => {
+        const id = String(stream.next++)
+        stream.events.push({ id, data: text })
+        return id
+      })
+      if (stream.events.length > maxLength) stream.events.splice(0, stream.events.length - maxLength)
+      wakeups.wake(name)
+      return ids
+    },
+    *read(name, after) {
+      const from = Number(after)
+      for (;;) {
+        const events = (live(name)?.events ?? []).filter((event) => Number(event.id) > from)
+        if (events.length > 0) return events
+        yield* wakeups.until(name)
+      }
+    },
+    // eslint-disable-next-line require-yield
+    *delete(name) {
+      streams.delete(name)
+      wakeups.wake(name)
     },
   }
 }

@@ -2,7 +2,7 @@ import { ensure, resource, until, type Operation } from 'effection'
 import { createClient, defineScript, ErrorReply, type CommandParser } from 'redis'
 import { encodeSessionRecord, SessionRecordError, type SessionRecord } from '../session-record'
 import { SessionLimitError } from '../errors'
-import { SessionStoreUnavailableError, type SessionStore, type StoredSession } from '../session-store'
+import { SessionStoreUnavailableError, type EventLog, type LoggedEvent, type SessionStore, type StoredSession } from '../session-store'
 import { createReplyDeadlines } from './reply-deadlines'
 import { readListedRecord, readStoredRecord } from './stored-record'
 
@@ -21,6 +21,8 @@ const CONNECT_TIMEOUT_MS = 2000
 const MAX_RECONNECT_DELAY_MS = 1000
 /** Keys read per SCAN round trip in `list`. */
 const SCAN_COUNT = 200
+/** Connections kept open for blocking reads of the event log, beyond those in use. */
+const IDLE_READERS = 8
 
 /**
  * The Redis key of a session: `<prefix>session:<clientId>:<id>`, both URI-encoded so that no
@@ -203,8 +205,65 @@ export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionSt
       now: Date.now(),
     })
 
+    /**
+     * The event log in Redis Streams (`<prefix>events:<name>`): an append is one MULTI of XADDs
+     * (MAXLEN ~ trimmed) and a PEXPIREAT; a read is `XREAD BLOCK 0` on a connection of its own,
+     * since a blocked connection answers nothing else. Readers' connections are kept for the
+     * next reader when a read returns, and destroyed when a read is halted mid-wait (a client
+     * that went away), which is what ends the blocked command.
+     */
+    const idleReaders: EventReader[] = []
+    yield* ensure(() => {
+      for (const reader of idleReaders.splice(0)) reader.destroy()
+    })
+    const eventsKey = (name: string) => `${prefix}events:${name}`
+    const events: EventLog = {
+      *append(name, data, { maxLength, keepUntil }) {
+        const key = eventsKey(name)
+        const replies = yield* command(() => {
+          const multi = client.multi()
+          for (const text of data) multi.addCommand(['XADD', key, 'MAXLEN', '~', String(maxLength), '*', 'd', text])
+          multi.addCommand(['PEXPIREAT', key, String(Math.ceil(keepUntil))])
+          return multi.exec()
+        })
+        return replies.slice(0, data.length).map(String)
+      },
+      *read(name, after) {
+        let reader = idleReaders.pop()
+        let done = false
+        try {
+          if (!reader) {
+            const connecting: EventReader = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: false } })
+            // A reader whose connection fails fails its read; the event must not crash the process.
+            connecting.on('error', () => {})
+            reader = connecting
+            yield* command(() => connecting.connect())
+          }
+          const blocked: EventReader = reader
+          const reading = blocked.sendCommand(['XREAD', 'BLOCK', '0', 'STREAMS', eventsKey(name), after]).catch((error: unknown) => {
+            throw new SessionStoreUnavailableError(`The session store (${where}) is unavailable: ${describe(error)}`, { cause: error })
+          })
+          // Halted, the read is abandoned and its connection destroyed: the rejection that follows is nobody's.
+          reading.catch(() => {})
+          const reply = yield* until(reading)
+          done = true
+          // One stream asked for: its entries, whether the reply is a map of streams (this client's default) or RESP2's pairs.
+          const streams = reply == null ? [] : Array.isArray(reply) ? reply.map((pair) => (pair as [unknown, unknown])[1]) : Object.values(reply as object)
+          const entries = (streams[0] ?? []) as Array<[string, string[]]>
+          return entries.map(([id, fields]): LoggedEvent => ({ id: String(id), data: String(fields[1]) }))
+        } finally {
+          if (reader && done && idleReaders.length < IDLE_READERS) idleReaders.push(reader)
+          else reader?.destroy()
+        }
+      },
+      *delete(name) {
+        yield* command(() => client.del(eventsKey(name)))
+      },
+    }
+
     const store: SessionStore = {
       kind: 'redis',
+      events,
 
       *get(clientId, id) {
         const [version, data] = yield* command(() => client.hmGet(keyOf(clientId, id), ['version', 'data']))
@@ -251,6 +310,17 @@ export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionSt
         return { client: mine, all }
       },
 
+      *openOf({ clientId, now, limit }) {
+        const reply = yield* command(() =>
+          client.sendCommand(['ZRANGE', redisOpenKeys(prefix, clientId).client, `(${now}`, '+inf', 'BYSCORE', 'LIMIT', '0', String(limit), 'WITHSCORES']),
+        )
+        // Pairs of member and score, nested or flat as the protocol version gives them.
+        const flat = (reply as unknown as unknown[]).flat().map(String)
+        const open: Array<{ id: string; expiresAt: number }> = []
+        for (let index = 0; index + 1 < flat.length; index += 2) open.push({ id: flat[index]!, expiresAt: Number(flat[index + 1]) })
+        return open
+      },
+
       // Redis forgets each record at its keepUntil (PEXPIREAT): there is nothing to sweep.
       *sweep() {
         return undefined
@@ -284,6 +354,14 @@ export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionSt
 
     yield* provide(store)
   })
+}
+
+/** A connection of its own for blocking reads of the event log. */
+interface EventReader {
+  sendCommand(args: string[]): Promise<unknown>
+  connect(): Promise<unknown>
+  destroy(): void
+  on(event: 'error', listener: (error: unknown) => void): unknown
 }
 
 /** `value` when `error` is Redis refusing a command on a key of another type; `error` thrown otherwise. */

@@ -1,7 +1,7 @@
-import { all, createScope, suspend, type Operation, type Scope } from 'effection'
+import { all, createScope, sleep, spawn, suspend, type Operation, type Scope } from 'effection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SESSION_RECORD_FORMAT, SessionRecordError, type SessionRecord } from '../session-record'
-import type { SessionStore } from '../session-store'
+import { EVENT_LOG_START, type SessionStore } from '../session-store'
 
 /** A store under test, and a way to reach under it. */
 export interface SessionStoreHarness {
@@ -258,6 +258,61 @@ export function describeSessionStoreContract(name: string, { expiresItself, setu
       )
       expect(outcomes.filter((outcome) => outcome === 'created')).toHaveLength(3)
       expect(outcomes.filter((outcome) => outcome === 'SessionLimitError')).toHaveLength(5)
+    })
+
+    it('lists a client’s open sessions soonest to expire first, as countOpen counts them', async () => {
+      const now = Date.now()
+      await run(() => store.create(sessionRecord({ id: 'later', expiresAt: now + 60_000 })))
+      await run(() => store.create(sessionRecord({ id: 'sooner', status: 'running', pending: undefined, expiresAt: now + 10_000 })))
+      await run(() => store.create(sessionRecord({ id: 'expired', expiresAt: now - 1 })))
+      await run(() => store.create(sessionRecord({ id: 'done', status: 'completed', pending: undefined, expiresAt: now + 90_000 })))
+      await run(() => store.create(sessionRecord({ id: 'other', clientId: 'client-a:x', expiresAt: now + 5_000 })))
+      expect(await run(() => store.openOf({ clientId: 'client-a', now, limit: 10 }))).toEqual([
+        { id: 'sooner', expiresAt: now + 10_000 },
+        { id: 'later', expiresAt: now + 60_000 },
+      ])
+      expect(await run(() => store.openOf({ clientId: 'client-a', now, limit: 1 }))).toEqual([{ id: 'sooner', expiresAt: now + 10_000 }])
+      // Used again: its expiry moves, and so does its place.
+      expect(await run(() => store.update(sessionRecord({ id: 'sooner', status: 'running', pending: undefined, expiresAt: now + 70_000 }), 1))).toBe(2)
+      expect((await run(() => store.openOf({ clientId: 'client-a', now, limit: 10 }))).map((open) => open.id)).toEqual(['later', 'sooner'])
+    })
+
+    it('keeps event streams in order, bounded, apart from each other, and forgets a deleted one', async () => {
+      const keepUntil = Date.now() + 60_000
+      const ids = await run(() => store.events.append('call-1', ['one', 'two'], { maxLength: 100, keepUntil }))
+      await run(() => store.events.append('call-2', ['elsewhere'], { maxLength: 100, keepUntil }))
+      expect((await run(() => store.events.read('call-1', EVENT_LOG_START))).map((event) => event.data)).toEqual(['one', 'two'])
+      expect((await run(() => store.events.read('call-1', ids[0]!))).map((event) => event.data)).toEqual(['two'])
+      const [three] = await run(() => store.events.append('call-1', ['three'], { maxLength: 100, keepUntil }))
+      expect(await run(() => store.events.read('call-1', ids[1]!))).toEqual([{ id: three, data: 'three' }])
+      // Bounded: the newest are kept (Redis trims approximately, so only an upper bound on what is gone is certain).
+      await run(() => store.events.append('bounded', Array.from({ length: 300 }, (_, index) => `event ${index}`), { maxLength: 10, keepUntil }))
+      const kept = await run(() => store.events.read('bounded', EVENT_LOG_START))
+      expect(kept.at(-1)!.data).toBe('event 299')
+      expect(kept.length).toBeLessThan(300)
+      await run(() => store.events.delete('call-1'))
+      await run(() => store.events.append('call-1', ['after'], { maxLength: 100, keepUntil }))
+      expect((await run(() => store.events.read('call-1', EVENT_LOG_START))).map((event) => event.data)).toEqual(['after'])
+    })
+
+    it('wakes a reader waiting on an empty stream when an event is appended, and a halted reader leaves nothing waiting', async () => {
+      const keepUntil = Date.now() + 60_000
+      const read = await run(function* () {
+        const reader = yield* spawn(() => store.events.read('waited', EVENT_LOG_START))
+        // The reader is waiting (Redis: blocked in XREAD) before anything is appended.
+        yield* sleep(50)
+        yield* store.events.append('waited', ['woken'], { maxLength: 10, keepUntil })
+        return yield* reader
+      })
+      expect(read.map((event) => event.data)).toEqual(['woken'])
+      await run(function* () {
+        const reader = yield* spawn(() => store.events.read('abandoned', EVENT_LOG_START))
+        yield* sleep(20)
+        yield* reader.halt()
+      })
+      // The store still answers, and a new reader gets what is appended.
+      await run(() => store.events.append('abandoned', ['later'], { maxLength: 10, keepUntil }))
+      expect((await run(() => store.events.read('abandoned', EVENT_LOG_START))).map((event) => event.data)).toEqual(['later'])
     })
 
     it('refuses a corrupted record with SessionRecordError, and lists the others', async () => {

@@ -26,15 +26,18 @@ export async function connectBookingClient({
   sample,
   headers,
   capabilities = {},
+  fetch,
 }: {
   url: URL
   era: Era
-  answer: (asked: Asked, index: number) => Answer
+  answer: (asked: Asked, index: number) => Answer | Promise<Answer>
   /** When given, the client declares sampling and answers with this text. */
-  sample?: (prompt: string) => string
+  sample?: (prompt: string) => string | Promise<string>
   headers?: Record<string, string>
   /** Declared beside form elicitation (and sampling), e.g. `extensions`. */
   capabilities?: ClientCapabilities
+  /** The transport's fetch: a test's load balancer (endpoint-pool.ts). */
+  fetch?: typeof globalThis.fetch
 }): Promise<{ client: Client; asked: Asked[]; sampled: string[] }> {
   const client = new Client(
     { name: 'booking-test', version: '1.0.0' },
@@ -56,10 +59,10 @@ export async function connectBookingClient({
       const first = request.params.messages.at(-1)?.content
       const prompt = first && !Array.isArray(first) && first.type === 'text' ? first.text : ''
       sampled.push(prompt)
-      return { role: 'assistant', model: 'test-model', content: { type: 'text', text: sample(prompt) } } as never
+      return { role: 'assistant', model: 'test-model', content: { type: 'text', text: await sample(prompt) } } as never
     })
   }
-  await client.connect(new StreamableHTTPClientTransport(url, headers ? { requestInit: { headers } } : undefined))
+  await client.connect(new StreamableHTTPClientTransport(url, { ...(headers ? { requestInit: { headers } } : {}), ...(fetch ? { fetch } : {}) }))
   return { client, asked, sampled }
 }
 

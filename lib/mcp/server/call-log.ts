@@ -1,0 +1,135 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/server'
+import type { Operation, Scope } from 'effection'
+import { EVENT_LOG_START, type EventLog } from '../../sessions/session-store'
+
+/** At most this many events of one call are kept for a client to resume from. */
+const MAX_EVENTS = 1000
+/** A stream with nothing to say sends a comment this often, so that proxies do not take it for dead. */
+const KEEP_ALIVE_MS = 15_000
+
+/** The log of call `callId` in the store's `EventLog`. */
+const logName = (callId: string) => `mcp-call:${callId}`
+
+/**
+ * The SSE event id of an event of a relayed call: `<callId>/<log id>`; the priming event's is
+ * `<callId>/0`, before every event. (The SDK's own event ids are `<uuid>_<n>`: the two never
+ * meet.) Parsed in one place, `parseCallEventId`.
+ */
+export function callEventId(callId: string, logId: string): string {
+  return `${callId}/${logId}`
+}
+
+const EVENT_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(0|\d{1,20}(?:-\d{1,20})?)$/
+
+/** The call and position a `Last-Event-ID` names, if it is one of a relayed call's; undefined otherwise (the SDK's, or made up). */
+export function parseCallEventId(wire: string): { callId: string; after: string } | undefined {
+  const match = EVENT_ID.exec(wire)
+  return match ? { callId: match[1]!, after: match[2]! } : undefined
+}
+
+/**
+ * The stream of a relayed 2025 call (call-relay.ts): every message the call sends its client —
+ * progress and logs, its questions, and last its result — appended in order to a log in the
+ * store, and forwarded from there to the client's connection, wherever that is.
+ *
+ * Invariants: every event carries an id (`callEventId`), so a client whose connection broke
+ * resumes after the last one it got, on any instance, and misses nothing; a connection's
+ * stream ends after the call's result (the one message that is a response), or at the marker
+ * `end` leaves when the client cancelled the call, or when its client goes away, or when this
+ * instance closes — never by polling: it waits in the log's blocking
+ * read. The log is bounded (`MAX_EVENTS`) and forgotten with its call (`keepUntil`).
+ */
+export class CallLog {
+  constructor(
+    private readonly scope: Scope,
+    private readonly events: EventLog,
+    private readonly retryMs: number,
+  ) {}
+
+  /** Appends what the call sends next, in order, in one step. */
+  *append(callId: string, messages: readonly JSONRPCMessage[], keepUntil: number): Operation<void> {
+    if (messages.length === 0) return
+    yield* this.events.append(
+      logName(callId),
+      messages.map((message) => JSON.stringify(message)),
+      { maxLength: MAX_EVENTS, keepUntil },
+    )
+  }
+
+  /**
+   * An SSE response forwarding the call's log after `after`: with a priming event first (its id,
+   * `retry:`, empty data) for the stream of the call's own POST, so that its client can resume
+   * it even before the call has sent anything.
+   */
+  stream({ callId, after, sessionId, priming }: { callId: string; after: string; sessionId: string; priming: boolean }): Response {
+    const encoder = new TextEncoder()
+    const { scope, events, retryMs } = this
+    let reading: { halt(): Promise<void> } | undefined
+    let keepAlive: ReturnType<typeof setInterval> | undefined
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const write = (text: string) => {
+          try {
+            controller.enqueue(encoder.encode(text))
+          } catch {
+            // The client went away: `cancel` halts the reader.
+          }
+        }
+        if (priming) write(`id: ${callEventId(callId, EVENT_LOG_START)}\nretry: ${retryMs}\ndata: \n\n`)
+        keepAlive = setInterval(() => write(': keepalive\n\n'), KEEP_ALIVE_MS)
+        const task = scope.run(function* () {
+          try {
+            let cursor = after
+            for (;;) {
+              for (const event of yield* events.read(logName(callId), cursor)) {
+                const message = JSON.parse(event.data) as object
+                // The call was cancelled: the stream ends, with nothing more to say (no response, as MCP asks).
+                if (!('jsonrpc' in message)) return
+                write(`event: message\nid: ${callEventId(callId, event.id)}\ndata: ${event.data}\n\n`)
+                cursor = event.id
+                // The call's result (its one response) ends the stream.
+                if (!('method' in message)) return
+              }
+            }
+          } catch (error) {
+            // A read that fails (the store unreachable) ends this connection; the client resumes elsewhere.
+            console.warn(`An MCP call's stream ended early: ${error instanceof Error ? error.message : String(error)}`)
+          } finally {
+            clearInterval(keepAlive)
+            try {
+              controller.close()
+            } catch {
+              // Already closed by the client.
+            }
+          }
+        })
+        reading = task
+        // Its failures are reported inside; what remains is a halt (the client left, or this instance closes).
+        task.then(undefined, () => {})
+      },
+      async cancel() {
+        clearInterval(keepAlive)
+        await reading?.halt()
+      },
+    })
+    return new Response(body, {
+      status: 200,
+      headers: {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        'mcp-session-id': sessionId,
+      },
+    })
+  }
+
+  /** Ends the call's streams without a response (its client cancelled it): a marker that is not a message, never sent. */
+  *end(callId: string, keepUntil: number): Operation<void> {
+    yield* this.events.append(logName(callId), [JSON.stringify({ ended: 'cancelled' })], { maxLength: MAX_EVENTS, keepUntil })
+  }
+
+  *forget(callId: string): Operation<void> {
+    yield* this.events.delete(logName(callId))
+  }
+}

@@ -1,0 +1,396 @@
+import { randomUUID } from 'node:crypto'
+import {
+  isInputRequiredResult,
+  type CallToolResult,
+  type InputRequest,
+  type InputRequiredResult,
+  type JSONRPCMessage,
+  type LoggingLevel,
+} from '@modelcontextprotocol/server'
+import type { Operation, Scope } from 'effection'
+import { SESSION_RECORD_FORMAT, type SessionRecord, type SessionStore, type StoredSession } from '../../sessions'
+import { EVENT_LOG_START } from '../../sessions/session-store'
+import type { AnyMcpTool } from '../../tools/types'
+import type { ReportingContext } from './call-reporter'
+import { CallLog, parseCallEventId } from './call-log'
+import { roundBinding } from './mcp-work-in-progress'
+import type { LoadedMcpSession } from './mcp-session-records'
+import { answerPluginRound, failed, type PluginToolServing } from './register-plugin-tool'
+import { RelayRequestIds } from './relay-request-ids'
+import type { RoundState } from './round-state'
+
+type RequestId = string | number
+
+/** A 2025 tool call of a plugin tool, as data: what any instance needs to take it on. */
+export interface RelayedCall {
+  sessionId: string
+  /** The bearer token's principal the session belongs to ('' without a token): the round's state is sealed for it. */
+  owner: string
+  /** The JSON-RPC id of the `tools/call`: its result is sent under it. */
+  requestId: RequestId
+  progressToken?: string | number
+  toolName: string
+  args: unknown
+  /** The round the call is in: the ids of its questions name it, so an answer to an earlier round is known as late. */
+  round: number
+  /** The sealed journal the round's answers continue (round-state.ts); absent before the first question. */
+  requestState?: string
+  /** The round's questions: input key → the method sent. */
+  asked: Record<string, string>
+  /** The answers so far: input key → the client's response (`result`, or `error`). */
+  answers: Record<string, { result?: unknown; error?: { code: number; message: string } }>
+}
+
+/** A client's response to one of the relay's requests. */
+export interface RelayAnswer {
+  id: string
+  result?: unknown
+  error?: { code: number; message: string }
+}
+
+/** A `tools/call` the relay serves. */
+export interface RelayedCallRequest {
+  id: RequestId
+  method: 'tools/call'
+  params: { name: string; arguments?: unknown; _meta?: { progressToken?: string | number } }
+}
+
+/**
+ * Calls are kept under this reserved client id (no browser identity has a space), the call as
+ * the record's `params`; `status` is `waiting` while its questions wait, `running` once the last
+ * answer came and its instance runs the next round, `completed` once its result is in its log.
+ */
+const CALLS = 'mcp calls'
+
+/**
+ * A call's id under the session and the JSON-RPC id of its `tools/call` (reserved client id; the
+ * record's `params` is the call's id), for `notifications/cancelled`, which names only the latter.
+ */
+const CALL_IDS = 'mcp call ids'
+const requestKey = (sessionId: string, requestId: RequestId) => `${sessionId} ${JSON.stringify(requestId)}`
+
+export interface CallRelayOptions {
+  scope: Scope
+  store: SessionStore
+  serving: PluginToolServing
+  tools: readonly AnyMcpTool[]
+  /** The secret the instances share (`stateSecret`): the ids of the relay's requests are signed with a key derived from it. */
+  secret: string
+  /** How long a call is kept: as long as its round's state is valid. */
+  keepMs: number
+  retryMs: number
+}
+
+/**
+ * 2025 calls of plugin tools relayed as data, so that a call in progress belongs to no process.
+ *
+ * Where the SDK's shim would keep the call in memory (send the questions on the call's stream,
+ * await the answers, run the handler again), the relay keeps it in the store: on
+ * `input_required` it records the round (its sealed state, its questions), and sends each
+ * question as a request whose id names the call, the round and the input key, signed
+ * (relay-request-ids.ts). An answer — a JSON-RPC response POSTed to any
+ * instance — is recorded with compare-and-set; the instance whose write completes the round's
+ * answers runs the next round itself (`answerPluginRound`: the round ledger answers each state
+ * once, so a round run twice books once), and appends what the call sends next to the call's
+ * log (call-log.ts), from which the client's stream is forwarded wherever it is held.
+ *
+ * Invariants: of several answers completing a round, exactly one write wins and exactly one
+ * instance runs the next round; an answer to another session, an earlier round or no question
+ * changes nothing; the call's record is written before its next questions are in the log, so an
+ * answer never arrives before the question it answers is recorded.
+ */
+export class CallRelay {
+  private readonly log: CallLog
+  private readonly tools: Map<string, AnyMcpTool>
+  private readonly ids: RelayRequestIds
+  /** Rounds running here: `settle` waits for them, so a graceful close interrupts none. */
+  private readonly running = new Set<Promise<unknown>>()
+
+  constructor(private readonly options: CallRelayOptions) {
+    this.log = new CallLog(options.scope, options.store.events, options.retryMs)
+    this.tools = new Map(options.tools.map((tool) => [tool.name, tool]))
+    this.ids = new RelayRequestIds(options.secret)
+  }
+
+  /** Whether `message` is a `tools/call` of a plugin tool: the relay serves it in a 2025 session. */
+  relays(message: unknown): message is RelayedCallRequest {
+    const call = message as { method?: unknown; id?: unknown; params?: { name?: unknown } } | null
+    return (
+      typeof call === 'object' &&
+      call !== null &&
+      call.method === 'tools/call' &&
+      (typeof call.id === 'string' || typeof call.id === 'number') &&
+      typeof call.params?.name === 'string' &&
+      this.tools.has(call.params.name)
+    )
+  }
+
+  /** Whether `message` is a response to a relay request, by its id's form (valid or forged: `answer` tells). */
+  answers(message: unknown): message is RelayAnswer {
+    const response = message as { id?: unknown; method?: unknown } | null
+    return typeof response === 'object' && response !== null && !('method' in response) && typeof response.id === 'string' && RelayRequestIds.looksLike(response.id)
+  }
+
+  /**
+   * The call an answer names, read now: the endpoint starts this beside its read of the session,
+   * so that an answer costs one round trip to the store for both. Undefined for an id that is not
+   * genuine in `sessionId`.
+   */
+  readCall(message: RelayAnswer, sessionId: string): Promise<StoredSession | undefined> | undefined {
+    const named = this.ids.parse(message.id, sessionId)
+    if (!named) return undefined
+    const read = this.options.scope.run(() => this.options.store.get(CALLS, named.callId))
+    // Read for `answer`, which awaits it; should the session turn out to be gone, nobody does.
+    read.then(undefined, () => {})
+    return read
+  }
+
+  /** Whether `id` is a genuine id of a request the relay sent in `sessionId` (admission: an answer continues a call). */
+  isGenuineAnswer(id: unknown, sessionId: string): boolean {
+    return typeof id === 'string' && this.ids.parse(id, sessionId) !== undefined
+  }
+
+  /** A new call: its first round runs here, and the response is the call's stream. */
+  async start(session: LoadedMcpSession, message: RelayedCallRequest): Promise<Response> {
+    const callId = randomUUID()
+    const progressToken = message.params._meta?.progressToken
+    const call: RelayedCall = {
+      sessionId: session.id,
+      owner: session.data.owner,
+      requestId: message.id,
+      ...(progressToken !== undefined ? { progressToken } : {}),
+      toolName: message.params.name,
+      args: message.params.arguments ?? {},
+      round: 0,
+      asked: {},
+      answers: {},
+    }
+    const { scope, store } = this.options
+    await scope.run(() => store.create({ ...this.recordOf(callId, call, 'completed'), clientId: CALL_IDS, id: requestKey(session.id, message.id), params: callId }))
+    await this.track(this.runRound({ callId, call, version: undefined, session, responses: undefined }))
+    return this.log.stream({ callId, after: EVENT_LOG_START, sessionId: session.id, priming: true })
+  }
+
+  /**
+   * A client's answer to one of the relay's requests: recorded, and when it completes its round,
+   * the next round is run here. 202 when accepted (a late or repeated answer too, which changes
+   * nothing); 400 for an id no request of this session had (forged, another session's, or a call
+   * already forgotten).
+   */
+  async answer(session: LoadedMcpSession, message: RelayAnswer, read?: Promise<StoredSession | undefined>): Promise<Response> {
+    const named = this.ids.parse(message.id, session.id)
+    if (!named) return refused('Bad Request: this response answers no request of this session.')
+    const { scope, store } = this.options
+    for (let tries = 0; tries < 20; tries++) {
+      const stored = tries === 0 && read ? await read : await scope.run(() => store.get(CALLS, named.callId))
+      if (!stored) return refused('Bad Request: the call this response answers has ended and is forgotten.')
+      const call = stored.record.params as RelayedCall
+      if (call.sessionId !== session.id) return refused('Bad Request: this response answers no request of this session.')
+      // An answer to an earlier round, a question not asked, or one answered already: accepted, and nothing changes.
+      if (stored.record.status !== 'waiting' || call.round !== named.round || !(named.key in call.asked) || named.key in call.answers) return accepted()
+      const answers = { ...call.answers, [named.key]: message.error ? { error: message.error } : { result: message.result } }
+      const complete = Object.keys(call.asked).every((key) => key in answers)
+      const next: RelayedCall = { ...call, answers }
+      const version = await scope.run(() => store.update(this.recordOf(named.callId, next, complete ? 'running' : 'waiting', stored.record.createdAt), stored.version))
+      // Another answer was written first: read again.
+      if (version === undefined) continue
+      if (complete) await this.track(this.continueCall({ callId: named.callId, call: next, version, session }))
+      return accepted()
+    }
+    return refused('Bad Request: this answer could not be recorded; send it again.', 409)
+  }
+
+  /** Whether `message` is `notifications/cancelled` naming a request. */
+  cancels(message: unknown): message is { method: 'notifications/cancelled'; params: { requestId: RequestId; reason?: string } } {
+    const notification = message as { method?: unknown; params?: { requestId?: unknown } } | null
+    const requestId = notification?.params?.requestId
+    return notification?.method === 'notifications/cancelled' && (typeof requestId === 'string' || typeof requestId === 'number')
+  }
+
+  /**
+   * The client cancelled the `tools/call` `requestId` (MCP's Stop): a relayed call in this session
+   * ends where it is — its questions answer nothing any more, no round of it runs again, and its
+   * streams end without a response. 202; undefined when no relayed call has that id (the SDK's
+   * own request, for it to cancel).
+   */
+  async cancel(session: LoadedMcpSession, requestId: RequestId): Promise<Response | undefined> {
+    const { scope, store } = this.options
+    const index = await scope.run(() => store.get(CALL_IDS, requestKey(session.id, requestId)))
+    if (!index) return undefined
+    const callId = index.record.params as string
+    for (let tries = 0; tries < 20; tries++) {
+      const stored = await scope.run(() => store.get(CALLS, callId))
+      if (!stored || stored.record.status === 'completed') return accepted()
+      const record = this.recordOf(callId, { ...(stored.record.params as RelayedCall), asked: {}, answers: {} }, 'completed')
+      if (!(await scope.run(() => this.write(record, stored.version)))) continue
+      await scope.run(() => this.log.end(callId, record.keepUntil))
+      return accepted()
+    }
+    return refused('Bad Request: the call could not be cancelled; send it again.', 409)
+  }
+
+  /**
+   * A client resuming a relayed call's stream with `Last-Event-ID`: the events after it, then the
+   * rest, until the call's result. Undefined when the id is not a relayed call's (the SDK's own
+   * streams); 400 when it names a call of another session or one forgotten.
+   */
+  async resume(session: LoadedMcpSession, lastEventId: string): Promise<Response | undefined> {
+    const named = parseCallEventId(lastEventId)
+    if (!named) return undefined
+    const stored = await this.options.scope.run(() => this.options.store.get(CALLS, named.callId))
+    if (!stored || (stored.record.params as RelayedCall).sessionId !== session.id) {
+      return refused('Bad Request: Last-Event-ID names no stream of this session.')
+    }
+    return this.log.stream({ callId: named.callId, after: named.after, sessionId: session.id, priming: false })
+  }
+
+  /** Waits for the rounds running here (a graceful close). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.running])
+  }
+
+  private async track<T>(work: Promise<T>): Promise<T> {
+    this.running.add(work)
+    try {
+      return await work
+    } finally {
+      this.running.delete(work)
+    }
+  }
+
+  /** The round after a completed set of answers: a client's error ends the call with it; otherwise the tool runs on. */
+  private async continueCall({ callId, call, version, session }: { callId: string; call: RelayedCall; version: number; session: LoadedMcpSession }): Promise<void> {
+    const failedAnswer = Object.entries(call.answers).find(([, answer]) => answer.error)
+    if (failedAnswer) {
+      const [key, { error }] = failedAnswer
+      const result = failed(`The client could not answer ${key}: ${typeof error?.message === 'string' ? error.message : 'it answered with an error'}`)
+      await this.finish({ callId, call, version, messages: [], result })
+      return
+    }
+    const responses = Object.fromEntries(Object.entries(call.answers).map(([key, answer]) => [key, answer.result]))
+    await this.runRound({ callId, call, version, session, responses })
+  }
+
+  /** Runs a round of the call here and records what it sends: its next questions, or its result. */
+  private async runRound({
+    callId,
+    call,
+    version,
+    session,
+    responses,
+  }: {
+    callId: string
+    call: RelayedCall
+    /** The record's version, undefined before it is first written. */
+    version: number | undefined
+    session: LoadedMcpSession
+    responses: Record<string, unknown> | undefined
+  }): Promise<void> {
+    const { serving, scope } = this.options
+    const tool = this.tools.get(call.toolName)!
+    const binding = roundBinding('tools/call', call.owner)
+    let state: RoundState | undefined
+    if (call.requestState !== undefined) {
+      state = serving.codec.open(call.requestState, binding)
+      if (!state) {
+        await this.finish({ callId, call, version, messages: [], result: failed('This call waited too long for its answers. Call the tool again.') })
+        return
+      }
+    }
+    const messages: JSONRPCMessage[] = []
+    const result = await answerPluginRound({
+      tool,
+      args: call.args,
+      state,
+      responses,
+      capabilities: session.data.initialize.capabilities,
+      reporting: reportingTo(messages, call.progressToken, session.data.loggingLevel),
+      // The round runs to its end wherever its answer came from; closing this instance waits for it (`settle`).
+      signal: new AbortController().signal,
+      seal: async (sealed) => serving.codec.seal(sealed, binding),
+      serving,
+    })
+    if (!isInputRequiredResult(result)) {
+      await this.finish({ callId, call, version, messages, result: result as CallToolResult })
+      return
+    }
+    const asked = (result as InputRequiredResult).inputRequests ?? {}
+    const next: RelayedCall = {
+      ...call,
+      round: call.round + 1,
+      requestState: (result as InputRequiredResult).requestState,
+      asked: Object.fromEntries(Object.entries(asked).map(([key, request]) => [key, request.method])),
+      answers: {},
+    }
+    for (const [key, request] of Object.entries(asked)) {
+      messages.push({ jsonrpc: '2.0', id: this.ids.of(call.sessionId, callId, next.round, key), ...asClientRequest(request) } as JSONRPCMessage)
+    }
+    const record = this.recordOf(callId, next, 'waiting')
+    if (!(await scope.run(() => this.write(record, version)))) return
+    await scope.run(() => this.log.append(callId, messages, record.keepUntil))
+  }
+
+  /** The call's last messages and its result, in its log; the call is then completed. */
+  private async finish({ callId, call, version, messages, result }: { callId: string; call: RelayedCall; version: number | undefined; messages: JSONRPCMessage[]; result: CallToolResult }): Promise<void> {
+    const { scope } = this.options
+    const record = this.recordOf(callId, { ...call, asked: {}, answers: {} }, 'completed')
+    await scope.run(() => this.log.append(callId, [...messages, { jsonrpc: '2.0', id: call.requestId, result } as JSONRPCMessage], record.keepUntil))
+    await scope.run(() => this.write(record, version))
+  }
+
+  /** Creates the call's record (`version` undefined) or replaces the version named; whether it was written. */
+  private *write(record: SessionRecord, version: number | undefined): Operation<boolean> {
+    const { store } = this.options
+    if (version === undefined) return (yield* store.create(record)) !== undefined
+    return (yield* store.update(record, version)) !== undefined
+  }
+
+  private recordOf(callId: string, call: RelayedCall, status: 'waiting' | 'running' | 'completed', createdAt = Date.now()): SessionRecord {
+    const now = Date.now()
+    return {
+      format: SESSION_RECORD_FORMAT,
+      id: callId,
+      clientId: CALLS,
+      toolName: call.toolName,
+      params: call,
+      status,
+      journal: [],
+      createdAt,
+      updatedAt: now,
+      expiresAt: now + this.options.keepMs,
+      keepUntil: now + this.options.keepMs,
+    }
+  }
+}
+
+/** A question of a round as the request a 2025 client answers: a form elicitation says its mode, as the SDK's shim sends it. */
+function asClientRequest(request: InputRequest): { method: string; params?: unknown } {
+  const { method, params } = request as { method: string; params?: Record<string, unknown> }
+  if (method === 'elicitation/create' && params && params.mode === undefined) return { method, params: { ...params, mode: 'form' } }
+  return { method, params }
+}
+
+const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']
+
+/** The round's logs and progress as the notifications the SDK would send, collected in order (logs below the session's level left out). */
+function reportingTo(messages: JSONRPCMessage[], progressToken: string | number | undefined, level: LoggingLevel | undefined): ReportingContext {
+  const mcpReq = {
+    _meta: progressToken === undefined ? undefined : { progressToken },
+    notify: async (notification: { method: string; params?: unknown }) => {
+      messages.push({ jsonrpc: '2.0', ...notification } as JSONRPCMessage)
+    },
+    log: async (logLevel: LoggingLevel, data: unknown) => {
+      if (level !== undefined && LEVELS.indexOf(logLevel) < LEVELS.indexOf(level)) return
+      messages.push({ jsonrpc: '2.0', method: 'notifications/message', params: { level: logLevel, data } } as JSONRPCMessage)
+    },
+  }
+  return { mcpReq } as unknown as ReportingContext
+}
+
+function accepted(): Response {
+  return new Response(null, { status: 202 })
+}
+
+function refused(message: string, status = 400): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code: -32600, message }, id: null }, { status })
+}
