@@ -228,8 +228,7 @@ test.describe('MCP and the chat behind nginx, round-robin over two instances on 
       const sessionId = transport.sessionId
       expect(sessionId).toMatch(/\S/)
 
-      // Both killed (kill -9: a graceful stop waits for the client's open GET stream, which never
-      // ends by itself), then both started again: a deploy that restarts everything at once.
+      // Both killed outright, then both started again: a deploy that restarts everything at once.
       await Promise.all([cluster.kill(0, 'SIGKILL'), cluster.kill(1, 'SIGKILL')])
       await Promise.all([cluster.start(0), cluster.start(1)])
       const since = cluster.nginx.requests().length
@@ -275,6 +274,32 @@ test.describe('MCP and the chat behind nginx, round-robin over two instances on 
       expect(issued, logs.join('\n')).toHaveLength(1)
       expect(issued[0]).toContain(booking.ticketNumber)
       expect(progress.filter((message) => message === 'Booking confirmed'), progress.join('\n')).toHaveLength(1)
+    } finally {
+      await client.close()
+    }
+  })
+
+  test('a rolling graceful restart (SIGTERM, as systemd and Kubernetes stop a service) during a 2025 call: each instance stops at once, and the call books once', async ({ ownCluster: cluster }) => {
+    const { client, transport, asked, logs, atFlightQuestion, release } = await connectHeldClient(mcpUrl(cluster))
+    try {
+      const sessionId = transport.sessionId
+      await client.setLoggingLevel('info')
+      const result = await reporting(client, async (lost) => {
+        const call = client.callTool(BOOK, { timeout: CALL_TIMEOUT_MS })
+        call.catch(() => {})
+        await Promise.race([atFlightQuestion, call])
+        // The client holds its session's GET stream and the call's stream open: a stop must not wait for them.
+        for (const index of cluster.instances().keys()) {
+          await cluster.stopInstance(index)
+          await cluster.start(index)
+        }
+        release()
+        return await Promise.race([call, lost])
+      })
+      expect(transport.sessionId).toBe(sessionId)
+      expect(asked.map(questionKey)).toEqual(['pickFlight', 'pickSeat'])
+      expect(result.structuredContent).toMatchObject({ status: 'confirmed', ticketNumber: expect.stringMatching(/^TKT-/) })
+      expect(logs.filter((line) => line.startsWith('Issued ticket')), logs.join('\n')).toHaveLength(1)
     } finally {
       await client.close()
     }

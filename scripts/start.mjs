@@ -58,11 +58,26 @@ if (headersTimeout > requestTimeout) {
   process.exit(1)
 }
 const createServer = http.createServer
+const servers = []
 http.createServer = (...args) => {
   const [options, listener] = typeof args[0] === 'function' ? [{}, args[0]] : args
   // Checked once a second (Node's default: every 30 s), so a timeout ends close to its time.
-  return createServer({ connectionsCheckingInterval: Math.min(1_000, headersTimeout), ...options, headersTimeout, requestTimeout }, listener)
+  const server = createServer({ connectionsCheckingInterval: Math.min(1_000, headersTimeout), ...options, headersTimeout, requestTimeout }, listener)
+  servers.push(server)
+  return server
 }
+
+// A graceful stop (SIGTERM) ends when the last connection closes, and Next closes only the
+// connections idle at that moment: one that finishes a response later (an MCP stream the app
+// ends for the stop) would be kept open for KEEP_ALIVE_TIMEOUT more, a minute behind a proxy.
+// From the stop on, a connection closes as soon as its response is done. Next's own handler
+// stops the server and exits.
+process.once('SIGTERM', () => {
+  for (const server of servers) {
+    server.keepAliveTimeout = 1
+    server.closeIdleConnections()
+  }
+})
 
 process.env.PORT ??= '3000'
 // The address people open: the one the server listens on, unless that is every interface.

@@ -23,6 +23,8 @@ export interface Cluster {
   instanceAt(upstream: string | undefined): number | undefined
   /** `signal` (default SIGKILL, `kill -9`) to instance `index`; resolves once it has exited. */
   kill(index: number, signal?: NodeJS.Signals): Promise<void>
+  /** A graceful stop of instance `index` (SIGTERM); rejects if it has not exited within 10 s (then it is killed). */
+  stopInstance(index: number): Promise<void>
   /** Starts instance `index` again on its port and DATA_DIR; resolves once it answers `/api/health`. */
   start(index: number): Promise<void>
   /** Attaches every process's output to the test's report (call it when the test failed). */
@@ -65,6 +67,7 @@ export async function startCluster({ instances: count = 2 }: { instances?: numbe
       return index < 0 ? undefined : index
     },
     kill: (index, signal = 'SIGKILL') => instances[index]!.kill(signal),
+    stopInstance: (index) => instances[index]!.stop(),
     async start(index) {
       const { port, dataDir } = instances[index]!
       const restarted = await startApp({ env, port, dataDir })

@@ -25,8 +25,24 @@ const globalForMcp = globalThis as typeof globalThis & { mcpEndpoint?: Promise<M
  * built into `.mcp-apps/` of the directory the server runs in (the standalone server's own copy).
  */
 export function getMcpEndpoint(): Promise<McpEndpoint> {
-  globalForMcp.mcpEndpoint ??= startMcpEndpoint()
+  if (!globalForMcp.mcpEndpoint) {
+    globalForMcp.mcpEndpoint = startMcpEndpoint()
+    process.once('SIGTERM', closeOnSigterm)
+  }
   return globalForMcp.mcpEndpoint
+}
+
+/**
+ * A graceful stop (SIGTERM: systemd, Kubernetes, a rolling deploy) waits in Next until every
+ * open request has ended, and a 2025 client's streams never end by themselves: the endpoint's
+ * streams are ended here, so the stop finishes. Nothing is lost: sessions and calls are in the
+ * store, and the clients resume on another instance (or this one, started again) with
+ * `Last-Event-ID`. Next's own SIGTERM handler still stops the server and exits.
+ */
+function closeOnSigterm(): void {
+  globalForMcp.mcpEndpoint
+    ?.then((endpoint) => endpoint.close())
+    .catch((error: unknown) => console.error(`Closing the MCP endpoint on SIGTERM failed: ${error instanceof Error ? error.message : String(error)}`))
 }
 
 async function startMcpEndpoint(): Promise<McpEndpoint> {

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server'
 import type { Operation, Scope } from 'effection'
-import { EVENT_LOG_START, type EventLog } from '../../sessions/session-store'
+import type { EventLog } from '../../sessions/session-store'
 
 /** At most this many events of one call are kept for a client to resume from. */
 const MAX_EVENTS = 1000
@@ -11,8 +11,8 @@ const KEEP_ALIVE_MS = 15_000
 const logName = (callId: string) => `mcp-call:${callId}`
 
 /**
- * The SSE event id of an event of a relayed call: `<callId>/<log id>`; the priming event's is
- * `<callId>/0`, before every event. (The SDK's own event ids are `<uuid>_<n>`: the two never
+ * The SSE event id of an event of a relayed call: `<callId>/<log id>`; a stream's priming event
+ * carries the id of where it starts (`<callId>/0` on the call's own POST). (The SDK's own event ids are `<uuid>_<n>`: the two never
  * meet.) Parsed in one place, `parseCallEventId`.
  */
 export function callEventId(callId: string, logId: string): string {
@@ -57,11 +57,14 @@ export class CallLog {
   }
 
   /**
-   * An SSE response forwarding the call's log after `after`: with a priming event first (its id,
-   * `retry:`, empty data) for the stream of the call's own POST, so that its client can resume
-   * it even before the call has sent anything.
+   * An SSE response forwarding the call's log after `after`, with a priming event first (the id
+   * of `after`, `retry:`, empty data): the stream of the call's own POST, so that its client can
+   * resume it even before the call has sent anything; and a resumed one, so that a client whose
+   * resumed stream breaks again before anything new was sent still names where it is (the SDK
+   * clients keep the last id of each stream they read, not of the one they resumed from, and
+   * without one they would come back as a new standalone stream).
    */
-  stream({ callId, after, sessionId, priming }: { callId: string; after: string; sessionId: string; priming: boolean }): Response {
+  stream({ callId, after, sessionId }: { callId: string; after: string; sessionId: string }): Response {
     const encoder = new TextEncoder()
     const { scope, events, retryMs } = this
     let reading: { halt(): Promise<void> } | undefined
@@ -75,7 +78,7 @@ export class CallLog {
             // The client went away: `cancel` halts the reader.
           }
         }
-        if (priming) write(`id: ${callEventId(callId, EVENT_LOG_START)}\nretry: ${retryMs}\ndata: \n\n`)
+        write(`id: ${callEventId(callId, after)}\nretry: ${retryMs}\ndata: \n\n`)
         keepAlive = setInterval(() => write(': keepalive\n\n'), KEEP_ALIVE_MS)
         const task = scope.run(function* () {
           try {

@@ -168,7 +168,7 @@ export class CallRelay {
     const { scope, store } = this.options
     await scope.run(() => store.create({ ...this.recordOf(callId, call, 'completed'), clientId: CALL_IDS, id: requestKey(session.id, message.id), params: callId }))
     await this.track(this.runRound({ callId, call, version: undefined, session, responses: undefined }))
-    return this.log.stream({ callId, after: EVENT_LOG_START, sessionId: session.id, priming: true })
+    return this.log.stream({ callId, after: EVENT_LOG_START, sessionId: session.id })
   }
 
   /**
@@ -241,7 +241,7 @@ export class CallRelay {
     if (!stored || (stored.record.params as RelayedCall).sessionId !== session.id) {
       return refused('Bad Request: Last-Event-ID names no stream of this session.')
     }
-    return this.log.stream({ callId: named.callId, after: named.after, sessionId: session.id, priming: false })
+    return this.log.stream({ callId: named.callId, after: named.after, sessionId: session.id })
   }
 
   /** Waits for the rounds running here (a graceful close). */

@@ -277,8 +277,20 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
     )
   }
 
+  // Set when `close` starts: a request that still arrives is sent elsewhere (503), not half served.
+  let closing: Promise<void> | undefined
+  async function closeEndpoint(): Promise<void> {
+    // Rounds running here finish first: a call's next round is never left half run by a graceful close.
+    await relay.settle()
+    // Then every stream ends (the SDK's sessions' and the relayed calls'): their clients resume elsewhere.
+    await local.closeAll()
+    await modern.close()
+    await destroy()
+  }
+
   return {
     async handle(request) {
+      if (closing) return jsonRpcError(503, -32000, 'This server is shutting down; send the request again.', { 'Retry-After': '1' })
       const refused = hostHeaderValidationResponse(request, allowedHosts) ?? originRefusal(request, allowedHosts)
       if (refused) return refused
       let authInfo: AuthInfo | undefined
@@ -328,12 +340,9 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       }
       return uncompressed(response)
     },
-    async close() {
-      // Rounds running here finish first: a call's next round is never left half run by a graceful close.
-      await relay.settle()
-      await local.closeAll()
-      await modern.close()
-      await destroy()
+    close() {
+      closing ??= closeEndpoint()
+      return closing
     },
   }
 }
