@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildFixtureApps, type BuiltApps } from '@/lib/mcp/apps/testing/build-fixture-apps'
+import { BUILD_FIXTURE_APPS_TIMEOUT_MS, buildFixtureApps, type BuiltApps } from '@/lib/mcp/apps/testing/build-fixture-apps'
 
 // The MCP Apps build on a fixture plugin of its own (lib/mcp/apps/testing/question-fixture).
 let built: BuiltApps
 beforeAll(() => {
   built = buildFixtureApps()
-})
+}, BUILD_FIXTURE_APPS_TIMEOUT_MS)
 afterAll(() => built?.remove())
 
 /** The document with its one inline script and style taken out: what is left is markup. */

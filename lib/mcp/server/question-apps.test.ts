@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { buildFixtureApps, type BuiltApps } from '../apps/testing/build-fixture-apps'
+import { BUILD_FIXTURE_APPS_TIMEOUT_MS, buildFixtureApps, type BuiltApps } from '../apps/testing/build-fixture-apps'
 import { paintPosterTool } from '../apps/testing/question-fixture/tool'
 import { createOfflineModel } from '../../models'
 import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint'
@@ -24,7 +24,7 @@ let apps: QuestionApps
 beforeAll(() => {
   built = buildFixtureApps()
   apps = readQuestionApps(built.directory)
-})
+}, BUILD_FIXTURE_APPS_TIMEOUT_MS)
 afterAll(() => built?.remove())
 
 const running: Array<() => Promise<void>> = []

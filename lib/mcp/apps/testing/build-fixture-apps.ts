@@ -19,6 +19,13 @@ export interface BuiltApps {
   remove(): void
 }
 
+/**
+ * How long a `beforeAll` that calls `buildFixtureApps` may take: the build is a real esbuild and
+ * Tailwind run in a process of its own, seconds on a quiet machine and many more on a busy one
+ * (vitest's default of 10 s failed under load). A deadline against a hang, not a speed test.
+ */
+export const BUILD_FIXTURE_APPS_TIMEOUT_MS = 180_000
+
 /** Runs the real build script (a process, as `npm run build` does) on the fixture's plugins, into a fresh folder. */
 export function buildFixtureApps(): BuiltApps {
   const directory = mkdtempSync(path.join(tmpdir(), 'question-apps-'))
