@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import type { Window as HappyWindow } from 'happy-dom'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CHATS_CHANGED_EVENT } from './chats-changed'
 import { ChatsSidebar } from './ChatsSidebar'
@@ -185,10 +186,10 @@ describe('the sidebar of chats', () => {
 
 describe('at phone width, the drawer', () => {
   beforeEach(() => {
-    window.happyDOM.setViewport({ width: 390, height: 844 })
+    (window as unknown as HappyWindow).happyDOM.setViewport({ width: 390, height: 844 })
   })
   afterEach(() => {
-    window.happyDOM.setViewport({ width: 1024, height: 768 })
+    (window as unknown as HappyWindow).happyDOM.setViewport({ width: 1024, height: 768 })
   })
 
   it('opens from the Chats button with the focus inside, leaves the chat inert, and Escape or Close gives the focus back', async () => {

@@ -33,7 +33,7 @@ export async function serveChatsApi(): Promise<ChatsApiInProcess> {
   const app: ChatsApp = { conversations: opened.value, identity, limits: { maxChats: 5000, maxEvents: 20_000, maxBytes: 8 * 1024 * 1024 }, run: opened.run }
   let cookie: string | undefined
   const requests: string[] = []
-  const owner = () => {
+  const ownerNow = () => {
     const request = new Request('http://localhost')
     if (cookie) request.headers.set('cookie', cookie)
     return identity.resolve(request).clientId
@@ -62,9 +62,9 @@ export async function serveChatsApi(): Promise<ChatsApiInProcess> {
       clock.now += 1
       return created.chat.id
     },
-    owner,
+    owner: ownerNow,
     async makeWaiting(id) {
-      const owner = this.owner()
+      const owner = ownerNow()
       const turn = await opened.run(() => opened.value.startTurn(owner, id, { text: 'Book a flight from NYC to LAX' }))
       await opened.run(() => opened.value.appendEvents(owner, id, turn, FIRST_TURN))
       clock.now += 1
