@@ -110,6 +110,8 @@ export function ChatEntry({
       <Link
         ref={link}
         href={`/c/${chat.id}`}
+        // Up to 200 links in view: prefetching each would ask the server for every listed chat's page.
+        prefetch={false}
         aria-current={current ? 'page' : undefined}
         title={title}
         className={`flex min-w-0 flex-1 items-center gap-2 rounded-lg px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-sky-500 ${
