@@ -97,12 +97,16 @@ test.describe('on a wide screen', () => {
     await sidebar.importFile.setInputFiles(await exported.path())
     // The import is a new chat of this browser, opened at its own address.
     await expect(page).toHaveURL(/\/c\/[A-Za-z0-9_-]{22}$/)
+    const imported = new URL(page.url()).pathname
+    // (What /c/<id> shows is the chat page's; back on `/`, the list has both, the import first.)
+    await open(page)
     await expect(sidebar.entries).toHaveText(['Trains to Lyon', 'Trains to Lyon'])
+    await expect(sidebar.entries.first()).toHaveAttribute('href', imported)
 
     await sidebar.importFile.setInputFiles({ name: 'not-a-chat.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ format: 'elicit-chat', version: 99 })) })
-    await expect(page.getByRole('alert')).toContainText(/^Not imported: .*version/)
+    await expect(sidebar.importError).toContainText(/^Not imported: .*version/)
     await sidebar.importFile.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') })
-    await expect(page.getByRole('alert')).toHaveText('Not imported: notes.txt is not JSON: choose a chat’s JSON export (Download as JSON).')
+    await expect(sidebar.importError).toHaveText('Not imported: notes.txt is not JSON: choose a chat’s JSON export (Download as JSON).')
   })
 })
 

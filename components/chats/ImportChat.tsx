@@ -22,7 +22,7 @@ export function ImportChat({ onImported }: { onImported: (id: string) => void })
       try {
         exported = JSON.parse(await file.text())
       } catch {
-        throw new ChatsApiError(`${file.name} is not JSON: choose a chat's JSON export (Download as JSON).`, 400)
+        throw new ChatsApiError(`${file.name} is not JSON: choose a chat’s JSON export (Download as JSON).`, 400)
       }
       onImported(await importChat(exported))
     } catch (failure) {

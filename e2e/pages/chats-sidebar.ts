@@ -13,6 +13,8 @@ export class ChatsSidebar {
   readonly status: Locator
   readonly undo: Locator
   readonly importFile: Locator
+  /** Why the last import was refused. */
+  readonly importError: Locator
 
   constructor(readonly page: Page) {
     this.nav = page.getByRole('navigation', { name: 'Chats' })
@@ -23,6 +25,7 @@ export class ChatsSidebar {
     this.status = page.getByRole('complementary').getByRole('status')
     this.undo = this.status.getByRole('button', { name: /^Undo/ })
     this.importFile = page.getByLabel('Import a chat (JSON)')
+    this.importError = page.getByRole('complementary').getByRole('alert')
   }
 
   entry(title: string): Locator {
@@ -56,7 +59,7 @@ export class ChatsSidebar {
  */
 export async function createChat(page: Page, title?: string): Promise<string> {
   return page.evaluate(async (title) => {
-    const created = await fetch('/api/chats', { method: 'POST' })
+    const created = await fetch('/api/chats', { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } })
     if (created.status !== 201) throw new Error(`POST /api/chats answered ${created.status}`)
     const { chat } = (await created.json()) as { chat: { id: string } }
     if (title !== undefined) {
