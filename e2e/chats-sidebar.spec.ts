@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { ChatPage } from './pages/chat-page'
 import { ChatsSidebar, createChat } from './pages/chats-sidebar'
@@ -15,6 +16,14 @@ function shot(name: string): string {
   return process.env.UPDATE_DOCS_SCREENSHOTS === '1' ? `docs/${name}.png` : test.info().outputPath(`${name}.png`)
 }
 
+/** A screenshot of the screen, and axe on it: no serious or critical violation (as e2e/accessibility.spec.ts). */
+async function look(page: Page, name: string) {
+  await page.screenshot({ path: shot(name) })
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  expect.soft(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`), `axe on ${name}`).toEqual([])
+}
+
 /**
  * The chat page with its sidebar's first read answered: this browser has its identity cookie
  * then, so the chats made next are its own (two first requests at once would be two identities).
@@ -27,7 +36,10 @@ async function open(page: Page): Promise<ChatsSidebar> {
 }
 
 test.describe('on a wide screen', () => {
-  test.use({ viewport: { width: 1280, height: 860 } })
+  // Reduced motion: no colour transition half-way through when a screen is looked at in the other scheme.
+  test.use({ viewport: { width: 1280, height: 860 }, reducedMotion: 'reduce' })
+  // Each axe run walks the whole page: on a busy 2-core machine five of them need more than 30 s.
+  test.slow()
 
   test('lists this browser’s chats newest first as links to /c/<id>; rename and delete with undo reach the server; another browser sees none', async ({ page, browser }) => {
     const sidebar = await open(page)
@@ -44,9 +56,9 @@ test.describe('on a wide screen', () => {
     expect(await sidebar.nav.evaluate((nav) => nav.closest('aside')!.getBoundingClientRect().width)).toBe(260)
     expect(await page.getByTestId('chat').evaluate((chat) => chat.getBoundingClientRect().width)).toBe(1280 - 260)
 
-    await page.screenshot({ path: shot('chats-sidebar') })
+    await look(page, 'chats-sidebar')
     await page.emulateMedia({ colorScheme: 'dark' })
-    await page.screenshot({ path: shot('chats-sidebar-dark') })
+    await look(page, 'chats-sidebar-dark')
     await page.emulateMedia({ colorScheme: 'light' })
 
     await sidebar.rename('Trains to Lyon', 'Night train to Vienna')
@@ -56,11 +68,22 @@ test.describe('on a wide screen', () => {
     await page.reload()
     await expect(sidebar.entries).toHaveText(['Night train to Vienna', 'Book a flight to Tokyo', 'New chat'])
 
+    // A chat's menu open, in both schemes.
+    await sidebar.nav.getByRole('button', { name: 'Options for Book a flight to Tokyo' }).focus()
+    await page.keyboard.press('ArrowDown')
+    await expect(page.getByRole('menuitem', { name: 'Rename' })).toBeFocused()
+    await look(page, 'chats-sidebar-menu')
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await look(page, 'chats-sidebar-menu-dark')
+    await page.emulateMedia({ colorScheme: 'light' })
+    await page.keyboard.press('Escape')
+    await expect(page.getByRole('menu')).toBeHidden()
+
     await sidebar.choose('Book a flight to Tokyo', 'Delete')
     await expect(sidebar.entries).toHaveText(['Night train to Vienna', 'New chat'])
     await expect(sidebar.status).toContainText('Chat deleted')
     await expect(sidebar.undo).toBeFocused()
-    await page.screenshot({ path: shot('chats-sidebar-undo') })
+    await look(page, 'chats-sidebar-undo')
     await page.keyboard.press('Enter')
     await expect(sidebar.status).toHaveText('Chat restored')
     await expect(sidebar.entries).toHaveText(['Night train to Vienna', 'Book a flight to Tokyo', 'New chat'])
@@ -111,7 +134,8 @@ test.describe('on a wide screen', () => {
 })
 
 test.describe('at phone width', () => {
-  test.use({ viewport: { width: 390, height: 844 } })
+  test.use({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' })
+  test.slow()
 
   test('the drawer opens and closes by keyboard alone, the focus going in and coming back, the chat inert while it is open', async ({ page }) => {
     const sidebar = await open(page)
@@ -137,9 +161,9 @@ test.describe('at phone width', () => {
       await page.keyboard.press('Tab')
       expect(await chat.composer.evaluate((composer) => composer === document.activeElement)).toBe(false)
     }
-    await page.screenshot({ path: shot('chats-drawer-phone') })
+    await look(page, 'chats-drawer-phone')
     await page.emulateMedia({ colorScheme: 'dark' })
-    await page.screenshot({ path: shot('chats-drawer-phone-dark') })
+    await look(page, 'chats-drawer-phone-dark')
     await page.emulateMedia({ colorScheme: 'light' })
 
     await page.keyboard.press('Escape')
