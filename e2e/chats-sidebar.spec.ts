@@ -86,6 +86,7 @@ test.describe('on a wide screen', () => {
     await look(page, 'chats-sidebar-undo')
     await page.keyboard.press('Enter')
     await expect(sidebar.status).toHaveText('Chat restored')
+    await expect(sidebar.nav.getByRole('link', { name: 'Book a flight to Tokyo' })).toBeFocused()
     await expect(sidebar.entries).toHaveText(['Night train to Vienna', 'Book a flight to Tokyo', 'New chat'])
     await page.reload()
     await expect(sidebar.entries).toHaveText(['Night train to Vienna', 'Book a flight to Tokyo', 'New chat'])

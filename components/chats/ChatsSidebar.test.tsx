@@ -164,6 +164,8 @@ describe('the sidebar of chats', () => {
     fireEvent.click(undo)
     await waitFor(() => expect(entryLinks().map((link) => link.getAttribute('href'))).toEqual([`/c/${newer}`, `/c/${older}`]))
     expect(status.textContent).toBe('Chat restored')
+    // The restored entry has the focus the Undo button had.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Older' })))
     expect(await titlesOnServer()).toEqual(['Newer', 'Older'])
   })
 

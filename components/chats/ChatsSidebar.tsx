@@ -70,15 +70,29 @@ export function ChatsSidebar({ currentId, navigate, children }: { currentId?: st
       setNotice(failure instanceof ChatsApiError ? `Not deleted: ${failure.message}` : 'The chat could not be deleted.')
     }
   }
+  /** A chat whose entry takes the focus as soon as it is listed again (an undone delete). */
+  const focusEntry = useRef<string | undefined>(undefined)
+  useEffect(() => {
+    const id = focusEntry.current
+    const link = id === undefined ? null : drawer.current?.querySelector<HTMLElement>(`a[href="/c/${id}"]`)
+    if (link) {
+      focusEntry.current = undefined
+      link.focus()
+    }
+  })
   const undo = async () => {
     if (!pending) return
     const { id } = pending
-    setPending(undefined)
     try {
       await list.restore(id)
+      focusEntry.current = id
       setNotice('Chat restored')
     } catch (failure) {
       setNotice(failure instanceof ChatsApiError && failure.status === 404 ? 'Too late to undo: the chat is gone.' : 'The chat could not be restored.')
+      drawer.current?.querySelector<HTMLElement>('a[href]')?.focus()
+    } finally {
+      // Until the answer came, Undo kept the focus; then the entry (or New chat) has it.
+      setPending(undefined)
     }
   }
   const expire = useCallback((hadFocus: boolean) => {
