@@ -4,7 +4,7 @@ import Link from 'next/link'
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { PlusIcon } from '../icons'
 import { ChatsApiError } from './chats-api'
-import { ChatEntry } from './ChatEntry'
+import { ChatEntry, UNTITLED } from './ChatEntry'
 import { ImportChat } from './ImportChat'
 import { CloseIcon, SidebarIcon } from './sidebar-icons'
 import { UndoToast, type PendingUndo } from './UndoToast'
@@ -164,7 +164,7 @@ export function ChatsSidebar({ currentId, navigate, children }: { currentId?: st
                   chat={chat}
                   current={chat.id === currentId}
                   onRename={(title) => list.rename(chat.id, title)}
-                  onDelete={() => void remove(chat.id, chat.title || 'New chat')}
+                  onDelete={() => void remove(chat.id, chat.title || UNTITLED)}
                 />
               ))}
             </ul>
