@@ -18,6 +18,8 @@ function shot(name: string): string {
 
 /** A screenshot of the screen, and axe on it: no serious or critical violation (as e2e/accessibility.spec.ts). */
 async function look(page: Page, name: string) {
+  // Two frames: a scheme just switched by `emulateMedia` is painted whole, not half-way.
+  await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))))
   await page.screenshot({ path: shot(name) })
   const { violations } = await new AxeBuilder({ page }).analyze()
   const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
