@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { act, cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import type { Window as HappyWindow } from 'happy-dom'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CHATS_CHANGED_EVENT } from './chats-changed'
@@ -10,6 +10,9 @@ import { serveChatsApi, UNDO_MS, type ChatsApiInProcess } from './testing/chats-
  * The sidebar against the real chats API (handleChatsRequest over the memory store) answering
  * its fetches in-process: what it lists, renames, deletes and restores is what the server holds.
  */
+
+// What the page waits for comes when the answers do; a busy machine may take more than 1 s.
+configure({ asyncUtilTimeout: 10_000 })
 
 let api: ChatsApiInProcess
 const navigate = vi.fn<(href: string) => void>()
