@@ -219,6 +219,8 @@ describe('the chats API', () => {
     })
     expect(await errorOf(await alice.send({ action: 'create' }, { body: { title: 'x' } }))).toMatchObject({ status: 400, code: 'invalid_request' })
     expect(await errorOf(await alice.send({ action: 'create' }, { body: '{}', headers: { 'content-type': 'text/plain' } }))).toMatchObject({ status: 415 })
+    // What a browser sends for `fetch('/api/chats', { method: 'POST' })`, as Next hands it on: an empty body, no type.
+    expect((await alice.send({ action: 'create' }, { emptyStream: true, headers: { 'content-length': '0' } })).status).toBe(201)
   })
 
   it('refuses an import too big for a chat with a 413: too many events, or a body past the limit', async () => {

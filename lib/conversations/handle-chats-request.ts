@@ -68,7 +68,10 @@ async function answer({ app, request, endpoint, owner }: { app: ChatsApp; reques
   }
   if (endpoint.action === 'create') {
     // An import may be as large as a full chat whose state is carried twice (top level and last event).
-    const body = request.body === null ? {} : await readJsonBody(request, 2 * limits.maxBytes + 64 * 1024)
+    // No body: a new empty chat. Next hands a route an empty stream, never null, for a POST a
+    // browser sent without one (`fetch(url, { method: 'POST' })`, Content-Length: 0).
+    const empty = request.body === null || (request.headers.get('content-length') === '0' && !request.headers.has('content-type'))
+    const body = empty ? {} : await readJsonBody(request, 2 * limits.maxBytes + 64 * 1024)
     const parsed = parse(createChatBodySchema, body, 'invalid_request')
     const created =
       'import' in parsed

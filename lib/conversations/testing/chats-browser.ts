@@ -3,7 +3,7 @@ import { handleChatsRequest } from '../handle-chats-request'
 
 /** A browser of the chats API in-process: it keeps the identity cookie it is given, as a browser does. */
 export interface ChatsBrowser {
-  send(endpoint: ChatsEndpoint, options?: { method?: string; query?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>
+  send(endpoint: ChatsEndpoint, options?: { method?: string; query?: string; body?: unknown; headers?: Record<string, string>; emptyStream?: boolean }): Promise<Response>
 }
 
 const METHODS: Record<ChatsEndpoint['action'], string> = {
@@ -20,7 +20,7 @@ const METHODS: Record<ChatsEndpoint['action'], string> = {
 export function chatsBrowser(app: ChatsApp): ChatsBrowser {
   let cookie: string | undefined
   return {
-    async send(endpoint, { method = METHODS[endpoint.action], query = '', body, headers = {} } = {}) {
+    async send(endpoint, { method = METHODS[endpoint.action], query = '', body, headers = {}, emptyStream = false } = {}) {
       const path = 'id' in endpoint ? `/api/chats/${endpoint.id}${endpoint.action === 'restore' || endpoint.action === 'export' ? `/${endpoint.action}` : ''}` : '/api/chats'
       const request = new Request(`http://localhost${path}${query}`, {
         method,
@@ -29,8 +29,10 @@ export function chatsBrowser(app: ChatsApp): ChatsBrowser {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           ...headers,
         },
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      })
+        // `emptyStream`: no body, as Next hands a route a POST sent without one — an empty stream, not null.
+        body: emptyStream ? new ReadableStream({ start: (controller) => controller.close() }) : body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+        ...(emptyStream ? { duplex: 'half' } : {}),
+      } as RequestInit)
       const response = await handleChatsRequest({ app, request, endpoint })
       const set = response.headers.get('set-cookie')
       if (set) cookie = set.split(';')[0]
