@@ -199,7 +199,8 @@ describe('Continue on another device (the API)', () => {
     const laptop = browser(LAPTOP)
     const code = await codeOf(laptop)
     const victim = browser(PHONE)
-    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'null' }]) {
+    const otherSites: Array<Record<string, string>> = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'null' }]
+    for (const headers of otherSites) {
       const response = await victim.send({ action: 'join' }, { body: { code }, headers })
       expect(response.status).toBe(403)
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('forbidden_origin')
