@@ -92,19 +92,22 @@ export function createClientIdentity({
     return given.length === expected.length && timingSafeEqual(given, expected)
   }
 
-  function verify(value: string | undefined): { clientId: string; browserId?: string } | undefined {
-    if (!value) return undefined
-    const parts = value.split('.')
-    if (parts.length === 2) {
-      const [id, signature] = parts as [string, string]
+  /** The identity a cookie value names, or undefined. The two-part (first browser) path is the old one, step for step. */
+  function verify(value: string): ClientIdentity | undefined {
+    const dot = value.indexOf('.')
+    if (dot < 0) return undefined
+    const id = value.slice(0, dot)
+    const second = value.indexOf('.', dot + 1)
+    if (second < 0) {
+      const signature = value.slice(dot + 1)
       if (!ID.test(id) || !SIGNATURE.test(signature)) return undefined
-      return signedBy(id, signature) ? { clientId: id } : undefined
+      return signedBy(id, signature) ? { clientId: id, headers: {} } : undefined
     }
-    if (parts.length !== 3) return undefined
-    const [id, browser, signature] = parts as [string, string, string]
+    const browser = value.slice(dot + 1, second)
+    const signature = value.slice(second + 1)
     if (!ID.test(id) || !BROWSER.test(browser) || !SIGNATURE.test(signature)) return undefined
-    if (!signedBy(`${id}.${browser}`, signature)) return undefined
-    return revoked?.(id, browser) ? undefined : { clientId: id, browserId: browser }
+    if (!signedBy(value.slice(0, second), signature)) return undefined
+    return revoked?.(id, browser) ? undefined : { clientId: id, browserId: browser, headers: {} }
   }
 
   function cookie(request: Request, value: string): Record<string, string> {
@@ -120,7 +123,7 @@ export function createClientIdentity({
       // Every value under our name is tried: a planted duplicate must not hide the real one.
       for (const value of readCookies(request.headers.get('cookie') ?? '', name)) {
         const existing = verify(value)
-        if (existing) return { ...existing, headers: {} }
+        if (existing) return existing
       }
       const clientId = randomBytes(ID_BYTES).toString('base64url')
       return { clientId, headers: cookie(request, `${clientId}.${sign(clientId).toString('base64url')}`) }
