@@ -110,3 +110,74 @@ describe('signed client identity', () => {
     expect(() => createClientIdentity({ secret: '' })).toThrow(/secret/)
   })
 })
+
+describe('a browser joined to an identity (Continue on another device)', () => {
+  const JOINED = /^chat_client_id=[\w-]{32}\.[\w-]{22}\.[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/
+
+  it('names the identity and the browser; the identity’s first browser keeps its two-part cookie', () => {
+    const identity = createClientIdentity({ secret: SECRET, revoked: () => false })
+    const first = identity.resolve(request())
+    const browserId = identity.newBrowserId()
+    const joined = identity.joinCookie(request(), { clientId: first.clientId, browserId })
+    expect(joined['Set-Cookie']).toMatch(JOINED)
+    expect(identity.resolve(request(cookieOf(joined)))).toEqual({ clientId: first.clientId, browserId, headers: {} })
+    // The first browser is untouched: same identity, no browser id, no new cookie.
+    expect(identity.resolve(request(cookieOf(first.headers)))).toEqual({ clientId: first.clientId, headers: {} })
+  })
+
+  it('asks whether a joined browser was revoked, and gives a revoked one a fresh identity; never asks about the first browser', () => {
+    const asked: string[] = []
+    const revokedBrowsers = new Set<string>()
+    const identity = createClientIdentity({
+      secret: SECRET,
+      revoked: (clientId, browserId) => {
+        asked.push(`${clientId}.${browserId}`)
+        return revokedBrowsers.has(`${clientId}.${browserId}`)
+      },
+    })
+    const first = identity.resolve(request())
+    const browserId = identity.newBrowserId()
+    const joined = cookieOf(identity.joinCookie(request(), { clientId: first.clientId, browserId }))
+    expect(identity.resolve(request(joined)).clientId).toBe(first.clientId)
+    identity.resolve(request(cookieOf(first.headers)))
+    expect(asked).toEqual([`${first.clientId}.${browserId}`])
+
+    revokedBrowsers.add(`${first.clientId}.${browserId}`)
+    const after = identity.resolve(request(joined))
+    expect(after.clientId).not.toBe(first.clientId)
+    expect(after.browserId).toBeUndefined()
+    expect(after.headers['Set-Cookie']).toMatch(/^chat_client_id=[\w-]{32}\.[\w-]{43};/)
+  })
+
+  it('is accepted by every instance with the same secret, over HTTPS under the __Host- name', () => {
+    const https = { headers: { 'x-forwarded-proto': 'https' } }
+    const one = createClientIdentity({ secret: SECRET, trustProxy: true })
+    const other = createClientIdentity({ secret: SECRET, trustProxy: true, revoked: () => false })
+    const browserId = one.newBrowserId()
+    const joined = one.joinCookie(request(undefined, https), { clientId: 'C'.repeat(32), browserId })
+    expect(joined['Set-Cookie']).toMatch(/^__Host-chat_client_id=.*; Secure$/)
+    expect(other.resolve(request(cookieOf(joined), https))).toEqual({ clientId: 'C'.repeat(32), browserId, headers: {} })
+  })
+
+  const id = 'A'.repeat(32)
+  const browser = 'B'.repeat(22)
+  const mac = (text: string, secret = SECRET) => createHmac('sha256', secret).update(text).digest('base64url')
+  it.each([
+    ['a made-up signature', `${id}.${browser}.${'C'.repeat(43)}`],
+    ['the identity’s own two-part signature with a browser put in', `${id}.${browser}.${mac(id)}`],
+    ['another browser’s signature', `${id}.${browser}.${mac(`${id}.${'D'.repeat(22)}`)}`],
+    ['another identity’s signature', `${id}.${browser}.${mac(`${'E'.repeat(32)}.${browser}`)}`],
+    ['another secret’s signature', `${id}.${browser}.${mac(`${id}.${browser}`, OTHER_SECRET)}`],
+    ['a browser id of the wrong length', `${id}.${browser}X.${mac(`${id}.${browser}X`)}`],
+    ['four parts', `${id}.${browser}.${browser}.${mac(`${id}.${browser}.${browser}`)}`],
+  ])('replaces a forged joined cookie: %s', (_name, value) => {
+    const identity = createClientIdentity({ secret: SECRET, revoked: () => false }).resolve(request(`${CLIENT_COOKIE}=${value}`))
+    expect(identity.clientId).not.toBe(id)
+    expect(identity.headers['Set-Cookie']).toMatch(/^chat_client_id=[\w-]{32}\.[\w-]{43};/)
+  })
+
+  it('accepts the same joined shape when the signature is right (the control for the cases above)', () => {
+    const identity = createClientIdentity({ secret: SECRET, revoked: () => false })
+    expect(identity.resolve(request(`${CLIENT_COOKIE}=${id}.${browser}.${mac(`${id}.${browser}`)}`))).toEqual({ clientId: id, browserId: browser, headers: {} })
+  })
+})

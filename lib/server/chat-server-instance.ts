@@ -6,6 +6,7 @@ import { useRedisSessionStore } from '../sessions/stores/redis-store'
 import { offlineSkills, pluginTools } from '@/plugins'
 import { createServerToolSource } from '../mcp/client'
 import { readServerConfig } from './config'
+import { getDeviceStore } from './device-store-instance'
 import { getMcpClients } from './mcp-clients-instance'
 
 /** The app's chat server and the identity every request is resolved with. */
@@ -39,7 +40,7 @@ async function startChatApp(): Promise<ChatApp> {
   const config = readServerConfig()
   const { redisUrl, dataDir, limits } = config
   const store = redisUrl ? 'redis' : process.env.SESSION_STORE === 'memory' ? 'memory' : 'embedded'
-  const clients = await getMcpClients()
+  const [clients, devices] = await Promise.all([getMcpClients(), getDeviceStore()])
   const chat = await createChatServer({
     model: selectChatModel({ skills: offlineSkills }).model,
     tools: pluginTools,
@@ -71,5 +72,8 @@ async function startChatApp(): Promise<ChatApp> {
     groupLightAttempts: limits.fairShareGroupRequests,
   })
   const inFlight = createInFlightLimiter({ maxPerAddress: limits.maxRequestsInFlightPerAddress })
-  return { chat, identity: createClientIdentity({ secret: config.sessionSecret, trustProxy: limits.trustProxy }), admission, inFlight, trustProxy: limits.trustProxy, store }
+  // A browser joined to an identity with a code is checked against the device store (only joined
+  // ones: the identity's first browser, everyone who never joins, pays nothing new; docs/devices.md).
+  const identity = createClientIdentity({ secret: config.sessionSecret, trustProxy: limits.trustProxy, revoked: devices.store.revoked })
+  return { chat, identity, admission, inFlight, trustProxy: limits.trustProxy, store }
 }

@@ -1,0 +1,56 @@
+import { expect, test, type APIRequestContext } from '@playwright/test'
+
+/*
+ * Continue on another device (docs/devices.md), in two browser contexts (two browsers, each with
+ * its own cookies): A makes a chat and a code; B opens the link A would share and joins; B then
+ * lists A's chats; A revokes B; B is back to a chat list of its own.
+ */
+
+const chatIds = async (request: APIRequestContext) => ((await (await request.get('/api/chats')).json()) as { chats: Array<{ id: string }> }).chats.map((chat) => chat.id)
+
+test('a second browser joins with a code, sees the first one’s chats, and loses them when revoked', async ({ browser }) => {
+  const laptop = await browser.newContext()
+  const phone = await browser.newContext()
+  try {
+    const a = await laptop.newPage()
+    await a.goto('/')
+    const made = await laptop.request.post('/api/chats', { data: {} })
+    expect(made.status()).toBe(201)
+    const { chat } = (await made.json()) as { chat: { id: string } }
+
+    const b = await phone.newPage()
+    await b.goto('/')
+    expect(await chatIds(phone.request)).toEqual([])
+
+    const codeResponse = await laptop.request.post('/api/devices/codes', { data: {} })
+    expect(codeResponse.status()).toBe(201)
+    const { joinPath, code } = (await codeResponse.json()) as { joinPath: string; code: string }
+
+    await b.goto(joinPath)
+    await expect(b.getByLabel('Code')).toHaveValue(code)
+    await b.getByRole('button', { name: 'Join' }).click()
+    await b.waitForURL('/')
+    expect(await chatIds(phone.request)).toEqual([chat.id])
+
+    // The code was used: a third browser cannot use it again, and the page says why.
+    const third = await browser.newContext()
+    try {
+      const c = await third.newPage()
+      await c.goto(joinPath)
+      await c.getByRole('button', { name: 'Join' }).click()
+      await expect(c.getByRole('alert').filter({ hasText: 'not right, or it was used already' })).toBeVisible()
+      await expect(c).toHaveURL(/\/join\?code=/)
+    } finally {
+      await third.close()
+    }
+
+    const { browsers } = (await (await laptop.request.get('/api/devices')).json()) as { browsers: Array<{ id: string; current: boolean; revocable: boolean }> }
+    const joined = browsers.find((entry) => !entry.current && entry.revocable)!
+    expect((await laptop.request.delete(`/api/devices/${joined.id}`)).status()).toBe(200)
+    expect(await chatIds(phone.request)).toEqual([])
+    expect(await chatIds(laptop.request)).toEqual([chat.id])
+  } finally {
+    await laptop.close()
+    await phone.close()
+  }
+})

@@ -1,0 +1,23 @@
+import { createDevices, createJoinLimiter, DEFAULT_DEVICE_LIMITS, type DevicesApp } from '../devices'
+import { getChatApp } from './chat-server-instance'
+import { readServerConfig } from './config'
+import { getDeviceStore } from './device-store-instance'
+
+const globalForDevices = globalThis as typeof globalThis & { devicesApp?: Promise<DevicesApp> }
+
+/**
+ * What the devices API needs (app/api/devices/**): the devices on the app's device store, the
+ * chat's identity resolver (whose `revoked` check that store answers) and admission, and the join
+ * limiter. Kept on globalThis, like the chat app.
+ */
+export function getDevicesApp(): Promise<DevicesApp> {
+  globalForDevices.devicesApp ??= start()
+  return globalForDevices.devicesApp
+}
+
+async function start(): Promise<DevicesApp> {
+  const config = readServerConfig()
+  const [{ identity, admission }, { store, run }] = await Promise.all([getChatApp(), getDeviceStore()])
+  const devices = createDevices({ store, secret: config.sessionSecret, newBrowserId: identity.newBrowserId, limits: DEFAULT_DEVICE_LIMITS })
+  return { devices, identity, admission, joins: createJoinLimiter(DEFAULT_DEVICE_LIMITS), run }
+}
