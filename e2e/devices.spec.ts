@@ -2,8 +2,9 @@ import { expect, test, type APIRequestContext } from '@playwright/test'
 
 /*
  * Continue on another device (docs/devices.md), in two browser contexts (two browsers, each with
- * its own cookies): A makes a chat and a code; B opens the link A would share and joins; B then
- * lists A's chats; A revokes B; B is back to a chat list of its own.
+ * its own cookies): A makes a chat, and a code in the sidebar's dialog; B opens the link A would
+ * share and joins; B then lists A's chats; A revokes B in the dialog; B is back to a chat list of
+ * its own.
  */
 
 const chatIds = async (request: APIRequestContext) => ((await (await request.get('/api/chats')).json()) as { chats: Array<{ id: string }> }).chats.map((chat) => chat.id)
@@ -22,9 +23,13 @@ test('a second browser joins with a code, sees the first one’s chats, and lose
     await b.goto('/')
     expect(await chatIds(phone.request)).toEqual([])
 
-    const codeResponse = await laptop.request.post('/api/devices/codes', { data: {} })
-    expect(codeResponse.status()).toBe(201)
-    const { joinPath, code } = (await codeResponse.json()) as { joinPath: string; code: string }
+    // A, in the sidebar: "Continue on another device" shows a code and the link to share.
+    await a.getByRole('button', { name: 'Continue on another device' }).click()
+    const dialog = a.getByRole('dialog', { name: 'Continue on another device' })
+    const code = (await dialog.getByTestId('device-code').textContent())!.trim()
+    expect(code).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/)
+    const link = new URL((await dialog.getByRole('link').getAttribute('href'))!)
+    const joinPath = link.pathname + link.search
 
     await b.goto(joinPath)
     await expect(b.getByLabel('Code')).toHaveValue(code)
@@ -44,9 +49,13 @@ test('a second browser joins with a code, sees the first one’s chats, and lose
       await third.close()
     }
 
-    const { browsers } = (await (await laptop.request.get('/api/devices')).json()) as { browsers: Array<{ id: string; current: boolean; revocable: boolean }> }
-    const joined = browsers.find((entry) => !entry.current && entry.revocable)!
-    expect((await laptop.request.delete(`/api/devices/${joined.id}`)).status()).toBe(200)
+    // A opens the dialog again: B is listed, and A revokes it there.
+    await dialog.getByRole('button', { name: 'Done' }).click()
+    await a.getByRole('button', { name: 'Continue on another device' }).click()
+    const revoke = dialog.getByRole('button', { name: /^Revoke / })
+    await expect(revoke).toHaveCount(1)
+    await revoke.click()
+    await expect(revoke).toHaveCount(0)
     expect(await chatIds(phone.request)).toEqual([])
     expect(await chatIds(laptop.request)).toEqual([chat.id])
   } finally {

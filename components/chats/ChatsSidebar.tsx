@@ -6,6 +6,7 @@ import { PlusIcon } from '../icons'
 import { ChatsApiError } from './chats-api'
 import { ChatEntry, UNTITLED } from './ChatEntry'
 import { ImportChat } from './ImportChat'
+import { OtherDeviceButton } from './OtherDeviceButton'
 import { CloseIcon, SidebarIcon } from './sidebar-icons'
 import { UndoToast, type PendingUndo } from './UndoToast'
 import { useChatList } from './use-chat-list'
@@ -188,6 +189,7 @@ export function ChatsSidebar({ currentId, navigate, children }: { currentId?: st
               navigate(`/c/${id}`)
             }}
           />
+          <OtherDeviceButton />
         </div>
       </aside>
       {/* At phone width the chat's own header leaves room for the Chats button. */}
