@@ -7,6 +7,9 @@ import { offlineSkills, pluginTools } from '@/plugins'
 import { createServerToolSource } from '../mcp/client'
 import { readServerConfig } from './config'
 import { getMcpClients } from './mcp-clients-instance'
+import { chatHistoryOf, type ConversationLimits } from '../conversations'
+import { readConversationLimits } from './conversation-limits'
+import { openConversations, type OpenConversations } from './open-conversations'
 
 /** The app's chat server and the identity every request is resolved with. */
 export interface ChatApp {
@@ -20,6 +23,8 @@ export interface ChatApp {
   trustProxy: boolean
   /** Where sessions are kept: 'embedded', 'redis' or 'memory'. */
   store: string
+  /** The chats kept on the server, in the sessions' store: the chat keeps its turns in them, the chats API serves them. */
+  chats: OpenConversations & { limits: ConversationLimits }
 }
 
 const globalForChat = globalThis as typeof globalThis & { chatApp?: Promise<ChatApp> }
@@ -40,6 +45,8 @@ async function startChatApp(): Promise<ChatApp> {
   const { redisUrl, dataDir, limits } = config
   const store = redisUrl ? 'redis' : process.env.SESSION_STORE === 'memory' ? 'memory' : 'embedded'
   const clients = await getMcpClients()
+  const chatLimits = readConversationLimits()
+  const chats = await openConversations({ store, redisUrl, dataDir, limits: chatLimits })
   const chat = await createChatServer({
     model: selectChatModel({ skills: offlineSkills }).model,
     tools: pluginTools,
@@ -61,6 +68,7 @@ async function startChatApp(): Promise<ChatApp> {
         : store === 'embedded'
           ? () => useEmbeddedSessionStore({ directory: dataDir })
           : undefined,
+    history: chatHistoryOf(chats.conversations),
   })
   const admission = createAdmission({
     burst: limits.rateBurst,
@@ -71,5 +79,5 @@ async function startChatApp(): Promise<ChatApp> {
     groupLightAttempts: limits.fairShareGroupRequests,
   })
   const inFlight = createInFlightLimiter({ maxPerAddress: limits.maxRequestsInFlightPerAddress })
-  return { chat, identity: createClientIdentity({ secret: config.sessionSecret, trustProxy: limits.trustProxy }), admission, inFlight, trustProxy: limits.trustProxy, store }
+  return { chat, identity: createClientIdentity({ secret: config.sessionSecret, trustProxy: limits.trustProxy }), admission, inFlight, trustProxy: limits.trustProxy, store, chats: { ...chats, limits: chatLimits } }
 }
