@@ -16,10 +16,18 @@ export interface Timed {
  * `serverPid`, the server's CPU is read around each request too (work the server does after the
  * last byte, such as a write finishing, falls between requests and is not counted there).
  */
-export async function bookOverHttp({ baseUrl, serverPid }: { baseUrl: string; serverPid?: number }): Promise<Timed[]> {
+export async function bookOverHttp({ baseUrl, serverPid, kept = false }: { baseUrl: string; serverPid?: number; kept?: boolean }): Promise<Timed[]> {
   let cookie: string | undefined
   let messages: Message[] = []
   const timings: Timed[] = []
+  /** `kept`: as the chat page does, a chat made first (`POST /api/chats`) and named in every request, so the server stores the booking. */
+  let chatId: string | undefined
+  if (kept) {
+    const response = await fetch(`${baseUrl}/api/chats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(30_000) })
+    if (response.status !== 201) throw new Error(`POST /api/chats: HTTP ${response.status} ${await response.text()}`)
+    cookie = response.headers.get('set-cookie')?.split(';')[0]
+    chatId = ((await response.json()) as { chat: { id: string } }).chat.id
+  }
 
   async function post(kind: RequestKind, body: unknown): Promise<ChatEvent[]> {
     const cpuBefore = serverPid === undefined ? 0 : processCpuMs(serverPid)
@@ -27,7 +35,7 @@ export async function bookOverHttp({ baseUrl, serverPid }: { baseUrl: string; se
     const response = await fetch(`${baseUrl}/api/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-      body: JSON.stringify(body),
+      body: JSON.stringify(chatId === undefined ? body : { ...(body as object), chatId }),
       signal: AbortSignal.timeout(30_000),
     })
     const text = await response.text()
