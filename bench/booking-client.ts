@@ -16,18 +16,21 @@ export interface Timed {
  * `serverPid`, the server's CPU is read around each request too (work the server does after the
  * last byte, such as a write finishing, falls between requests and is not counted there).
  */
-export async function bookOverHttp({ baseUrl, serverPid, kept = false }: { baseUrl: string; serverPid?: number; kept?: boolean }): Promise<Timed[]> {
-  let cookie: string | undefined
+/** A chat kept on the server, made as the chat page makes one (`POST /api/chats`), and the cookie of the browser it belongs to. */
+export async function createKeptChat(baseUrl: string): Promise<{ id: string; cookie: string }> {
+  const response = await fetch(`${baseUrl}/api/chats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(30_000) })
+  if (response.status !== 201) throw new Error(`POST /api/chats: HTTP ${response.status} ${await response.text()}`)
+  const cookie = response.headers.get('set-cookie')?.split(';')[0]
+  if (!cookie) throw new Error('POST /api/chats: no cookie')
+  return { id: ((await response.json()) as { chat: { id: string } }).chat.id, cookie }
+}
+
+export async function bookOverHttp({ baseUrl, serverPid, chat }: { baseUrl: string; serverPid?: number; chat?: { id: string; cookie: string } }): Promise<Timed[]> {
+  /** With `chat`, every request names it (`chatId`), as the chat page does: the server stores the booking in it. */
+  let cookie: string | undefined = chat?.cookie
+  const chatId = chat?.id
   let messages: Message[] = []
   const timings: Timed[] = []
-  /** `kept`: as the chat page does, a chat made first (`POST /api/chats`) and named in every request, so the server stores the booking. */
-  let chatId: string | undefined
-  if (kept) {
-    const response = await fetch(`${baseUrl}/api/chats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(30_000) })
-    if (response.status !== 201) throw new Error(`POST /api/chats: HTTP ${response.status} ${await response.text()}`)
-    cookie = response.headers.get('set-cookie')?.split(';')[0]
-    chatId = ((await response.json()) as { chat: { id: string } }).chat.id
-  }
 
   async function post(kind: RequestKind, body: unknown): Promise<ChatEvent[]> {
     const cpuBefore = serverPid === undefined ? 0 : processCpuMs(serverPid)
