@@ -57,15 +57,17 @@ export function createChatTestClient({ chat, admission, address }: { chat: ChatS
     send,
     say: (text: string) => post(withChat({ messages: [...messages, { role: 'user', content: text }] })),
     answer: (answers: Array<{ request: PluginElicitRequestEvent; result: ElicitAnswer }>) =>
-      post(withChat({
-        messages,
-        pluginElicitResponses: answers.map(({ request, result }) => ({
-          sessionId: request.sessionId,
-          callId: request.callId,
-          elicitId: request.elicitId,
-          result,
-        })),
-      })),
+      post(
+        withChat({
+          messages,
+          pluginElicitResponses: answers.map(({ request, result }) => ({
+            sessionId: request.sessionId,
+            callId: request.callId,
+            elicitId: request.elicitId,
+            result,
+          })),
+        }),
+      ),
     abort: (sessionId: string, reason?: string) => post(withChat({ messages, pluginAbort: { sessionId, reason } })),
     get messages() {
       return messages
