@@ -16,8 +16,19 @@ export interface Timed {
  * `serverPid`, the server's CPU is read around each request too (work the server does after the
  * last byte, such as a write finishing, falls between requests and is not counted there).
  */
-export async function bookOverHttp({ baseUrl, serverPid }: { baseUrl: string; serverPid?: number }): Promise<Timed[]> {
-  let cookie: string | undefined
+/** A chat kept on the server, made as the chat page makes one (`POST /api/chats`), and the cookie of the browser it belongs to. */
+export async function createKeptChat(baseUrl: string): Promise<{ id: string; cookie: string }> {
+  const response = await fetch(`${baseUrl}/api/chats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(30_000) })
+  if (response.status !== 201) throw new Error(`POST /api/chats: HTTP ${response.status} ${await response.text()}`)
+  const cookie = response.headers.get('set-cookie')?.split(';')[0]
+  if (!cookie) throw new Error('POST /api/chats: no cookie')
+  return { id: ((await response.json()) as { chat: { id: string } }).chat.id, cookie }
+}
+
+export async function bookOverHttp({ baseUrl, serverPid, chat }: { baseUrl: string; serverPid?: number; chat?: { id: string; cookie: string } }): Promise<Timed[]> {
+  /** With `chat`, every request names it (`chatId`), as the chat page does: the server stores the booking in it. */
+  let cookie: string | undefined = chat?.cookie
+  const chatId = chat?.id
   let messages: Message[] = []
   const timings: Timed[] = []
 
@@ -27,7 +38,7 @@ export async function bookOverHttp({ baseUrl, serverPid }: { baseUrl: string; se
     const response = await fetch(`${baseUrl}/api/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-      body: JSON.stringify(body),
+      body: JSON.stringify(chatId === undefined ? body : { ...(body as object), chatId }),
       signal: AbortSignal.timeout(30_000),
     })
     const text = await response.text()

@@ -1,6 +1,8 @@
 'use client'
 
-import { useMemo, useRef, useState } from 'react'
+import Link from 'next/link'
+import { useRouter } from 'next/navigation'
+import { useCallback, useMemo, useRef, useState } from 'react'
 import { slashCommandTools, useChat } from '@/lib/client'
 import { createPluginRegistry } from '@/lib/plugins'
 import { pluginUis } from '@/plugins/browser'
@@ -23,10 +25,35 @@ import { McpAppHostProvider, type McpAppHost } from './mcp-app/mcp-app-host-cont
  */
 const registry = createPluginRegistry(pluginUis, { fallback: externalToolSource })
 
-/** `suggestions`: what the plugins suggest saying in an empty chat (from the server's plugin list). */
-export function Chat({ suggestions = [] }: { suggestions?: readonly string[] }) {
-  const { state, renders, ready, busy, send, stop, newChat, setAppContext } = useChat({ registry })
-  const empty = state.entries.length === 0
+/**
+ * What the sidebar listens to (`chats:changed`, `detail.id`): a chat was created, or a turn of it
+ * ended — its title, place in the list or waiting question may have changed.
+ */
+function announceChatsChanged(id: string) {
+  window.dispatchEvent(new CustomEvent('chats:changed', { detail: { id } }))
+}
+
+/**
+ * The chat, kept on the server. `chatId`: the chat of `/c/<id>`, loaded as it was; without, a
+ * new chat (`/`), created by its first message, when the URL becomes `/c/<id>` (replaced, not
+ * navigated: the turn streaming in this page goes on). `suggestions`: what the plugins suggest
+ * saying in an empty chat (from the server's plugin list).
+ */
+export function Chat({ chatId, suggestions = [], onCreated }: { chatId?: string; suggestions?: readonly string[]; onCreated?: (id: string) => void }) {
+  const router = useRouter()
+  const onChange = useCallback(
+    ({ id, created }: { id: string; created: boolean }) => {
+      if (created) {
+        onCreated?.(id)
+        window.history.replaceState(null, '', `/c/${encodeURIComponent(id)}`)
+      }
+      announceChatsChanged(id)
+    },
+    [onCreated],
+  )
+  const { state, renders, ready, notFound, busy, send, stop, newChat, setAppContext } = useChat({ registry, chatId, onChange })
+  // A chat being loaded is not an empty one: no suggestions flash before it.
+  const empty = state.entries.length === 0 && (chatId === undefined || ready)
   const composer = useRef<HTMLTextAreaElement>(null)
   const composerHandle = useRef<ComposerHandle>(null)
   // The tool list is read again when a turn ends and when a command is started.
@@ -55,11 +82,14 @@ export function Chat({ suggestions = [] }: { suggestions?: readonly string[] }) 
       data-ready={ready}
       className="flex h-dvh flex-col bg-zinc-50 text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100"
     >
-      <ChatHeader onNewChat={() => void teardownMcpApps().then(newChat)} />
+      {/* New chat keeps this one (it is on the server, a waiting question too): a fresh chat at `/`. */}
+      <ChatHeader onNewChat={() => void teardownMcpApps().then(newChat).then(() => router.push('/'))} />
       <main data-scroll-container className="flex flex-1 flex-col overflow-y-auto">
         <div className="mx-auto flex w-full max-w-3xl flex-1 flex-col px-3 py-6 sm:px-4">
           {/* Rendered on the server too: the first paint is the empty state, not a blank page. */}
-          {empty ? (
+          {notFound ? (
+            <ChatNotFound />
+          ) : empty ? (
             <EmptyState
               onSuggestion={(text) => {
                 // The suggestion goes away with the empty state: the composer keeps the focus.
@@ -95,7 +125,7 @@ export function Chat({ suggestions = [] }: { suggestions?: readonly string[] }) 
         <Composer
           inputRef={composer}
           status={state.status}
-          ready={ready}
+          ready={ready && !notFound}
           onSend={(text) => void send(text)}
           onStop={() => void stop()}
           tools={slashCommandTools(listing.tools)}
@@ -103,6 +133,19 @@ export function Chat({ suggestions = [] }: { suggestions?: readonly string[] }) 
           handle={composerHandle}
         />
       </footer>
+    </div>
+  )
+}
+
+/** `/c/<id>` of no chat of this browser's: said plainly, never another browser's chat. */
+function ChatNotFound() {
+  return (
+    <div role="status" className="m-auto flex flex-col items-center gap-3 text-center">
+      <h2 className="text-lg font-semibold">Chat not found</h2>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">There is no such chat in this browser. It may have been deleted.</p>
+      <Link href="/" className="rounded-lg border border-zinc-200 px-3 py-1.5 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800">
+        Start a new chat
+      </Link>
     </div>
   )
 }

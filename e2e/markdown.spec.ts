@@ -1,38 +1,37 @@
 import { expect, test, type Page } from '@playwright/test'
 import { ChatPage } from './pages/chat-page'
 
-const STORAGE_KEY = 'elicit-chat/state/v1'
-
-/** A chat restored from storage whose one answer is `text`, as a reload after a long answer finds it. */
+/**
+ * A chat kept on the server whose one answer is `text` (imported through the chats API, as its
+ * JSON export), opened at its URL, as a reload after a long answer finds it.
+ */
 async function openWithAnswer(page: Page, text: string) {
-  const state = {
-    messages: [
-      { role: 'user', content: 'Show me' },
-      { role: 'assistant', content: text },
-    ],
-    entries: [
-      { kind: 'user', id: 'user-1', text: 'Show me' },
-      { kind: 'assistant', id: 'assistant-1', text, streaming: false },
-    ],
-    status: 'idle',
+  const messages = [
+    { role: 'user', content: 'Show me' },
+    { role: 'assistant', content: text },
+  ]
+  const exported = {
+    format: 'elicit-chat',
+    version: 1,
+    title: 'Show me',
+    createdAt: 0,
+    updatedAt: 0,
+    turns: [{ input: { text: 'Show me' }, events: [{ type: 'text', content: text }, { type: 'conversation_state', messages }, { type: 'complete', text }] }],
+    conversationState: messages,
   }
-  await page.addInitScript(
-    ({ key, value }) => {
-      // Once: a reload inside the test keeps what the app stored since.
-      if (!sessionStorage.getItem('seeded')) {
-        localStorage.setItem(key, value)
-        sessionStorage.setItem('seeded', '1')
-      }
-      const longest = { duration: 0 }
-      ;(window as unknown as { longestTask: typeof longest }).longestTask = longest
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) longest.duration = Math.max(longest.duration, entry.duration)
-      }).observe({ type: 'longtask', buffered: true })
-    },
-    { key: STORAGE_KEY, value: JSON.stringify(state) },
-  )
+  await page.addInitScript(() => {
+    const longest = { duration: 0 }
+    ;(window as unknown as { longestTask: typeof longest }).longestTask = longest
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) longest.duration = Math.max(longest.duration, entry.duration)
+    }).observe({ type: 'longtask', buffered: true })
+  })
+  const created = await page.request.post('/api/chats', { data: { import: exported } })
+  expect(created.status(), await created.text()).toBe(201)
+  const { chat: made } = (await created.json()) as { chat: { id: string } }
   const chat = new ChatPage(page)
-  await chat.goto()
+  await page.goto(`/c/${made.id}`)
+  await expect(chat.composer).toBeEditable()
   return chat
 }
 

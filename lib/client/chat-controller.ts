@@ -7,6 +7,7 @@ import { createChatTransport, STOP_REASON } from './chat-transport'
 import { createHandlerTasks } from './handler-tasks'
 import type { ChatPersistence } from './persistence'
 import { parseComposerText } from './slash-command'
+import { createKeptChat, loadKeptChat, replayChat, type LoadedChat } from './server-chat'
 
 export interface ChatController {
   getSnapshot(): ChatSnapshot
@@ -33,6 +34,21 @@ export interface CreateChatControllerOptions {
   fetch?: typeof globalThis.fetch
   /** How long streamed text may wait before it is saved; every other change is saved at once. */
   saveDelayMs?: number
+  /**
+   * The chat is kept on the server (docs/conversations.md): with an `id` it is loaded from the
+   * chats API and replayed (`replayChat`); without, the first send creates it. Every request
+   * names it (`chatId`), so the server stores each turn; nothing is kept in the browser.
+   */
+  kept?: KeptChatOptions
+}
+
+export interface KeptChatOptions {
+  /** The chat to open (`/c/<id>`); undefined: a new chat, created on the first send. */
+  id?: string
+  /** The chats API (default `/api/chats`). */
+  endpoint?: string
+  /** The chat was created (`created`), or a turn of it ended: what a list of chats shows may have changed. */
+  onChange?(change: { id: string; created: boolean }): void
 }
 
 /**
@@ -48,7 +64,10 @@ export function createChatController({
   endpoint = '/api/chat',
   fetch = (...args) => globalThis.fetch(...args),
   saveDelayMs = 200,
+  kept,
 }: CreateChatControllerOptions): ChatController {
+  /** The kept chat's id: given, or made by the first send. */
+  let chatId = kept?.id
   const store = createChatStore()
   const saver = createChatSaver({ persistence, delayMs: saveDelayMs, state: () => store.getSnapshot().state })
   const tasks = createHandlerTasks({ registry, store, dispatch, afterReconcile: sendAnswersWhenDue })
@@ -60,7 +79,9 @@ export function createChatController({
     ended() {
       saver.now()
       tasks.reconcile()
+      if (chatId !== undefined) kept?.onChange?.({ id: chatId, created: false })
     },
+    chatId: () => chatId,
   })
   let stopping: Promise<void> | undefined
   /** Set by a second Stop while a Stop waits for the busy server: the sessions left are not stopped. */
@@ -128,6 +149,40 @@ export function createChatController({
     tasks.reconcile()
   }
 
+  /** Loads the kept chat and shows it as it was, once; unless detached first (then again on attach). */
+  function openKept(id: string) {
+    tasks.run(function* () {
+      let loaded: LoadedChat
+      try {
+        loaded = yield* until(loadKeptChat({ id, endpoint: kept?.endpoint, fetch }))
+      } catch (error) {
+        // Not ready: nothing can be sent to a chat that is not shown (it would go on from an empty conversation).
+        const message = error instanceof Error ? error.message : String(error)
+        store.publish({ ...store.getSnapshot(), state: { ...initialChatState, status: 'error', error: `This chat could not be loaded: ${message} Reload the page to try again.` } })
+        return
+      }
+      if (loaded.kind === 'not_found') {
+        saver.restored()
+        store.publish({ ...store.getSnapshot(), ready: true, notFound: true })
+        return
+      }
+      restore(replayChat(loaded.chat))
+    })
+  }
+
+  /** The kept chat's id, creating the chat on the first send; undefined (and the turn failed) when it could not be made. */
+  async function keptChatId(): Promise<string | undefined> {
+    if (chatId !== undefined) return chatId
+    try {
+      chatId = await createKeptChat({ endpoint: kept?.endpoint, fetch })
+    } catch (error) {
+      dispatch({ type: 'local/request_failed', message: error instanceof Error ? error.message : 'Could not reach the server. Check your connection and try again.' })
+      return undefined
+    }
+    kept?.onChange?.({ id: chatId, created: true })
+    return chatId
+  }
+
   return {
     getSnapshot: store.getSnapshot,
     subscribe: store.subscribe,
@@ -136,6 +191,7 @@ export function createChatController({
       tasks.open()
       globalThis.addEventListener?.('pagehide', onPageHide)
       if (saver.isRestored) return tasks.reconcile()
+      if (kept && chatId !== undefined) return openKept(chatId)
       const stored = persistence?.load()
       if (!stored) return restore(undefined)
       // A stored chat is checked by a chunk of its own: restored when it has loaded, unless detached first (then again on attach).
@@ -167,6 +223,7 @@ export function createChatController({
         return
       }
       dispatch({ type: 'local/send', text: content })
+      if (kept && (await keptChatId()) === undefined) return
       await transport.request({
         messages: store.getSnapshot().state.messages,
         ...(intent.kind === 'command' ? { directToolCall: { name: intent.name, arguments: intent.arguments } } : {}),
@@ -195,6 +252,16 @@ export function createChatController({
     },
     async newChat() {
       const { state, ready } = store.getSnapshot()
+      if (kept) {
+        // The chat is kept, its waiting questions too: nothing of it is stopped. The next send makes another.
+        transport.forget()
+        const attached = tasks.isOpen
+        tasks.close()
+        chatId = undefined
+        store.publish({ state: initialChatState, renders: {}, ready })
+        if (attached) tasks.open()
+        return
+      }
       const sessionIds = waitingSessionIds(state)
       transport.forget()
       const attached = tasks.isOpen

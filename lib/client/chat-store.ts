@@ -15,6 +15,8 @@ export interface ChatSnapshot {
    * `retryAt` (see `retryWhileBusy`); Stop gives it up. Not stored: a reload ends the turn.
    */
   busy?: BusyRetry
+  /** The chat named by the URL is none of this browser's (unknown, deleted, another browser's): nothing to show. */
+  notFound?: boolean
 }
 
 /**

@@ -45,6 +45,7 @@ export function createChatTransport({
   store,
   dispatch,
   ended,
+  chatId = () => undefined,
 }: {
   endpoint: string
   fetch: typeof globalThis.fetch
@@ -53,6 +54,8 @@ export function createChatTransport({
   dispatch: (action: ChatAction) => void
   /** Called when a request is over (its end applied, nothing in flight). */
   ended: () => void
+  /** The chat kept on the server each request belongs to (`chatId` in the body), if any. */
+  chatId?: () => string | undefined
 }): ChatTransport {
   let inFlight: InFlight | undefined
   /** Bumped by New chat: a request of an earlier chat no longer touches the state. */
@@ -61,6 +64,8 @@ export function createChatTransport({
   const appContext = new Map<string, string>()
 
   async function request(body: ChatRequest): Promise<void> {
+    const id = chatId()
+    if (id !== undefined) body = { ...body, chatId: id }
     if (appContext.size > 0) {
       body = { ...body, appContext: [...appContext].slice(-MAX_APP_CONTEXTS).map(([source, text]) => ({ source, text })) }
     }

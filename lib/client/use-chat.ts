@@ -1,17 +1,18 @@
-import { useEffect, useState, useSyncExternalStore } from 'react'
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import type { PluginRegistry } from '../plugins'
 import type { BusyRetry } from './busy-retry'
-import { createChatController } from './chat-controller'
+import { createChatController, type KeptChatOptions } from './chat-controller'
 import type { ChatSnapshot, RenderMap } from './chat-store'
 import { initialChatState, type ChatState } from './chat-state'
-import { createBrowserPersistence } from './persistence'
 
 export interface UseChatResult {
   state: ChatState
   /** What each elicitation's handler rendered, by `renderKey(elicitation)`. */
   renders: RenderMap
-  /** False until the chat stored in this browser is back (it is read after mount). */
+  /** False until the chat is loaded from the server (after mount); a new chat is ready at once. */
   ready: boolean
+  /** The chat asked for is none of this browser's (unknown, deleted, another browser's). */
+  notFound: boolean
   /** The server is busy: the request goes again by itself at `busy.retryAt`, unless stopped. */
   busy?: BusyRetry
   send(text: string): Promise<void>
@@ -25,7 +26,9 @@ const serverSnapshot: ChatSnapshot = { state: initialChatState, renders: {}, rea
 
 /**
  * The chat in a React component: the conversation, the tool cards, and the components that
- * plugins render to ask the user. The chat survives a reload, a waiting question included.
+ * plugins render to ask the user. The chat is kept on the server (docs/conversations.md):
+ * `chatId` opens one as it was, a waiting question included; without, the first send creates
+ * one and `onChange` says so (then again after every turn).
  *
  * @example
  * const registry = createPluginRegistry(pluginUis)
@@ -34,12 +37,27 @@ const serverSnapshot: ChatSnapshot = { state: initialChatState, renders: {}, rea
  *   ...
  * }
  */
-export function useChat({ registry, endpoint }: { registry: PluginRegistry; endpoint?: string }): UseChatResult {
-  const [controller] = useState(() => createChatController({ registry, endpoint, persistence: createBrowserPersistence() }))
+export function useChat({
+  registry,
+  endpoint,
+  chatId,
+  onChange,
+}: {
+  registry: PluginRegistry
+  endpoint?: string
+  /** The kept chat to open; undefined: a new one. Read once: another chat is another component (`key`). */
+  chatId?: string
+  onChange?: KeptChatOptions['onChange']
+}): UseChatResult {
+  const changed = useRef(onChange)
+  changed.current = onChange
+  const [controller] = useState(() =>
+    createChatController({ registry, endpoint, kept: { id: chatId, onChange: (change) => changed.current?.(change) } }),
+  )
   useEffect(() => {
     controller.attach()
     return () => controller.detach()
   }, [controller])
-  const { state, renders, ready, busy } = useSyncExternalStore(controller.subscribe, controller.getSnapshot, () => serverSnapshot)
-  return { state, renders, ready, busy, send: controller.send, stop: controller.stop, newChat: controller.newChat, setAppContext: controller.setAppContext }
+  const { state, renders, ready, busy, notFound = false } = useSyncExternalStore(controller.subscribe, controller.getSnapshot, () => serverSnapshot)
+  return { state, renders, ready, notFound, busy, send: controller.send, stop: controller.stop, newChat: controller.newChat, setAppContext: controller.setAppContext }
 }

@@ -16,7 +16,7 @@ import { DEFAULT_TOOL_CONTEXT_BYTES } from './tool-context'
 import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { AnyMcpTool } from '../tools/types'
 import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './run-turn'
-import { ChatRequestError } from '../http/errors'
+import { ChatRequestError, toChatFailure } from '../http/errors'
 import { openNdjsonStream } from './ndjson-stream'
 import { createTurnRunner } from './turn-runner'
 import { createWorkInProgress } from './work-in-progress'
@@ -27,6 +27,8 @@ import type { ExternalToolSource } from '../tools/external-tools'
 import { createToolRegistry, type ToolDescription } from './tool-registry'
 import { toIssues } from '../runtime/json-schema'
 import type { WaitingQuestion } from '../runtime/pending-question'
+import { turnInputOf, type ChatHistory } from './chat-history'
+import type { ChatEvent } from '../protocol/events'
 
 export interface ChatServerOptions {
   model: LanguageModelV3
@@ -69,6 +71,11 @@ export interface ChatServerOptions {
   useStore?: () => Operation<SessionStore>
   /** The runtime's limits on tools' branches; a tool's `.limits()` and each branch site win over them. */
   branchLimits?: BranchLimits
+  /**
+   * Where a request that names a chat (`chatId`) keeps its turn (the app's chats,
+   * `lib/conversations`). Without it, a request with a `chatId` is refused: there is no chat.
+   */
+  history?: ChatHistory
 }
 
 /**
@@ -107,6 +114,15 @@ export interface ChatServer {
 
 export type { WaitingQuestion }
 
+/** Stores the refusal of a recorded turn; if that fails too, the refusal itself is still the answer. */
+function* keepRefusal(append: () => Operation<void>): Operation<void> {
+  try {
+    yield* append()
+  } catch {
+    // The chat shows the turn without its refusal; the browser was told it.
+  }
+}
+
 export async function createChatServer({
   model,
   tools,
@@ -125,6 +141,7 @@ export async function createChatServer({
   leaseMs,
   useStore,
   branchLimits,
+  history,
 }: ChatServerOptions): Promise<ChatServer> {
   if (branchLimits) checkLimits('createChatServer branchLimits', branchLimits)
   const registry = createToolRegistry(tools, externalTools)
@@ -179,12 +196,33 @@ export async function createChatServer({
       if (!parsed.success) {
         throw new ChatRequestError('invalid_request', 'The request body does not match the chat contract.', toIssues(parsed.error))
       }
+      const request = parsed.data
+      const { chatId } = request
+      const prepare = () => prepareTurn({ request, clientId, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes })
+      if (chatId === undefined) {
+        return await openNdjsonStream({ runner: turns, signal, onEnd, prepare, run: (plan, emit) => runTurn({ plan, config, emit }) })
+      }
+      if (!history) throw new ChatRequestError('chat_not_found', 'This server keeps no chats: send the request without chatId.')
       return await openNdjsonStream({
         runner: turns,
         signal,
         onEnd,
-        prepare: () => prepareTurn({ request: parsed.data, clientId, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes }),
-        run: (plan, emit) => runTurn({ plan, config, emit }),
+        // The turn is recorded first: answers handed to the sessions by `prepareTurn` are never
+        // lost to a chat that turns out to be someone else's or full. A refusal after that is
+        // kept as the turn's one event, as the browser shows it.
+        prepare: function* () {
+          const turn = yield* history.startTurn(clientId, chatId, turnInputOf(request))
+          try {
+            return { plan: yield* prepare(), turn }
+          } catch (error) {
+            const failure = toChatFailure(error)
+            if (failure) yield* keepRefusal(() => history.appendEvents(clientId, chatId, turn, [{ type: 'error', code: failure.code, message: failure.message }]))
+            throw error
+          }
+        },
+        run: ({ plan }, emit) => runTurn({ plan, config, emit }),
+        // On one of the turn runner's long-lived tasks, not a task of its own: a turn appends once per batch (about 80 µs a task saved each).
+        keep: ({ turn }, events: readonly ChatEvent[]) => turns.run(() => history.appendEvents(clientId, chatId, turn, events)),
       })
     },
     workOf: (body, clientId) => workInProgress.workOf(body, clientId),

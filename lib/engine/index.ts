@@ -3,3 +3,4 @@ export type { ChatServer, ChatServerOptions, WaitingQuestion } from './chat-serv
 export { LOST_SESSION_MESSAGE, DEFAULT_SYSTEM_PROMPT } from './run-turn'
 export { createConversationSigner } from './conversation-signature'
 export type { ConversationSigner } from './conversation-signature'
+export type { ChatHistory, TurnRecordInput } from './chat-history'

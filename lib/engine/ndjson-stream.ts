@@ -1,4 +1,5 @@
 import type { Operation } from 'effection'
+import { toChatFailure } from '../http/errors'
 import type { ChatEvent } from '../protocol/events'
 import type { TurnRunner } from './turn-runner'
 
@@ -13,6 +14,14 @@ import type { TurnRunner } from './turn-runner'
  * loop in one chunk. A slow reader therefore holds back the bytes, not the turn: the queue
  * holds at most what one turn emits, which the limits on model steps, output tokens and tool
  * calls per step bound.
+ *
+ * With `keep` (a turn of a chat kept on the server), each batch — the events of one chunk — is
+ * handed to `keep` and written only once it has been stored. Invariant: **every event the
+ * browser has seen is stored**; a `kill -9` loses at most the batch being stored and what the
+ * turn had not yet emitted, which the browser never received either. A batch `keep` refuses
+ * (the chat is full, the store is down) is not written: the stream ends the turn with an `error`
+ * event of the refusal's code (`chat_too_large`, `store_unavailable`) — the one event the
+ * browser sees that the chat does not keep, since the store has just refused it.
  */
 export async function openNdjsonStream<P>({
   runner,
@@ -20,6 +29,7 @@ export async function openNdjsonStream<P>({
   prepare,
   run,
   onEnd,
+  keep,
 }: {
   /** Where the turn runs: one of the chat server's long-lived tasks. */
   runner: TurnRunner
@@ -29,9 +39,14 @@ export async function openNdjsonStream<P>({
   run(prepared: P, emit: (event: ChatEvent) => void): Operation<void>
   /** Called once when the body has ended: written to the end, or cancelled (never when refused). */
   onEnd?: () => void
+  /** Stores a batch of the prepared turn's events before it is written (see above); absent, nothing is stored. */
+  keep?(prepared: P, events: readonly ChatEvent[]): Promise<void>
 }): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder()
   const lines: string[] = []
+  /** The events of `lines`, kept only when they are to be stored. */
+  const events: ChatEvent[] = []
+  let plan: { value: P } | undefined
   let ended = false
   // False once the client has gone: the turn's clean-up may still report, to nobody.
   let open = true
@@ -46,6 +61,7 @@ export async function openNdjsonStream<P>({
   const emit = (event: ChatEvent) => {
     if (!open) return
     lines.push(`${JSON.stringify(event)}\n`)
+    if (keep) events.push(event)
     notify()
   }
   let prepared: (outcome: { ok: true } | { ok: false; error: unknown }) => void = () => {}
@@ -53,15 +69,16 @@ export async function openNdjsonStream<P>({
   // The turn settles once it has ended, its own clean-up (ending its tools' work) included, and
   // a stopped one once its runner has been torn down: that has finished before the body ends.
   const task = runner.run(function* () {
-    let plan: P
+    let value: P
     try {
-      plan = yield* prepare()
+      value = yield* prepare()
     } catch (error) {
       prepared({ ok: false, error })
       return
     }
+    plan = { value }
     prepared({ ok: true })
-    yield* run(plan, emit)
+    yield* run(value, emit)
   })
   const settle = () => {
     ended = true
@@ -71,6 +88,7 @@ export async function openNdjsonStream<P>({
   const halt = () => {
     open = false
     lines.length = 0
+    events.length = 0
     notify()
     task.halt().catch((error: unknown) => console.error('stopping a chat turn failed', error))
   }
@@ -95,7 +113,22 @@ export async function openNdjsonStream<P>({
         // What the turn emits in this turn of the event loop goes out as one chunk: one write
         // to the socket instead of one per event (a model's text comes in many small deltas).
         if (!ended && open) await new Promise<void>((resolve) => setImmediate(resolve))
-        if (lines.length > 0 && open) controller.enqueue(encoder.encode(lines.join('')))
+        if (lines.length > 0 && open) {
+          const chunk = lines.join('')
+          const batch = events.splice(0)
+          lines.length = 0
+          const refusal = keep && plan ? await stored(() => keep(plan!.value, batch)) : undefined
+          if (refusal) {
+            // Not stored, so not written: the turn ends here, with why. The body ends once its clean-up has run.
+            if (open) controller.enqueue(encoder.encode(`${JSON.stringify(refusal)}\n`))
+            halt()
+            return
+          }
+          // Stopped while the batch was stored: it is not written (the client has gone), and the clean-up ends the body.
+          if (open) controller.enqueue(encoder.encode(chunk))
+          // Emitted while the batch was stored: the next pull writes them, before the body ends.
+          if (lines.length > 0 && open) return
+        }
         lines.length = 0
         if (ended || !open) {
           open = false
@@ -111,6 +144,19 @@ export async function openNdjsonStream<P>({
     },
     { highWaterMark: 0 },
   )
+}
+
+/** Runs a store's write; what it refused as the `error` event that ends the turn (a failure nobody expects, a bug, as `turn_failed`). */
+async function stored(write: () => Promise<void>): Promise<Extract<ChatEvent, { type: 'error' }> | undefined> {
+  try {
+    await write()
+    return undefined
+  } catch (error) {
+    const failure = toChatFailure(error)
+    if (failure) return { type: 'error', code: failure.code, message: failure.message }
+    console.error('storing a chat turn failed', error)
+    return { type: 'error', code: 'turn_failed', message: 'The chat could not be stored; this turn stopped here.' }
+  }
 }
 
 function closeQuietly(controller: ReadableStreamDefaultController<Uint8Array>) {

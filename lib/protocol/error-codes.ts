@@ -19,6 +19,10 @@ export const CHAT_ERROR_STATUS = {
   /** Too many requests from this address, or from everyone: try again after `Retry-After`. */
   rate_limited: 429,
   store_unavailable: 503,
+  /** `chatId` names no chat of this identity: unknown, deleted, or another identity's (never 403). */
+  chat_not_found: 404,
+  /** The chat named by `chatId` is at its limit of events or bytes; as an `error` event when reached mid-turn. */
+  chat_too_large: 413,
 } as const
 
 export type ChatErrorCode = keyof typeof CHAT_ERROR_STATUS

@@ -40,6 +40,12 @@ export const appContextSchema = z.strictObject({
 /** The body of `POST /api/chat`. */
 export const chatRequestSchema = z.object({
   messages: z.array(messageSchema).max(1_000),
+  /**
+   * The chat kept on the server this turn belongs to (docs/conversations.md): the turn's input
+   * and every event streamed back are stored in it. It must be the requesting identity's chat
+   * (else 404 `chat_not_found`). Without it nothing is stored, as for any API client.
+   */
+  chatId: z.string().min(1).max(64).optional(),
   pluginElicitResponses: z.array(pluginElicitResponseSchema).max(32).optional(),
   pluginAbort: pluginAbortSchema.optional(),
   directToolCall: directToolCallSchema.optional(),

@@ -8,6 +8,9 @@ import { createServerToolSource } from '../mcp/client'
 import { readServerConfig } from './config'
 import { getDeviceStore } from './device-store-instance'
 import { getMcpClients } from './mcp-clients-instance'
+import { chatHistoryOf, type ConversationLimits } from '../conversations'
+import { readConversationLimits } from './conversation-limits'
+import { openConversations, type OpenConversations } from './open-conversations'
 
 /** The app's chat server and the identity every request is resolved with. */
 export interface ChatApp {
@@ -21,6 +24,8 @@ export interface ChatApp {
   trustProxy: boolean
   /** Where sessions are kept: 'embedded', 'redis' or 'memory'. */
   store: string
+  /** The chats kept on the server, in the sessions' store: the chat keeps its turns in them, the chats API serves them. */
+  chats: OpenConversations & { limits: ConversationLimits }
 }
 
 const globalForChat = globalThis as typeof globalThis & { chatApp?: Promise<ChatApp> }
@@ -41,6 +46,8 @@ async function startChatApp(): Promise<ChatApp> {
   const { redisUrl, dataDir, limits } = config
   const store = redisUrl ? 'redis' : process.env.SESSION_STORE === 'memory' ? 'memory' : 'embedded'
   const [clients, devices] = await Promise.all([getMcpClients(), getDeviceStore()])
+  const chatLimits = readConversationLimits()
+  const chats = await openConversations({ store, redisUrl, dataDir, limits: chatLimits })
   const chat = await createChatServer({
     model: selectChatModel({ skills: offlineSkills }).model,
     tools: pluginTools,
@@ -62,6 +69,7 @@ async function startChatApp(): Promise<ChatApp> {
         : store === 'embedded'
           ? () => useEmbeddedSessionStore({ directory: dataDir })
           : undefined,
+    history: chatHistoryOf(chats.conversations),
   })
   const admission = createAdmission({
     burst: limits.rateBurst,
@@ -75,5 +83,5 @@ async function startChatApp(): Promise<ChatApp> {
   // A browser joined to an identity with a code is checked against the device store (only joined
   // ones: the identity's first browser, everyone who never joins, pays nothing new; docs/devices.md).
   const identity = createClientIdentity({ secret: config.sessionSecret, trustProxy: limits.trustProxy, revoked: devices.store.revoked })
-  return { chat, identity, admission, inFlight, trustProxy: limits.trustProxy, store }
+  return { chat, identity, admission, inFlight, trustProxy: limits.trustProxy, store, chats: { ...chats, limits: chatLimits } }
 }

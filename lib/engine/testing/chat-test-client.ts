@@ -21,6 +21,9 @@ export type ElicitAnswer = PluginElicitResponse['result']
 export function createChatTestClient({ chat, admission, address }: { chat: ChatServer; admission?: Admission; address?: string }) {
   let cookie: string | undefined
   let messages: Message[] = []
+  /** The chat kept on the server its turns belong to, as the chat UI sends it; undefined: none (an API client). */
+  let chatId: string | undefined
+  const withChat = (body: Record<string, unknown>) => (chatId === undefined ? body : { ...body, chatId })
 
   async function post(body: unknown, { signal }: { signal?: AbortSignal } = {}): Promise<TurnResponse> {
     const response = await send(body, { signal })
@@ -52,23 +55,35 @@ export function createChatTestClient({ chat, admission, address }: { chat: ChatS
     post,
     /** The raw Response, for reading a stream as it arrives. */
     send,
-    say: (text: string) => post({ messages: [...messages, { role: 'user', content: text }] }),
+    say: (text: string) => post(withChat({ messages: [...messages, { role: 'user', content: text }] })),
     answer: (answers: Array<{ request: PluginElicitRequestEvent; result: ElicitAnswer }>) =>
-      post({
-        messages,
-        pluginElicitResponses: answers.map(({ request, result }) => ({
-          sessionId: request.sessionId,
-          callId: request.callId,
-          elicitId: request.elicitId,
-          result,
-        })),
-      }),
-    abort: (sessionId: string, reason?: string) => post({ messages, pluginAbort: { sessionId, reason } }),
+      post(
+        withChat({
+          messages,
+          pluginElicitResponses: answers.map(({ request, result }) => ({
+            sessionId: request.sessionId,
+            callId: request.callId,
+            elicitId: request.elicitId,
+            result,
+          })),
+        }),
+      ),
+    abort: (sessionId: string, reason?: string) => post(withChat({ messages, pluginAbort: { sessionId, reason } })),
     get messages() {
       return messages
     },
     set messages(next: Message[]) {
       messages = next
+    },
+    get chatId() {
+      return chatId
+    },
+    set chatId(next: string | undefined) {
+      chatId = next
+    },
+    /** The identity the server gave this browser (its cookie's id), once it has one. */
+    get clientId() {
+      return cookie?.split('=')[1]?.split('.')[0]
     },
     get cookie() {
       return cookie

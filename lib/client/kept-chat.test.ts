@@ -1,0 +1,139 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { ChatEvent } from '../protocol/events'
+import type { ChatRequest } from '../protocol/request-schema'
+import type { ChatController } from './chat-controller'
+import type { KeptChat } from './server-chat'
+import { createServer, detachAll, firstTurn, registry, rendersOf, seatTurn, start, trains } from './testing/chat-harness'
+
+afterEach(detachAll)
+beforeAll(async () => {
+  await registry.load('book_train')
+})
+
+/**
+ * The chats API beside the scripted `/api/chat`: `POST /api/chats` makes `chat-1`, and
+ * `GET /api/chats/<id>` answers the chats in `kept` (404 for any other id).
+ */
+function createApp(kept: Record<string, KeptChat> = {}) {
+  const chat = createServer()
+  const calls: string[] = []
+  const fetch = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
+    const path = String(url)
+    calls.push(`${init?.method ?? 'GET'} ${path}`)
+    if (path === '/api/chat') return chat.fetch(url, init)
+    if (path === '/api/chats' && init?.method === 'POST') {
+      return Response.json({ chat: { id: 'chat-1', title: '', createdAt: 1, updatedAt: 1, waiting: false } }, { status: 201 })
+    }
+    const id = /^\/api\/chats\/(.+)$/.exec(path)?.[1]
+    const found = id === undefined ? undefined : kept[decodeURIComponent(id)]
+    if (found) return Response.json({ chat: found })
+    return Response.json({ error: { code: 'chat_not_found', message: 'There is no such chat (it may have been deleted).' } }, { status: 404 })
+  })
+  return { chat, calls, fetch: fetch as unknown as typeof globalThis.fetch }
+}
+
+/** What the server keeps of a turn's events: an earlier `conversation_state` without its messages. */
+const asKept = (events: ChatEvent[]): ChatEvent[] => events.map((event) => (event.type === 'conversation_state' ? { ...event, messages: [] } : event))
+
+async function ready(controller: ChatController) {
+  await vi.waitFor(() => expect(controller.getSnapshot().ready).toBe(true))
+  return controller
+}
+
+describe('a chat kept on the server', () => {
+  it('creates the chat on the first send, names it in every request, and says when it was created and when each turn ended', async () => {
+    const app = createApp()
+    const changes: Array<{ id: string; created: boolean }> = []
+    app.chat.stream(firstTurn)
+    const live = await ready(start({ registry, fetch: app.fetch, kept: { onChange: (change) => changes.push(change) } }))
+    await live.send('Book a train from Paris to Lyon')
+
+    expect(app.calls).toEqual(['POST /api/chats', 'POST /api/chat'])
+    expect(app.chat.requests[0]).toMatchObject({ chatId: 'chat-1', messages: [{ role: 'user', content: 'Book a train from Paris to Lyon' }] })
+    expect(changes).toEqual([
+      { id: 'chat-1', created: true },
+      { id: 'chat-1', created: false },
+    ])
+
+    app.chat.stream(seatTurn)
+    rendersOf(live, 'call-1')[0]!.respond({ action: 'accept', content: { trainId: trains[0].id } })
+    await vi.waitFor(() => expect(app.chat.requests).toHaveLength(2))
+    expect(app.chat.requests[1]).toMatchObject({ chatId: 'chat-1', pluginElicitResponses: [{ sessionId: 'call-1' }] })
+    await vi.waitFor(() => expect(changes).toHaveLength(3))
+  })
+
+  it('opens a chat as it was shown live — its card, the folded answer, the question still waiting — and answers that question in the same chat', async () => {
+    // The chat, lived: a booking answered once, waiting at the seat.
+    const liveApp = createApp()
+    liveApp.chat.stream(firstTurn)
+    const live = await ready(start({ registry, fetch: liveApp.fetch, kept: {} }))
+    await live.send('Book a train from Paris to Lyon')
+    liveApp.chat.stream(seatTurn)
+    rendersOf(live, 'call-1')[0]!.respond({ action: 'accept', content: { trainId: trains[0].id } })
+    await vi.waitFor(() => expect(live.getSnapshot().state.status).toBe('awaiting_input'))
+    await vi.waitFor(() => expect(liveApp.chat.requests).toHaveLength(2))
+    const answered = liveApp.chat.requests[1] as ChatRequest
+
+    // The same chat as the server keeps it, opened in another page.
+    const kept: KeptChat = {
+      id: 'chat-1',
+      title: 'Book a train from Paris to Lyon',
+      turns: [
+        { input: { text: 'Book a train from Paris to Lyon' }, events: asKept(firstTurn) },
+        { input: { pluginElicitResponses: answered.pluginElicitResponses }, events: seatTurn },
+      ],
+      conversationState: (seatTurn.at(-1) as Extract<ChatEvent, { type: 'conversation_state' }>).messages,
+    }
+    const app = createApp({ 'chat-1': kept })
+    const opened = await ready(start({ registry, fetch: app.fetch, kept: { id: 'chat-1' } }))
+
+    expect(app.calls).toEqual(['GET /api/chats/chat-1'])
+    expect(opened.getSnapshot().state).toEqual(live.getSnapshot().state)
+    expect(opened.getSnapshot().notFound).toBeUndefined()
+
+    // The waiting question is shown again, and its answer goes to the same chat, continuing its conversation.
+    await vi.waitFor(() => expect((rendersOf(opened, 'call-1')[0]?.props.Component as () => unknown)?.name).toBe('SeatChoice'))
+    app.chat.stream([
+      { type: 'tool_result', id: 'call-1', name: 'book_train', content: '{"status":"confirmed","ticketNumber":"TKT-1"}' },
+      { type: 'conversation_state', messages: kept.conversationState! },
+      { type: 'complete', text: '' },
+    ])
+    rendersOf(opened, 'call-1')[0]!.respond({ action: 'accept', content: { row: 1, seat: 'A' } })
+    await vi.waitFor(() => expect(app.chat.requests).toHaveLength(1))
+    expect(app.chat.requests[0]).toMatchObject({ chatId: 'chat-1', messages: kept.conversationState, pluginElicitResponses: [{ sessionId: 'call-1' }] })
+    await vi.waitFor(() => expect(opened.getSnapshot().state.status).toBe('idle'))
+  })
+
+  it('says a chat is not found — unknown, deleted or another browser’s — and shows nothing of it', async () => {
+    const app = createApp()
+    const opened = await ready(start({ registry, fetch: app.fetch, kept: { id: 'someone-elses' } }))
+    expect(opened.getSnapshot()).toMatchObject({ notFound: true, state: { entries: [], messages: [] } })
+    expect(app.calls).toEqual(['GET /api/chats/someone-elses'])
+  })
+
+  it('shows a turn the server was killed in as cut short, keeping what it had streamed', async () => {
+    const kept: KeptChat = {
+      id: 'chat-1',
+      title: 'Book a train from Paris to Lyon',
+      turns: [{ input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn.slice(0, 2) }],
+    }
+    const opened = await ready(start({ registry, fetch: createApp({ 'chat-1': kept }).fetch, kept: { id: 'chat-1' } }))
+    const { state } = opened.getSnapshot()
+    expect(state.entries.map((entry) => entry.kind)).toEqual(['user', 'assistant', 'tool'])
+    expect(state.status).toBe('error')
+    expect(state.turn).toBeUndefined()
+    // Nothing was signed yet: the next message starts the conversation again, as the server has it.
+    expect(state.messages).toEqual([])
+  })
+
+  it('starts a new chat without stopping the questions the old one waits on (it is kept)', async () => {
+    const app = createApp()
+    app.chat.stream(firstTurn)
+    const live = await ready(start({ registry, fetch: app.fetch, kept: {} }))
+    await live.send('Book a train from Paris to Lyon')
+    await live.newChat()
+    expect(live.getSnapshot().state.entries).toEqual([])
+    // No Stop went to the server for the waiting booking.
+    expect(app.calls).toEqual(['POST /api/chats', 'POST /api/chat'])
+  })
+})

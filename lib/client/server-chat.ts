@@ -1,0 +1,76 @@
+import type { ChatEvent } from '../protocol/events'
+import type { Message } from '../protocol/messages'
+import type { DirectToolCall, PluginAbort, PluginElicitResponse } from '../protocol/request-schema'
+import { toRequestError } from './chat-request'
+import { allElicitations, initialChatState, reduceChat, type ChatState } from './chat-state'
+
+/** A turn of a chat kept on the server, as `GET /api/chats/:id` answers it (docs/conversations.md). */
+export interface KeptTurn {
+  input: { text?: string; pluginElicitResponses?: PluginElicitResponse[]; pluginAbort?: PluginAbort; directToolCall?: DirectToolCall }
+  events: ChatEvent[]
+}
+
+/** What the browser reads of a kept chat: its turns, and the signed conversation the next turn continues. */
+export interface KeptChat {
+  id: string
+  title: string
+  turns: KeptTurn[]
+  conversationState?: Message[]
+}
+
+/**
+ * The chat as it was shown: each turn replayed through the reducer as it happened live — its
+ * input (the person's message, the answers the browser sent, a Stop), every event the server
+ * streamed, then the stream's end — so a reopened chat is the chat itself, not a second display
+ * format: tool cards, folded answered questions, results, and a question still waiting.
+ *
+ * A turn whose stream never ended (the server was killed mid-turn) ends as a cut stream does
+ * live. The conversation the next request sends is the chat's `conversationState`, as signed by
+ * the server.
+ */
+export function replayChat(chat: Pick<KeptChat, 'turns' | 'conversationState'>): ChatState {
+  let state = initialChatState
+  for (const { input, events } of chat.turns) {
+    state = replayInput(state, input)
+    for (const event of events) state = reduceChat(state, event)
+    state = reduceChat(state, { type: 'local/stream_end' })
+  }
+  return { ...state, messages: chat.conversationState ?? [] }
+}
+
+function replayInput(state: ChatState, input: KeptTurn['input']): ChatState {
+  if (input.pluginAbort) {
+    const { sessionId } = input.pluginAbort
+    state = reduceChat(state, { type: 'local/stop_sessions', sessionIds: [sessionId] })
+    return reduceChat(state, { type: 'local/abort_start', sessionId })
+  }
+  if (input.pluginElicitResponses?.length) {
+    // Each answer as the browser gave it: once every open question has its answer, the reducer starts the turn that sends them.
+    for (const { elicitId, result } of input.pluginElicitResponses) {
+      const asked = allElicitations(state).find((elicitation) => elicitation.question.elicitId === elicitId)
+      if (asked) state = reduceChat(state, { type: 'local/answered', elicitId, attempt: asked.attempt, answers: [], result })
+    }
+    return state
+  }
+  return reduceChat(state, { type: 'local/send', text: input.text ?? (input.directToolCall ? `/${input.directToolCall.name}` : '') })
+}
+
+/** What loading a chat found: the chat, or none of this browser's (unknown, deleted, another browser's). */
+export type LoadedChat = { kind: 'found'; chat: KeptChat } | { kind: 'not_found' }
+
+/** `GET /api/chats/:id`. A failure other than "not found" (offline, the store down) rejects with its message. */
+export async function loadKeptChat({ id, endpoint = '/api/chats', fetch = globalThis.fetch }: { id: string; endpoint?: string; fetch?: typeof globalThis.fetch }): Promise<LoadedChat> {
+  const response = await fetch(`${endpoint}/${encodeURIComponent(id)}`, { credentials: 'same-origin', headers: { accept: 'application/json' } })
+  if (response.status === 404) return { kind: 'not_found' }
+  if (!response.ok) throw await toRequestError(response)
+  const { chat } = (await response.json()) as { chat: KeptChat }
+  return { kind: 'found', chat }
+}
+
+/** `POST /api/chats`: a new empty chat of this browser; its id. */
+export async function createKeptChat({ endpoint = '/api/chats', fetch = globalThis.fetch }: { endpoint?: string; fetch?: typeof globalThis.fetch } = {}): Promise<string> {
+  const response = await fetch(endpoint, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: '{}' })
+  if (!response.ok) throw await toRequestError(response)
+  const { chat } = (await response.json()) as { chat: { id: string } }
+  return chat.id
+}

@@ -1,0 +1,39 @@
+import type { Operation } from 'effection'
+import { ChatRequestError } from '../http'
+import type { ChatEvent } from '../protocol/events'
+import type { TurnInput } from './chat'
+import { toConversationFailure } from './conversation-failure'
+import type { Conversations } from './conversations'
+import { isConversationError } from './errors'
+
+/**
+ * The chats as the chat engine keeps its turns in them (the engine's `ChatHistory` port, which
+ * this matches without importing the engine): `startTurn` and `appendEvents`, with their
+ * refusals as the chat's own (`ChatRequestError`: `chat_not_found` 404, `chat_too_large` 413,
+ * `store_unavailable` 503), which the engine answers before streaming or as the `error` event
+ * that ends a turn.
+ */
+export function chatHistoryOf(conversations: Conversations) {
+  return {
+    *startTurn(owner: string, chatId: string, input: TurnInput): Operation<number> {
+      return yield* refusedAsChat(() => conversations.startTurn(owner, chatId, input))
+    },
+    *appendEvents(owner: string, chatId: string, turn: number, events: readonly ChatEvent[]): Operation<void> {
+      yield* refusedAsChat(() => conversations.appendEvents(owner, chatId, turn, events))
+    },
+  }
+}
+
+function* refusedAsChat<T>(operation: () => Operation<T>): Operation<T> {
+  try {
+    return yield* operation()
+  } catch (error) {
+    const failure = toConversationFailure(error)
+    if (!failure) throw error
+    if (isConversationError(failure)) {
+      if (failure.code === 'chat_not_found' || failure.code === 'chat_too_large') throw new ChatRequestError(failure.code, failure.message)
+      throw error
+    }
+    throw failure
+  }
+}

@@ -1,0 +1,43 @@
+import type { Operation } from 'effection'
+import type { ChatEvent } from '../protocol/events'
+import type { ChatRequest, DirectToolCall, PluginAbort, PluginElicitResponse } from '../protocol/request-schema'
+
+/**
+ * What the engine records of a turn whose request names a chat (`chatId`): the browser's input,
+ * not the conversation it carried (the chat's stored `conversation_state` is that).
+ */
+export interface TurnRecordInput {
+  /** The person's message as typed (a slash command too). */
+  text?: string
+  pluginElicitResponses?: PluginElicitResponse[]
+  pluginAbort?: PluginAbort
+  directToolCall?: DirectToolCall
+}
+
+/**
+ * Where the engine keeps the chats turns belong to: a port, typed here and implemented by the
+ * chats kept on the server (`lib/conversations`, `chatHistoryOf`), so that the engine knows
+ * nothing of how or where they are stored, and a chat server without one stores nothing.
+ *
+ * A refusal is thrown as a `ChatRequestError` (`chat_not_found`, `chat_too_large`) or anything
+ * else `toChatFailure` knows (`store_unavailable`): before streaming it is the response, mid-turn
+ * the `error` event that ends the turn.
+ */
+export interface ChatHistory {
+  /** Records a turn's input before anything streams; the turn's index. Refuses a chat that is not `owner`'s, or full. */
+  startTurn(owner: string, chatId: string, input: TurnRecordInput): Operation<number>
+  /** Appends a batch of the turn's events, before they are written to the browser. */
+  appendEvents(owner: string, chatId: string, turn: number, events: readonly ChatEvent[]): Operation<void>
+}
+
+/** What a request records as its turn's input: its answers, abort and command, and the person's last message if it is new. */
+export function turnInputOf(request: ChatRequest): TurnRecordInput {
+  const last = request.messages.at(-1)
+  const answering = (request.pluginElicitResponses?.length ?? 0) > 0 || request.pluginAbort !== undefined
+  return {
+    ...(last?.role === 'user' && !answering && typeof last.content === 'string' ? { text: last.content } : {}),
+    ...(request.pluginElicitResponses?.length ? { pluginElicitResponses: request.pluginElicitResponses } : {}),
+    ...(request.pluginAbort ? { pluginAbort: request.pluginAbort } : {}),
+    ...(request.directToolCall ? { directToolCall: request.directToolCall } : {}),
+  }
+}

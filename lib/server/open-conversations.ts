@@ -1,0 +1,53 @@
+import { createScope, suspend, type Operation } from 'effection'
+import {
+  createMemoryConversationStore,
+  useConversations,
+  useEmbeddedConversationStore,
+  useRedisConversationStore,
+  type ConversationLimits,
+  type Conversations,
+  type ConversationStore,
+} from '../conversations'
+
+/** The app's chats and how to run an operation on them from a promise. */
+export interface OpenConversations {
+  conversations: Conversations
+  run<T>(operation: () => Operation<T>): Promise<T>
+}
+
+/**
+ * Opens the app's kept chats where the sessions live — Redis (`redisUrl`), else
+ * `DATA_DIR/conversations.db` (`store: 'memory'`: in memory) — in a scope that lasts as long as
+ * the process (never destroyed, as the chat server's is not). The chat server keeps its turns in
+ * them and the chats API reads them: one instance for both (`chat-server-instance.ts`).
+ */
+export async function openConversations({
+  store,
+  redisUrl,
+  dataDir,
+  limits,
+}: {
+  store: string
+  redisUrl?: string
+  dataDir: string
+  limits: ConversationLimits
+}): Promise<OpenConversations> {
+  const useStore = (): Operation<ConversationStore> =>
+    store === 'redis'
+      ? useRedisConversationStore({ url: redisUrl! })
+      : store === 'embedded'
+        ? useEmbeddedConversationStore({ directory: dataDir })
+        : (function* () {
+            return createMemoryConversationStore()
+          })()
+  const [scope] = createScope()
+  const conversations = await new Promise<Conversations>((resolve, reject) => {
+    scope
+      .run(function* () {
+        resolve(yield* useConversations({ store: yield* useStore(), limits }))
+        yield* suspend()
+      })
+      .catch(reject)
+  })
+  return { conversations, run: (operation) => scope.run(operation) }
+}
