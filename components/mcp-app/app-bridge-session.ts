@@ -72,7 +72,7 @@ export async function connectAppBridge({
   handlers: AppBridgeHandlers
 }): Promise<AppBridge> {
   // The bridge parses with Zod: without compiling parsers, which the page's CSP forbids (zod-without-eval.ts).
-  await import('@/lib/client/zod-without-eval')
+  await import('@/lib/plugins/zod-without-eval')
   const { AppBridge, PostMessageTransport } = await import('@modelcontextprotocol/ext-apps/app-bridge')
   const bridge = new AppBridge(
     null,

@@ -54,7 +54,7 @@ export async function connectQuestionAppBridge({
   handlers: QuestionAppHandlers
 }): Promise<QuestionAppBridge> {
   // The bridge parses with Zod: without compiling parsers, which the page's CSP forbids (zod-without-eval.ts).
-  await import('@/lib/client/zod-without-eval')
+  await import('@/lib/plugins/zod-without-eval')
   const { AppBridge, PostMessageTransport } = await import('@modelcontextprotocol/ext-apps/app-bridge')
   const capabilities: McpUiHostCapabilities = { openLinks: {}, logging: {}, sandbox: { csp: opened.csp } }
   const bridge = new AppBridge(null, { name: 'elicit-chat', version: '0.1.0' }, capabilities, { hostContext })

@@ -1,6 +1,6 @@
 import 'client-only'
 // First: this chunk's forms and results parse with Zod, which must not try to compile parsers under the page's CSP.
-import '@/lib/client/zod-without-eval'
+import '@/lib/plugins/zod-without-eval'
 import type { ElicitAnswer } from '@/lib/protocol'
 import type { PluginClientRegistration } from '@/lib/plugins'
 import { EXTERNAL_QUESTION, type ApprovalQuestion, type FormQuestion, type SamplingQuestion, type UrlQuestion } from '@/lib/mcp/client/external-questions'

@@ -81,7 +81,7 @@ export function createChatController({
       tasks.reconcile()
       if (chatId !== undefined) kept?.onChange?.({ id: chatId, created: false })
     },
-    chatId: () => chatId,
+    chatId: async (signal) => (kept ? await keptChatId(signal) : chatId),
   })
   let stopping: Promise<void> | undefined
   /** Set by a second Stop while a Stop waits for the busy server: the sessions left are not stopped. */
@@ -170,15 +170,10 @@ export function createChatController({
     })
   }
 
-  /** The kept chat's id, creating the chat on the first send; undefined (and the turn failed) when it could not be made. */
-  async function keptChatId(): Promise<string | undefined> {
+  /** The kept chat's id, creating the chat on the first send (a refusal throws, and the transport says it as the turn's). */
+  async function keptChatId(signal: AbortSignal): Promise<string> {
     if (chatId !== undefined) return chatId
-    try {
-      chatId = await createKeptChat({ endpoint: kept?.endpoint, fetch })
-    } catch (error) {
-      dispatch({ type: 'local/request_failed', message: error instanceof Error ? error.message : 'Could not reach the server. Check your connection and try again.' })
-      return undefined
-    }
+    chatId = await createKeptChat({ endpoint: kept?.endpoint, fetch, signal })
     kept?.onChange?.({ id: chatId, created: true })
     return chatId
   }
@@ -223,7 +218,6 @@ export function createChatController({
         return
       }
       dispatch({ type: 'local/send', text: content })
-      if (kept && (await keptChatId()) === undefined) return
       await transport.request({
         messages: store.getSnapshot().state.messages,
         ...(intent.kind === 'command' ? { directToolCall: { name: intent.name, arguments: intent.arguments } } : {}),

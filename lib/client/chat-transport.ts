@@ -1,7 +1,7 @@
 import { MAX_APP_CONTEXT_CHARS, MAX_APP_CONTEXTS } from '../protocol/app-context-limits'
 import type { Message } from '../protocol/messages'
 import type { ChatRequest } from '../protocol/request-schema'
-import { RetryAbortedError, retryWhileBusy } from './busy-retry'
+import { RetryAbortedError, retryWhileBusy, type BusyRetry } from './busy-retry'
 import { ChatHttpError, postChat } from './chat-request'
 import type { ChatAction } from './chat-state'
 import type { ChatStore } from './chat-store'
@@ -45,7 +45,7 @@ export function createChatTransport({
   store,
   dispatch,
   ended,
-  chatId = () => undefined,
+  chatId = async () => undefined,
 }: {
   endpoint: string
   fetch: typeof globalThis.fetch
@@ -54,8 +54,12 @@ export function createChatTransport({
   dispatch: (action: ChatAction) => void
   /** Called when a request is over (its end applied, nothing in flight). */
   ended: () => void
-  /** The chat kept on the server each request belongs to (`chatId` in the body), if any. */
-  chatId?: () => string | undefined
+  /**
+   * The chat kept on the server each request belongs to (`chatId` in the body), if any; made
+   * here on the first request when there is none yet. Its making is part of the request: a
+   * busy server's refusal of it is waited out the same way, and Stop gives it up.
+   */
+  chatId?: (signal: AbortSignal) => Promise<string | undefined>
 }): ChatTransport {
   let inFlight: InFlight | undefined
   /** Bumped by New chat: a request of an earlier chat no longer touches the state. */
@@ -64,8 +68,6 @@ export function createChatTransport({
   const appContext = new Map<string, string>()
 
   async function request(body: ChatRequest): Promise<void> {
-    const id = chatId()
-    if (id !== undefined) body = { ...body, chatId: id }
     if (appContext.size > 0) {
       body = { ...body, appContext: [...appContext].slice(-MAX_APP_CONTEXTS).map(([source, text]) => ({ source, text })) }
     }
@@ -77,13 +79,16 @@ export function createChatTransport({
     const done = (async () => {
       let streamed = false
       try {
-        const response = await retryWhileBusy(() => postChat({ body, signal: abort.signal, endpoint, fetch }), {
+        const waitingOut = {
           signal: abort.signal,
-          onWait: (busy) => {
+          onWait: (busy: BusyRetry | undefined) => {
             const snapshot = store.getSnapshot()
             if (sentIn === generation && snapshot.busy !== busy) store.publish({ ...snapshot, busy })
           },
-        })
+        }
+        const id = await retryWhileBusy(() => chatId(abort.signal), waitingOut)
+        const sent = id === undefined ? body : { ...body, chatId: id }
+        const response = await retryWhileBusy(() => postChat({ body: sent, signal: abort.signal, endpoint, fetch }), waitingOut)
         for await (const event of readNdjson(response.body)) {
           if (abort.signal.aborted) break
           streamed = true

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import './zod-without-eval'
+import '../plugins/zod-without-eval'
 import { messageSchema } from '../protocol/messages'
 import { elicitAnswerSchema } from '../protocol/elicit-answer'
 import { toPluginElicitRequest } from '../plugins/elicit-request'

@@ -17,8 +17,14 @@ export interface ChatsApp {
   /** The chat's identity resolver: a chat belongs to the browser identity that made it. */
   identity: ClientIdentityResolver
   limits: ConversationLimits
-  /** The chat's admission: a chats request is new work, charged to its address and to the server. */
-  admission?: Pick<Admission, 'take'>
+  /**
+   * The chat's admission: a chats request is charged to its address's own bucket (`enter`), so
+   * that one address cannot flood it, but not to the server's budget for new work, which keeps
+   * the server's CPU for model and tool work. A chats request starts neither, and the browser
+   * makes them around its turns (the list after each one, the chat before its first): charged
+   * as new work, they took the slot a busy server held for the person's message.
+   */
+  admission?: Pick<Admission, 'enter'>
   /** Runs an operation of `conversations` in the scope they live in. */
   run<T>(operation: () => Operation<T>): Promise<T>
 }
@@ -43,7 +49,7 @@ export async function handleChatsRequest({ app, request, endpoint }: { app: Chat
   const headers = { 'Cache-Control': 'no-store', ...client.headers }
   try {
     refuseOtherSites(request)
-    const rate = app.admission?.take(clientAddressOf(request))
+    const rate = app.admission?.enter(clientAddressOf(request))
     if (rate && !rate.allowed) {
       const message =
         rate.scope === 'address' ? 'Too many requests from your address. Wait a moment, then try again.' : 'The server is taking too many requests right now. Wait a moment, then try again.'

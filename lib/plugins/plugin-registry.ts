@@ -51,19 +51,23 @@ export function createPluginRegistry(
     if (entry.loaded) return Promise.resolve(entry.loaded)
     if (!('load' in entry.source)) return Promise.resolve(entry.source)
     const { toolName, load: loader } = entry.source
-    entry.loading ??= loader().then(
-      (plugin) => {
-        if (plugin.toolName !== toolName) {
-          throw new Error(`The plugin loaded for tool "${toolName}" is the plugin of "${plugin.toolName}".`)
-        }
-        entry.loaded = plugin
-        return plugin
-      },
-      (failure: unknown) => {
-        entry.loading = undefined
-        throw failure
-      },
-    )
+    // A plugin's browser half parses with Zod: Zod is told first not to compile its parsers,
+    // which the page's CSP forbids (zod-without-eval.ts). Loaded with the plugin, never before.
+    entry.loading ??= loadZodWithoutEval()
+      .then(loader)
+      .then(
+        (plugin) => {
+          if (plugin.toolName !== toolName) {
+            throw new Error(`The plugin loaded for tool "${toolName}" is the plugin of "${plugin.toolName}".`)
+          }
+          entry.loaded = plugin
+          return plugin
+        },
+        (failure: unknown) => {
+          entry.loading = undefined
+          throw failure
+        },
+      )
     return entry.loading
   }
 
@@ -83,4 +87,9 @@ export function createPluginRegistry(
   }
   for (const plugin of plugins) registry.register(plugin)
   return registry
+}
+
+/** zod-without-eval.ts, imported on demand: Zod stays out of the page's first load. */
+function loadZodWithoutEval(): Promise<unknown> {
+  return import('./zod-without-eval')
 }
