@@ -14,7 +14,11 @@ test('a second browser joins with a code, sees the first one’s chats, and lose
   const phone = await browser.newContext()
   try {
     const a = await laptop.newPage()
+    // The page's first API request (the sidebar's list) gives this browser its identity; a request
+    // sent beside it, with no cookie yet, would be given another.
+    const listed = a.waitForResponse((response) => new URL(response.url()).pathname === '/api/chats')
     await a.goto('/')
+    await listed
     const made = await laptop.request.post('/api/chats', { data: {} })
     expect(made.status()).toBe(201)
     const { chat } = (await made.json()) as { chat: { id: string } }

@@ -15,7 +15,7 @@ async function call<T>(url: string, init: RequestInit = {}): Promise<T> {
   return body as T
 }
 
-export const makeCode = () => call<{ code: string; expiresAt: number; joinPath: string }>('/api/devices/codes', { method: 'POST' })
+export const makeCode = () => call<{ code: string; expiresAt: number; joinPath: string }>('/api/devices/codes', { method: 'POST', body: '{}' })
 export const listBrowsers = () => call<{ browsers: ListedBrowser[] }>('/api/devices').then((answer) => answer.browsers)
 export const revokeBrowser = (id: string) => call<{ id: string }>(`/api/devices/${encodeURIComponent(id)}`, { method: 'DELETE' })
 export const joinWithCode = (code: string) => call<{ joined: true }>('/api/devices/join', { method: 'POST', body: JSON.stringify({ code }) })
