@@ -111,11 +111,13 @@ export function createChatController({
     const answered = allElicitations(state).filter((elicitation) => ids.has(elicitation.question.elicitId) && elicitation.status === 'submitted')
     void transport.request({
       messages: state.messages,
-      pluginElicitResponses: answered.map(({ question: { sessionId, callId, elicitId }, result }) => ({
+      pluginElicitResponses: answered.map(({ question: { sessionId, callId, elicitId }, result, answers }) => ({
         sessionId,
         callId,
         elicitId,
         result: result ?? { action: 'cancel' as const },
+        // Kept with the chat on the server, so a reopened chat shows the handler's steps too.
+        ...(answers.length > 0 ? { renders: answers } : {}),
       })),
     })
   }

@@ -46,9 +46,9 @@ function replayInput(state: ChatState, input: KeptTurn['input']): ChatState {
   }
   if (input.pluginElicitResponses?.length) {
     // Each answer as the browser gave it: once every open question has its answer, the reducer starts the turn that sends them.
-    for (const { elicitId, result } of input.pluginElicitResponses) {
+    for (const { elicitId, result, renders } of input.pluginElicitResponses) {
       const asked = allElicitations(state).find((elicitation) => elicitation.question.elicitId === elicitId)
-      if (asked) state = reduceChat(state, { type: 'local/answered', elicitId, attempt: asked.attempt, answers: [], result })
+      if (asked) state = reduceChat(state, { type: 'local/answered', elicitId, attempt: asked.attempt, answers: renders ?? [], result })
     }
     return state
   }

@@ -8,6 +8,13 @@ export const pluginElicitResponseSchema = z.object({
   callId: z.string().min(1).max(200),
   elicitId: z.string().min(1).max(500),
   result: elicitAnswerSchema,
+  /**
+   * What the browser's handler for this question was answered in its renders before it gave
+   * `result` (a handler of several steps: an MCP App, then what it answered). The server does
+   * not read it; a chat kept on the server keeps it with the turn, so that the reopened chat
+   * shows those steps as they were. Optional: API clients never send it.
+   */
+  renders: z.array(z.unknown()).max(16).optional(),
 })
 
 export const pluginAbortSchema = z.object({
