@@ -97,7 +97,8 @@ test('a suggestion chosen by keyboard: its button goes away, the focus does not 
   const chat = new ChatPage(page)
   await chat.goto()
   await expect(page.getByTestId('chat')).toHaveAttribute('data-ready', 'true')
-  const suggestion = page.getByRole('button', { name: 'Book a flight from NYC to LAX' })
+  // Exactly the suggestion: the sidebar's menu button of the chat it starts ("Options for Book a flight…") would match too.
+  const suggestion = page.getByRole('button', { name: 'Book a flight from NYC to LAX', exact: true })
   await tabTo(page, suggestion)
   await watchFocusDrops(page)
   await page.keyboard.press('Enter')
