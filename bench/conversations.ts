@@ -17,7 +17,7 @@ import {
   type ConversationStore,
 } from '../lib/conversations'
 import { FIRST_TURN, SEAT_ANSWER, SECOND_TURN } from '../lib/conversations/testing/chat-events'
-import { openInScope } from '../lib/conversations/testing/in-scope'
+import { openInScope } from '../lib/testing/in-scope'
 import { startRedisServer } from '../lib/sessions/testing/redis-server'
 import type { Operation } from 'effection'
 import { percentile, summary } from './stats'

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClientIdentity } from '../lib/http'
 import { createMemoryDeviceStore, useEmbeddedDeviceStore, type DeviceStore } from '../lib/devices'
-import { openInScope } from '../lib/devices/testing/in-scope'
+import { openInScope } from '../lib/testing/in-scope'
 
 const SECRET = 'a-secret-for-the-identity-bench-0123456789'
 const ROUNDS = 200_000

@@ -7,7 +7,7 @@ import type { ConversationLimits } from './limits'
 import { createMemoryConversationStore } from './stores/memory-store'
 import { FIRST_TURN, SEAT_ANSWER, SECOND_TURN } from './testing/chat-events'
 import { chatsBrowser, type ChatsBrowser } from './testing/chats-browser'
-import { openInScope, type InScope } from './testing/in-scope'
+import { openInScope, type InScope } from '@/lib/testing/in-scope'
 
 const LIMITS: ConversationLimits = { maxChats: 4, maxEvents: 40, maxBytes: 32 * 1024 }
 const UNDO_MS = 30_000

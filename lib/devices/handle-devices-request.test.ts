@@ -5,7 +5,7 @@ import { handleDevicesRequest, type DevicesApp, type DevicesEndpoint } from './h
 import { createJoinLimiter } from './join-limiter'
 import { DEFAULT_DEVICE_LIMITS } from './limits'
 import { createMemoryDeviceStore } from './stores/memory-store'
-import { openInScope, type InScope } from './testing/in-scope'
+import { openInScope, type InScope } from '@/lib/testing/in-scope'
 import type { DeviceStore } from './device-store'
 
 const SECRET = 'a-secret-for-the-devices-tests-0123456789'

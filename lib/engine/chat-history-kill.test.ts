@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { useConversations, useEmbeddedConversationStore } from '../conversations'
-import { openInScope } from '../conversations/testing/in-scope'
+import { openInScope } from '@/lib/testing/in-scope'
 import type { ChatEvent } from '../protocol/events'
 
 const directory = mkdtempSync(join(tmpdir(), 'chat-history-kill-'))

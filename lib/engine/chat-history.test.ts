@@ -6,7 +6,7 @@ import { freeSeats, type SeatMap, type Train } from '@/fixtures/book-train/train
 import { decodeModelContext } from '../tools/model-context'
 import type { ChatEvent, PluginElicitRequestEvent } from '../protocol/events'
 import { chatHistoryOf, createMemoryConversationStore, useConversations, type Conversations, type ConversationLimits } from '../conversations'
-import { openInScope, type InScope } from '../conversations/testing/in-scope'
+import { openInScope, type InScope } from '@/lib/testing/in-scope'
 import { createChatServer, type ChatServer } from './chat-server'
 import { createChatTestClient, elicitRequests, eventsOf, type ChatTestClient } from './testing/chat-test-client'
 

@@ -2,7 +2,7 @@ import { vi } from 'vitest'
 import { createClientIdentity } from '@/lib/http'
 import { createMemoryConversationStore, handleChatsRequest, useConversations, type ChatsApp, type ChatsEndpoint, type Conversations } from '@/lib/conversations'
 import { FIRST_TURN } from '@/lib/conversations/testing/chat-events'
-import { openInScope, type InScope } from '@/lib/conversations/testing/in-scope'
+import { openInScope, type InScope } from '@/lib/testing/in-scope'
 
 /**
  * The real chats API (`handleChatsRequest` over the memory store) answering this test's

@@ -7,8 +7,8 @@ import Database from 'libsql'
 import { afterAll, describe, expect, it } from 'vitest'
 import { useConversations } from '../conversations'
 import { FIRST_TURN } from '../testing/chat-events'
-import { openInScope } from '../testing/in-scope'
-import { describeConversationStoreContract } from './conversation-store-contract'
+import { openInScope } from '@/lib/testing/in-scope'
+import { describeConversationStoreContract } from '../testing/conversation-store-contract'
 import { CONVERSATIONS_DATABASE_FILE, useEmbeddedConversationStore } from './embedded-store'
 
 const root = mkdtempSync(join(tmpdir(), 'conversations-embedded-'))

@@ -1,4 +1,4 @@
-import { describeConversationStoreContract } from './conversation-store-contract'
+import { describeConversationStoreContract } from '../testing/conversation-store-contract'
 import { createMemoryConversationStore } from './memory-store'
 
 describeConversationStoreContract('memory', {

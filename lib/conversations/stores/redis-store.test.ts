@@ -6,8 +6,8 @@ import { useConversations } from '../conversations'
 import { DEFAULT_CONVERSATION_LIMITS } from '../limits'
 import { chatsBrowser } from '../testing/chats-browser'
 import { ConversationStoreUnavailableError } from '../errors'
-import { openInScope } from '../testing/in-scope'
-import { describeConversationStoreContract } from './conversation-store-contract'
+import { openInScope } from '@/lib/testing/in-scope'
+import { describeConversationStoreContract } from '../testing/conversation-store-contract'
 import { useRedisConversationStore } from './redis-store'
 
 let server: RedisServer

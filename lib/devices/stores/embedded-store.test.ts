@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { openInScope } from '../testing/in-scope'
-import { describeDeviceStoreContract } from './device-store-contract'
+import { openInScope } from '@/lib/testing/in-scope'
+import { describeDeviceStoreContract } from '../testing/device-store-contract'
 import { useEmbeddedDeviceStore } from './embedded-store'
 
 const root = mkdtempSync(join(tmpdir(), 'devices-embedded-'))

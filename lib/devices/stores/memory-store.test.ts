@@ -1,4 +1,4 @@
-import { describeDeviceStoreContract } from './device-store-contract'
+import { describeDeviceStoreContract } from '../testing/device-store-contract'
 import { createMemoryDeviceStore } from './memory-store'
 
 describeDeviceStoreContract('memory', {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startRedisServer, type RedisServer } from '../../sessions/testing/redis-server'
 import { DeviceStoreUnavailableError } from '../device-store'
-import { openInScope } from '../testing/in-scope'
-import { describeDeviceStoreContract } from './device-store-contract'
+import { openInScope } from '@/lib/testing/in-scope'
+import { describeDeviceStoreContract } from '../testing/device-store-contract'
 import { useRedisDeviceStore } from './redis-store'
 
 let server: RedisServer

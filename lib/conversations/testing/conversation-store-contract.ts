@@ -4,8 +4,8 @@ import type { ConversationStore } from '../conversation-store'
 import { useConversations, type Conversations } from '../conversations'
 import { isConversationError } from '../errors'
 import type { ConversationLimits } from '../limits'
-import { FIRST_TURN, SEAT_ANSWER, SECOND_TURN, conversation } from '../testing/chat-events'
-import { openInScope, type InScope } from '../testing/in-scope'
+import { FIRST_TURN, SEAT_ANSWER, SECOND_TURN, conversation } from './chat-events'
+import { openInScope, type InScope } from '@/lib/testing/in-scope'
 
 export interface ConversationStoreContractOptions {
   /** The store forgets purged chats by itself (Redis), so `sweep` always returns undefined. */

@@ -1,7 +1,7 @@
 import type { Operation } from 'effection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { EXPIRED_CODE_KEPT_MS, FIRST_BROWSER, type DeviceStore } from '../device-store'
-import { openInScope, type InScope } from '../testing/in-scope'
+import { openInScope, type InScope } from '@/lib/testing/in-scope'
 
 export interface DeviceStoreContractOptions {
   /** Starts a fresh, empty store; it lives until the test ends. */
