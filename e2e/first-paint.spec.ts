@@ -41,6 +41,8 @@ test('a reload with a stored conversation never shows the empty state', async ({
   // New chat: the empty state is back, and after a reload nothing holds it back.
   await chat.newChat.click()
   await expect(page.getByRole('heading', { name: 'What can I help with?' })).toBeVisible()
+  // The empty state shows first; the address follows it to `/` (a reload before then reopens the chat).
+  await expect(page).toHaveURL(/\/$/)
   await page.reload()
   await expect(page.locator('html')).not.toHaveAttribute('data-stored-chat')
   await expect(page.getByRole('heading', { name: 'What can I help with?' })).toBeVisible()

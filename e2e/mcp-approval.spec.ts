@@ -136,6 +136,7 @@ test('Allow for this chat: the next calls of that tool in that chat run at once;
   await chat.waitUntilIdle()
 
   await chat.newChat.click()
+  await expect(page).toHaveURL(/\/$/)
   await chat.say('Call faulty__bump with {"key": "chat"}')
   await expect(approval(page).getByRole('button', { name: 'Allow once' })).toBeVisible()
   expect(await counter(app, 'chat')).toBe('2')
