@@ -5,16 +5,29 @@ import { chatTooLarge } from '../errors'
 import type { ConversationLimits } from '../limits'
 
 /*
- * How the stores keep a chat's turns: one entry per turn input and per event, each JSON text,
- * and the conversation state once. Shared by the stores, so that they count sizes alike.
+ * How the stores keep a chat's turns: one entry per turn input and one per batch of events (what
+ * one append stored: a JSON array), and the conversation state once. One entry per batch, not per
+ * event: an append is one row or list element to write, whatever the batch holds (a turn of a
+ * booking streams 4 to 20 events in one or two batches). Shared by the stores, so that they count
+ * sizes alike.
  */
 
-/** One entry of a chat's turns, as stored. */
-export type ChatEntry = { turn: number; input: TurnInput } | { turn: number; event: ChatEvent }
+/** How an entry's text is read: a turn's input, a batch of events (a JSON array), or one event (as entries were written before batches). */
+export type EntryKind = 'input' | 'events' | 'event'
 
-/** What an append writes: each event as stored JSON, their bytes, and the conversation state they carry (the last one), if any. */
+/** An entry as the stores keep it. */
+export interface StoredEntry {
+  turn: number
+  kind: EntryKind
+  text: string
+}
+
+/** One entry of a chat's turns, read back. */
+export type ChatEntry = { turn: number; input: TurnInput } | { turn: number; events: ChatEvent[] }
+
+/** What an append writes: the batch as one stored JSON text, its bytes, and the conversation state it carries (the last one), if any. */
 export interface EncodedEvents {
-  texts: string[]
+  text: string
   bytes: number
   state?: { text: string; bytes: number }
 }
@@ -28,7 +41,8 @@ export function encodeEvents(events: readonly ChatEvent[]): EncodedEvents {
     state = { text, bytes: byteLength(text) }
     return JSON.stringify({ type: 'conversation_state', messages: [] })
   })
-  return { texts, bytes: texts.reduce((sum, text) => sum + byteLength(text), 0), state }
+  const text = `[${texts.join(',')}]`
+  return { text, bytes: byteLength(text), state }
 }
 
 export function byteLength(text: string): number {
@@ -61,8 +75,10 @@ export function assembleTurns(entries: Iterable<ChatEntry>, state: Message[] | u
     }
     const turn = turns[entry.turn]
     if (!turn) continue
-    turn.events.push(entry.event)
-    if (entry.event.type === 'conversation_state') last = entry.event
+    for (const event of entry.events) {
+      turn.events.push(event)
+      if (event.type === 'conversation_state') last = event
+    }
   }
   if (last && state) last.messages = state
   // A turn whose input entry is missing cannot be (inputs are written first); a hole is skipped, not shown as `undefined`.
@@ -70,15 +86,16 @@ export function assembleTurns(entries: Iterable<ChatEntry>, state: Message[] | u
 }
 
 /** A chat's turns as entries to store (an import), with the conversation state its last `conversation_state` carries. */
-export function entriesOf(turns: readonly ChatTurn[]): { entries: Array<{ turn: number; kind: 'input' | 'event'; text: string }>; size: ChatSize } {
-  const entries: Array<{ turn: number; kind: 'input' | 'event'; text: string }> = []
+export function entriesOf(turns: readonly ChatTurn[]): { entries: StoredEntry[]; size: ChatSize } {
+  const entries: StoredEntry[] = []
   const size: ChatSize = { events: 0, bytes: 0, stateBytes: 0 }
   turns.forEach((turn, index) => {
     const input = JSON.stringify(turn.input)
     entries.push({ turn: index, kind: 'input', text: input })
     size.bytes += byteLength(input)
+    if (turn.events.length === 0) return
     const encoded = encodeEvents(turn.events)
-    for (const text of encoded.texts) entries.push({ turn: index, kind: 'event', text })
+    entries.push({ turn: index, kind: 'events', text: encoded.text })
     size.events += turn.events.length
     size.bytes += encoded.bytes
   })
@@ -86,6 +103,8 @@ export function entriesOf(turns: readonly ChatTurn[]): { entries: Array<{ turn: 
 }
 
 /** Reads a stored entry back. */
-export function decodeEntry(turn: number, kind: string, text: string): ChatEntry {
-  return kind === 'input' ? { turn, input: JSON.parse(text) as TurnInput } : { turn, event: JSON.parse(text) as ChatEvent }
+export function decodeEntry(turn: number, kind: EntryKind, text: string): ChatEntry {
+  if (kind === 'input') return { turn, input: JSON.parse(text) as TurnInput }
+  const parsed = JSON.parse(text) as ChatEvent[] | ChatEvent
+  return { turn, events: kind === 'events' ? (parsed as ChatEvent[]) : [parsed as ChatEvent] }
 }

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Database from 'libsql'
 import { afterAll, describe, expect, it } from 'vitest'
 import { useConversations } from '../conversations'
-import { FIRST_TURN } from '../testing/chat-events'
+import { conversation, FIRST_TURN } from '../testing/chat-events'
 import { openInScope } from '@/lib/testing/in-scope'
 import { describeConversationStoreContract } from '../testing/conversation-store-contract'
 import { CONVERSATIONS_DATABASE_FILE, useEmbeddedConversationStore } from './embedded-store'
@@ -77,6 +77,66 @@ describe('embedded conversation store', () => {
       expect(chat!.turns[0]!.events.map((event) => event.type)).toEqual(FIRST_TURN.map((event) => event.type))
     } finally {
       await second.destroy()
+    }
+  })
+
+  it('opens a database an earlier version wrote (its state in chats, an entry per event) with nothing lost', async () => {
+    const directory = newDirectory()
+    mkdirSync(directory, { recursive: true })
+    const old = new Database(join(directory, CONVERSATIONS_DATABASE_FILE))
+    const state = conversation('Book a flight', 'Which seat?')
+    old.exec(`
+      create table chats (owner text not null, id text not null, title text not null, created_at integer not null, updated_at integer not null,
+        purge_at integer, turns integer not null, events integer not null, bytes integer not null, waiting_calls text not null,
+        state_bytes integer not null, state text, primary key (owner, id));
+      create table chat_entries (owner text not null, chat_id text not null, turn integer not null, kind text not null, data text not null);
+    `)
+    const stateText = JSON.stringify(state)
+    old.prepare(`insert into chats values ('owner', 'old-chat', 'Book a flight', 1, 2, null, 1, 2, 100, '["call_seat_1"]', ?, ?)`).run(stateText.length, stateText)
+    const insert = old.prepare(`insert into chat_entries values ('owner', 'old-chat', 0, ?, ?)`)
+    insert.run('input', JSON.stringify({ text: 'Book a flight' }))
+    insert.run('event', JSON.stringify({ type: 'text', content: 'Which seat?' }))
+    insert.run('event', JSON.stringify({ type: 'conversation_state', messages: [] }))
+    old.close()
+
+    const opened = await openInScope(function* () {
+      return yield* useConversations({ store: yield* useEmbeddedConversationStore({ directory }) })
+    })
+    try {
+      const chat = await opened.run(() => opened.value.get('owner', 'old-chat'))
+      expect(chat).toMatchObject({ title: 'Book a flight', waiting: true, conversationState: state })
+      expect(chat!.turns).toEqual([
+        { input: { text: 'Book a flight' }, events: [{ type: 'text', content: 'Which seat?' }, { type: 'conversation_state', messages: state }] },
+      ])
+      // And it goes on in the new form.
+      const turn = await opened.run(() => opened.value.startTurn('owner', 'old-chat', { text: 'Seat 10A' }))
+      await opened.run(() => opened.value.appendEvents('owner', 'old-chat', turn, [{ type: 'text', content: 'Done' }]))
+      const after = await opened.run(() => opened.value.get('owner', 'old-chat'))
+      expect(after!.turns.map((each) => each.events.length)).toEqual([2, 1])
+      expect(after!.conversationState).toEqual(state)
+    } finally {
+      await opened.destroy()
+    }
+  })
+
+  it('writes a batch as one entry, and the conversation state only when a turn brings one', async () => {
+    const directory = newDirectory()
+    const opened = await openInScope(function* () {
+      return yield* useConversations({ store: yield* useEmbeddedConversationStore({ directory }) })
+    })
+    const { id } = await opened.run(() => opened.value.create('owner'))
+    const turn = await opened.run(() => opened.value.startTurn('owner', id, { text: 'Book a flight' }))
+    await opened.run(() => opened.value.appendEvents('owner', id, turn, FIRST_TURN))
+    await opened.run(() => opened.value.appendEvents('owner', id, turn, [{ type: 'text', content: 'still here' }]))
+    await opened.destroy()
+    const db = new Database(join(directory, CONVERSATIONS_DATABASE_FILE))
+    try {
+      expect(db.prepare('select kind from chat_entries order by rowid').all()).toEqual([{ kind: 'input' }, { kind: 'events' }, { kind: 'events' }])
+      // FIRST_TURN ends with a conversation state; the batch after it has none and leaves it as it was.
+      const states = db.prepare('select state from chat_states').all() as Array<{ state: string }>
+      expect(states.map((row) => JSON.parse(row.state))).toEqual([FIRST_TURN.findLast((event) => event.type === 'conversation_state')!.messages])
+    } finally {
+      db.close()
     }
   })
 

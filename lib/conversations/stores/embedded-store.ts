@@ -7,7 +7,7 @@ import type { ChatSummary } from '../chat'
 import type { ConversationStore } from '../conversation-store'
 import { tooManyChats } from '../errors'
 import { waitingCalls } from '../waiting'
-import { assembleTurns, byteLength, decodeEntry, encodeEvents, entriesOf, refuseOverSize } from './chat-entries'
+import { assembleTurns, byteLength, decodeEntry, encodeEvents, entriesOf, refuseOverSize, type EntryKind } from './chat-entries'
 
 export interface EmbeddedConversationStoreOptions {
   /** `DATA_DIR`: the chats are kept in `<directory>/conversations.db`. */
@@ -26,11 +26,13 @@ export const CONVERSATIONS_DATABASE_FILE = 'conversations.db'
 const SWEEP_BATCH = 200
 
 /**
- * `chats` is the index: one row per chat, with what the list shows and what the limits count;
- * the conversation state (the whole signed conversation) is its last column, so that reading
- * the others never reads its overflow pages. `chats_listed` covers the list (owner, order,
- * every column the list shows, and `purge_at`, always null there, which the query names), so a page of the list reads that index and nothing else.
- * `chat_entries` holds the turns: one row per input and per event, in `rowid` order.
+ * `chats` is the index: one small row per chat, with what the list shows and what the limits
+ * count. `chats_listed` covers the list (owner, order, every column the list shows, and
+ * `purge_at`, always null there, which the query names), so a page of the list reads that index
+ * and nothing else. `chat_entries` holds the turns: one row per turn input and one per batch of
+ * events, in `rowid` order. `chat_states` holds each chat's conversation state (the whole
+ * signed conversation, which grows with the chat): in a table of its own, written only when a
+ * turn ends with a new one, so that an append — which updates its chat's row — never rewrites it.
  */
 const SCHEMA = `
   create table if not exists chats (
@@ -45,7 +47,6 @@ const SCHEMA = `
     bytes integer not null,
     waiting_calls text not null,
     state_bytes integer not null,
-    state text,
     primary key (owner, id)
   );
   create index if not exists chats_listed on chats (owner, updated_at desc, id desc, title, created_at, waiting_calls, purge_at) where purge_at is null;
@@ -58,7 +59,30 @@ const SCHEMA = `
     data text not null
   );
   create index if not exists chat_entries_by_chat on chat_entries (owner, chat_id);
+  create table if not exists chat_states (
+    owner text not null,
+    id text not null,
+    state text not null,
+    primary key (owner, id)
+  );
 `
+
+/**
+ * A database an earlier version made kept the conversation state as the last column of `chats`
+ * (each append rewrote it): the states move to `chat_states` and the column goes, in one
+ * transaction, before the schema is used. Its entries (one row per event, kind `event`) are read
+ * as they are.
+ */
+function migrate(db: Database.Database): void {
+  const columns = db.prepare("select name from pragma_table_info('chats')").all() as Array<{ name: string }>
+  if (!columns.some((column) => column.name === 'state')) return
+  db.exec(`
+    begin immediate;
+    insert or replace into chat_states (owner, id, state) select owner, id, state from chats where state is not null;
+    alter table chats drop column state;
+    commit;
+  `)
+}
 
 interface ChatRow {
   title: string
@@ -95,6 +119,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       db.pragma('synchronous = NORMAL')
       db.pragma('busy_timeout = 5000')
       db.exec(SCHEMA)
+      migrate(db)
     } catch (error) {
       throw new Error(
         `The chats cannot be kept in ${join(directory, CONVERSATIONS_DATABASE_FILE)}: ${error instanceof Error ? error.message : String(error)}. ` +
@@ -112,8 +137,8 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       ),
       count: db.prepare<[string]>('select count(*) as count from chats where owner = ? and purge_at is null'),
       insert: db.prepare(
-        `insert into chats (owner, id, title, created_at, updated_at, purge_at, turns, events, bytes, waiting_calls, state_bytes, state)
-         values (@owner, @id, @title, @createdAt, @updatedAt, null, @turns, @events, @bytes, @waitingCalls, @stateBytes, @state)`,
+        `insert into chats (owner, id, title, created_at, updated_at, purge_at, turns, events, bytes, waiting_calls, state_bytes)
+         values (@owner, @id, @title, @createdAt, @updatedAt, null, @turns, @events, @bytes, @waitingCalls, @stateBytes)`,
       ),
       insertEntry: db.prepare<[string, string, number, string, string]>('insert into chat_entries (owner, chat_id, turn, kind, data) values (?, ?, ?, ?, ?)'),
       listFirst: db.prepare<[string, number]>(
@@ -125,7 +150,10 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
          where owner = @owner and purge_at is null and (updated_at < @updatedAt or (updated_at = @updatedAt and id < @id))
          order by updated_at desc, id desc limit @limit`,
       ),
-      chat: db.prepare<[string, string]>('select id, title, created_at, updated_at, waiting_calls, state from chats where owner = ? and id = ? and purge_at is null'),
+      chat: db.prepare<[string, string]>(
+        `select chats.id, title, created_at, updated_at, waiting_calls, state from chats left join chat_states using (owner, id)
+         where chats.owner = ? and chats.id = ? and purge_at is null`,
+      ),
       entries: db.prepare<[string, string]>('select turn, kind, data from chat_entries where owner = ? and chat_id = ? order by rowid'),
       startTurn: db.prepare(
         `update chats set turns = turns + 1, bytes = bytes + @bytes, updated_at = @at, title = case when title = '' and @title is not null then @title else title end
@@ -133,15 +161,17 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       ),
       appended: db.prepare(
         `update chats set events = events + @events, bytes = bytes + @bytes, updated_at = @at, waiting_calls = @waitingCalls,
-           state = coalesce(@state, state), state_bytes = case when @state is null then state_bytes else @stateBytes end
+           state_bytes = coalesce(@stateBytes, state_bytes)
          where owner = @owner and id = @id`,
       ),
+      putState: db.prepare<[string, string, string]>('insert or replace into chat_states (owner, id, state) values (?, ?, ?)'),
       rename: db.prepare<[string, number, string, string]>('update chats set title = ?, updated_at = ? where owner = ? and id = ? and purge_at is null'),
       delete: db.prepare<[number, string, string]>('update chats set purge_at = ? where owner = ? and id = ? and purge_at is null'),
       restore: db.prepare<[string, string]>('update chats set purge_at = null where owner = ? and id = ?'),
       due: db.prepare<[number, number]>('select owner, id from chats where purge_at <= ? order by purge_at limit ?'),
       purgeChat: db.prepare<[string, string]>('delete from chats where owner = ? and id = ?'),
       purgeEntries: db.prepare<[string, string]>('delete from chat_entries where owner = ? and chat_id = ?'),
+      purgeState: db.prepare<[string, string]>('delete from chat_states where owner = ? and id = ?'),
       nextDue: db.prepare<[]>('select min(purge_at) as next from chats where purge_at is not null'),
     }
 
@@ -163,8 +193,8 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
         bytes: size.bytes,
         waitingCalls: JSON.stringify(waitingCalls([], chat.turns.flatMap((turn) => turn.events))),
         stateBytes: state === null ? 0 : byteLength(state),
-        state,
       })
+      if (state !== null) statements.putState.run(owner, chat.id, state)
       for (const entry of entries) statements.insertEntry.run(owner, chat.id, entry.turn, entry.kind, entry.text)
     })
 
@@ -188,7 +218,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
         { events: row.events, bytes: row.bytes, stateBytes: row.state_bytes },
         { events: events.length, bytes: encoded.bytes, stateBytes: encoded.state?.bytes },
       )
-      for (const text of encoded.texts) statements.insertEntry.run(owner, id, turn, 'event', text)
+      statements.insertEntry.run(owner, id, turn, 'events', encoded.text)
       statements.appended.run({
         owner,
         id,
@@ -196,9 +226,9 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
         bytes: encoded.bytes,
         at,
         waitingCalls: JSON.stringify(waitingCalls(JSON.parse(row.waiting_calls) as string[], events)),
-        state: encoded.state?.text ?? null,
-        stateBytes: encoded.state?.bytes ?? 0,
+        stateBytes: encoded.state?.bytes ?? null,
       })
+      if (encoded.state) statements.putState.run(owner, id, encoded.state.text)
       return true
     })
 
@@ -216,6 +246,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       const due = statements.due.all(now, SWEEP_BATCH) as Array<{ owner: string; id: string }>
       for (const { owner, id } of due) {
         statements.purgeEntries.run(owner, id)
+        statements.purgeState.run(owner, id)
         statements.purgeChat.run(owner, id)
       }
       return due.length
@@ -245,7 +276,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
         const row = statements.chat.get(owner, id) as (ListedRow & { state: string | null }) | undefined
         if (!row) return undefined
         const state = row.state === null ? undefined : (JSON.parse(row.state) as Message[])
-        const entries = (statements.entries.all(owner, id) as Array<{ turn: number; kind: string; data: string }>).map((entry) =>
+        const entries = (statements.entries.all(owner, id) as Array<{ turn: number; kind: EntryKind; data: string }>).map((entry) =>
           decodeEntry(entry.turn, entry.kind, entry.data),
         )
         return { ...summaryOf(row), turns: assembleTurns(entries, state), ...(state ? { conversationState: state } : {}) }

@@ -2,7 +2,7 @@ import type { ChatSummary } from '../chat'
 import type { ConversationStore } from '../conversation-store'
 import { tooManyChats } from '../errors'
 import { waitingCalls } from '../waiting'
-import { assembleTurns, byteLength, decodeEntry, encodeEvents, entriesOf, refuseOverSize, type ChatSize } from './chat-entries'
+import { assembleTurns, byteLength, decodeEntry, encodeEvents, entriesOf, refuseOverSize, type ChatSize, type StoredEntry } from './chat-entries'
 
 interface MemoryChat {
   id: string
@@ -13,7 +13,7 @@ interface MemoryChat {
   waitingCalls: string[]
   turns: number
   /** Entries as JSON text, as the other stores keep them: what `get` returns is never the store's own object. */
-  entries: Array<{ turn: number; kind: 'input' | 'event'; text: string }>
+  entries: StoredEntry[]
   state?: string
   size: ChatSize
 }
@@ -95,7 +95,7 @@ export function createMemoryConversationStore(): ConversationStore {
       if (!chat || turn < 0 || turn >= chat.turns) return false
       const encoded = encodeEvents(events)
       refuseOverSize(limits, chat.size, { events: events.length, bytes: encoded.bytes, stateBytes: encoded.state?.bytes })
-      for (const text of encoded.texts) chat.entries.push({ turn, kind: 'event', text })
+      chat.entries.push({ turn, kind: 'events', text: encoded.text })
       chat.size.events += events.length
       chat.size.bytes += encoded.bytes
       if (encoded.state) {

@@ -8,7 +8,8 @@ import { chatsBrowser } from '../testing/chats-browser'
 import { ConversationStoreUnavailableError } from '../errors'
 import { openInScope } from '@/lib/testing/in-scope'
 import { describeConversationStoreContract } from '../testing/conversation-store-contract'
-import { useRedisConversationStore } from './redis-store'
+import { redisChatKeys, useRedisConversationStore } from './redis-store'
+import { createClient } from 'redis'
 
 let server: RedisServer
 beforeAll(async () => {
@@ -26,6 +27,29 @@ describeConversationStoreContract('redis', {
 })
 
 describe('redis conversation store', () => {
+  it('reads the entries an earlier version wrote, one event each, beside batches', async () => {
+    const prefix = 'legacy:'
+    const opened = await openInScope(function* () {
+      return yield* useConversations({ store: yield* useRedisConversationStore({ url: server.url, prefix }) })
+    })
+    const client = createClient({ url: server.url })
+    await client.connect()
+    try {
+      const { id } = await opened.run(() => opened.value.create('owner'))
+      const turn = await opened.run(() => opened.value.startTurn('owner', id, { text: 'hi' }))
+      await client.rPush(redisChatKeys(prefix, 'owner', id).entries, `${turn}:e:${JSON.stringify({ type: 'text', content: 'one event, ' })}`)
+      await opened.run(() => opened.value.appendEvents('owner', id, turn, [{ type: 'text', content: 'then a batch' }]))
+      const chat = await opened.run(() => opened.value.get('owner', id))
+      expect(chat!.turns[0]!.events).toEqual([
+        { type: 'text', content: 'one event, ' },
+        { type: 'text', content: 'then a batch' },
+      ])
+    } finally {
+      await client.quit()
+      await opened.destroy()
+    }
+  })
+
   it('fails at once with ConversationStoreUnavailableError while Redis is down', async () => {
     const opened = await openInScope(function* () {
       return yield* useConversations({ store: yield* useRedisConversationStore({ url: server.url, prefix: 'outage:' }) })

@@ -6,7 +6,7 @@ import type { ConversationStore } from '../conversation-store'
 import { chatTooLarge, ConversationStoreUnavailableError, tooManyChats } from '../errors'
 import type { ConversationLimits } from '../limits'
 import { waitingCalls, waitingChanges } from '../waiting'
-import { assembleTurns, byteLength, decodeEntry, encodeEvents, entriesOf } from './chat-entries'
+import { assembleTurns, byteLength, decodeEntry, encodeEvents, entriesOf, type EntryKind } from './chat-entries'
 
 export interface RedisConversationStoreOptions {
   /** `REDIS_URL`. */
@@ -25,13 +25,17 @@ const MAX_RECONNECT_DELAY_MS = 1000
  */
 const EXPIRY_GRACE_MS = 60_000
 
+/** The letter of each kind of entry in the entries list: `i` a turn's input, `b` a batch of events, `e` one event (as written before batches). */
+const ENTRY_LETTERS: Record<EntryKind, string> = { input: 'i', events: 'b', event: 'e' }
+const ENTRY_KINDS: Record<string, EntryKind> = { i: 'input', b: 'events', e: 'event' }
+
 /**
  * The keys of one owner's chats. `{owner}` is a hash tag: all of an owner's keys are in one
  * slot, so the scripts that read a page of the list (hashes the script names from the sorted
  * set) stay on one node of a cluster.
  * - `<prefix>chats:{owner}`: sorted set of the owner's shown chats (not deleted), scored by `updatedAt`;
  * - `<prefix>chat:{owner}:<id>`: hash, the chat's index entry (title, times, sizes, waiting calls, state);
- * - `<prefix>chat-entries:{owner}:<id>`: list, the turns' entries, `<turn>:i:<json>` or `<turn>:e:<json>`.
+ * - `<prefix>chat-entries:{owner}:<id>`: list, the turns' entries, `<turn>:<letter>:<json>` (`ENTRY_LETTERS`).
  */
 export function redisChatKeys(prefix: string, owner: string, id: string): { chat: string; entries: string; list: string } {
   const tag = `{${encodeURIComponent(owner)}}`
@@ -78,7 +82,7 @@ if ARGV[5] ~= '' and row[6] == '' then redis.call('HSET', KEYS[1], 'title', ARGV
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
 return turn`)
 
-// ARGV: id, turn, at, maxEvents, maxBytes, count, bytes, state ('' none), stateBytes, waiting changes (JSON [[callId, open]]), events…
+// ARGV: id, turn, at, maxEvents, maxBytes, count, bytes, state ('' none), stateBytes, waiting changes (JSON [[callId, open]]), the batch (a JSON array).
 // 1 appended, 0 no such chat or turn, -2 events full, -3 bytes full.
 const appendEvents = chatScript(`
 local row = redis.call('HMGET', KEYS[1], 'turns', 'events', 'bytes', 'stateBytes', 'purgeAt', 'waiting')
@@ -91,7 +95,7 @@ local stateBytes = tonumber(row[4])
 if ARGV[8] ~= '' then stateBytes = tonumber(ARGV[9]) end
 local bytes = tonumber(row[3]) + tonumber(ARGV[7])
 if bytes + stateBytes > tonumber(ARGV[5]) then return -3 end
-for i = 11, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[2] .. ':e:' .. ARGV[i]) end
+redis.call('RPUSH', KEYS[2], ARGV[2] .. ':b:' .. ARGV[11])
 local open = {}
 for _, id in ipairs(cjson.decode(row[6])) do open[id] = true end
 for _, change in ipairs(cjson.decode(ARGV[10])) do
@@ -241,7 +245,7 @@ export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConv
             waiting,
             state === '' ? 0 : byteLength(state),
             state,
-            ...entries.map((entry) => `${entry.turn}:${entry.kind === 'input' ? 'i' : 'e'}:${entry.text}`),
+            ...entries.map((entry) => `${entry.turn}:${ENTRY_LETTERS[entry.kind]}:${entry.text}`),
           ]),
         )
         if (reply === -1) throw tooManyChats(limits.maxChats)
@@ -269,7 +273,7 @@ export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConv
         const state = stateText === '' ? undefined : (JSON.parse(stateText) as Message[])
         const decoded = entries.map((entry) => {
           const first = entry.indexOf(':')
-          return decodeEntry(Number(entry.slice(0, first)), entry[first + 1] === 'i' ? 'input' : 'event', entry.slice(first + 3))
+          return decodeEntry(Number(entry.slice(0, first)), ENTRY_KINDS[entry[first + 1]!] ?? 'event', entry.slice(first + 3))
         })
         return {
           id,
@@ -307,7 +311,7 @@ export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConv
             encoded.state?.text ?? '',
             encoded.state?.bytes ?? 0,
             changes,
-            ...encoded.texts,
+            encoded.text,
           ]),
         )
         refuseOver(reply, limits)
