@@ -3,15 +3,18 @@
 // one after another, without `chatId` (nothing stored, as an API client) and with it (the chat
 // made by `POST /api/chats`, its three turns and every batch of events stored), in alternating
 // blocks so that the machine's drift falls on both alike.
-// Alone: npx tsx bench/history-cpu.ts [bookings per block] [blocks]   (builds first if needed)
-// In `npm run bench`: call `measureHistoryCpu` from the servers section (bench/run.ts).
+// Alone: npx tsx bench/history-cpu.ts [bookings per block] [blocks]   (builds first if needed;
+// HISTORY_CPU_STORE=memory for sessions and chats in memory)
+// In `npm run bench`: the conversations section (BENCH_HISTORY_CPU_BOOKINGS).
 import { bookOverHttp, createKeptChat } from './booking-client'
 import { processCpuMs } from './process-cpu'
+import { freePort } from '../lib/testing/server-process'
 import { startServer } from './server-process'
 import { makeTempDir } from './temp-dir'
-import { createServer } from 'node:net'
 
 export interface HistoryCpu {
+  /** Where sessions and chats were kept: 'embedded' (the default) or 'memory' (the engine's part alone). */
+  store: HistoryCpuStore
   bookings: number
   /** Server CPU per booking, ms: as an API client (nothing stored). */
   withoutChatMs: number
@@ -25,22 +28,24 @@ export interface HistoryCpu {
 
 export const HISTORY_CPU_GROWTH_TARGET = 0.1
 
-/** A port nobody listens on now (`BENCH_PORT` when set). */
-async function freePort(): Promise<number> {
-  if (process.env.BENCH_PORT) return Number(process.env.BENCH_PORT)
-  return await new Promise((resolve, reject) => {
-    const listener = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = listener.address() as { port: number }
-      listener.close(() => resolve(port))
-    })
-    listener.once('error', reject)
-  })
-}
+export type HistoryCpuStore = 'embedded' | 'memory'
 
-export async function measureHistoryCpu({ bookingsPerBlock = 100, blocks = 6, warmUp = 200 } = {}): Promise<HistoryCpu> {
+export async function measureHistoryCpu({
+  port,
+  store = 'embedded',
+  bookingsPerBlock = 100,
+  blocks = 6,
+  warmUp = 200,
+}: {
+  port: number
+  /** 'memory': sessions and chats in memory, to tell the engine's part from the store's. */
+  store?: HistoryCpuStore
+  bookingsPerBlock?: number
+  blocks?: number
+  warmUp?: number
+}): Promise<HistoryCpu> {
   const dataDir = makeTempDir('history-cpu')
-  // `HISTORY_CPU_STORE=memory`: sessions and chats in memory, to tell the engine's part from the store's.
-  const server = await startServer({ port: await freePort(), env: { DATA_DIR: dataDir.path, REDIS_URL: '', SESSION_STORE: process.env.HISTORY_CPU_STORE === 'memory' ? 'memory' : '' } })
+  const server = await startServer({ port, env: { DATA_DIR: dataDir.path, REDIS_URL: '', SESSION_STORE: store === 'memory' ? 'memory' : '' } })
   try {
     let creating = 0
     let created = 0
@@ -73,18 +78,23 @@ export async function measureHistoryCpu({ bookingsPerBlock = 100, blocks = 6, wa
     const bookings = bookingsPerBlock * blocks
     const withoutChatMs = without / bookings
     const withChatMs = withChat / bookings
-    return { bookings, withoutChatMs, withChatMs, growth: withChatMs / withoutChatMs - 1, createChatMs: creating / created }
+    return { store, bookings, withoutChatMs, withChatMs, growth: withChatMs / withoutChatMs - 1, createChatMs: creating / created }
   } finally {
     await server.stop()
     dataDir.remove()
   }
 }
 
+export function describeHistoryCpu(result: HistoryCpu): string {
+  return (
+    `${result.store} store, ${result.bookings} bookings each: without chatId ${result.withoutChatMs.toFixed(2)} ms, with chatId ${result.withChatMs.toFixed(2)} ms, ` +
+    `+${(result.growth * 100).toFixed(1)}% (target ≤ ${HISTORY_CPU_GROWTH_TARGET * 100}%); making a chat ${result.createChatMs.toFixed(2)} ms, once per chat`
+  )
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [perBlock, blocks] = process.argv.slice(2).map(Number)
-  const result = await measureHistoryCpu({ bookingsPerBlock: perBlock || undefined, blocks: blocks || undefined })
-  console.log(
-    `A booking's server CPU, ${result.bookings} each, ${process.env.HISTORY_CPU_STORE === 'memory' ? 'memory' : 'embedded'} store: without chatId ${result.withoutChatMs.toFixed(2)} ms, with chatId ${result.withChatMs.toFixed(2)} ms: ` +
-      `${(result.growth * 100).toFixed(1)}% (target ≤ ${HISTORY_CPU_GROWTH_TARGET * 100}%); making a chat ${result.createChatMs.toFixed(2)} ms, once per chat`,
-  )
+  const store: HistoryCpuStore = process.env.HISTORY_CPU_STORE === 'memory' ? 'memory' : 'embedded'
+  const result = await measureHistoryCpu({ port: await freePort({ host: '127.0.0.1' }), store, bookingsPerBlock: perBlock || undefined, blocks: blocks || undefined })
+  console.log(`A booking's server CPU: ${describeHistoryCpu(result)}`)
 }

@@ -6,10 +6,10 @@
 // - render: from the chat's JSON having arrived (`GET /api/chats/:id`, resource timing) to the
 //   200th message in the page — the replay through the reducer and React's render.
 // Machine-speed-dependent, so a bench, not a test. Alone: npx tsx bench/open-chat.ts [runs]
-// In `npm run bench`: call `measureOpenChat` in a section of bench/run.ts (e.g. after first-load).
+// In `npm run bench`: the conversations section (BENCH_OPEN_CHAT_RUNS).
 import { chromium } from '@playwright/test'
 import { existsSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { freePort } from '../lib/testing/server-process'
 import { startServer } from './server-process'
 import { percentile } from './stats'
 import { makeTempDir } from './temp-dir'
@@ -37,20 +37,9 @@ function chatOf200Messages() {
   return { format: 'elicit-chat', version: 1, title: 'A long chat', createdAt: 0, updatedAt: 0, turns, conversationState: messages }
 }
 
-async function freePort(): Promise<number> {
-  if (process.env.BENCH_PORT) return Number(process.env.BENCH_PORT)
-  return await new Promise((resolve, reject) => {
-    const listener = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = listener.address() as { port: number }
-      listener.close(() => resolve(port))
-    })
-    listener.once('error', reject)
-  })
-}
-
-export async function measureOpenChat({ runs = 7 } = {}): Promise<OpenChat> {
+export async function measureOpenChat({ port, runs = 7 }: { port: number; runs?: number }): Promise<OpenChat> {
   const dataDir = makeTempDir('open-chat')
-  const server = await startServer({ port: await freePort(), env: { DATA_DIR: dataDir.path, REDIS_URL: '', SESSION_STORE: '' } })
+  const server = await startServer({ port, env: { DATA_DIR: dataDir.path, REDIS_URL: '', SESSION_STORE: '' } })
   const bundled = chromium.executablePath()
   const browser = await chromium.launch({ executablePath: existsSync(bundled) ? undefined : '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
   try {
@@ -83,7 +72,7 @@ export async function measureOpenChat({ runs = 7 } = {}): Promise<OpenChat> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await measureOpenChat({ runs: Number(process.argv[2]) || undefined })
+  const result = await measureOpenChat({ port: await freePort({ host: '127.0.0.1' }), runs: Number(process.argv[2]) || undefined })
   console.log(
     `Opening a kept chat of ${result.messages} messages (median of ${result.runs}): ${result.openMs.toFixed(0)} ms from navigation, ` +
       `${result.renderMs.toFixed(0)} ms from its JSON to the page (target ≤ ${OPEN_CHAT_RENDER_MS_TARGET} ms)`,

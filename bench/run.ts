@@ -16,17 +16,27 @@
 // server-wide budget (bench/overload.ts), with BENCH_OVERLOAD_NEW_CLIENTS, BENCH_OVERLOAD_WARM_UP,
 // BENCH_OVERLOAD_FLOOD_LOOPS and BENCH_OVERLOAD_FLOOD_ADDRESSES;
 // BENCH_MCP_INSTANCE_BOOKINGS (0 skips it): 2025 MCP bookings with every request on one instance,
-// and as many with the answers sent to another instance on the same Redis (bench/mcp-instances.ts).
+// and as many with the answers sent to another instance on the same Redis (bench/mcp-instances.ts);
+// the chats kept on the server (issue 25): BENCH_CHATS (0 skips it: the list of that many chats,
+// in-process, embedded store and Redis, bench/conversations.ts), BENCH_HISTORY_CPU_BOOKINGS (0
+// skips it: a booking's server CPU without and with its chat kept, that many of each, embedded and
+// memory stores, bench/history-cpu.ts), BENCH_OPEN_CHAT_RUNS (0 skips it: a chat of 200 messages
+// opened in Chromium, bench/open-chat.ts).
 //
 // One section alone: BENCH_ONLY=<section> gives every other section's count a default of 0, e.g.
 // `BENCH_ONLY=overload npm run bench`. Sections: servers (BENCH_SERVERS and the HTTP counts), mcp,
-// mcp-instances, overload, first-load, http-heap, waiting, dehydrated, bookings.
+// mcp-instances, overload, first-load, conversations, http-heap, waiting, dehydrated, bookings.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { startBareHttpServer, type BareHttpServer } from './bare-http'
 import { formatCpu } from './cpu-units'
+import { useEmbeddedConversationStore, useRedisConversationStore } from '../lib/conversations'
+import { startRedisServer } from '../lib/sessions/testing/redis-server'
+import { describeConversationMeasures, measureConversations } from './conversations'
 import { measureDehydratedSessions } from './dehydrated-sessions'
+import { describeHistoryCpu, HISTORY_CPU_GROWTH_TARGET, measureHistoryCpu } from './history-cpu'
+import { measureOpenChat, OPEN_CHAT_RENDER_MS_TARGET } from './open-chat'
 import { describePageLoad, FIRST_LOAD_LCP_RATIO_TARGET, FIRST_LOAD_SCRIPT_KIB_TARGET, measureFirstLoad } from './first-load'
 import { measureHttpHeap } from './http-heap'
 import { measureRetainedHeap, measureWaitingSessions } from './in-process'
@@ -38,9 +48,10 @@ import { ensureBuild, startServer } from './server-process'
 import { serverSetups, type ServerSetup, type SetupName } from './server-setups'
 import { measureResumeStoreTime, type ResumeStoreTime } from './store-time'
 import { percentile, summary } from './stats'
+import { makeTempDir } from './temp-dir'
 import { timeTrivialRoute } from './trivial-route'
 
-type Section = 'servers' | 'mcp' | 'mcp-instances' | 'overload' | 'first-load' | 'http-heap' | 'waiting' | 'dehydrated' | 'bookings'
+type Section = 'servers' | 'mcp' | 'mcp-instances' | 'overload' | 'first-load' | 'conversations' | 'http-heap' | 'waiting' | 'dehydrated' | 'bookings'
 /** `BENCH_ONLY=<section>`: that section alone (its counts at their defaults unless set), every other one's counts 0 unless set. */
 const ONLY = (process.env.BENCH_ONLY?.trim() || undefined) as Section | undefined
 /** The variable `name` when set, else `fallback`, or 0 when BENCH_ONLY names another section. */
@@ -66,6 +77,9 @@ const OVERLOAD: OverloadCounts = {
   floodLoops: count('BENCH_OVERLOAD_FLOOD_LOOPS', 8, 'overload'),
   floodAddresses: count('BENCH_OVERLOAD_FLOOD_ADDRESSES', 300, 'overload'),
 }
+const CHATS = count('BENCH_CHATS', 1_000, 'conversations')
+const HISTORY_CPU_BOOKINGS = count('BENCH_HISTORY_CPU_BOOKINGS', 600, 'conversations')
+const OPEN_CHAT_RUNS = count('BENCH_OPEN_CHAT_RUNS', 7, 'conversations')
 /** Answer p95 under a flood spending the server's budget, as a multiple of it without (issue 28). */
 const OVERLOAD_TARGET = 3
 /**
@@ -81,6 +95,7 @@ const INSPECTOR_PORT = BARE_PORT + 2
 const OVERLOAD_PORT = BARE_PORT + 3
 const FIRST_LOAD_PORT = BARE_PORT + 4
 const MCP_INSTANCES_PORTS: [number, number] = [BARE_PORT + 5, BARE_PORT + 6]
+const CONVERSATIONS_PORT = BARE_PORT + 7
 const LIGHTHOUSE_RUNS = count('BENCH_LIGHTHOUSE_RUNS', 5, 'first-load')
 /** e.g. `BENCH_SERVERS=memory,cold`: only those server runs (all four by default, none when BENCH_ONLY names another section; set but empty: none). */
 const SERVERS =
@@ -282,6 +297,51 @@ async function measureFirstLoadOnce() {
   }
 }
 
+if (CHATS > 0 || HISTORY_CPU_BOOKINGS > 0 || OPEN_CHAT_RUNS > 0) console.log('\nChats kept on the server (issue 25)...')
+const conversations = {
+  list: CHATS > 0 ? await measureChatLists() : undefined,
+  historyCpu: HISTORY_CPU_BOOKINGS > 0 ? await measureHistoryCpuOnBoth() : undefined,
+  openChat: OPEN_CHAT_RUNS > 0 ? await measureOpenChat({ port: CONVERSATIONS_PORT, runs: OPEN_CHAT_RUNS }) : undefined,
+}
+if (conversations.openChat) {
+  const { openChat } = conversations
+  console.log(
+    `  a chat of ${openChat.messages} messages opened in Chromium (median of ${openChat.runs}): ${openChat.openMs.toFixed(0)} ms from navigation, ` +
+      `${openChat.renderMs.toFixed(0)} ms from its JSON to the page (target ≤ ${OPEN_CHAT_RENDER_MS_TARGET} ms): ${verdict(openChat.renderMs <= OPEN_CHAT_RENDER_MS_TARGET)}`,
+  )
+}
+
+/** The list's figures on each store, printed as they come. */
+async function measureChatLists() {
+  const data = makeTempDir('conversations')
+  const embedded = await measureConversations('embedded', () => useEmbeddedConversationStore({ directory: data.path })).finally(() => data.remove())
+  console.log(indent(describeConversationMeasures(embedded)))
+  const redisServer = await startRedisServer()
+  const redis = await measureConversations('redis', () => useRedisConversationStore({ url: redisServer.url })).finally(() => redisServer.stop())
+  console.log(indent(describeConversationMeasures(redis)))
+  return { embedded, redis }
+}
+
+/** A booking's CPU with and without its chat kept: on the default embedded store (the target), then on the memory store (the engine's part alone). */
+async function measureHistoryCpuOnBoth() {
+  const blocks = 6
+  const bookingsPerBlock = Math.max(1, Math.round(HISTORY_CPU_BOOKINGS / blocks))
+  const results = []
+  for (const store of ['embedded', 'memory'] as const) {
+    const result = await measureHistoryCpu({ port: CONVERSATIONS_PORT, store, bookingsPerBlock, blocks })
+    console.log(`  a booking's server CPU, ${describeHistoryCpu(result)}: ${verdict(result.growth <= HISTORY_CPU_GROWTH_TARGET)}`)
+    results.push(result)
+  }
+  return results
+}
+
+function indent(text: string) {
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n')
+}
+
 if (HTTP_LEAK_BOOKINGS > 0) console.log(`\nHeap kept per booking over HTTP (${HTTP_LEAK_STORE} store, ${HTTP_LEAK_BOOKINGS} bookings; this takes a while)...`)
 const httpHeap = HTTP_LEAK_BOOKINGS > 0 ? await measureHttpHeap({ store: HTTP_LEAK_STORE, port: HTTP_LEAK_PORT, inspectorPort: INSPECTOR_PORT, bookings: HTTP_LEAK_BOOKINGS }) : undefined
 if (httpHeap) {
@@ -411,6 +471,9 @@ writeFileSync(
         mcpInstanceBookings: MCP_INSTANCE_BOOKINGS,
         httpLeakBookings: HTTP_LEAK_BOOKINGS,
         overload: OVERLOAD,
+        chats: CHATS,
+        historyCpuBookings: HISTORY_CPU_BOOKINGS,
+        openChatRuns: OPEN_CHAT_RUNS,
       },
       servers: runs,
       storeTime,
@@ -418,6 +481,7 @@ writeFileSync(
       mcpInstances,
       overload,
       firstLoad,
+      conversations,
       httpHeap,
       waiting,
       dehydrated,
