@@ -20,7 +20,7 @@ async function chatIdOf(page: Page): Promise<string> {
 test.describe('chats kept on the server', () => {
   test.describe.configure({ timeout: 90_000 })
 
-  test('three chats, one waiting at the seat: after kill -9 and a restart its URL opens it as it was, the seat is answered, the ticket comes; another browser gets "not found"', async ({
+  test('three chats, one waiting at the seat: after kill -9 and a restart the sidebar reopens it as it was, the seat is answered, the ticket comes; another browser gets "not found"', async ({
     apps,
     page,
     browser,
@@ -62,7 +62,14 @@ test.describe('chats kept on the server', () => {
     await app.kill('SIGKILL')
     app = await apps.start({ dataDir: app.dataDir })
 
-    await page.goto(`${app.url}/c/${waiting}`)
+    // Reopened from the sidebar: the booking's chat says it waits for an answer.
+    await page.goto(app.url)
+    const chats = page.getByRole('navigation', { name: 'Chats' })
+    await expect(chats.getByRole('link')).toHaveCount(3)
+    const waitingLink = chats.getByRole('link', { name: /waiting for your answer/ })
+    await expect(waitingLink).toHaveAttribute('href', `/c/${waiting}`)
+    await waitingLink.click()
+    await expect(page).toHaveURL(new RegExp(`/c/${waiting}$`))
     await expect(chat.userMessages).toHaveText(['Book a flight from NYC to LAX'])
     // As it was: the flight folded to its answer line, the seat map the one open question.
     await expect(booking.answerLines).toHaveText([new RegExp(`^Flight ${flightNumber} · `)])
