@@ -1,6 +1,6 @@
 // What the chat controller's tests share: a scripted /api/chat, controllers started over it, and
 // the fixture plugin's turns (book_train), loaded as the app loads a plugin.
-import { expect, vi } from 'vitest'
+import { vi } from 'vitest'
 import type { ChatEvent } from '../../protocol/events'
 import type { Message } from '../../protocol/messages'
 import type { ChatRequest } from '../../protocol/request-schema'
