@@ -5,7 +5,7 @@ import { createPluginRegistry } from '../plugins'
 import { TrainList } from '@/fixtures/book-train/components/TrainList'
 import type { ChatController } from './chat-controller'
 import { renderKey } from './handler-tasks'
-import type { KeptChat } from './server-chat'
+import type { KeptChat, KeptTurn } from './server-chat'
 import { card, createServer, createTwoStepPlugin, detachAll, firstTurn, registry, rendersOf, seatTurn, start, trains, twoStepTurn } from './testing/chat-harness'
 
 afterEach(detachAll)
@@ -37,6 +37,21 @@ function createApp(kept: Record<string, KeptChat> = {}) {
 
 /** What the server keeps of a turn's events: an earlier `conversation_state` without its messages. */
 const asKept = (events: ChatEvent[]): ChatEvent[] => events.map((event) => (event.type === 'conversation_state' ? { ...event, messages: [] } : event))
+
+/**
+ * `chat-1` as the server keeps it: each turn's input and events — an earlier turn's
+ * `conversation_state` without its messages — titled by its first message, and the last turn's
+ * conversation as the one the next request sends.
+ */
+function keptChat(turns: KeptTurn[]): KeptChat {
+  const last = [...(turns.at(-1)?.events ?? [])].reverse().find((event) => event.type === 'conversation_state')
+  return {
+    id: 'chat-1',
+    title: turns[0]?.input.text ?? '',
+    turns: turns.map((turn, index) => (index < turns.length - 1 ? { ...turn, events: asKept(turn.events) } : turn)),
+    ...(last?.type === 'conversation_state' ? { conversationState: last.messages } : {}),
+  }
+}
 
 async function ready(controller: ChatController) {
   await vi.waitFor(() => expect(controller.getSnapshot().ready).toBe(true))
@@ -78,15 +93,10 @@ describe('a chat kept on the server', () => {
     const answered = liveApp.chat.requests[1] as ChatRequest
 
     // The same chat as the server keeps it, opened in another page.
-    const kept: KeptChat = {
-      id: 'chat-1',
-      title: 'Book a train from Paris to Lyon',
-      turns: [
-        { input: { text: 'Book a train from Paris to Lyon' }, events: asKept(firstTurn) },
-        { input: { pluginElicitResponses: answered.pluginElicitResponses }, events: seatTurn },
-      ],
-      conversationState: (seatTurn.at(-1) as Extract<ChatEvent, { type: 'conversation_state' }>).messages,
-    }
+    const kept = keptChat([
+      { input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn },
+      { input: { pluginElicitResponses: answered.pluginElicitResponses }, events: seatTurn },
+    ])
     const app = createApp({ 'chat-1': kept })
     const opened = await ready(start({ registry, fetch: app.fetch, kept: { id: 'chat-1' } }))
 
@@ -115,11 +125,7 @@ describe('a chat kept on the server', () => {
   })
 
   it('shows a turn the server was killed in as cut short, keeping what it had streamed', async () => {
-    const kept: KeptChat = {
-      id: 'chat-1',
-      title: 'Book a train from Paris to Lyon',
-      turns: [{ input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn.slice(0, 2) }],
-    }
+    const kept = keptChat([{ input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn.slice(0, 2) }])
     const opened = await ready(start({ registry, fetch: createApp({ 'chat-1': kept }).fetch, kept: { id: 'chat-1' } }))
     const { state } = opened.getSnapshot()
     expect(state.entries.map((entry) => entry.kind)).toEqual(['user', 'assistant', 'tool'])
@@ -142,14 +148,10 @@ describe('a chat kept on the server', () => {
 
   it('shows an answered question answered again, its answer the result, when the plugin arrives as a chunk', async () => {
     const answer = { action: 'accept' as const, content: { trainId: trains[0].id } }
-    const kept: KeptChat = {
-      id: 'chat-1',
-      title: 'Book a train from Paris to Lyon',
-      turns: [
-        { input: { text: 'Book a train from Paris to Lyon' }, events: asKept(firstTurn) },
-        { input: { pluginElicitResponses: [{ sessionId: 'call-1', callId: 'call-1', elicitId: 'book_train/pickTrain/call-1/3', result: answer }] }, events: seatTurn },
-      ],
-    }
+    const kept = keptChat([
+      { input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn },
+      { input: { pluginElicitResponses: [{ sessionId: 'call-1', callId: 'call-1', elicitId: 'book_train/pickTrain/call-1/3', result: answer }] }, events: seatTurn },
+    ])
     // A new page: the plugin's browser half arrives with the question, as a chunk does.
     const lazy = createPluginRegistry([{ toolName: 'book_train', load: () => import('@/fixtures/book-train/plugin').then((module) => module.bookTrainPlugin) }])
     const opened = await ready(start({ registry: lazy, fetch: createApp({ 'chat-1': kept }).fetch, kept: { id: 'chat-1' } }))
@@ -175,14 +177,10 @@ describe('a chat kept on the server', () => {
     rendersOf(live, 'call-1')[1]!.respond('sure')
     await vi.waitFor(() => expect(live.getSnapshot().state.status).toBe('idle'))
     const answered = liveApp.chat.requests[1] as ChatRequest
-    const kept: KeptChat = {
-      id: 'chat-1',
-      title: 'go',
-      turns: [
-        { input: { text: 'go' }, events: asKept(twoStepTurn) },
-        { input: { pluginElicitResponses: answered.pluginElicitResponses }, events: done },
-      ],
-    }
+    const kept = keptChat([
+      { input: { text: 'go' }, events: twoStepTurn },
+      { input: { pluginElicitResponses: answered.pluginElicitResponses }, events: done },
+    ])
 
     // Opened in another page, where the plugin's code comes later, as a chunk does.
     let arrive!: () => void
@@ -200,12 +198,7 @@ describe('a chat kept on the server', () => {
 
   it('gives a component the question’s choices again', async () => {
     const choices = { trainId: trains.map((train) => ({ value: train.id, title: train.number })) }
-    const kept: KeptChat = {
-      id: 'chat-1',
-      title: 'Book a train from Paris to Lyon',
-      turns: [{ input: { text: 'Book a train from Paris to Lyon' }, events: asKept([...firstTurn.slice(0, 3), { ...firstTurn[3], choices } as ChatEvent, firstTurn[4]]) }],
-      conversationState: [{ role: 'user', content: 'Book a train from Paris to Lyon' }],
-    }
+    const kept = keptChat([{ input: { text: 'Book a train from Paris to Lyon' }, events: [...firstTurn.slice(0, 3), { ...firstTurn[3], choices } as ChatEvent, firstTurn[4]] }])
     const opened = await ready(start({ registry, fetch: createApp({ 'chat-1': kept }).fetch, kept: { id: 'chat-1' } }))
     await vi.waitFor(() => expect(rendersOf(opened, 'call-1')).toHaveLength(1))
     expect(rendersOf(opened, 'call-1')[0]!.props).toMatchObject({ message: 'Select your train from Paris to Lyon:', choices })
