@@ -20,16 +20,18 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'lib/tools': ['lib/protocol'],
   'lib/models': ['lib/protocol', 'lib/tools'],
   'lib/runtime': ['lib/protocol', 'lib/tools', 'lib/models'],
-  'lib/sessions': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime'],
+  // What every store opens: the embedded database, the Redis client.
+  'lib/storage': [],
+  'lib/sessions': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/storage'],
   'lib/http': ['lib/protocol', 'lib/sessions'],
   'lib/engine': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http'],
   'lib/plugins': ['lib/protocol', 'lib/tools', 'lib/models'],
   'lib/mcp': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/plugins'],
   'lib/client': ['lib/protocol', 'lib/tools', 'lib/plugins'],
   // The chats kept on the server: the events they hold are the protocol's, the API's edge is lib/http's.
-  'lib/conversations': ['lib/protocol', 'lib/http'],
+  'lib/conversations': ['lib/protocol', 'lib/http', 'lib/storage'],
   // Continue on another device: the identity cookie and the edge's refusals are lib/http's; its revoked() check is injected, so lib/http never imports this.
-  'lib/devices': ['lib/http'],
+  'lib/devices': ['lib/http', 'lib/storage'],
   'lib/server': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/engine', 'lib/plugins', 'lib/mcp', 'lib/conversations', 'lib/devices', 'plugins'],
   'lib/testing': [],
 }

@@ -1,27 +1,24 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { z } from 'zod'
 import type { ChatEvent } from '../protocol/events'
 import type { Message } from '../protocol/messages'
-import { createPluginRegistry, makePlugin, type ElicitComponentProps } from '../plugins'
+import { createPluginRegistry } from '../plugins'
 import { TrainList } from '@/fixtures/book-train/components/TrainList'
-import { createMcpTool } from '../tools'
-import type { ToolCallEntry } from './chat-state'
+import type { ChatState } from './chat-state'
 import { renderKey } from './handler-tasks'
-import { createLocalPersistence } from './persistence'
 import {
   bookingCall,
   card,
   createServer,
+  createTwoStepPlugin,
   detachAll,
   elicitEvent,
   firstTurn,
-  memoryStorage,
   registry,
   rendersOf,
   seatTurn,
   start,
-  startRestored,
   trains,
+  twoStepTurn,
 } from './testing/chat-harness'
 
 afterEach(detachAll)
@@ -106,31 +103,27 @@ describe('createChatController', () => {
     expect(card(chat, 'call-1')).toMatchObject({ status: 'completed', result: { value: confirmation } })
   })
 
-  it('takes a click on a question’s component as one change of the chat, the answer kept once, shown again after a reload', async () => {
-    const storage = memoryStorage()
-    const writes: string[] = []
-    const counted = { ...storage, setItem: (key: string, value: string) => (writes.push(value), storage.setItem(key, value)) }
+  it('takes a click on a question’s component as one change of the chat, the answer kept once', async () => {
     const server = createServer()
     server.stream(firstTurn)
-    const before = start({ registry, fetch: server.fetch, persistence: createLocalPersistence({ storage: counted }) })
-    await before.send('Book a train from Paris to Lyon')
+    const chat = start({ registry, fetch: server.fetch })
+    await chat.send('Book a train from Paris to Lyon')
     server.stream([], { hold: true })
-    writes.length = 0
+    const changes: ChatState[] = []
+    let last = chat.getSnapshot().state
+    chat.subscribe(() => {
+      const { state } = chat.getSnapshot()
+      if (state !== last) changes.push((last = state))
+    })
     const answer = { action: 'accept' as const, content: { trainId: trains[0].id } }
-    rendersOf(before, 'call-1')[0].respond(answer)
+    rendersOf(chat, 'call-1')[0].respond(answer)
     await vi.waitFor(() => expect(server.requests).toHaveLength(2))
-    // One write of the chat, as it went out: the question submitted, its answer the result, nothing else stored.
-    expect(writes).toHaveLength(1)
-    const written = JSON.parse(writes[0]!) as { status: string; entries: ToolCallEntry[] }
-    expect(written.status).toBe('streaming')
-    expect(written.entries.find((entry) => entry.kind === 'tool')?.elicitations[0]).toMatchObject({ status: 'submitted', answers: [], result: answer })
-    before.detach()
-
-    // A new page: the plugin's browser half arrives with the restored question, as a chunk does.
-    const reloaded = createPluginRegistry([{ toolName: 'book_train', load: () => import('@/fixtures/book-train/plugin').then((module) => module.bookTrainPlugin) }])
-    const after = await startRestored({ registry: reloaded, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
-    await vi.waitFor(() => expect(rendersOf(after, 'call-1')).toHaveLength(1))
-    expect(rendersOf(after, 'call-1')[0]).toMatchObject({ props: { Component: TrainList }, answered: true, response: answer })
+    // One change of the chat, as it went out: the question submitted, its answer the result, nothing else kept.
+    expect(changes).toHaveLength(1)
+    const [change] = changes
+    expect(change!.status).toBe('streaming')
+    const booking = change!.entries.find((entry) => entry.kind === 'tool')
+    expect(booking?.kind === 'tool' && booking.elicitations[0]).toMatchObject({ status: 'submitted', answers: [], result: answer })
   })
 
   it('answers several tool calls of one turn in one request', async () => {
@@ -165,43 +158,22 @@ describe('createChatController', () => {
     ])
   })
 
-  it('brings a waiting elicitation back after a reload, with earlier answers replayed', async () => {
-    const storage = memoryStorage()
-    const tool = createMcpTool('two_step')
-      .elicits({ confirm: z.object({ first: z.string(), second: z.string() }) })
-      .execute(function* () {
-        return 'unused'
-      })
-    function Ask(_props: ElicitComponentProps<string> & { question: string }) {
-      return null
-    }
-    const twoStep = makePlugin<typeof tool>('two_step')
-      .onElicit({
-        *confirm(_request, ctx) {
-          const first = yield* ctx.render(Ask, { question: 'first?' })
-          const second = yield* ctx.render(Ask, { question: 'second?' })
-          return { action: 'accept', content: { first, second } }
-        },
-      })
-      .build()
-    const twoStepRegistry = createPluginRegistry([twoStep])
+  it('brings a waiting elicitation back when attached again, with earlier answers replayed', async () => {
     const server = createServer()
-    server.stream([
-      { type: 'tool_calls', calls: [{ id: 'call-1', name: 'two_step', arguments: {} }] },
-      elicitEvent({ callId: 'call-1', toolName: 'two_step', key: 'confirm', seq: 1, message: 'Confirm twice', context: {} }),
-      { type: 'conversation_state', messages: [{ role: 'user', content: 'go' }] },
-    ])
-    const before = start({ registry: twoStepRegistry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
-    await before.send('go')
-    rendersOf(before, 'call-1')[0].respond('yes')
-    expect(rendersOf(before, 'call-1')).toHaveLength(2)
-    before.detach() // the tab goes away
-
-    const after = await startRestored({ registry: twoStepRegistry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
-    const { state } = after.getSnapshot()
+    server.stream(twoStepTurn)
+    const chat = start({ registry: createPluginRegistry([createTwoStepPlugin()]), fetch: server.fetch })
+    await chat.send('go')
+    rendersOf(chat, 'call-1')[0].respond('yes')
+    expect(rendersOf(chat, 'call-1')).toHaveLength(2)
+    // The component goes away and comes back (React's development double mount, a remount): the handler starts again.
+    chat.detach()
+    expect(chat.getSnapshot().renders).toEqual({})
+    chat.attach()
+    await vi.waitFor(() => expect(rendersOf(chat, 'call-1')).toHaveLength(2))
+    const { state } = chat.getSnapshot()
     expect(state.status).toBe('awaiting_input')
     expect(state.messages).toEqual([{ role: 'user', content: 'go' }])
-    const [first, second] = rendersOf(after, 'call-1')
+    const [first, second] = rendersOf(chat, 'call-1')
     expect(first).toMatchObject({ answered: true, response: 'yes' })
     expect(second.props).toEqual({ question: 'second?' })
     expect(second.answered).toBe(false)
@@ -213,65 +185,6 @@ describe('createChatController', () => {
       messages: [{ role: 'user', content: 'go' }],
       pluginElicitResponses: [{ result: { action: 'accept', content: { first: 'yes', second: 'sure' } } }],
     })
-  })
-
-  it('shows answered elicitations again after a reload, when the plugin arrives only later', async () => {
-    const storage = memoryStorage()
-    const tool = createMcpTool('two_step')
-      .elicits({ confirm: z.object({ first: z.string(), second: z.string() }) })
-      .execute(function* () {
-        return 'unused'
-      })
-    function Ask(_props: ElicitComponentProps<string> & { question: string }) {
-      return null
-    }
-    const twoStep = makePlugin<typeof tool>('two_step')
-      .onElicit({
-        *confirm(_request, ctx) {
-          const first = yield* ctx.render(Ask, { question: 'first?' })
-          const second = yield* ctx.render(Ask, { question: 'second?' })
-          return { action: 'accept', content: { first, second } }
-        },
-      })
-      .build()
-    const server = createServer()
-    server.stream([
-      { type: 'tool_calls', calls: [{ id: 'call-1', name: 'two_step', arguments: {} }] },
-      elicitEvent({ callId: 'call-1', toolName: 'two_step', key: 'confirm', seq: 1, message: 'Confirm twice', context: {} }),
-      { type: 'conversation_state', messages: [{ role: 'user', content: 'go' }] },
-    ])
-    const before = start({ registry: createPluginRegistry([twoStep]), fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
-    await before.send('go')
-    server.stream([
-      { type: 'tool_result', id: 'call-1', name: 'two_step', content: 'done' },
-      {
-        type: 'conversation_state',
-        messages: [
-          { role: 'user', content: 'go' },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'two_step', arguments: '{}' } }] },
-          { role: 'tool', tool_call_id: 'call-1', content: 'done' },
-        ],
-      },
-      { type: 'complete', text: '' },
-    ])
-    rendersOf(before, 'call-1')[0].respond('yes')
-    rendersOf(before, 'call-1')[1].respond('sure')
-    await vi.waitFor(() => expect(before.getSnapshot().state.status).toBe('idle'))
-    expect(card(before, 'call-1').elicitations[0].status).not.toBe('waiting')
-    before.detach()
-
-    // After the reload the plugin's code comes later, as a chunk does.
-    let arrive!: () => void
-    const arrived = new Promise<void>((resolve) => (arrive = resolve))
-    const lazy = createPluginRegistry([{ toolName: 'two_step', load: () => arrived.then(() => twoStep) }])
-    const after = await startRestored({ registry: lazy, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
-    expect(rendersOf(after, 'call-1')).toEqual([])
-    arrive()
-    await vi.waitFor(() => expect(rendersOf(after, 'call-1')).toHaveLength(2))
-    expect(rendersOf(after, 'call-1').map((rendered) => [rendered.answered, rendered.response])).toEqual([
-      [true, 'yes'],
-      [true, 'sure'],
-    ])
   })
 
   it('stops waiting sessions one request at a time and halts their handlers', async () => {
@@ -351,18 +264,13 @@ describe('createChatController', () => {
     expect(card(chat, 'call-x').elicitations[0].error).toBe('No plugin is registered for tool "unknown_tool".')
   })
 
-  it('gives a component the question’s choices, and again after a reload', async () => {
-    const storage = memoryStorage()
+  it('gives a component the question’s choices', async () => {
     const choices = { trainId: trains.map((train) => ({ value: train.id, title: train.number })) }
     const server = createServer()
     server.stream([...firstTurn.slice(0, 3), { ...firstTurn[3], choices } as ChatEvent, firstTurn[4]])
-    const before = start({ registry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
-    await before.send('Book a train from Paris to Lyon')
-    expect(rendersOf(before, 'call-1')[0]?.props).toMatchObject({ choices })
-    before.detach()
-
-    const after = await startRestored({ registry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
-    expect(rendersOf(after, 'call-1')[0]?.props).toMatchObject({ message: 'Select your train from Paris to Lyon:', choices })
+    const chat = start({ registry, fetch: server.fetch })
+    await chat.send('Book a train from Paris to Lyon')
+    expect(rendersOf(chat, 'call-1')[0]?.props).toMatchObject({ message: 'Select your train from Paris to Lyon:', choices })
   })
 
   it('runs the handler again when the server rejects an answer', async () => {
@@ -383,38 +291,15 @@ describe('createChatController', () => {
     expect(card(chat, 'call-1').elicitations[0].rejection).toEqual({ message: 'trainId: Too small' })
   })
 
-  it('starts a new chat: clears the state and the storage, and frees waiting sessions', async () => {
-    const storage = memoryStorage()
+  it('starts a new chat: clears the state, and frees waiting sessions', async () => {
     const server = createServer()
     server.stream(firstTurn)
-    const chat = start({ registry, fetch: server.fetch, persistence: createLocalPersistence({ storage }) })
+    const chat = start({ registry, fetch: server.fetch })
     await chat.send('Book a train from Paris to Lyon')
     server.stream([{ type: 'conversation_state', messages: [] }])
     await chat.newChat()
     expect(chat.getSnapshot().state).toEqual({ messages: [], entries: [], status: 'idle' })
     expect(chat.getSnapshot().renders).toEqual({})
-    expect(createLocalPersistence({ storage }).load()).toBeUndefined()
     expect(server.requests[1].pluginAbort).toEqual({ sessionId: 'call-1', reason: 'Stopped by the user' })
-  })
-
-  it('treats a reload during a stream as an interruption', async () => {
-    const storage = memoryStorage()
-    const persistence = createLocalPersistence({ storage })
-    persistence.save({
-      messages: [{ role: 'user', content: 'Hi' }],
-      entries: [
-        { kind: 'user', id: 'user-0', text: 'Hi' },
-        { kind: 'assistant', id: 'assistant-1', text: 'Hel', streaming: true },
-      ],
-      status: 'streaming',
-      turn: { kind: 'message', text: 'Hel', textReceived: true, receivedState: false, elicitIds: [] },
-    })
-    const chat = await startRestored({ registry, persistence })
-    expect(chat.getSnapshot().state).toMatchObject({
-      status: 'idle',
-      messages: [{ role: 'user', content: 'Hi' }],
-      entries: [{ kind: 'user' }, { kind: 'assistant', text: 'Hel', streaming: false }],
-    })
-    expect(chat.getSnapshot().ready).toBe(true)
   })
 })

@@ -1,18 +1,16 @@
 import { until } from 'effection'
 import type { PluginRegistry } from '../plugins'
-import { createChatSaver } from './chat-saver'
 import { allElicitations, initialChatState, openElicitations, reduceChat, type ChatAction, type ChatState } from './chat-state'
 import { createChatStore, type ChatSnapshot } from './chat-store'
 import { createChatTransport, STOP_REASON } from './chat-transport'
 import { createHandlerTasks } from './handler-tasks'
-import type { ChatPersistence } from './persistence'
 import { parseComposerText } from './slash-command'
 import { createKeptChat, loadKeptChat, replayChat, type LoadedChat } from './server-chat'
 
 export interface ChatController {
   getSnapshot(): ChatSnapshot
   subscribe(listener: () => void): () => void
-  /** Start: restore the stored chat once, start the handlers of its elicitations. */
+  /** Start: show the chat once (the kept one loaded, or a new one), start the handlers of its elicitations. */
   attach(): void
   /** Halt every handler and abort the request in flight; `attach` starts again. */
   detach(): void
@@ -29,11 +27,8 @@ export interface ChatController {
 
 export interface CreateChatControllerOptions {
   registry: PluginRegistry
-  persistence?: ChatPersistence
   endpoint?: string
   fetch?: typeof globalThis.fetch
-  /** How long streamed text may wait before it is saved; every other change is saved at once. */
-  saveDelayMs?: number
   /**
    * The chat is kept on the server (docs/conversations.md): with an `id` it is loaded from the
    * chats API and replayed (`replayChat`); without, the first send creates it. Every request
@@ -53,23 +48,20 @@ export interface KeptChatOptions {
 
 /**
  * The browser side of the chat contract, without React: what the user does, in the order of
- * the chat's parts — the store (`chat-store.ts`), its persistence (`chat-saver.ts`), the plugin
- * handlers (`handler-tasks.ts`) and the requests (`chat-transport.ts`). Every change of the state
- * goes through `dispatch`, which saves it and brings the handlers in line; once every open
+ * the chat's parts — the store (`chat-store.ts`), the plugin handlers (`handler-tasks.ts`), the
+ * requests (`chat-transport.ts`) and the chat kept on the server (`server-chat.ts`). Every change
+ * of the state goes through `dispatch`, which brings the handlers in line; once every open
  * question has its answer the reducer starts a `responses` turn, and this sends it.
  */
 export function createChatController({
   registry,
-  persistence,
   endpoint = '/api/chat',
   fetch = (...args) => globalThis.fetch(...args),
-  saveDelayMs = 200,
   kept,
 }: CreateChatControllerOptions): ChatController {
   /** The kept chat's id: given, or made by the first send. */
   let chatId = kept?.id
   const store = createChatStore()
-  const saver = createChatSaver({ persistence, delayMs: saveDelayMs, state: () => store.getSnapshot().state })
   const tasks = createHandlerTasks({ registry, store, dispatch, afterReconcile: sendAnswersWhenDue })
   const transport = createChatTransport({
     endpoint,
@@ -77,7 +69,6 @@ export function createChatController({
     store,
     dispatch,
     ended() {
-      saver.now()
       tasks.reconcile()
       if (chatId !== undefined) kept?.onChange?.({ id: chatId, created: false })
     },
@@ -89,7 +80,6 @@ export function createChatController({
 
   function dispatch(action: ChatAction) {
     if (!store.dispatch(action)) return
-    saver.changed(action)
     tasks.reconcile()
   }
 
@@ -138,16 +128,12 @@ export function createChatController({
     }
   }
 
-  const onPageHide = () => saver.now()
-
-  /** The chat as stored (or a fresh one), once: ready from then on, its waiting questions picked up. */
-  function restore(stored: ChatState | undefined) {
-    saver.restored()
-    let state = stored ?? initialChatState
-    // A request cut by the reload is gone: keep what streamed, as after Stop.
+  /** The chat as kept (or a new one), once: ready from then on, its waiting questions picked up. */
+  function restore(chat: ChatState = initialChatState) {
+    let state = chat
+    // A request the page was reloaded in is gone: keep what streamed, as after Stop.
     if (state.turn) state = reduceChat(state, { type: 'local/interrupted', reason: 'The page was reloaded before the answer finished.' })
     store.publish({ ...store.getSnapshot(), state, ready: true })
-    saver.now()
     tasks.reconcile()
   }
 
@@ -164,7 +150,6 @@ export function createChatController({
         return
       }
       if (loaded.kind === 'not_found') {
-        saver.restored()
         store.publish({ ...store.getSnapshot(), ready: true, notFound: true })
         return
       }
@@ -186,29 +171,16 @@ export function createChatController({
     attach() {
       if (tasks.isOpen) return
       tasks.open()
-      globalThis.addEventListener?.('pagehide', onPageHide)
-      if (saver.isRestored) return tasks.reconcile()
+      // Shown once (`ready`): a later attach (React's development double mount) only picks the handlers up again.
+      if (store.getSnapshot().ready) return tasks.reconcile()
       if (kept && chatId !== undefined) return openKept(chatId)
-      const stored = persistence?.load()
-      if (!stored) return restore(undefined)
-      // A stored chat is checked by a chunk of its own: restored when it has loaded, unless detached first (then again on attach).
-      tasks.run(function* () {
-        let state: ChatState | undefined
-        try {
-          state = yield* until(stored)
-        } catch {
-          // Its chunk could not load (offline): the chat starts fresh, and what is stored stays for the next visit.
-        }
-        restore(state)
-      })
+      restore()
     },
     detach() {
-      globalThis.removeEventListener?.('pagehide', onPageHide)
       transport.cut()
       tasks.close()
       const snapshot = store.getSnapshot()
       if (Object.keys(snapshot.renders).length > 0) store.publish({ ...snapshot, renders: {} })
-      saver.now()
     },
     async send(text) {
       const content = text.trim()
@@ -263,7 +235,6 @@ export function createChatController({
       const attached = tasks.isOpen
       tasks.close()
       store.publish({ state: initialChatState, renders: {}, ready })
-      persistence?.clear()
       if (attached) tasks.open()
       await transport.abortQuietly(sessionIds, state.messages)
     },

@@ -8,11 +8,11 @@ export type RenderMap = Readonly<Record<string, readonly RenderedComponent[]>>
 export interface ChatSnapshot {
   state: ChatState
   renders: RenderMap
-  /** False until the stored chat has been restored (after mount, in the browser). */
+  /** False until the kept chat has been loaded (after mount, in the browser); a new chat is ready at once. */
   ready: boolean
   /**
    * The request in flight was refused because the server is busy, and goes again by itself at
-   * `retryAt` (see `retryWhileBusy`); Stop gives it up. Not stored: a reload ends the turn.
+   * `retryAt` (see `retryWhileBusy`); Stop gives it up. Not kept: a reload ends the turn.
    */
   busy?: BusyRetry
   /** The chat named by the URL is none of this browser's (unknown, deleted, another browser's): nothing to show. */
@@ -22,7 +22,7 @@ export interface ChatSnapshot {
 /**
  * What the chat shows, held for React (`useSyncExternalStore`): one snapshot, replaced whole on
  * every change, so a listener compares by identity. The state changes through `reduceChat`
- * (`dispatch`), or is replaced whole (a restored chat, New chat); what is not stored — the
+ * (`dispatch`), or is replaced whole (a kept chat loaded, New chat); what is not in the state — the
  * handlers' renders, the busy notice — changes through `publish`.
  */
 export interface ChatStore {

@@ -1,9 +1,12 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ChatEvent } from '../protocol/events'
 import type { ChatRequest } from '../protocol/request-schema'
+import { createPluginRegistry } from '../plugins'
+import { TrainList } from '@/fixtures/book-train/components/TrainList'
 import type { ChatController } from './chat-controller'
-import type { KeptChat } from './server-chat'
-import { createServer, detachAll, firstTurn, registry, rendersOf, seatTurn, start, trains } from './testing/chat-harness'
+import { renderKey } from './handler-tasks'
+import type { KeptChat, KeptTurn } from './server-chat'
+import { card, createServer, createTwoStepPlugin, detachAll, firstTurn, registry, rendersOf, seatTurn, start, trains, twoStepTurn } from './testing/chat-harness'
 
 afterEach(detachAll)
 beforeAll(async () => {
@@ -34,6 +37,21 @@ function createApp(kept: Record<string, KeptChat> = {}) {
 
 /** What the server keeps of a turn's events: an earlier `conversation_state` without its messages. */
 const asKept = (events: ChatEvent[]): ChatEvent[] => events.map((event) => (event.type === 'conversation_state' ? { ...event, messages: [] } : event))
+
+/**
+ * `chat-1` as the server keeps it: each turn's input and events — an earlier turn's
+ * `conversation_state` without its messages — titled by its first message, and the last turn's
+ * conversation as the one the next request sends.
+ */
+function keptChat(turns: KeptTurn[]): KeptChat {
+  const last = [...(turns.at(-1)?.events ?? [])].reverse().find((event) => event.type === 'conversation_state')
+  return {
+    id: 'chat-1',
+    title: turns[0]?.input.text ?? '',
+    turns: turns.map((turn, index) => (index < turns.length - 1 ? { ...turn, events: asKept(turn.events) } : turn)),
+    ...(last?.type === 'conversation_state' ? { conversationState: last.messages } : {}),
+  }
+}
 
 async function ready(controller: ChatController) {
   await vi.waitFor(() => expect(controller.getSnapshot().ready).toBe(true))
@@ -75,15 +93,10 @@ describe('a chat kept on the server', () => {
     const answered = liveApp.chat.requests[1] as ChatRequest
 
     // The same chat as the server keeps it, opened in another page.
-    const kept: KeptChat = {
-      id: 'chat-1',
-      title: 'Book a train from Paris to Lyon',
-      turns: [
-        { input: { text: 'Book a train from Paris to Lyon' }, events: asKept(firstTurn) },
-        { input: { pluginElicitResponses: answered.pluginElicitResponses }, events: seatTurn },
-      ],
-      conversationState: (seatTurn.at(-1) as Extract<ChatEvent, { type: 'conversation_state' }>).messages,
-    }
+    const kept = keptChat([
+      { input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn },
+      { input: { pluginElicitResponses: answered.pluginElicitResponses }, events: seatTurn },
+    ])
     const app = createApp({ 'chat-1': kept })
     const opened = await ready(start({ registry, fetch: app.fetch, kept: { id: 'chat-1' } }))
 
@@ -112,11 +125,7 @@ describe('a chat kept on the server', () => {
   })
 
   it('shows a turn the server was killed in as cut short, keeping what it had streamed', async () => {
-    const kept: KeptChat = {
-      id: 'chat-1',
-      title: 'Book a train from Paris to Lyon',
-      turns: [{ input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn.slice(0, 2) }],
-    }
+    const kept = keptChat([{ input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn.slice(0, 2) }])
     const opened = await ready(start({ registry, fetch: createApp({ 'chat-1': kept }).fetch, kept: { id: 'chat-1' } }))
     const { state } = opened.getSnapshot()
     expect(state.entries.map((entry) => entry.kind)).toEqual(['user', 'assistant', 'tool'])
@@ -135,5 +144,63 @@ describe('a chat kept on the server', () => {
     expect(live.getSnapshot().state.entries).toEqual([])
     // No Stop went to the server for the waiting booking.
     expect(app.calls).toEqual(['POST /api/chats', 'POST /api/chat'])
+  })
+
+  it('shows an answered question answered again, its answer the result, when the plugin arrives as a chunk', async () => {
+    const answer = { action: 'accept' as const, content: { trainId: trains[0].id } }
+    const kept = keptChat([
+      { input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn },
+      { input: { pluginElicitResponses: [{ sessionId: 'call-1', callId: 'call-1', elicitId: 'book_train/pickTrain/call-1/3', result: answer }] }, events: seatTurn },
+    ])
+    // A new page: the plugin's browser half arrives with the question, as a chunk does.
+    const lazy = createPluginRegistry([{ toolName: 'book_train', load: () => import('@/fixtures/book-train/plugin').then((module) => module.bookTrainPlugin) }])
+    const opened = await ready(start({ registry: lazy, fetch: createApp({ 'chat-1': kept }).fetch, kept: { id: 'chat-1' } }))
+    const trainQuestion = card(opened, 'call-1').elicitations[0]!
+    await vi.waitFor(() => expect(opened.getSnapshot().renders[renderKey(trainQuestion)]).toHaveLength(1))
+    expect(opened.getSnapshot().renders[renderKey(trainQuestion)]![0]).toMatchObject({ props: { Component: TrainList }, answered: true, response: answer })
+  })
+
+  it('shows the steps of an answered question again, when the plugin arrives only later', async () => {
+    // The chat, lived: a question answered in two steps.
+    const liveApp = createApp()
+    const plugin = createTwoStepPlugin()
+    liveApp.chat.stream(twoStepTurn)
+    const live = await ready(start({ registry: createPluginRegistry([plugin]), fetch: liveApp.fetch, kept: {} }))
+    await live.send('go')
+    const done: ChatEvent[] = [
+      { type: 'tool_result', id: 'call-1', name: 'two_step', content: 'done' },
+      { type: 'conversation_state', messages: [{ role: 'user', content: 'go' }] },
+      { type: 'complete', text: '' },
+    ]
+    liveApp.chat.stream(done)
+    rendersOf(live, 'call-1')[0]!.respond('yes')
+    rendersOf(live, 'call-1')[1]!.respond('sure')
+    await vi.waitFor(() => expect(live.getSnapshot().state.status).toBe('idle'))
+    const answered = liveApp.chat.requests[1] as ChatRequest
+    const kept = keptChat([
+      { input: { text: 'go' }, events: twoStepTurn },
+      { input: { pluginElicitResponses: answered.pluginElicitResponses }, events: done },
+    ])
+
+    // Opened in another page, where the plugin's code comes later, as a chunk does.
+    let arrive!: () => void
+    const arrived = new Promise<void>((resolve) => (arrive = resolve))
+    const lazy = createPluginRegistry([{ toolName: 'two_step', load: () => arrived.then(() => plugin) }])
+    const opened = await ready(start({ registry: lazy, fetch: createApp({ 'chat-1': kept }).fetch, kept: { id: 'chat-1' } }))
+    expect(rendersOf(opened, 'call-1')).toEqual([])
+    arrive()
+    await vi.waitFor(() => expect(rendersOf(opened, 'call-1')).toHaveLength(2))
+    expect(rendersOf(opened, 'call-1').map((rendered) => [rendered.answered, rendered.response])).toEqual([
+      [true, 'yes'],
+      [true, 'sure'],
+    ])
+  })
+
+  it('gives a component the question’s choices again', async () => {
+    const choices = { trainId: trains.map((train) => ({ value: train.id, title: train.number })) }
+    const kept = keptChat([{ input: { text: 'Book a train from Paris to Lyon' }, events: [...firstTurn.slice(0, 3), { ...firstTurn[3], choices } as ChatEvent, firstTurn[4]] }])
+    const opened = await ready(start({ registry, fetch: createApp({ 'chat-1': kept }).fetch, kept: { id: 'chat-1' } }))
+    await vi.waitFor(() => expect(rendersOf(opened, 'call-1')).toHaveLength(1))
+    expect(rendersOf(opened, 'call-1')[0]!.props).toMatchObject({ message: 'Select your train from Paris to Lyon:', choices })
   })
 })

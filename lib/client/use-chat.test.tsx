@@ -11,7 +11,7 @@ function Probe() {
 }
 
 describe('useChat', () => {
-  it('renders the empty, not-yet-restored chat on the server without touching storage or the network', () => {
+  it('renders the empty, not-yet-loaded chat on the server without touching the network', () => {
     expect(typeof window).toBe('undefined')
     expect(renderToString(<Probe />)).toContain('idle|false|0|0')
   })

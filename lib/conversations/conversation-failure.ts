@@ -1,4 +1,4 @@
-import { ChatRequestError, toChatFailure } from '../http'
+import { toApiFailure, type ChatRequestError } from '../http'
 import { isConversationError, isConversationStoreUnavailable, type ConversationError } from './errors'
 
 /**
@@ -9,9 +9,5 @@ import { isConversationError, isConversationStoreUnavailable, type ConversationE
  * event's. Undefined for anything else: a bug, which the caller lets be a 500.
  */
 export function toConversationFailure(error: unknown): ConversationError | ChatRequestError | undefined {
-  if (isConversationError(error)) return error
-  if (isConversationStoreUnavailable(error)) {
-    return new ChatRequestError('store_unavailable', `Chats cannot be reached right now (${error.message}). Try again in a moment.`)
-  }
-  return toChatFailure(error)
+  return toApiFailure(error, { isOwn: isConversationError, isStoreUnavailable: isConversationStoreUnavailable, what: 'Chats' })
 }

@@ -1,3 +1,5 @@
+import { hasMark, Refusal } from '../http'
+
 /**
  * The refusals of the chats API and the HTTP status of each. Their JSON is the shape every
  * refusal of this app has (lib/http/errors.ts): `{ error: { code, message, issues? } }`.
@@ -18,31 +20,20 @@ export const CONVERSATION_ERROR_STATUS = {
 
 export type ConversationErrorCode = keyof typeof CONVERSATION_ERROR_STATUS
 
-/** Marks every `ConversationError`, whichever copy of this module made it (see lib/http/errors.ts for why). */
+/** Marks every `ConversationError`, whichever copy of this module made it (`hasMark`). */
 const CONVERSATION_ERROR = Symbol.for('chat-app.ConversationError')
 
 /** A request about chats that is refused; it knows its HTTP status. */
-export class ConversationError extends Error {
+export class ConversationError extends Refusal<ConversationErrorCode> {
   override name = 'ConversationError'
   readonly [CONVERSATION_ERROR] = true
-  readonly status: number
-  constructor(
-    readonly code: ConversationErrorCode,
-    message: string,
-    readonly issues?: Array<{ path: string; message: string }>,
-  ) {
-    super(message)
-    this.status = CONVERSATION_ERROR_STATUS[code]
-  }
-
-  toResponse(headers?: Record<string, string>): Response {
-    const body = { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}) } }
-    return Response.json(body, { status: this.status, headers })
+  constructor(code: ConversationErrorCode, message: string, issues?: Array<{ path: string; message: string }>) {
+    super(code, CONVERSATION_ERROR_STATUS[code], message, issues)
   }
 }
 
 export function isConversationError(error: unknown): error is ConversationError {
-  return error instanceof ConversationError || (typeof error === 'object' && error !== null && CONVERSATION_ERROR in error)
+  return hasMark(error, CONVERSATION_ERROR)
 }
 
 export function chatNotFound(): ConversationError {
@@ -69,5 +60,5 @@ export class ConversationStoreUnavailableError extends Error {
 }
 
 export function isConversationStoreUnavailable(error: unknown): error is ConversationStoreUnavailableError {
-  return error instanceof ConversationStoreUnavailableError || (typeof error === 'object' && error !== null && STORE_UNAVAILABLE in error)
+  return hasMark(error, STORE_UNAVAILABLE)
 }

@@ -1,3 +1,5 @@
+import { hasMark, Refusal } from '../http'
+
 /**
  * The refusals of the devices API and the HTTP status of each, in the JSON shape of every
  * refusal of this app (lib/http/errors.ts): `{ error: { code, message, issues? } }`.
@@ -24,29 +26,18 @@ export const DEVICE_ERROR_STATUS = {
 
 export type DeviceErrorCode = keyof typeof DEVICE_ERROR_STATUS
 
-/** Marks every `DeviceError`, whichever copy of this module made it (see lib/http/errors.ts for why). */
+/** Marks every `DeviceError`, whichever copy of this module made it (`hasMark`). */
 const DEVICE_ERROR = Symbol.for('chat-app.DeviceError')
 
 /** A devices request that is refused; it knows its HTTP status. */
-export class DeviceError extends Error {
+export class DeviceError extends Refusal<DeviceErrorCode> {
   override name = 'DeviceError'
   readonly [DEVICE_ERROR] = true
-  readonly status: number
-  constructor(
-    readonly code: DeviceErrorCode,
-    message: string,
-    readonly issues?: Array<{ path: string; message: string }>,
-  ) {
-    super(message)
-    this.status = DEVICE_ERROR_STATUS[code]
-  }
-
-  toResponse(headers?: Record<string, string>): Response {
-    const body = { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}) } }
-    return Response.json(body, { status: this.status, headers })
+  constructor(code: DeviceErrorCode, message: string, issues?: Array<{ path: string; message: string }>) {
+    super(code, DEVICE_ERROR_STATUS[code], message, issues)
   }
 }
 
 export function isDeviceError(error: unknown): error is DeviceError {
-  return error instanceof DeviceError || (typeof error === 'object' && error !== null && DEVICE_ERROR in error)
+  return hasMark(error, DEVICE_ERROR)
 }

@@ -1,6 +1,6 @@
 import type { Operation } from 'effection'
 import type { z } from 'zod'
-import { ChatRequestError, clientAddressOf, readJsonBody, toChatFailure, type Admission, type ClientIdentityResolver, type RateDecision } from '../http'
+import { ChatRequestError, clientAddressOf, readJsonBody, toApiFailure, type Admission, type ClientIdentityResolver, type RateDecision } from '../http'
 import { BROWSER_ID_PATH, createCodeBodySchema, joinBodySchema } from './api-schema'
 import { isDeviceStoreUnavailable } from './device-store'
 import type { AskingBrowser, Devices } from './devices'
@@ -97,11 +97,7 @@ function refuseOtherSites(request: Request): void {
 
 /** What a client is told of a failure: a `DeviceError`, the edge's refusals (body, rate), or the store down (503). */
 function toDeviceFailure(error: unknown): DeviceError | ChatRequestError | undefined {
-  if (isDeviceError(error)) return error
-  if (isDeviceStoreUnavailable(error)) {
-    return new ChatRequestError('store_unavailable', `Devices cannot be reached right now (${error.message}). Try again in a moment.`)
-  }
-  return toChatFailure(error)
+  return toApiFailure(error, { isOwn: isDeviceError, isStoreUnavailable: isDeviceStoreUnavailable, what: 'Devices' })
 }
 
 function parse<Schema extends z.ZodType>(schema: Schema, value: unknown): z.infer<Schema> {

@@ -3,40 +3,75 @@ import type { ValidationIssue } from '../protocol/events'
 import { isSessionStoreUnavailable } from '../sessions/session-store'
 
 /**
- * Marks every `ChatRequestError`, whichever copy of this module made it: the production server
- * opens the chat server from `instrumentation` and runs the routes from another bundle, each
- * with its own copy of this class, so `instanceof` alone misses errors made by the other one.
+ * Whether `error` carries `mark` (a `Symbol.for` key its class sets), whichever copy of its
+ * module made it: the production server opens the chat server from `instrumentation` and runs
+ * the routes from another bundle, each with its own copy of a class, so `instanceof` alone
+ * misses errors made by the other one.
  */
+export function hasMark(error: unknown, mark: symbol): boolean {
+  return typeof error === 'object' && error !== null && mark in error
+}
+
+/**
+ * A request refused with a code of its API's own table (the chat's, the chats', the devices')
+ * and that code's HTTP status, answered in the JSON shape of every refusal of this app:
+ * `{ error: { code, message, issues? } }`. Each API's subclass keeps its codes, its messages and
+ * its mark (`hasMark`).
+ */
+export class Refusal<Code extends string = string> extends Error {
+  readonly status: number
+  constructor(
+    readonly code: Code,
+    status: number,
+    message: string,
+    readonly issues?: ValidationIssue[],
+  ) {
+    super(message)
+    this.status = status
+  }
+
+  toResponse(headers?: Record<string, string>): Response {
+    const body = { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}), ...this.details() } }
+    return Response.json(body, { status: this.status, headers })
+  }
+
+  /** What else the JSON of this refusal says, after its code, message and issues. */
+  protected details(): Record<string, unknown> {
+    return {}
+  }
+}
+
+/** Marks every `ChatRequestError`, whichever copy of this module made it (`hasMark`). */
 const CHAT_REQUEST_ERROR = Symbol.for('chat-app.ChatRequestError')
 
 /** A request the chat refuses before streaming; it knows its HTTP status. */
-export class ChatRequestError extends Error {
+export class ChatRequestError extends Refusal<ChatErrorCode> {
   override name = 'ChatRequestError'
   readonly [CHAT_REQUEST_ERROR] = true
-  readonly status: number
   constructor(
-    readonly code: ChatErrorCode,
+    code: ChatErrorCode,
     message: string,
-    readonly issues?: ValidationIssue[],
+    issues?: ValidationIssue[],
     /** For a 429: when to try again, sent as `Retry-After` (whole seconds, at least 1). */
     readonly retryAfterSeconds?: number,
     /** For a 429: whose limit it was — the client's own address, or the whole server's. */
     readonly scope?: 'address' | 'server',
   ) {
-    super(message)
-    this.status = CHAT_ERROR_STATUS[code]
+    super(code, CHAT_ERROR_STATUS[code], message, issues)
   }
 
-  toResponse(headers?: Record<string, string>): Response {
-    const body = { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}), ...(this.scope ? { scope: this.scope } : {}) } }
-    const all: Record<string, string> = { ...headers }
-    if (this.retryAfterSeconds !== undefined) all['Retry-After'] = String(Math.max(1, Math.ceil(this.retryAfterSeconds)))
-    return Response.json(body, { status: this.status, headers: all })
+  override toResponse(headers?: Record<string, string>): Response {
+    if (this.retryAfterSeconds === undefined) return super.toResponse(headers)
+    return super.toResponse({ ...headers, 'Retry-After': String(Math.max(1, Math.ceil(this.retryAfterSeconds))) })
+  }
+
+  protected override details(): Record<string, unknown> {
+    return this.scope ? { scope: this.scope } : {}
   }
 }
 
 export function isChatRequestError(error: unknown): error is ChatRequestError {
-  return error instanceof ChatRequestError || (typeof error === 'object' && error !== null && CHAT_REQUEST_ERROR in error)
+  return hasMark(error, CHAT_REQUEST_ERROR)
 }
 
 /**
@@ -52,4 +87,20 @@ export function toChatFailure(error: unknown): ChatRequestError | undefined {
     return new ChatRequestError('store_unavailable', `Sessions cannot be reached right now (${error.message}). Try again in a moment.`)
   }
   return undefined
+}
+
+/**
+ * `toChatFailure` for an API of its own (chats, devices): its own refusals as they are, its
+ * store down the same 503 `store_unavailable` as the sessions' store down (`what` names what
+ * cannot be reached: "Chats", "Devices"), and anything else as `toChatFailure` has it.
+ */
+export function toApiFailure<Own extends Refusal>(
+  error: unknown,
+  { isOwn, isStoreUnavailable, what }: { isOwn(error: unknown): error is Own; isStoreUnavailable(error: unknown): error is Error; what: string },
+): Own | ChatRequestError | undefined {
+  if (isOwn(error)) return error
+  if (isStoreUnavailable(error)) {
+    return new ChatRequestError('store_unavailable', `${what} cannot be reached right now (${error.message}). Try again in a moment.`)
+  }
+  return toChatFailure(error)
 }

@@ -1,27 +1,13 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { useAppDataDir } from '@/lib/testing/app-data-dir'
 
 /*
  * The routes as Next runs them, wired to the app's instance (lib/server/conversations-instance.ts):
  * the chats in DATA_DIR's conversations.db, the identity cookie the chat route gives.
  */
-const dataDir = mkdtempSync(join(tmpdir(), 'chats-routes-'))
-const saved = { DATA_DIR: process.env.DATA_DIR, MCP_CONFIG: process.env.MCP_CONFIG }
-
-beforeAll(() => {
-  process.env.DATA_DIR = dataDir
-  // No external MCP servers: the chat app starts without any.
-  process.env.MCP_CONFIG = ''
-})
-afterAll(() => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name]
-    else process.env[name] = value
-  }
-  rmSync(dataDir, { recursive: true, force: true })
-})
+const dataDir = useAppDataDir('chats-routes-')
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) })
 

@@ -1,27 +1,13 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { existsSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { useAppDataDir } from '@/lib/testing/app-data-dir'
 
 /*
  * The routes as Next runs them, wired to the app's instances (lib/server/devices-instance.ts and
  * the chat app's identity resolver): the devices in DATA_DIR's devices.db, the chats in its
  * conversations.db, one identity cookie for both.
  */
-const dataDir = mkdtempSync(join(tmpdir(), 'devices-routes-'))
-const saved = { DATA_DIR: process.env.DATA_DIR, MCP_CONFIG: process.env.MCP_CONFIG }
-
-beforeAll(() => {
-  process.env.DATA_DIR = dataDir
-  process.env.MCP_CONFIG = ''
-})
-afterAll(() => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name]
-    else process.env[name] = value
-  }
-  rmSync(dataDir, { recursive: true, force: true })
-})
+const dataDir = useAppDataDir('devices-routes-')
 
 /** A browser with its cookie jar, sending same-origin requests as the app's pages do. */
 function browser(userAgent: string) {

@@ -1,12 +1,13 @@
 // What the chat controller's tests share: a scripted /api/chat, controllers started over it, and
 // the fixture plugin's turns (book_train), loaded as the app loads a plugin.
-import { expect, vi } from 'vitest'
+import { vi } from 'vitest'
 import type { ChatEvent } from '../../protocol/events'
 import type { Message } from '../../protocol/messages'
 import type { ChatRequest } from '../../protocol/request-schema'
-import { createPluginRegistry } from '../../plugins'
+import { z } from 'zod'
+import { createPluginRegistry, makePlugin, type ElicitComponentProps } from '../../plugins'
 import { searchTrains, seatMapFor } from '@/fixtures/book-train/trains'
-import { encodeModelContext, formatElicitId } from '../../tools'
+import { createMcpTool, encodeModelContext, formatElicitId } from '../../tools'
 import { createChatController, type ChatController } from '../chat-controller'
 import { renderKey } from '../handler-tasks'
 import type { ToolCallEntry } from '../chat-state'
@@ -50,15 +51,6 @@ function ndjson(events: ChatEvent[], { hold, signal }: { hold: boolean; signal?:
   return new Response(body, { status: 200, headers: { 'content-type': 'application/x-ndjson' } })
 }
 
-export function memoryStorage() {
-  const items = new Map<string, string>()
-  return {
-    getItem: (key: string) => items.get(key) ?? null,
-    setItem: (key: string, value: string) => void items.set(key, value),
-    removeItem: (key: string) => void items.delete(key),
-  }
-}
-
 const controllers: ChatController[] = []
 
 /** Detach every controller `start` made: each test file calls it after each test. */
@@ -67,16 +59,9 @@ export function detachAll() {
 }
 
 export function start(options: Parameters<typeof createChatController>[0]) {
-  const controller = createChatController({ saveDelayMs: 0, ...options })
+  const controller = createChatController(options)
   controllers.push(controller)
   controller.attach()
-  return controller
-}
-
-/** A controller started over a stored chat: ready once the stored chat's checker (its own chunk) has loaded and checked it. */
-export async function startRestored(options: Parameters<typeof createChatController>[0]) {
-  const controller = start(options)
-  await vi.waitFor(() => expect(controller.getSnapshot().ready).toBe(true))
   return controller
 }
 
@@ -154,3 +139,30 @@ export const seatTurn: ChatEvent[] = [
 
 // The fixture's browser half, listed as the app lists a plugin's: loaded on its first question.
 export const registry = createPluginRegistry([{ toolName: 'book_train', load: () => import('@/fixtures/book-train/plugin').then((module) => module.bookTrainPlugin) }])
+
+/** A plugin whose handler asks twice (`first?`, then `second?`) and answers with both: what a replay of earlier answers shows. */
+export function createTwoStepPlugin() {
+  const tool = createMcpTool('two_step')
+    .elicits({ confirm: z.object({ first: z.string(), second: z.string() }) })
+    .execute(function* () {
+      return 'unused'
+    })
+  function Ask(_props: ElicitComponentProps<string> & { question: string }) {
+    return null
+  }
+  return makePlugin<typeof tool>('two_step')
+    .onElicit({
+      *confirm(_request, ctx) {
+        const first = yield* ctx.render(Ask, { question: 'first?' })
+        const second = yield* ctx.render(Ask, { question: 'second?' })
+        return { action: 'accept', content: { first, second } }
+      },
+    })
+    .build()
+}
+/** The first turn of a `two_step` call: its question waits. */
+export const twoStepTurn: ChatEvent[] = [
+  { type: 'tool_calls', calls: [{ id: 'call-1', name: 'two_step', arguments: {} }] },
+  elicitEvent({ callId: 'call-1', toolName: 'two_step', key: 'confirm', seq: 1, message: 'Confirm twice', context: {} }),
+  { type: 'conversation_state', messages: [{ role: 'user', content: 'go' }] },
+]

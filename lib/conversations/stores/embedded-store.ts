@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { ensure, resource, type Operation } from 'effection'
-import Database from 'libsql'
+import { resource, type Operation } from 'effection'
+import type Database from 'libsql'
+import { openEmbeddedDatabase } from '../../storage/embedded-database'
 import type { Message } from '../../protocol/messages'
 import type { ChatSummary } from '../chat'
 import type { ConversationStore } from '../conversation-store'
@@ -111,24 +111,14 @@ interface ListedRow {
  */
 export function useEmbeddedConversationStore({ directory }: EmbeddedConversationStoreOptions): Operation<ConversationStore> {
   return resource(function* (provide) {
-    let db: Database.Database
-    try {
-      mkdirSync(directory, { recursive: true })
-      db = new Database(join(directory, CONVERSATIONS_DATABASE_FILE))
-      db.pragma('journal_mode = WAL')
-      db.pragma('synchronous = NORMAL')
-      db.pragma('busy_timeout = 5000')
-      db.exec(SCHEMA)
-      migrate(db)
-    } catch (error) {
-      throw new Error(
-        `The chats cannot be kept in ${join(directory, CONVERSATIONS_DATABASE_FILE)}: ${error instanceof Error ? error.message : String(error)}. ` +
-          'Set DATA_DIR to a writable directory.',
-        { cause: error },
-      )
-    }
-    yield* ensure(() => {
-      db.close()
+    const db = yield* openEmbeddedDatabase({
+      directory,
+      file: CONVERSATIONS_DATABASE_FILE,
+      prepare(opened) {
+        opened.exec(SCHEMA)
+        migrate(opened)
+      },
+      failure: `The chats cannot be kept in ${join(directory, CONVERSATIONS_DATABASE_FILE)}`,
     })
 
     const statements = {

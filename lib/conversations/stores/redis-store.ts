@@ -1,11 +1,12 @@
-import { ensure, resource, until, type Operation } from 'effection'
-import { createClient, defineScript, ErrorReply, type CommandParser } from 'redis'
+import { ensure, resource, type Operation } from 'effection'
+import { defineScript, type CommandParser } from 'redis'
 import type { Message } from '../../protocol/messages'
 import type { ChatSummary } from '../chat'
 import type { ConversationStore } from '../conversation-store'
 import { chatTooLarge, ConversationStoreUnavailableError, tooManyChats } from '../errors'
 import type { ConversationLimits } from '../limits'
 import { waitingCalls, waitingChanges } from '../waiting'
+import { createStoreClient } from '../../storage/redis-client'
 import { assembleTurns, byteLength, decodeEntry, encodeEvents, entriesOf, type EntryKind } from './chat-entries'
 
 export interface RedisConversationStoreOptions {
@@ -17,8 +18,6 @@ export interface RedisConversationStoreOptions {
 
 /** A command that has no answer within this time fails, as if Redis were down. */
 const COMMAND_TIMEOUT_MS = 1000
-const CONNECT_TIMEOUT_MS = 2000
-const MAX_RECONNECT_DELAY_MS = 1000
 /**
  * A deleted chat's keys expire this long after its undo time: whether it can be restored is
  * decided by the app's clock (`purgeAt`), so the keys must outlive it even if Redis's clock runs ahead.
@@ -180,44 +179,19 @@ return rows`)
  */
 export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConversationStoreOptions): Operation<ConversationStore> {
   return resource(function* (provide) {
-    const where = `Redis at ${redactUrl(url)}`
-    let everReady = false
-    let lastError: unknown
-    const client = createClient({
+    // The session store logs an outage; this one's calls fail as `ConversationStoreUnavailableError`.
+    const redis = createStoreClient({
       url,
-      disableOfflineQueue: true,
       scripts: { createChat, startTurn, appendEvents, renameChat, deleteChat, restoreChat, readChat, listChats },
-      socket: {
-        connectTimeout: CONNECT_TIMEOUT_MS,
-        reconnectStrategy: (retries, cause) => (everReady ? Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS) : cause),
-      },
+      store: "The chats' store",
+      Unavailable: ConversationStoreUnavailableError,
     })
-    // Without a listener, an 'error' event would crash the process; the session store logs the outage.
-    client.on('error', (error: unknown) => {
-      lastError = error
-    })
-    client.on('ready', () => {
-      everReady = true
-    })
+    const { client, command } = redis
     yield* ensure(() => {
       client.destroy()
     })
-    try {
-      yield* until(client.connect())
-    } catch (error) {
-      throw new Error(`Cannot connect to ${where}: ${describe(lastError ?? error)}. Start Redis there or correct REDIS_URL.`, { cause: error })
-    }
+    yield* redis.connect()
     const timed = client.withCommandOptions({ timeout: COMMAND_TIMEOUT_MS })
-
-    /** Runs a script; fails as `ConversationStoreUnavailableError` when Redis cannot answer. */
-    function* command<T>(send: () => Promise<unknown>): Operation<T> {
-      try {
-        return (yield* until(send())) as T
-      } catch (error) {
-        if (error instanceof ErrorReply && !/^(LOADING|BUSY|MASTERDOWN|READONLY|MISCONF|OOM|TRYAGAIN|CLUSTERDOWN)\b/.test(error.message)) throw error
-        throw new ConversationStoreUnavailableError(`The chats' store (${where}) is unavailable: ${describe(error)}`, { cause: error })
-      }
-    }
 
     const keysOf = (owner: string, id: string) => redisChatKeys(prefix, owner, id)
     const refuseOver = (reply: number, limits: ConversationLimits) => {
@@ -338,20 +312,4 @@ export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConv
       },
     })
   })
-}
-
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password) parsed.password = '***'
-    return parsed.toString()
-  } catch {
-    return url
-  }
-}
-
-function describe(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0])
-  if (error instanceof Error) return error.message || (error as NodeJS.ErrnoException).code || error.name
-  return String(error)
 }

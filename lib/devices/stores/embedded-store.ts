@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { ensure, resource, type Operation } from 'effection'
-import Database from 'libsql'
+import { resource, type Operation } from 'effection'
+import { openEmbeddedDatabase } from '../../storage/embedded-database'
 import { EXPIRED_CODE_KEPT_MS, type DeviceBrowser, type DeviceStore } from '../device-store'
 
 export interface EmbeddedDeviceStoreOptions {
@@ -39,23 +38,11 @@ const SCHEMA = `
  */
 export function useEmbeddedDeviceStore({ directory }: EmbeddedDeviceStoreOptions): Operation<DeviceStore> {
   return resource(function* (provide) {
-    let db: Database.Database
-    try {
-      mkdirSync(directory, { recursive: true })
-      db = new Database(join(directory, DEVICES_DATABASE_FILE))
-      db.pragma('journal_mode = WAL')
-      db.pragma('synchronous = NORMAL')
-      db.pragma('busy_timeout = 5000')
-      db.exec(SCHEMA)
-    } catch (error) {
-      throw new Error(
-        `The devices cannot be kept in ${join(directory, DEVICES_DATABASE_FILE)}: ${error instanceof Error ? error.message : String(error)}. ` +
-          'Set DATA_DIR to a writable directory.',
-        { cause: error },
-      )
-    }
-    yield* ensure(() => {
-      db.close()
+    const db = yield* openEmbeddedDatabase({
+      directory,
+      file: DEVICES_DATABASE_FILE,
+      prepare: (opened) => opened.exec(SCHEMA),
+      failure: `The devices cannot be kept in ${join(directory, DEVICES_DATABASE_FILE)}`,
     })
 
     const statements = {

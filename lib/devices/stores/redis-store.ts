@@ -1,5 +1,6 @@
 import { createSignal, each, ensure, resource, spawn, until, type Operation } from 'effection'
-import { createClient, defineScript, ErrorReply, type CommandParser } from 'redis'
+import { defineScript, type CommandParser } from 'redis'
+import { createStoreClient } from '../../storage/redis-client'
 import { DeviceStoreUnavailableError, EXPIRED_CODE_KEPT_MS, type DeviceBrowser, type DeviceStore } from '../device-store'
 
 export interface RedisDeviceStoreOptions {
@@ -13,8 +14,6 @@ export interface RedisDeviceStoreOptions {
 
 /** A command that has no answer within this time fails, as if Redis were down. */
 const COMMAND_TIMEOUT_MS = 1000
-const CONNECT_TIMEOUT_MS = 2000
-const MAX_RECONNECT_DELAY_MS = 1000
 
 /**
  * The keys (`{identity}` is a hash tag: an identity's keys share a cluster slot):
@@ -105,31 +104,12 @@ return 1`,
  */
 export function useRedisDeviceStore({ url, prefix = 'elicit:', onRevoked }: RedisDeviceStoreOptions): Operation<DeviceStore> {
   return resource(function* (provide) {
-    const where = `Redis at ${redactUrl(url)}`
-    let everReady = false
-    let lastError: unknown
-    const client = createClient({
-      url,
-      disableOfflineQueue: true,
-      scripts: { addCode, addBrowser, revokeBrowser },
-      socket: {
-        connectTimeout: CONNECT_TIMEOUT_MS,
-        reconnectStrategy: (retries, cause) => (everReady ? Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS) : cause),
-      },
-    })
-    client.on('error', (error: unknown) => {
-      lastError = error
-    })
-    client.on('ready', () => {
-      everReady = true
-    })
+    const redis = createStoreClient({ url, scripts: { addCode, addBrowser, revokeBrowser }, store: "The devices' store", Unavailable: DeviceStoreUnavailableError })
+    const { client, command } = redis
     // The subscriber: a connection of its own (a subscribed connection takes no other commands).
-    const subscriber = client.duplicate()
+    const subscriber = redis.duplicate()
     const resubscribed = createSignal<void, never>()
     let subscribedOnce = false
-    subscriber.on('error', (error: unknown) => {
-      lastError = error
-    })
     // After a reconnect of either connection, revocations made meanwhile were not heard: load the
     // set again. Both, because the load needs the client and must follow the resubscription: the
     // later of the two readies loads after both are back.
@@ -142,22 +122,8 @@ export function useRedisDeviceStore({ url, prefix = 'elicit:', onRevoked }: Redi
       client.destroy()
       subscriber.destroy()
     })
-    try {
-      yield* until(client.connect())
-      yield* until(subscriber.connect())
-    } catch (error) {
-      throw new Error(`Cannot connect to ${where}: ${describe(lastError ?? error)}. Start Redis there or correct REDIS_URL.`, { cause: error })
-    }
+    yield* redis.connect(subscriber)
     const timed = client.withCommandOptions({ timeout: COMMAND_TIMEOUT_MS })
-
-    function* command<T>(send: () => Promise<unknown>): Operation<T> {
-      try {
-        return (yield* until(send())) as T
-      } catch (error) {
-        if (error instanceof ErrorReply && !/^(LOADING|BUSY|MASTERDOWN|READONLY|MISCONF|OOM|TRYAGAIN|CLUSTERDOWN)\b/.test(error.message)) throw error
-        throw new DeviceStoreUnavailableError(`The devices' store (${where}) is unavailable: ${describe(error)}`, { cause: error })
-      }
-    }
 
     const revokedKey = keysOf(prefix, '').revoked
     const revokedSet = new Set<string>()
@@ -231,20 +197,4 @@ export function useRedisDeviceStore({ url, prefix = 'elicit:', onRevoked }: Redi
       },
     })
   })
-}
-
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password) parsed.password = '***'
-    return parsed.toString()
-  } catch {
-    return url
-  }
-}
-
-function describe(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0])
-  if (error instanceof Error) return error.message || (error as NodeJS.ErrnoException).code || error.name
-  return String(error)
 }

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { ensure, resource, type Operation } from 'effection'
-import Database from 'libsql'
+import { resource, type Operation } from 'effection'
+import type Database from 'libsql'
+import { openEmbeddedDatabase } from '../../storage/embedded-database'
 import { encodeSessionRecord, type SessionRecord, type SessionStatus } from '../session-record'
 import { refuseOverLimits, type EventLog, type LoggedEvent, type OpenSessionLimits, type SessionStore, type StoredSession } from '../session-store'
 import { createEventWakeups } from './event-wakeups'
@@ -98,24 +97,11 @@ function migrate(db: Database.Database): void {
  */
 export function useEmbeddedSessionStore({ directory }: EmbeddedSessionStoreOptions): Operation<SessionStore> {
   return resource(function* (provide) {
-    let db: Database.Database
-    try {
-      mkdirSync(directory, { recursive: true })
-      db = new Database(join(directory, EMBEDDED_DATABASE_FILE))
-      db.pragma('journal_mode = WAL')
-      db.pragma('synchronous = NORMAL')
-      // Another process holding the write lock is waited for, not failed on.
-      db.pragma('busy_timeout = 5000')
-      migrate(db)
-    } catch (error) {
-      throw new Error(
-        `The session store cannot use the directory ${directory}: ${error instanceof Error ? error.message : String(error)}. ` +
-          'Set DATA_DIR to a writable directory.',
-        { cause: error },
-      )
-    }
-    yield* ensure(() => {
-      db.close()
+    const db = yield* openEmbeddedDatabase({
+      directory,
+      file: EMBEDDED_DATABASE_FILE,
+      prepare: migrate,
+      failure: `The session store cannot use the directory ${directory}`,
     })
 
     const statements = {

@@ -1,5 +1,6 @@
 import { ensure, resource, until, type Operation } from 'effection'
 import { createClient, defineScript, ErrorReply, type CommandParser } from 'redis'
+import { createStoreClient, REDIS_CONNECT_TIMEOUT_MS } from '../../storage/redis-client'
 import { encodeSessionRecord, SessionRecordError, type SessionRecord } from '../session-record'
 import { SessionLimitError } from '../errors'
 import { SessionStoreUnavailableError, type EventLog, type LoggedEvent, type SessionStore, type StoredSession } from '../session-store'
@@ -15,10 +16,6 @@ export interface RedisSessionStoreOptions {
 
 /** A command that has no answer within this time fails, as if Redis were down. */
 const COMMAND_TIMEOUT_MS = 500
-/** A connection attempt that has not succeeded within this time fails. */
-const CONNECT_TIMEOUT_MS = 2000
-/** The longest wait between two attempts to reconnect. */
-const MAX_RECONNECT_DELAY_MS = 1000
 /** Keys read per SCAN round trip in `list`. */
 const SCAN_COUNT = 200
 /** Connections kept open for blocking reads of the event log, beyond those in use. */
@@ -135,32 +132,15 @@ return version`,
  */
 export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionStoreOptions): Operation<SessionStore> {
   return resource(function* (provide) {
-    const where = `Redis at ${redactUrl(url)}`
-    let everReady = false
-    let ready = false
-    let lastError: unknown
-
-    const client = createClient({
+    const redis = createStoreClient({
       url,
-      disableOfflineQueue: true,
       scripts: { createSession: createScript, updateSession: updateScript },
-      socket: {
-        connectTimeout: CONNECT_TIMEOUT_MS,
-        // Before the first connection: give up, so that a wrong URL fails the start at once.
-        reconnectStrategy: (retries, cause) =>
-          everReady ? Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS) + Math.floor(Math.random() * 50) : cause,
-      },
+      store: 'The session store',
+      Unavailable: SessionStoreUnavailableError,
+      jitterMs: 50,
+      logOutages: true,
     })
-    // Without a listener, an 'error' event would crash the process.
-    client.on('error', (error: unknown) => {
-      lastError = error
-      if (ready) console.warn(`${where} is unreachable (${describe(error)}); reconnecting.`)
-      ready = false
-    })
-    client.on('ready', () => {
-      if (everReady && !ready) console.warn(`${where} is reachable again.`)
-      everReady = ready = true
-    })
+    const { client } = redis
     // A command unanswered within COMMAND_TIMEOUT_MS fails (Redis hung, or the network gone quiet).
     const deadlines = createReplyDeadlines(COMMAND_TIMEOUT_MS)
     yield* ensure(() => {
@@ -168,29 +148,17 @@ export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionSt
       client.destroy()
     })
 
-    try {
-      yield* until(client.connect())
-    } catch (error) {
-      throw new Error(`Cannot connect to ${where}: ${describe(lastError ?? error)}. Start Redis there or correct REDIS_URL.`, {
-        cause: error,
-      })
-    }
+    yield* redis.connect()
 
-    /** Runs a command; fails as `SessionStoreUnavailableError` when Redis cannot answer. */
+    /** Runs a command within COMMAND_TIMEOUT_MS (`redis.command`); a key of another type is a record this store cannot read. */
     function* command<T>(send: () => Promise<T>): Operation<T> {
       try {
-        // Sent now, not a microtask later: the client writes what is queued in this turn of the
-        // event loop, and a write made now goes out before whatever waits for the next turn.
-        // (It also throws synchronously while disconnected: caught below like a rejection.)
-        return yield* until(deadlines.within(send()))
+        return yield* redis.command<T>(() => deadlines.within(send()))
       } catch (error) {
-        if (error instanceof ErrorReply) {
-          if (error.message.startsWith('WRONGTYPE')) {
-            throw new SessionRecordError('The stored session is not a Redis hash in the session store’s format.')
-          }
-          if (!/^(LOADING|BUSY|MASTERDOWN|READONLY|MISCONF|OOM|TRYAGAIN|CLUSTERDOWN)\b/.test(error.message)) throw error
+        if (error instanceof ErrorReply && error.message.startsWith('WRONGTYPE')) {
+          throw new SessionRecordError('The stored session is not a Redis hash in the session store’s format.')
         }
-        throw new SessionStoreUnavailableError(`The session store (${where}) is unavailable: ${describe(error)}`, { cause: error })
+        throw error
       }
     }
 
@@ -233,7 +201,7 @@ export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionSt
         let done = false
         try {
           if (!reader) {
-            const connecting: EventReader = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: false } })
+            const connecting: EventReader = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: REDIS_CONNECT_TIMEOUT_MS, reconnectStrategy: false } })
             // A reader whose connection fails fails its read; the event must not crash the process.
             connecting.on('error', () => {})
             reader = connecting
@@ -241,7 +209,7 @@ export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionSt
           }
           const blocked: EventReader = reader
           const reading = blocked.sendCommand(['XREAD', 'BLOCK', '0', 'STREAMS', eventsKey(name), after]).catch((error: unknown) => {
-            throw new SessionStoreUnavailableError(`The session store (${where}) is unavailable: ${describe(error)}`, { cause: error })
+            throw redis.unavailable(error)
           })
           // Halted, the read is abandoned and its connection destroyed: the rejection that follows is nobody's.
           reading.catch(() => {})
@@ -368,24 +336,6 @@ interface EventReader {
 function ifWrongType<T>(error: unknown, value: T): T {
   if (error instanceof ErrorReply && error.message.startsWith('WRONGTYPE')) return value
   throw error
-}
-
-/** The URL without its password, for messages. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password) parsed.password = '***'
-    return parsed.toString()
-  } catch {
-    return url
-  }
-}
-
-/** A readable cause: Node gives a refused connection to localhost as an AggregateError with no message. */
-function describe(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0])
-  if (error instanceof Error) return error.message || (error as NodeJS.ErrnoException).code || error.name
-  return String(error)
 }
 
 /** `text` with the glob characters of SCAN's MATCH escaped. */
