@@ -17,7 +17,7 @@ const askTool = createMcpTool('ask')
 
 const STORE_DOWN = 'The session store (test) is unavailable: connection refused'
 /** What every client is told, before streaming, in a stream, and in a tool's result. */
-const TOLD = `Sessions cannot be reached right now (${STORE_DOWN}). Try again in a moment.`
+const TOLD = 'Sessions cannot be reached right now. Try again in a moment.'
 
 /** A memory store that fails every call while `down`, as the Redis store does when Redis is away. */
 function storeThatGoesDown() {

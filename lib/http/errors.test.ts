@@ -3,13 +3,9 @@ import { SessionStoreUnavailableError } from '../sessions/session-store'
 import { ChatRequestError, toChatFailure } from './errors'
 
 describe('toChatFailure', () => {
-  it('says a store that cannot be reached is a 503 store_unavailable, naming what the store said', () => {
+  it('says a store that cannot be reached is a 503 store_unavailable, without the store’s address (the operator’s log has it)', () => {
     const failure = toChatFailure(new SessionStoreUnavailableError('The session store (redis://db:6379) is unavailable: connection refused'))
-    expect(failure).toMatchObject({
-      status: 503,
-      code: 'store_unavailable',
-      message: 'Sessions cannot be reached right now (The session store (redis://db:6379) is unavailable: connection refused). Try again in a moment.',
-    })
+    expect(failure).toMatchObject({ status: 503, code: 'store_unavailable', message: 'Sessions cannot be reached right now. Try again in a moment.' })
   })
 
   it('knows the errors another copy of the modules made: the routes run in another bundle than the chat server', async () => {

@@ -83,10 +83,18 @@ export function isChatRequestError(error: unknown): error is ChatRequestError {
  */
 export function toChatFailure(error: unknown): ChatRequestError | undefined {
   if (isChatRequestError(error)) return error
-  if (isSessionStoreUnavailable(error)) {
-    return new ChatRequestError('store_unavailable', `Sessions cannot be reached right now (${error.message}). Try again in a moment.`)
-  }
+  if (isSessionStoreUnavailable(error)) return storeUnavailable('Sessions')
   return undefined
+}
+
+/**
+ * A store that cannot be reached, as its clients are told: what cannot be reached ("Sessions",
+ * "Chats", "Devices") and when to try, never the store's own message — it names the store's host
+ * and port, which are the operator's to know (each store logs its outage with them) and not a
+ * browser's.
+ */
+function storeUnavailable(what: string): ChatRequestError {
+  return new ChatRequestError('store_unavailable', `${what} cannot be reached right now. Try again in a moment.`)
 }
 
 /**
@@ -99,8 +107,6 @@ export function toApiFailure<Own extends Refusal>(
   { isOwn, isStoreUnavailable, what }: { isOwn(error: unknown): error is Own; isStoreUnavailable(error: unknown): error is Error; what: string },
 ): Own | ChatRequestError | undefined {
   if (isOwn(error)) return error
-  if (isStoreUnavailable(error)) {
-    return new ChatRequestError('store_unavailable', `${what} cannot be reached right now (${error.message}). Try again in a moment.`)
-  }
+  if (isStoreUnavailable(error)) return storeUnavailable(what)
   return toChatFailure(error)
 }
