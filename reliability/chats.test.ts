@@ -1,11 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { describeTurn, flightAnswer, seatAnswer } from '../plugins/book-flight/e2e/booking-answers'
 import type { ChatEvent, PluginElicitRequestEvent } from '../lib/protocol'
-import { startApp, type AppProcess } from '../e2e/support/app-process'
 import { responseTo } from '../e2e/support/chat-api'
-import { startRedis, type RedisProcess } from '../e2e/support/redis-process'
 import { createKeptChat, errorCodeOf, type KeptChat, type KeptTurn, type StoredChat } from './support/kept-chat'
 import { report } from './support/measure'
+import { processesPerTest } from './support/processes'
 
 /**
  * Faults on chats kept on the server (issue 25): a server killed with `kill -9` in the middle of
@@ -31,20 +30,7 @@ const PACED = { OFFLINE_MODEL_DELAY_MS: '50' }
 /** The fault is triggered from the stream once the client has read this many pieces of text of the turn. */
 const CUT_AFTER_TEXTS = 5
 
-let apps: AppProcess[] = []
-let redis: RedisProcess | undefined
-afterEach(async () => {
-  for (const app of apps) await app.kill()
-  apps = []
-  await redis?.dispose()
-  redis = undefined
-})
-
-async function started(options: Parameters<typeof startApp>[0]): Promise<AppProcess> {
-  const app = await startApp(options)
-  apps.push(app)
-  return app
-}
+const processes = processesPerTest()
 
 /** A whole turn as the browser read it: a 200 stream that ends with `complete`. */
 function expectCompleted(turn: KeptTurn): void {
@@ -145,7 +131,7 @@ async function sayAndCut(chat: KeptChat, text: string, fault: () => Promise<void
 
 describe('faults on chats kept on the server', () => {
   it('kill -9 in the middle of a turn, then a restart on the same store: the chat keeps every event the browser received, and goes on', async () => {
-    const first = await started({ env: PACED })
+    const first = await processes.app({ env: PACED })
     const chat = await createKeptChat(first.url)
     const greeting = await chat.say('Hello')
     expectCompleted(greeting)
@@ -157,7 +143,7 @@ describe('faults on chats kept on the server', () => {
     expect(cut.events.some((event) => event.type === 'complete')).toBe(false)
     expect(cut.events.filter((event) => event.type === 'text').length).toBeGreaterThanOrEqual(CUT_AFTER_TEXTS)
 
-    const second = await started({ env: PACED, dataDir: first.dataDir })
+    const second = await processes.app({ env: PACED, dataDir: first.dataDir })
     chat.baseURL = second.url
     const reopened = await chat.read()
     expect(reopened.status, JSON.stringify(reopened.json)).toBe(200)
@@ -185,8 +171,8 @@ describe('faults on chats kept on the server', () => {
   })
 
   it('Redis stopped between two turns: a clear 503, the chat untouched, and it goes on once Redis is back', async () => {
-    redis = await startRedis()
-    const app = await started({ env: { REDIS_URL: redis.url, SESSION_SECRET: SECRET } })
+    const redis = await processes.redis()
+    const app = await processes.app({ env: { REDIS_URL: redis.url, SESSION_SECRET: SECRET } })
     const chat = await createKeptChat(app.url)
     expectCompleted(await chat.say('Hello'))
     const before = await chat.read()
@@ -216,14 +202,13 @@ describe('faults on chats kept on the server', () => {
   })
 
   it('Redis stopped while a turn streams: the turn ends with a clear error, and the chat keeps every event the browser received', async () => {
-    redis = await startRedis()
-    const app = await started({ env: { ...PACED, REDIS_URL: redis.url, SESSION_SECRET: SECRET } })
+    const redis = await processes.redis()
+    const app = await processes.app({ env: { ...PACED, REDIS_URL: redis.url, SESSION_SECRET: SECRET } })
     const chat = await createKeptChat(app.url)
     const greeting = await chat.say('Hello')
     expectCompleted(greeting)
 
-    const stopped = redis
-    const cut = await sayAndCut(chat, 'Hello again', () => stopped.stop())
+    const cut = await sayAndCut(chat, 'Hello again', () => redis.stop())
     expect(isClearStoreError(cut), JSON.stringify(cut)).toBe(true)
     expect(cut.events.some((event) => event.type === 'complete')).toBe(false)
     expect((await fetch(`${app.url}/api/health`)).status).toBe(200)
@@ -248,8 +233,8 @@ describe('faults on chats kept on the server', () => {
   })
 
   it('Redis stopped while a booking waits for its seat: the answer gets a clear error, then answering again books once', async () => {
-    redis = await startRedis()
-    const app = await started({ env: { REDIS_URL: redis.url, SESSION_SECRET: SECRET } })
+    const redis = await processes.redis()
+    const app = await processes.app({ env: { REDIS_URL: redis.url, SESSION_SECRET: SECRET } })
     const chat = await createKeptChat(app.url)
     const start = await chat.say('Book a flight from NYC to LAX')
     const flight = questionOf(start)

@@ -1,10 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { describeTurn, flightAnswer, seatAnswer, toolResults } from '../plugins/book-flight/e2e/booking-answers'
-import { startApp, type AppProcess } from '../e2e/support/app-process'
 import { eventsOf, type ChatApi, type ChatTurn } from '../e2e/support/chat-api'
-import { startRedis, type RedisProcess } from '../e2e/support/redis-process'
 import { browser, reloaded } from './support/booking'
 import { listSessions, report } from './support/measure'
+import { processesPerTest } from './support/processes'
 
 /**
  * Faults (issue 9): `kill -9` in the middle of questions and answers, then a restart on the same
@@ -14,20 +13,7 @@ import { listSessions, report } from './support/measure'
 const BOOKINGS = 6
 const SECRET = 'reliability-suite-secret-of-at-least-32-chars'
 
-let apps: AppProcess[] = []
-let redis: RedisProcess | undefined
-afterEach(async () => {
-  for (const app of apps) await app.kill()
-  apps = []
-  await redis?.dispose()
-  redis = undefined
-})
-
-async function started(options: Parameters<typeof startApp>[0]): Promise<AppProcess> {
-  const app = await startApp(options)
-  apps.push(app)
-  return app
-}
+const processes = processesPerTest()
 
 /** Every ticket number in a turn, by session (the tool call id). */
 function ticketsOf(turn: ChatTurn, into: Map<string, Set<string>>): void {
@@ -49,7 +35,7 @@ function isClearStoreError(turn: ChatTurn): boolean {
 
 describe('faults', () => {
   it(`kill -9 with ${BOOKINGS} bookings waiting and one answer in flight, then a restart on the same store: all complete, none twice`, async () => {
-    const first = await started({ env: { TRUST_PROXY: '1' } })
+    const first = await processes.app({ env: { TRUST_PROXY: '1' } })
     const chats: ChatApi[] = []
     const questions: Array<NonNullable<ChatTurn['elicit']>> = []
     for (let index = 0; index < BOOKINGS; index++) {
@@ -76,7 +62,7 @@ describe('faults', () => {
     await first.kill('SIGKILL')
     await lost
 
-    const second = await started({ env: { TRUST_PROXY: '1' }, dataDir: first.dataDir })
+    const second = await processes.app({ env: { TRUST_PROXY: '1' }, dataDir: first.dataDir })
     let completed = 0
     const problems: string[] = []
     for (const [index, chat] of chats.entries()) {
@@ -110,8 +96,8 @@ describe('faults', () => {
   })
 
   it(`Redis stopped and started in the middle of ${BOOKINGS} bookings: clear errors while it is away, then all complete, none twice`, async () => {
-    redis = await startRedis()
-    const app = await started({ env: { TRUST_PROXY: '1', REDIS_URL: redis.url, SESSION_SECRET: SECRET } })
+    const redis = await processes.redis()
+    const app = await processes.app({ env: { TRUST_PROXY: '1', REDIS_URL: redis.url, SESSION_SECRET: SECRET } })
     const chats = Array.from({ length: BOOKINGS }, (_, index) => browser({ baseURL: app.url, index: 6_000 + index }))
     const flights: Array<NonNullable<ChatTurn['elicit']>> = []
     for (const chat of chats) {
