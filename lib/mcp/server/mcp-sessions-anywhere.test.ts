@@ -61,12 +61,12 @@ async function callLogs(prefix: string): Promise<Array<{ id?: unknown; method?: 
   await client.connect()
   try {
     const keys = await client.keys(`${prefix}events:*`)
-    const messages = []
+    const messages: Array<{ id?: unknown; method?: string; params?: { data?: unknown } }> = []
     for (const key of keys) {
       const entries = (await client.sendCommand(['XRANGE', key, '-', '+'])) as unknown as Array<[string, string[]]>
       for (const [, fields] of entries) {
         const message = JSON.parse(String(fields[1])) as object
-        if ('jsonrpc' in message) messages.push(message)
+        if ('jsonrpc' in message) messages.push(message as (typeof messages)[number])
       }
     }
     return messages
