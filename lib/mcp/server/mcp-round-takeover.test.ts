@@ -43,10 +43,10 @@ async function inProcess(prefix: string, roundLeaseMs: number, gate: () => Opera
   return { instance, counted }
 }
 
-/** An instance in a process of its own on the Redis under `prefix`, whose step never ends: it is killed there. */
-async function inChildProcess(prefix: string, roundLeaseMs: number) {
+/** An instance in a process of its own on the Redis under `prefix`, whose step (or call to the app's model) never ends: it is killed there. */
+async function inChildProcess(prefix: string, roundLeaseMs: number, stuckIn: 'step' | 'model' = 'step') {
   const script = fileURLToPath(new URL('./testing/endpoint-process.ts', import.meta.url))
-  const child = spawn(process.execPath, ['--import', 'tsx', script, redis.url, prefix, String(roundLeaseMs), SECRET], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', script, redis.url, prefix, String(roundLeaseMs), SECRET, stuckIn], { stdio: ['ignore', 'pipe', 'pipe'] })
   children.push(child)
   let output = ''
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -66,7 +66,7 @@ async function inChildProcess(prefix: string, roundLeaseMs: number) {
       void exited.then(() => reject(new Error(`the instance exited before it printed ${pattern}:\n${output}`)))
     })
   const url = new URL((await printed(/^url (\S+)$/m))[1]!)
-  return { url, exited, inStep: () => printed(/^in step$/m), output: () => output, kill: () => child.kill('SIGKILL') }
+  return { url, exited, inStep: () => printed(/^in step$/m), inModel: () => printed(/^in model$/m), output: () => output, kill: () => child.kill('SIGKILL') }
 }
 
 /**
@@ -138,6 +138,53 @@ describe('a 2025 call whose round is cut by the death of its instance', () => {
     const responses = logged.filter((entry) => entry.jsonrpc && entry.method === undefined)
     expect(responses).toHaveLength(1)
     expect(responses[0]!.result!.structuredContent).toEqual(result.structuredContent)
+  })
+
+  it('is taken over by the instance the client resumes its stream on, when the dead one held the stream too (a rolling kill -9)', async () => {
+    const prefix = nextPrefix()
+    const leaseMs = 1_000
+    const dying = await inChildProcess(prefix, leaseMs)
+    const { instance: survivor, counted } = await inProcess(prefix, leaseMs)
+    // Every request to the first instance while it lives, then to the other: a load balancer taking a dead instance out.
+    let target = dying.url
+    const balancer: typeof fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input))
+      return fetch(new URL(url.pathname + url.search, target), init)
+    }
+    const { client } = await connectBookingClient({ url: dying.url, era: '2025', answer: at8, fetch: balancer })
+    clients.push(client)
+
+    const calling = client.callTool(RESERVE)
+    await dying.inStep()
+    target = survivor.url
+    dying.kill()
+    expect(await dying.exited).toBe('SIGKILL')
+
+    const result = await calling
+    expect(result.structuredContent).toMatchObject({ status: 'reserved', time: '20:00', code: expect.stringMatching(/^TBL-/) })
+    expect(counted.steps).toBe(1)
+    expect((await loggedMessages(prefix)).filter((message) => message.method === undefined)).toHaveLength(1)
+  })
+
+  it('is taken over when the instance died while the app’s model was answering the round, and completes once', async () => {
+    const prefix = nextPrefix()
+    const leaseMs = 1_000
+    const dying = await inChildProcess(prefix, leaseMs, 'model')
+    const { instance: survivor, counted } = await inProcess(prefix, leaseMs)
+    const { client } = await connectBookingClient({ url: survivor.url, era: '2025', answer: at8, fetch: answersTo(dying.url, survivor.url) })
+    clients.push(client)
+
+    const calling = client.callTool(RESERVE)
+    await dying.inModel()
+    dying.kill()
+    expect(await dying.exited).toBe('SIGKILL')
+
+    const result = await calling
+    expect(result.structuredContent).toMatchObject({ status: 'reserved', time: '20:00', note: expect.any(String), code: expect.stringMatching(/^TBL-/) })
+    expect((result.structuredContent as { note: string }).note).not.toBe('')
+    expect(counted.steps).toBe(1)
+    expect(dying.output().match(/^in model$/gm)).toHaveLength(1)
+    expect((await loggedMessages(prefix)).filter((message) => message.method === undefined)).toHaveLength(1)
   })
 
   it('is not taken over while its round is merely slow: the runner renews its lease, and its own result is the one', async () => {
