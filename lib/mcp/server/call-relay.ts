@@ -2,62 +2,23 @@ import { randomUUID } from 'node:crypto'
 import {
   isInputRequiredResult,
   type CallToolResult,
-  type InputRequest,
   type InputRequiredResult,
   type JSONRPCMessage,
-  type LoggingLevel,
 } from '@modelcontextprotocol/server'
 import { until, type Operation, type Scope, type Subscription } from 'effection'
 import { SESSION_RECORD_FORMAT, type SessionRecord, type SessionStore, type StoredSession } from '../../sessions'
 import { EVENT_LOG_START } from '../../sessions/session-store'
 import type { AnyMcpTool } from '../../tools/types'
-import type { ReportingContext } from './call-reporter'
 import { CallLog, parseCallEventId } from './call-log'
 import { watchLease } from './lease-watch'
 import { roundBinding } from './mcp-work-in-progress'
 import type { LoadedMcpSession } from './mcp-session-records'
 import { answerPluginRound, failed, type PluginToolServing } from './register-plugin-tool'
+import { asClientRequest, reportingTo } from './relay-messages'
 import { RelayRequestIds } from './relay-request-ids'
+import type { RelayAnswer, RelayedCall, RelayedCallRequest, RequestId } from './relayed-call'
 import { RoundLease } from './round-lease'
 import type { RoundState } from './round-state'
-
-type RequestId = string | number
-
-/** A 2025 tool call of a plugin tool, as data: what any instance needs to take it on. */
-export interface RelayedCall {
-  sessionId: string
-  /** The bearer token's principal the session belongs to ('' without a token): the round's state is sealed for it. */
-  owner: string
-  /** The JSON-RPC id of the `tools/call`: its result is sent under it. */
-  requestId: RequestId
-  progressToken?: string | number
-  toolName: string
-  args: unknown
-  /** The round the call is in: the ids of its questions name it, so an answer to an earlier round is known as late. */
-  round: number
-  /** The sealed journal the round's answers continue (round-state.ts); absent before the first question. */
-  requestState?: string
-  /** The round's questions: input key → the method sent. */
-  asked: Record<string, string>
-  /** The answers so far: input key → the client's response (`result`, or `error`). */
-  answers: Record<string, { result?: unknown; error?: { code: number; message: string } }>
-  /** While a round of the call runs (`running`): until when its runner is presumed alive (round-lease.ts). */
-  runningUntil?: number
-}
-
-/** A client's response to one of the relay's requests. */
-export interface RelayAnswer {
-  id: string
-  result?: unknown
-  error?: { code: number; message: string }
-}
-
-/** A `tools/call` the relay serves. */
-export interface RelayedCallRequest {
-  id: RequestId
-  method: 'tools/call'
-  params: { name: string; arguments?: unknown; _meta?: { progressToken?: string | number } }
-}
 
 /**
  * Calls are kept under this reserved client id (no browser identity has a space), the call as
@@ -369,73 +330,56 @@ export class CallRelay {
     responses: Record<string, unknown> | undefined
     takingOver?: boolean
   }): Promise<void> {
+    const { serving } = this.options
     const renewing = lease && this.options.scope.run(() => lease.keep())
     try {
-      await this.runRoundUnder({ callId, call, lease, session, responses, takingOver })
-    } finally {
-      await renewing?.halt()
-    }
-  }
-
-  private async runRoundUnder({
-    callId,
-    call,
-    lease,
-    session,
-    responses,
-    takingOver,
-  }: {
-    callId: string
-    call: RelayedCall
-    lease: RoundLease | undefined
-    session: LoadedMcpSession
-    responses: Record<string, unknown> | undefined
-    takingOver: boolean
-  }): Promise<void> {
-    const { serving } = this.options
-    const tool = this.tools.get(call.toolName)!
-    const binding = roundBinding('tools/call', call.owner)
-    let state: RoundState | undefined
-    if (call.requestState !== undefined) {
-      state = serving.codec.open(call.requestState, binding)
-      if (!state) {
-        await this.finish({ callId, call, lease, messages: [], result: failed('This call waited too long for its answers. Call the tool again.') })
+      const tool = this.tools.get(call.toolName)!
+      const binding = roundBinding('tools/call', call.owner)
+      let state: RoundState | undefined
+      if (call.requestState !== undefined) {
+        state = serving.codec.open(call.requestState, binding)
+        if (!state) {
+          await this.finish({ callId, call, lease, messages: [], result: failed('This call waited too long for its answers. Call the tool again.') })
+          return
+        }
+      }
+      const messages: JSONRPCMessage[] = []
+      const result = await answerPluginRound({
+        tool,
+        args: call.args,
+        state,
+        responses,
+        capabilities: session.data.initialize.capabilities,
+        reporting: reportingTo(messages, call.progressToken, session.data.loggingLevel),
+        // The round runs to its end wherever its answer came from; closing this instance waits for it (`settle`).
+        signal: new AbortController().signal,
+        seal: async (sealed) => serving.codec.seal(sealed, binding),
+        serving,
+        takingOver,
+      })
+      if (!isInputRequiredResult(result)) {
+        await this.finish({ callId, call, lease, messages, result: result as CallToolResult })
         return
       }
+      const asked = (result as InputRequiredResult).inputRequests ?? {}
+      const { runningUntil: _, ...rest } = call
+      const next: RelayedCall = {
+        ...rest,
+        round: call.round + 1,
+        requestState: (result as InputRequiredResult).requestState,
+        asked: Object.fromEntries(Object.entries(asked).map(([key, request]) => [key, request.method])),
+        answers: {},
+      }
+      for (const [key, request] of Object.entries(asked)) {
+        messages.push({ jsonrpc: '2.0', id: this.ids.of(call.sessionId, callId, next.round, key), ...asClientRequest(request) } as JSONRPCMessage)
+      }
+      const record = this.recordOf(callId, next, 'waiting')
+      if (!(await this.writeUnder(lease, record))) return
+      await this.options.scope.run(() => this.log.append(callId, messages, record.keepUntil))
+    } finally {
+      // The lease ends with the round's last write; a renewal still asleep is stopped here.
+      await renewing?.halt()
     }
-    const messages: JSONRPCMessage[] = []
-    const result = await answerPluginRound({
-      tool,
-      args: call.args,
-      state,
-      responses,
-      capabilities: session.data.initialize.capabilities,
-      reporting: reportingTo(messages, call.progressToken, session.data.loggingLevel),
-      // The round runs to its end wherever its answer came from; closing this instance waits for it (`settle`).
-      signal: new AbortController().signal,
-      seal: async (sealed) => serving.codec.seal(sealed, binding),
-      serving,
-      takingOver,
-    })
-    if (!isInputRequiredResult(result)) {
-      await this.finish({ callId, call, lease, messages, result: result as CallToolResult })
-      return
-    }
-    const asked = (result as InputRequiredResult).inputRequests ?? {}
-    const { runningUntil: _, ...rest } = call
-    const next: RelayedCall = {
-      ...rest,
-      round: call.round + 1,
-      requestState: (result as InputRequiredResult).requestState,
-      asked: Object.fromEntries(Object.entries(asked).map(([key, request]) => [key, request.method])),
-      answers: {},
-    }
-    for (const [key, request] of Object.entries(asked)) {
-      messages.push({ jsonrpc: '2.0', id: this.ids.of(call.sessionId, callId, next.round, key), ...asClientRequest(request) } as JSONRPCMessage)
-    }
-    const record = this.recordOf(callId, next, 'waiting')
-    if (!(await this.writeUnder(lease, record))) return
-    await this.options.scope.run(() => this.log.append(callId, messages, record.keepUntil))
   }
 
   /** The call's last messages and its result, in its log; the call is then completed. */
@@ -476,30 +420,6 @@ export class CallRelay {
       keepUntil: now + this.options.keepMs,
     }
   }
-}
-
-/** A question of a round as the request a 2025 client answers: a form elicitation says its mode, as the SDK's shim sends it. */
-function asClientRequest(request: InputRequest): { method: string; params?: unknown } {
-  const { method, params } = request as { method: string; params?: Record<string, unknown> }
-  if (method === 'elicitation/create' && params && params.mode === undefined) return { method, params: { ...params, mode: 'form' } }
-  return { method, params }
-}
-
-const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']
-
-/** The round's logs and progress as the notifications the SDK would send, collected in order (logs below the session's level left out). */
-function reportingTo(messages: JSONRPCMessage[], progressToken: string | number | undefined, level: LoggingLevel | undefined): ReportingContext {
-  const mcpReq = {
-    _meta: progressToken === undefined ? undefined : { progressToken },
-    notify: async (notification: { method: string; params?: unknown }) => {
-      messages.push({ jsonrpc: '2.0', ...notification } as JSONRPCMessage)
-    },
-    log: async (logLevel: LoggingLevel, data: unknown) => {
-      if (level !== undefined && LEVELS.indexOf(logLevel) < LEVELS.indexOf(level)) return
-      messages.push({ jsonrpc: '2.0', method: 'notifications/message', params: { level: logLevel, data } } as JSONRPCMessage)
-    },
-  }
-  return { mcpReq } as unknown as ReportingContext
 }
 
 function accepted(): Response {
