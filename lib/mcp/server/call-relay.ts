@@ -72,12 +72,19 @@ export interface CallRelayOptions {
  *
  * Invariants: of several answers completing a round, exactly one write wins and exactly one
  * instance runs the next round; of several instances taking over a round whose lease passed,
- * exactly one does, and a runner that lost its lease writes nothing more (every write of the
- * record is a compare-and-set on the version it wrote last); an answer to another session, an
- * earlier round or no question changes nothing; the call's record is written before its next
+ * exactly one does, and a runner that lost its lease changes the call's record no more (every
+ * write of it is a compare-and-set on the version written last); an answer to another session,
+ * an earlier round or no question changes nothing; the call's record is written before its next
  * questions are in the log, so an answer never arrives before the question it answers is
- * recorded; and a round's lease is in the log before the record says `running`, so no round
- * runs unknown to the streams that watch for its runner's death.
+ * recorded; a round's lease is in the log before the record says `running`, so no round runs
+ * unknown to the streams that watch for its runner's death; and a call's result is in its log
+ * before its record says `completed`, so a crash between the two loses nothing (the round taken
+ * over is answered from the ledger, and the streams end at the first result).
+ *
+ * The one thing a lease cannot tell apart: a runner alive but silent past its lease (its event
+ * loop stalled, the store out of its reach) is taken for dead. Its round then runs twice; the
+ * first records nothing once it learns it was taken over (`RoundLease.lost`), but one that ends
+ * before learning it may still put its result in the log first.
  */
 export class CallRelay {
   private readonly log: CallLog
@@ -387,6 +394,8 @@ export class CallRelay {
     const { scope } = this.options
     const { runningUntil: _, ...rest } = call
     const record = this.recordOf(callId, { ...rest, asked: {}, answers: {} }, 'completed')
+    // Taken over while it ran (this instance was presumed dead): the round's result is the other's to send.
+    if (lease?.lost) return
     await scope.run(() => this.log.append(callId, [...messages, { jsonrpc: '2.0', id: call.requestId, result } as JSONRPCMessage], record.keepUntil))
     await this.writeUnder(lease, record)
   }

@@ -31,6 +31,7 @@ export class RoundLease {
   private version: number
   private inFlight: Promise<void> | undefined
   private over = false
+  private refused = false
 
   constructor(
     private readonly options: {
@@ -43,6 +44,11 @@ export class RoundLease {
     },
   ) {
     this.version = options.version
+  }
+
+  /** Whether a renewal was refused: the record was taken over (or cancelled), and the runner's last write will be refused too. */
+  get lost(): boolean {
+    return this.refused
   }
 
   /** Renews the lease every third of its length until the round's last write, or until it is lost: run it beside the round. */
@@ -65,8 +71,10 @@ export class RoundLease {
     const { scope, leaseMs, renew } = this.options
     const written = scope.run(() => renew(Date.now() + leaseMs, this.version)).then(
       (version) => {
-        if (version === undefined) this.over = true
-        else this.version = version
+        if (version === undefined) {
+          this.over = true
+          this.refused = true
+        } else this.version = version
       },
       (error: unknown) => {
         // The store did not answer: the lease is renewed at the next turn, if it still can be.
