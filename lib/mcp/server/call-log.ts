@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server'
-import type { Operation, Scope } from 'effection'
+import { createSignal, spawn, type Operation, type Scope, type Subscription } from 'effection'
 import type { EventLog } from '../../sessions/session-store'
 
 /** At most this many events of one call are kept for a client to resume from. */
@@ -38,6 +38,11 @@ export function parseCallEventId(wire: string): { callId: string; after: string 
  * `end` leaves when the client cancelled the call, or when its client goes away, or when this
  * instance closes — never by polling: it waits in the log's blocking
  * read. The log is bounded (`MAX_EVENTS`) and forgotten with its call (`keepUntil`).
+ *
+ * Whoever serves a stream also watches the call's rounds (`watch`, lease-watch.ts): the marker
+ * `running` leaves when a round starts (the end of its runner's lease, never sent to the client)
+ * is handed to it, so that a round whose runner died is run again by an instance the client
+ * still listens to.
  */
 export class CallLog {
   constructor(
@@ -64,7 +69,18 @@ export class CallLog {
    * clients keep the last id of each stream they read, not of the one they resumed from, and
    * without one they would come back as a new standalone stream).
    */
-  stream({ callId, after, sessionId }: { callId: string; after: string; sessionId: string }): Response {
+  stream({
+    callId,
+    after,
+    sessionId,
+    watch,
+  }: {
+    callId: string
+    after: string
+    sessionId: string
+    /** Runs while the stream does, given the ends of the leases of the call's rounds as they start. */
+    watch?: (leaseEnds: Subscription<number, never>) => Operation<void>
+  }): Response {
     const encoder = new TextEncoder()
     const { scope, events, retryMs } = this
     let reading: { halt(): Promise<void> } | undefined
@@ -82,12 +98,25 @@ export class CallLog {
         keepAlive = setInterval(() => write(': keepalive\n\n'), KEEP_ALIVE_MS)
         const task = scope.run(function* () {
           try {
+            const leaseEnds = createSignal<number, never>()
+            if (watch) {
+              const subscription = yield* leaseEnds
+              yield* spawn(() => watch(subscription))
+            }
             let cursor = after
             for (;;) {
               for (const event of yield* events.read(logName(callId), cursor)) {
                 const message = JSON.parse(event.data) as object
-                // The call was cancelled: the stream ends, with nothing more to say (no response, as MCP asks).
-                if (!('jsonrpc' in message)) return
+                if (!('jsonrpc' in message)) {
+                  cursor = event.id
+                  const { running } = message as { running?: unknown }
+                  if (typeof running === 'number') {
+                    leaseEnds.send(running)
+                    continue
+                  }
+                  // The call was cancelled: the stream ends, with nothing more to say (no response, as MCP asks).
+                  return
+                }
                 write(`event: message\nid: ${callEventId(callId, event.id)}\ndata: ${event.data}\n\n`)
                 cursor = event.id
                 // The call's result (its one response) ends the stream.
@@ -125,6 +154,15 @@ export class CallLog {
         'mcp-session-id': sessionId,
       },
     })
+  }
+
+  /**
+   * A round of the call is about to run, its runner presumed alive until `runningUntil`: a marker
+   * that is not a message, never sent, for the streams' watchers. Appended before the call's
+   * record says `running`, so that no runner can die with its round unknown to the streams.
+   */
+  *running(callId: string, runningUntil: number, keepUntil: number): Operation<void> {
+    yield* this.events.append(logName(callId), [JSON.stringify({ running: runningUntil })], { maxLength: MAX_EVENTS, keepUntil })
   }
 
   /** Ends the call's streams without a response (its client cancelled it): a marker that is not a message, never sent. */

@@ -2,63 +2,29 @@ import { randomUUID } from 'node:crypto'
 import {
   isInputRequiredResult,
   type CallToolResult,
-  type InputRequest,
   type InputRequiredResult,
   type JSONRPCMessage,
-  type LoggingLevel,
 } from '@modelcontextprotocol/server'
-import type { Operation, Scope } from 'effection'
+import { until, type Operation, type Scope, type Subscription } from 'effection'
 import { SESSION_RECORD_FORMAT, type SessionRecord, type SessionStore, type StoredSession } from '../../sessions'
 import { EVENT_LOG_START } from '../../sessions/session-store'
 import type { AnyMcpTool } from '../../tools/types'
-import type { ReportingContext } from './call-reporter'
 import { CallLog, parseCallEventId } from './call-log'
+import { watchLease } from './lease-watch'
 import { roundBinding } from './mcp-work-in-progress'
 import type { LoadedMcpSession } from './mcp-session-records'
 import { answerPluginRound, failed, type PluginToolServing } from './register-plugin-tool'
+import { asClientRequest, reportingTo } from './relay-messages'
 import { RelayRequestIds } from './relay-request-ids'
+import type { RelayAnswer, RelayedCall, RelayedCallRequest, RequestId } from './relayed-call'
+import { RoundLease } from './round-lease'
 import type { RoundState } from './round-state'
-
-type RequestId = string | number
-
-/** A 2025 tool call of a plugin tool, as data: what any instance needs to take it on. */
-export interface RelayedCall {
-  sessionId: string
-  /** The bearer token's principal the session belongs to ('' without a token): the round's state is sealed for it. */
-  owner: string
-  /** The JSON-RPC id of the `tools/call`: its result is sent under it. */
-  requestId: RequestId
-  progressToken?: string | number
-  toolName: string
-  args: unknown
-  /** The round the call is in: the ids of its questions name it, so an answer to an earlier round is known as late. */
-  round: number
-  /** The sealed journal the round's answers continue (round-state.ts); absent before the first question. */
-  requestState?: string
-  /** The round's questions: input key → the method sent. */
-  asked: Record<string, string>
-  /** The answers so far: input key → the client's response (`result`, or `error`). */
-  answers: Record<string, { result?: unknown; error?: { code: number; message: string } }>
-}
-
-/** A client's response to one of the relay's requests. */
-export interface RelayAnswer {
-  id: string
-  result?: unknown
-  error?: { code: number; message: string }
-}
-
-/** A `tools/call` the relay serves. */
-export interface RelayedCallRequest {
-  id: RequestId
-  method: 'tools/call'
-  params: { name: string; arguments?: unknown; _meta?: { progressToken?: string | number } }
-}
 
 /**
  * Calls are kept under this reserved client id (no browser identity has a space), the call as
  * the record's `params`; `status` is `waiting` while its questions wait, `running` once the last
- * answer came and its instance runs the next round, `completed` once its result is in its log.
+ * answer came and an instance runs the next round (under a lease: `runningUntil`), `completed`
+ * once its result is in its log.
  */
 const CALLS = 'mcp calls'
 
@@ -94,10 +60,31 @@ export interface CallRelayOptions {
  * once, so a round run twice books once), and appends what the call sends next to the call's
  * log (call-log.ts), from which the client's stream is forwarded wherever it is held.
  *
+ * A round being run holds a lease (round-lease.ts): the call's `running` record says until when
+ * its runner is presumed alive, and the runner renews it while the round runs. Should the runner
+ * die (`kill -9`) in the middle of the round, whoever serves the call's stream, on any instance,
+ * takes the round over once the lease has passed (lease-watch.ts): a compare-and-set of the
+ * record under a lease of its own, then the round run again from the recorded answers and the
+ * sealed state; the round ledger's claim of that state is taken over the same way, so the round
+ * books once — and a round that had recorded its answer is answered from the ledger, not run
+ * again. What the cut round did before its next question is done again: a tool's outside
+ * effects there must bear a second run (docs/mcp-server.md).
+ *
  * Invariants: of several answers completing a round, exactly one write wins and exactly one
- * instance runs the next round; an answer to another session, an earlier round or no question
- * changes nothing; the call's record is written before its next questions are in the log, so an
- * answer never arrives before the question it answers is recorded.
+ * instance runs the next round; of several instances taking over a round whose lease passed,
+ * exactly one does, and a runner that lost its lease changes the call's record no more (every
+ * write of it is a compare-and-set on the version written last); an answer to another session,
+ * an earlier round or no question changes nothing; the call's record is written before its next
+ * questions are in the log, so an answer never arrives before the question it answers is
+ * recorded; a round's lease is in the log before the record says `running`, so no round runs
+ * unknown to the streams that watch for its runner's death; and a call's result is in its log
+ * before its record says `completed`, so a crash between the two loses nothing (the round taken
+ * over is answered from the ledger, and the streams end at the first result).
+ *
+ * The one thing a lease cannot tell apart: a runner alive but silent past its lease (its event
+ * loop stalled, the store out of its reach) is taken for dead. Its round then runs twice; the
+ * first records nothing once it learns it was taken over (`RoundLease.lost`), but one that ends
+ * before learning it may still put its result in the log first.
  */
 export class CallRelay {
   private readonly log: CallLog
@@ -167,8 +154,8 @@ export class CallRelay {
     }
     const { scope, store } = this.options
     await scope.run(() => store.create({ ...this.recordOf(callId, call, 'completed'), clientId: CALL_IDS, id: requestKey(session.id, message.id), params: callId }))
-    await this.track(this.runRound({ callId, call, version: undefined, session, responses: undefined }))
-    return this.log.stream({ callId, after: EVENT_LOG_START, sessionId: session.id })
+    await this.track(this.runRound({ callId, call, lease: undefined, session, responses: undefined }))
+    return this.log.stream({ callId, after: EVENT_LOG_START, sessionId: session.id, watch: this.watcher(callId, session) })
   }
 
   /**
@@ -190,11 +177,15 @@ export class CallRelay {
       if (stored.record.status !== 'waiting' || call.round !== named.round || !(named.key in call.asked) || named.key in call.answers) return accepted()
       const answers = { ...call.answers, [named.key]: message.error ? { error: message.error } : { result: message.result } }
       const complete = Object.keys(call.asked).every((key) => key in answers)
-      const next: RelayedCall = { ...call, answers }
-      const version = await scope.run(() => store.update(this.recordOf(named.callId, next, complete ? 'running' : 'waiting', stored.record.createdAt), stored.version))
+      const runningUntil = complete ? Date.now() + this.leaseMs : undefined
+      const next: RelayedCall = { ...call, answers, ...(runningUntil !== undefined ? { runningUntil } : {}) }
+      const record = this.recordOf(named.callId, next, complete ? 'running' : 'waiting', stored.record.createdAt)
+      // The streams learn of the round before it may run (and its runner die).
+      if (runningUntil !== undefined) await scope.run(() => this.log.running(named.callId, runningUntil, record.keepUntil))
+      const version = await scope.run(() => store.update(record, stored.version))
       // Another answer was written first: read again.
       if (version === undefined) continue
-      if (complete) await this.track(this.continueCall({ callId: named.callId, call: next, version, session }))
+      if (complete) await this.track(this.continueCall({ callId: named.callId, call: next, lease: this.leaseOf(record, version), session }))
       return accepted()
     }
     return refused('Bad Request: this answer could not be recorded; send it again.', 409)
@@ -241,12 +232,57 @@ export class CallRelay {
     if (!stored || (stored.record.params as RelayedCall).sessionId !== session.id) {
       return refused('Bad Request: Last-Event-ID names no stream of this session.')
     }
-    return this.log.stream({ callId: named.callId, after: named.after, sessionId: session.id })
+    return this.log.stream({ callId: named.callId, after: named.after, sessionId: session.id, watch: this.watcher(named.callId, session, stored) })
   }
 
   /** Waits for the rounds running here (a graceful close). */
   async settle(): Promise<void> {
     await Promise.allSettled([...this.running])
+  }
+
+  private get leaseMs(): number {
+    return this.options.serving.ledger.leaseMs
+  }
+
+  /** What a stream of the call runs beside it: the take-over of a round whose runner died (lease-watch.ts). */
+  private watcher(callId: string, session: LoadedMcpSession, first?: StoredSession): (leaseEnds: Subscription<number, never>) => Operation<void> {
+    const { store } = this.options
+    return (leaseEnds) =>
+      watchLease({
+        notices: leaseEnds,
+        first,
+        read: () => store.get(CALLS, callId),
+        // In the relay's scope, not the stream's: a round taken over runs to its end even if this stream's client leaves.
+        takeOver: (stored) => until(this.track(this.takeOver({ callId, stored, session }))),
+      })
+  }
+
+  /** Takes over the round of a call whose runner's lease passed, and runs it here under a lease of its own. */
+  private async takeOver({ callId, stored, session }: { callId: string; stored: StoredSession; session: LoadedMcpSession }): Promise<void> {
+    const { scope, store } = this.options
+    const call: RelayedCall = { ...(stored.record.params as RelayedCall), runningUntil: Date.now() + this.leaseMs }
+    const record = this.recordOf(callId, call, 'running', stored.record.createdAt)
+    const version = await scope.run(() => store.update(record, stored.version))
+    // Another instance took it over first, or the call moved on.
+    if (version === undefined) return
+    try {
+      await this.continueCall({ callId, call, lease: this.leaseOf(record, version), session, takingOver: true })
+    } catch (error) {
+      // The round could not be run (the store unreachable): its lease passes again, and a stream takes it over then.
+      console.warn(`A relayed MCP call's round taken over failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  /** The lease of the call's `running` record at `version`, renewed as the record with a later `runningUntil`. */
+  private leaseOf(record: SessionRecord, version: number): RoundLease {
+    const { scope, store } = this.options
+    const call = record.params as RelayedCall
+    return new RoundLease({
+      scope,
+      leaseMs: this.leaseMs,
+      version,
+      renew: (runningUntil, at) => store.update(this.recordOf(record.id, { ...call, runningUntil }, 'running', record.createdAt), at),
+    })
   }
 
   private async track<T>(work: Promise<T>): Promise<T> {
@@ -259,83 +295,115 @@ export class CallRelay {
   }
 
   /** The round after a completed set of answers: a client's error ends the call with it; otherwise the tool runs on. */
-  private async continueCall({ callId, call, version, session }: { callId: string; call: RelayedCall; version: number; session: LoadedMcpSession }): Promise<void> {
+  private async continueCall({
+    callId,
+    call,
+    lease,
+    session,
+    takingOver = false,
+  }: {
+    callId: string
+    call: RelayedCall
+    lease: RoundLease
+    session: LoadedMcpSession
+    /** The round is run again: its runner's lease passed. */
+    takingOver?: boolean
+  }): Promise<void> {
     const failedAnswer = Object.entries(call.answers).find(([, answer]) => answer.error)
     if (failedAnswer) {
       const [key, { error }] = failedAnswer
       const result = failed(`The client could not answer ${key}: ${typeof error?.message === 'string' ? error.message : 'it answered with an error'}`)
-      await this.finish({ callId, call, version, messages: [], result })
+      await this.finish({ callId, call, lease, messages: [], result })
       return
     }
     const responses = Object.fromEntries(Object.entries(call.answers).map(([key, answer]) => [key, answer.result]))
-    await this.runRound({ callId, call, version, session, responses })
+    await this.runRound({ callId, call, lease, session, responses, takingOver })
   }
 
   /** Runs a round of the call here and records what it sends: its next questions, or its result. */
   private async runRound({
     callId,
     call,
-    version,
+    lease,
     session,
     responses,
+    takingOver = false,
   }: {
     callId: string
     call: RelayedCall
-    /** The record's version, undefined before it is first written. */
-    version: number | undefined
+    /** The lease of the record's `running` version; undefined for the call's first round, before its record is written. */
+    lease: RoundLease | undefined
     session: LoadedMcpSession
     responses: Record<string, unknown> | undefined
+    takingOver?: boolean
   }): Promise<void> {
-    const { serving, scope } = this.options
-    const tool = this.tools.get(call.toolName)!
-    const binding = roundBinding('tools/call', call.owner)
-    let state: RoundState | undefined
-    if (call.requestState !== undefined) {
-      state = serving.codec.open(call.requestState, binding)
-      if (!state) {
-        await this.finish({ callId, call, version, messages: [], result: failed('This call waited too long for its answers. Call the tool again.') })
+    const { serving } = this.options
+    const renewing = lease && this.options.scope.run(() => lease.keep())
+    try {
+      const tool = this.tools.get(call.toolName)!
+      const binding = roundBinding('tools/call', call.owner)
+      let state: RoundState | undefined
+      if (call.requestState !== undefined) {
+        state = serving.codec.open(call.requestState, binding)
+        if (!state) {
+          await this.finish({ callId, call, lease, messages: [], result: failed('This call waited too long for its answers. Call the tool again.') })
+          return
+        }
+      }
+      const messages: JSONRPCMessage[] = []
+      const result = await answerPluginRound({
+        tool,
+        args: call.args,
+        state,
+        responses,
+        capabilities: session.data.initialize.capabilities,
+        reporting: reportingTo(messages, call.progressToken, session.data.loggingLevel),
+        // The round runs to its end wherever its answer came from; closing this instance waits for it (`settle`).
+        signal: new AbortController().signal,
+        seal: async (sealed) => serving.codec.seal(sealed, binding),
+        serving,
+        takingOver,
+      })
+      if (!isInputRequiredResult(result)) {
+        await this.finish({ callId, call, lease, messages, result: result as CallToolResult })
         return
       }
+      const asked = (result as InputRequiredResult).inputRequests ?? {}
+      const { runningUntil: _, ...rest } = call
+      const next: RelayedCall = {
+        ...rest,
+        round: call.round + 1,
+        requestState: (result as InputRequiredResult).requestState,
+        asked: Object.fromEntries(Object.entries(asked).map(([key, request]) => [key, request.method])),
+        answers: {},
+      }
+      for (const [key, request] of Object.entries(asked)) {
+        messages.push({ jsonrpc: '2.0', id: this.ids.of(call.sessionId, callId, next.round, key), ...asClientRequest(request) } as JSONRPCMessage)
+      }
+      const record = this.recordOf(callId, next, 'waiting')
+      if (!(await this.writeUnder(lease, record))) return
+      await this.options.scope.run(() => this.log.append(callId, messages, record.keepUntil))
+    } finally {
+      // The lease ends with the round's last write; a renewal still asleep is stopped here.
+      await renewing?.halt()
     }
-    const messages: JSONRPCMessage[] = []
-    const result = await answerPluginRound({
-      tool,
-      args: call.args,
-      state,
-      responses,
-      capabilities: session.data.initialize.capabilities,
-      reporting: reportingTo(messages, call.progressToken, session.data.loggingLevel),
-      // The round runs to its end wherever its answer came from; closing this instance waits for it (`settle`).
-      signal: new AbortController().signal,
-      seal: async (sealed) => serving.codec.seal(sealed, binding),
-      serving,
-    })
-    if (!isInputRequiredResult(result)) {
-      await this.finish({ callId, call, version, messages, result: result as CallToolResult })
-      return
-    }
-    const asked = (result as InputRequiredResult).inputRequests ?? {}
-    const next: RelayedCall = {
-      ...call,
-      round: call.round + 1,
-      requestState: (result as InputRequiredResult).requestState,
-      asked: Object.fromEntries(Object.entries(asked).map(([key, request]) => [key, request.method])),
-      answers: {},
-    }
-    for (const [key, request] of Object.entries(asked)) {
-      messages.push({ jsonrpc: '2.0', id: this.ids.of(call.sessionId, callId, next.round, key), ...asClientRequest(request) } as JSONRPCMessage)
-    }
-    const record = this.recordOf(callId, next, 'waiting')
-    if (!(await scope.run(() => this.write(record, version)))) return
-    await scope.run(() => this.log.append(callId, messages, record.keepUntil))
   }
 
   /** The call's last messages and its result, in its log; the call is then completed. */
-  private async finish({ callId, call, version, messages, result }: { callId: string; call: RelayedCall; version: number | undefined; messages: JSONRPCMessage[]; result: CallToolResult }): Promise<void> {
+  private async finish({ callId, call, lease, messages, result }: { callId: string; call: RelayedCall; lease: RoundLease | undefined; messages: JSONRPCMessage[]; result: CallToolResult }): Promise<void> {
     const { scope } = this.options
-    const record = this.recordOf(callId, { ...call, asked: {}, answers: {} }, 'completed')
+    const { runningUntil: _, ...rest } = call
+    const record = this.recordOf(callId, { ...rest, asked: {}, answers: {} }, 'completed')
+    // Taken over while it ran (this instance was presumed dead): the round's result is the other's to send.
+    if (lease?.lost) return
     await scope.run(() => this.log.append(callId, [...messages, { jsonrpc: '2.0', id: call.requestId, result } as JSONRPCMessage], record.keepUntil))
-    await scope.run(() => this.write(record, version))
+    await this.writeUnder(lease, record)
+  }
+
+  /** The round's last write of the record: under its lease (`lease.end`), or the call's first, a create. */
+  private writeUnder(lease: RoundLease | undefined, record: SessionRecord): Promise<boolean> {
+    if (lease) return lease.end((version) => this.write(record, version))
+    return this.options.scope.run(() => this.write(record, undefined))
   }
 
   /** Creates the call's record (`version` undefined) or replaces the version named; whether it was written. */
@@ -361,30 +429,6 @@ export class CallRelay {
       keepUntil: now + this.options.keepMs,
     }
   }
-}
-
-/** A question of a round as the request a 2025 client answers: a form elicitation says its mode, as the SDK's shim sends it. */
-function asClientRequest(request: InputRequest): { method: string; params?: unknown } {
-  const { method, params } = request as { method: string; params?: Record<string, unknown> }
-  if (method === 'elicitation/create' && params && params.mode === undefined) return { method, params: { ...params, mode: 'form' } }
-  return { method, params }
-}
-
-const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']
-
-/** The round's logs and progress as the notifications the SDK would send, collected in order (logs below the session's level left out). */
-function reportingTo(messages: JSONRPCMessage[], progressToken: string | number | undefined, level: LoggingLevel | undefined): ReportingContext {
-  const mcpReq = {
-    _meta: progressToken === undefined ? undefined : { progressToken },
-    notify: async (notification: { method: string; params?: unknown }) => {
-      messages.push({ jsonrpc: '2.0', ...notification } as JSONRPCMessage)
-    },
-    log: async (logLevel: LoggingLevel, data: unknown) => {
-      if (level !== undefined && LEVELS.indexOf(logLevel) < LEVELS.indexOf(level)) return
-      messages.push({ jsonrpc: '2.0', method: 'notifications/message', params: { level: logLevel, data } } as JSONRPCMessage)
-    },
-  }
-  return { mcpReq } as unknown as ReportingContext
 }
 
 function accepted(): Response {

@@ -61,6 +61,11 @@ export interface McpEndpointOptions {
   /** A 2025 session unused this long expires (default 30 minutes). */
   sessionIdleMs?: number
   /**
+   * How long a round's runner is presumed alive after it last renewed its lease (default 10 s,
+   * `DEFAULT_ROUND_LEASE_MS`): a round cut by a crash is run again by another instance after it.
+   */
+  roundLeaseMs?: number
+  /**
    * The server's admission (the chat's): each request is charged to the server's budget as new
    * work, or as a continuation of a call in progress, which is never refused for others' load
    * (mcp-work-in-progress.ts). Without it, nothing is limited here.
@@ -121,7 +126,7 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
   })
   const serving = {
     scope,
-    ledger: new RoundLedger(store, ttlSeconds * 1000),
+    ledger: new RoundLedger(store, ttlSeconds * 1000, options.roundLeaseMs),
     sample: createModelSampler(options.model),
     codec: createRoundStateCodec({
       secret: stateSecret,

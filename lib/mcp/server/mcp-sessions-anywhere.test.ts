@@ -55,16 +55,19 @@ async function v2Client(
   return { ...connected, logs }
 }
 
-/** What the call's log in Redis holds: every message appended to any call's stream under `prefix`. */
+/** What the call's log in Redis holds: every message appended to any call's stream under `prefix` (its markers, which are not messages, left out). */
 async function callLogs(prefix: string): Promise<Array<{ id?: unknown; method?: string; params?: { data?: unknown } }>> {
   const client = createClient({ url: redis.url })
   await client.connect()
   try {
     const keys = await client.keys(`${prefix}events:*`)
-    const messages = []
+    const messages: Array<{ id?: unknown; method?: string; params?: { data?: unknown } }> = []
     for (const key of keys) {
       const entries = (await client.sendCommand(['XRANGE', key, '-', '+'])) as unknown as Array<[string, string[]]>
-      for (const [, fields] of entries) messages.push(JSON.parse(String(fields[1])))
+      for (const [, fields] of entries) {
+        const message = JSON.parse(String(fields[1])) as object
+        if ('jsonrpc' in message) messages.push(message as (typeof messages)[number])
+      }
     }
     return messages
   } finally {

@@ -9,12 +9,13 @@ import {
   type McpServer,
   type ServerContext,
 } from '@modelcontextprotocol/server'
-import type { Operation, Scope } from 'effection'
+import { sleep, type Operation, type Scope, type Task } from 'effection'
 import { z } from 'zod'
 import type { ToolSampleRequest } from '../../runtime/tool-client'
 import type { AnyMcpTool, SampleResult } from '../../tools/types'
 import { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION } from '../mcp-apps-extension'
 import { createCallReporter, type ReportingContext } from './call-reporter'
+import { RoundLease } from './round-lease'
 import type { RoundClaim, RoundLedger } from './round-ledger'
 import type { RoundState, RoundStateCodec } from './round-state'
 import { runRound } from './run-round'
@@ -111,13 +112,20 @@ export interface PluginRound {
   /** The next round's state, sealed for the caller. */
   seal(state: Omit<RoundState, 'id'>): Promise<string>
   serving: PluginToolServing
+  /**
+   * The round is run again because its runner is presumed dead (the 2025 relay took its call
+   * over, call-relay.ts): a claim of its state still held is waited out — until it is answered
+   * (its runner was alive after all: its answer is this round's) or its lease passes (it was
+   * not: the claim is taken over) — instead of refused.
+   */
+  takingOver?: boolean
 }
 
 /**
  * A round of a plugin tool's call: the tool run from the state's journal with the answers,
  * until its result or its next questions (`input_required`, with the next state sealed).
  */
-export async function answerPluginRound({ tool, args, state, responses, capabilities, reporting, signal, seal, serving }: PluginRound): Promise<CallToolResult | InputRequiredResult> {
+export async function answerPluginRound({ tool, args, state, responses, capabilities, reporting, signal, seal, serving, takingOver = false }: PluginRound): Promise<CallToolResult | InputRequiredResult> {
   const { scope, ledger } = serving
   const argumentsDigest = createHash('sha256').update(JSON.stringify(args ?? {})).digest('base64url')
   // A state continues the call it was minted for: the same tool, with the same arguments.
@@ -127,13 +135,31 @@ export async function answerPluginRound({ tool, args, state, responses, capabili
   const callId = state?.callId ?? `mcp_${randomUUID()}`
 
   // The state is claimed only when the round is about to do what must not be done twice (see
-  // `runRound`): a round that replays and asks again writes nothing.
+  // `runRound`): a round that replays and asks again writes nothing. The claim is a lease, renewed
+  // while the round runs (`renewing`) and ended by the round's answer.
   let claim: RoundClaim | undefined
+  let lease: RoundLease | undefined
+  let renewing: Task<void> | undefined
   function* beforeEffect(): Operation<RoundClaim | undefined> {
     if (!state || claim) return undefined
-    claim = yield* ledger.claim({ stateId: state.id, toolName: tool.name })
+    const stateId = state.id
+    claim = yield* ledger.claim({ stateId, toolName: tool.name })
+    while (takingOver && claim.kind === 'running' && claim.runningUntil !== undefined) {
+      // A deadline, not a poll: the claim is read again when its lease ends, unless renewed.
+      yield* sleep(Math.max(0, claim.runningUntil - Date.now()))
+      claim = yield* ledger.claim({ stateId, toolName: tool.name })
+    }
     // Claimed by an earlier presentation of this state: the round stops here.
-    return claim.kind === 'claimed' ? undefined : claim
+    if (claim.kind !== 'claimed') return claim
+    const held = new RoundLease({
+      scope,
+      leaseMs: ledger.leaseMs,
+      version: claim.version,
+      renew: (runningUntil, version) => ledger.renew({ stateId, toolName: tool.name, version, runningUntil }),
+    })
+    lease = held
+    renewing = scope.run(() => held.keep())
+    return undefined
   }
 
   const reports = createCallReporter(reporting, { reported: state?.reported ?? 0, progress: state?.progress })
@@ -180,24 +206,21 @@ export async function answerPluginRound({ tool, args, state, responses, capabili
   } catch (error) {
     if (signal.aborted) {
       // Nobody got an answer: the state stays free for the client to present again.
-      if (state && isClaimed(claim)) await scope.run(() => ledger.release(state.id))
+      if (state && lease) await lease.end(() => ledger.release(state.id))
       throw error
     }
     result = failed(error instanceof Error ? error.message : String(error))
     reports.end('Failed')
   } finally {
     signal.removeEventListener('abort', abort)
+    await renewing?.halt()
     await reports.sent()
   }
-  if (state && isClaimed(claim)) {
-    const { version } = claim
-    await scope.run(() => ledger.answer({ stateId: state.id, toolName: tool.name, version, result }))
-  }
+  // Set inside the round, which TypeScript's narrowing does not follow.
+  const held = lease as RoundLease | undefined
+  if (state && held) await held.end((version) => ledger.answer({ stateId: state.id, toolName: tool.name, version, result }))
   return result
 }
-
-// `claim` is set inside the round, which TypeScript's narrowing does not follow.
-const isClaimed = (claim: RoundClaim | undefined): claim is Extract<RoundClaim, { kind: 'claimed' }> => claim?.kind === 'claimed'
 
 /** A tool's result when it needs to ask its user something and the client declared no way to show a question. */
 export const CANNOT_ASK = 'This tool needs to ask you questions; your client cannot show them.'

@@ -1,4 +1,4 @@
-import { run } from 'effection'
+import { run, sleep } from 'effection'
 import { describe, expect, it } from 'vitest'
 import { createMemorySessionStore } from '../../sessions'
 import { RoundLedger } from './round-ledger'
@@ -9,7 +9,7 @@ describe('RoundLedger', () => {
       const ledger = new RoundLedger(createMemorySessionStore(), 60_000)
       const first = yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })
       expect(first).toEqual({ kind: 'claimed', version: 1 })
-      expect(yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })).toEqual({ kind: 'running' })
+      expect(yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })).toEqual({ kind: 'running', runningUntil: expect.any(Number) })
       const result = { content: [{ type: 'text', text: '{}' }], structuredContent: { ticketNumber: 'TKT-1' } }
       yield* ledger.answer({ stateId: 's1', toolName: 'book_flight', version: 1, result })
       expect(yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })).toEqual({ kind: 'answered', result })
@@ -17,5 +17,26 @@ describe('RoundLedger', () => {
       expect(yield* ledger.claim({ stateId: 's2', toolName: 'book_flight' })).toEqual({ kind: 'claimed', version: 1 })
       yield* ledger.release('s2')
       expect(yield* ledger.claim({ stateId: 's2', toolName: 'book_flight' })).toEqual({ kind: 'claimed', version: 1 })
+    }))
+
+  it('lets a claim whose lease passed be taken over, once; a renewed one is not, and its first runner then records nothing', () =>
+    run(function* () {
+      const ledger = new RoundLedger(createMemorySessionStore(), 60_000, 50)
+      const first = yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })
+      expect(first).toEqual({ kind: 'claimed', version: 1 })
+      // Renewed by its runner: still its.
+      const renewed = yield* ledger.renew({ stateId: 's1', toolName: 'book_flight', version: 1, runningUntil: Date.now() + 50 })
+      expect(renewed).toBe(2)
+      const running = yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })
+      expect(running.kind).toBe('running')
+      // Its runner stops renewing: once its lease has passed, the first to claim again takes it, the next does not.
+      yield* sleep(Math.max(0, (running as { runningUntil: number }).runningUntil - Date.now()) + 1)
+      expect(yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })).toEqual({ kind: 'claimed', version: 3 })
+      expect((yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })).kind).toBe('running')
+      // The runner presumed dead can no longer renew.
+      expect(yield* ledger.renew({ stateId: 's1', toolName: 'book_flight', version: 2, runningUntil: Date.now() + 50 })).toBeUndefined()
+      const result = { content: [], structuredContent: { ticketNumber: 'TKT-2' } }
+      yield* ledger.answer({ stateId: 's1', toolName: 'book_flight', version: 3, result })
+      expect(yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })).toEqual({ kind: 'answered', result })
     }))
 })

@@ -1,0 +1,101 @@
+import { createScope } from 'effection'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createMemorySessionStore } from '../../sessions'
+import type { SampleResult } from '../../tools/types'
+import { roundBinding } from './mcp-work-in-progress'
+import { answerPluginRound, type PluginToolServing } from './register-plugin-tool'
+import { reportingTo } from './relay-messages'
+import { RoundLedger } from './round-ledger'
+import { createRoundStateCodec } from './round-state'
+import { createGatedTool } from './testing/gated-tool'
+
+const LEASE_MS = 300
+const BINDING = roundBinding('tools/call', '')
+const ARGS = { guests: 2 }
+
+const scopes: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (const destroy of scopes.splice(0)) await destroy()
+})
+
+/** A round of `reserve_table` as the 2025 relay runs it, on a ledger of its own, counting the steps and model calls it makes. */
+function serve() {
+  const [scope, destroy] = createScope()
+  scopes.push(destroy)
+  const counted = { steps: 0, modelCalls: 0 }
+  const tool = createGatedTool(function* () {
+    counted.steps++
+  })
+  const ledger = new RoundLedger(createMemorySessionStore(), 60_000, LEASE_MS)
+  const serving: PluginToolServing = {
+    scope,
+    ledger,
+    codec: createRoundStateCodec({ secret: 's'.repeat(40), ttlSeconds: 60, bind: () => BINDING }),
+    // eslint-disable-next-line require-yield
+    *sample(): Generator<never, SampleResult> {
+      counted.modelCalls++
+      return { text: 'Welcome!' }
+    },
+  }
+  const round = (options: { state?: Parameters<typeof answerPluginRound>[0]['state']; responses?: Record<string, unknown>; takingOver?: boolean }) =>
+    answerPluginRound({
+      tool,
+      args: ARGS,
+      state: options.state,
+      responses: options.responses,
+      capabilities: { elicitation: { form: {} } },
+      reporting: reportingTo([], undefined, undefined),
+      signal: new AbortController().signal,
+      seal: async (state) => serving.codec.seal(state, BINDING),
+      serving,
+      takingOver: options.takingOver,
+    })
+  return { round, ledger, counted, codec: serving.codec, scope }
+}
+
+/** The call's first round, asking for a time: the state the next round continues, and the answer to it. */
+async function atQuestion(served: ReturnType<typeof serve>) {
+  const first = (await served.round({})) as { inputRequests: Record<string, unknown>; requestState: string }
+  const [key] = Object.keys(first.inputRequests)
+  const state = served.codec.open(first.requestState, BINDING)!
+  return { state, responses: { [key!]: { action: 'accept', content: { time: '20:00' } } } }
+}
+
+describe('a round of a plugin tool taken over from a runner presumed dead', () => {
+  it('waits out the claim its runner still holds, and gets that runner’s answer when it records one: the round runs once', async () => {
+    const served = serve()
+    const { state, responses } = await atQuestion(served)
+    // The first runner claimed the state and is still at work.
+    const held = await served.scope.run(() => served.ledger.claim({ stateId: state.id, toolName: 'reserve_table' }))
+    expect(held).toEqual({ kind: 'claimed', version: 1 })
+    const takingOver = served.round({ state, responses, takingOver: true })
+    const answer = { content: [{ type: 'text', text: '{}' }], structuredContent: { status: 'reserved', code: 'TBL-FIRST' } }
+    await served.scope.run(() => served.ledger.answer({ stateId: state.id, toolName: 'reserve_table', version: 1, result: answer }))
+    expect(await takingOver).toEqual(answer)
+    expect(served.counted).toEqual({ steps: 0, modelCalls: 0 })
+  })
+
+  it('takes the claim over once its lease has passed without a renewal, and runs the round', async () => {
+    const served = serve()
+    const { state, responses } = await atQuestion(served)
+    await served.scope.run(() => served.ledger.claim({ stateId: state.id, toolName: 'reserve_table' }))
+    const started = Date.now()
+    const result = (await served.round({ state, responses, takingOver: true })) as { structuredContent?: Record<string, unknown> }
+    expect(Date.now() - started).toBeGreaterThanOrEqual(LEASE_MS - 5)
+    expect(result.structuredContent).toMatchObject({ status: 'reserved', time: '20:00', note: 'Welcome!', code: expect.stringMatching(/^TBL-/) })
+    expect(served.counted).toEqual({ steps: 1, modelCalls: 1 })
+    // The state is answered: presented again, it gets the same reservation.
+    expect(await served.round({ state, responses })).toEqual(result)
+    expect(served.counted.steps).toBe(1)
+  })
+
+  it('refuses a state whose round still runs when the round is not a take-over (a 2026-07-28 client presenting it twice at once)', async () => {
+    const served = serve()
+    const { state, responses } = await atQuestion(served)
+    await served.scope.run(() => served.ledger.claim({ stateId: state.id, toolName: 'reserve_table' }))
+    const result = (await served.round({ state, responses })) as { isError?: boolean; content: Array<{ text: string }> }
+    expect(result.isError).toBe(true)
+    expect(result.content[0]!.text).toMatch(/already being answered elsewhere/)
+    expect(served.counted).toEqual({ steps: 0, modelCalls: 0 })
+  })
+})

@@ -1,0 +1,38 @@
+/** The JSON-RPC id of a request. */
+export type RequestId = string | number
+
+/** A 2025 tool call of a plugin tool, as data: what any instance needs to take it on. */
+export interface RelayedCall {
+  sessionId: string
+  /** The bearer token's principal the session belongs to ('' without a token): the round's state is sealed for it. */
+  owner: string
+  /** The JSON-RPC id of the `tools/call`: its result is sent under it. */
+  requestId: RequestId
+  progressToken?: string | number
+  toolName: string
+  args: unknown
+  /** The round the call is in: the ids of its questions name it, so an answer to an earlier round is known as late. */
+  round: number
+  /** The sealed journal the round's answers continue (round-state.ts); absent before the first question. */
+  requestState?: string
+  /** The round's questions: input key → the method sent. */
+  asked: Record<string, string>
+  /** The answers so far: input key → the client's response (`result`, or `error`). */
+  answers: Record<string, { result?: unknown; error?: { code: number; message: string } }>
+  /** While a round of the call runs (`running`): until when its runner is presumed alive (round-lease.ts). */
+  runningUntil?: number
+}
+
+/** A client's response to one of the relay's requests. */
+export interface RelayAnswer {
+  id: string
+  result?: unknown
+  error?: { code: number; message: string }
+}
+
+/** A `tools/call` the relay serves. */
+export interface RelayedCallRequest {
+  id: RequestId
+  method: 'tools/call'
+  params: { name: string; arguments?: unknown; _meta?: { progressToken?: string | number } }
+}
