@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server'
+import { pageIdentityHeaders } from './lib/http/page-identity'
 import { readTrustProxy, requestIsHttps } from './lib/http/request-is-https'
 import { createContentSecurityPolicy } from './lib/server/content-security-policy'
 
@@ -10,7 +11,8 @@ import { createContentSecurityPolicy } from './lib/server/content-security-polic
  * files. The cost is that pages render per request, which a one-page chat pays anyway.
  *
  * The other headers (nosniff, Referrer-Policy, X-Frame-Options) and the API's own CSP are
- * static, in next.config.ts.
+ * static, in next.config.ts. A page also brings the browser's identity cookie when it has none
+ * (`pageIdentityHeaders`), so that the page's first requests share one identity.
  */
 export function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64')
@@ -23,6 +25,8 @@ export function proxy(request: NextRequest) {
   requestHeaders.set('content-security-policy', policy)
   const response = NextResponse.next({ request: { headers: requestHeaders } })
   response.headers.set('Content-Security-Policy', policy)
+  // The browser's identity comes with the page, before any of its requests (page-identity.ts).
+  for (const [name, value] of Object.entries(pageIdentityHeaders(request))) response.headers.append(name, value)
   return response
 }
 
