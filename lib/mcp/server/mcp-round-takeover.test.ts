@@ -189,7 +189,8 @@ describe('a 2025 call whose round is cut by the death of its instance', () => {
 
   it('is not taken over while its round is merely slow: the runner renews its lease, and its own result is the one', async () => {
     const prefix = nextPrefix()
-    const leaseMs = 1_200
+    // Long enough that only a stall of two thirds of it (over a second) on a loaded CI machine could pass it.
+    const leaseMs = 2_000
     // The round's step takes three leases: renewed every third of one, the lease never passes.
     const { instance: runner, counted: ran } = await inProcess(prefix, leaseMs, () => sleep(3 * leaseMs))
     const { instance: listener, counted: tookOver } = await inProcess(prefix, leaseMs)

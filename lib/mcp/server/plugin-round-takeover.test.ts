@@ -9,7 +9,7 @@ import { RoundLedger } from './round-ledger'
 import { createRoundStateCodec } from './round-state'
 import { createGatedTool } from './testing/gated-tool'
 
-const LEASE_MS = 300
+const LEASE_MS = 1_000
 const BINDING = roundBinding('tools/call', '')
 const ARGS = { guests: 2 }
 

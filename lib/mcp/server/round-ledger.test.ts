@@ -21,11 +21,12 @@ describe('RoundLedger', () => {
 
   it('lets a claim whose lease passed be taken over, once; a renewed one is not, and its first runner then records nothing', () =>
     run(function* () {
-      const ledger = new RoundLedger(createMemorySessionStore(), 60_000, 50)
+      // A lease of a second: no stall of a loaded machine between two of these steps passes it by chance.
+      const ledger = new RoundLedger(createMemorySessionStore(), 60_000, 1_000)
       const first = yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })
       expect(first).toEqual({ kind: 'claimed', version: 1 })
       // Renewed by its runner: still its.
-      const renewed = yield* ledger.renew({ stateId: 's1', toolName: 'book_flight', version: 1, runningUntil: Date.now() + 50 })
+      const renewed = yield* ledger.renew({ stateId: 's1', toolName: 'book_flight', version: 1, runningUntil: Date.now() + 1_000 })
       expect(renewed).toBe(2)
       const running = yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })
       expect(running.kind).toBe('running')
@@ -34,7 +35,7 @@ describe('RoundLedger', () => {
       expect(yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })).toEqual({ kind: 'claimed', version: 3 })
       expect((yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })).kind).toBe('running')
       // The runner presumed dead can no longer renew.
-      expect(yield* ledger.renew({ stateId: 's1', toolName: 'book_flight', version: 2, runningUntil: Date.now() + 50 })).toBeUndefined()
+      expect(yield* ledger.renew({ stateId: 's1', toolName: 'book_flight', version: 2, runningUntil: Date.now() + 1_000 })).toBeUndefined()
       const result = { content: [], structuredContent: { ticketNumber: 'TKT-2' } }
       yield* ledger.answer({ stateId: 's1', toolName: 'book_flight', version: 3, result })
       expect(yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })).toEqual({ kind: 'answered', result })
