@@ -1,12 +1,8 @@
 /** The devices API as the browser calls it (docs/devices.md); a refusal becomes an Error with the server's message. */
 
-export interface ListedBrowser {
-  id: string
-  name: string
-  joinedAt: number
-  current: boolean
-  revocable: boolean
-}
+import type { ListedBrowser } from '@/lib/devices'
+
+export type { ListedBrowser }
 
 async function call<T>(url: string, init: RequestInit = {}): Promise<T> {
   const response = await fetch(url, { ...init, headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } })

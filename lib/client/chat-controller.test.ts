@@ -5,21 +5,8 @@ import { createPluginRegistry } from '../plugins'
 import { TrainList } from '@/fixtures/book-train/components/TrainList'
 import type { ChatState } from './chat-state'
 import { renderKey } from './handler-tasks'
-import {
-  bookingCall,
-  card,
-  createServer,
-  createTwoStepPlugin,
-  detachAll,
-  elicitEvent,
-  firstTurn,
-  registry,
-  rendersOf,
-  seatTurn,
-  start,
-  trains,
-  twoStepTurn,
-} from './testing/chat-harness'
+import { card, createServer, createTwoStepPlugin, detachAll, elicitEvent, rendersOf, start, twoStepTurn } from './testing/chat-harness'
+import { bookingCall, firstTurn, registry, seatTurn, trains } from '@/fixtures/book-train/testing/chat-turns'
 
 afterEach(detachAll)
 // Loaded once up front, so that each test's renders follow its events without a chunk to wait for.

@@ -1,12 +1,11 @@
 // What the chat controller's tests share: a scripted /api/chat, controllers started over it, and
-// the fixture plugin's turns (book_train), loaded as the app loads a plugin.
+// events as the engine streams them. The fixture plugin's turns (book_train) are the fixture's
+// own (fixtures/book-train/testing/chat-turns.ts): the framework's layers import no plugin.
 import { vi } from 'vitest'
 import type { ChatEvent } from '../../protocol/events'
-import type { Message } from '../../protocol/messages'
 import type { ChatRequest } from '../../protocol/request-schema'
 import { z } from 'zod'
-import { createPluginRegistry, makePlugin, type ElicitComponentProps } from '../../plugins'
-import { searchTrains, seatMapFor } from '@/fixtures/book-train/trains'
+import { makePlugin, type ElicitComponentProps } from '../../plugins'
 import { createMcpTool, encodeModelContext, formatElicitId } from '../../tools'
 import { createChatController, type ChatController } from '../chat-controller'
 import { renderKey } from '../handler-tasks'
@@ -104,41 +103,6 @@ export function elicitEvent({
     ...encoded,
   }
 }
-
-export const trains = searchTrains('Paris', 'Lyon')
-export const bookingCall: Message = {
-  role: 'assistant',
-  content: null,
-  tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'book_train', arguments: '{"from":"Paris","to":"Lyon"}' } }],
-}
-export const firstTurn: ChatEvent[] = [
-  { type: 'text', content: 'Searching trains.' },
-  { type: 'tool_calls', calls: [{ id: 'call-1', name: 'book_train', arguments: { from: 'Paris', to: 'Lyon' } }] },
-  { type: 'plugin_progress', sessionId: 'call-1', callId: 'call-1', message: 'Waiting for a train choice', progress: 0.25 },
-  elicitEvent({
-    callId: 'call-1',
-    toolName: 'book_train',
-    key: 'pickTrain',
-    seq: 3,
-    message: 'Select your train from Paris to Lyon:',
-    context: { from: 'Paris', to: 'Lyon', trains },
-  }),
-  { type: 'conversation_state', messages: [{ role: 'user', content: 'Book a train from Paris to Lyon' }, bookingCall] },
-]
-export const seatTurn: ChatEvent[] = [
-  elicitEvent({
-    callId: 'call-1',
-    toolName: 'book_train',
-    key: 'pickSeat',
-    seq: 5,
-    message: 'Select your seat:',
-    context: { train: trains[0], seatMap: seatMapFor(trains[0]) },
-  }),
-  { type: 'conversation_state', messages: [{ role: 'user', content: 'Book a train from Paris to Lyon' }, bookingCall] },
-]
-
-// The fixture's browser half, listed as the app lists a plugin's: loaded on its first question.
-export const registry = createPluginRegistry([{ toolName: 'book_train', load: () => import('@/fixtures/book-train/plugin').then((module) => module.bookTrainPlugin) }])
 
 /** A plugin whose handler asks twice (`first?`, then `second?`) and answers with both: what a replay of earlier answers shows. */
 export function createTwoStepPlugin() {
