@@ -1,6 +1,7 @@
-import { createScope, suspend, type Operation } from 'effection'
+import type { Operation } from 'effection'
 import { createMemoryDeviceStore, useEmbeddedDeviceStore, useRedisDeviceStore, type DeviceStore } from '../devices'
 import { readServerConfig } from './config'
+import { openForProcess } from './open-for-process'
 
 /** The app's device store and how to run its operations. */
 export interface DeviceStoreInstance {
@@ -32,15 +33,6 @@ async function open(): Promise<DeviceStoreInstance> {
             return createMemoryDeviceStore()
           })()
         : useEmbeddedDeviceStore({ directory: config.dataDir })
-  // The process's own scope for the store: it is never destroyed, as the chat server's is not.
-  const [scope] = createScope()
-  const store = await new Promise<DeviceStore>((resolve, reject) => {
-    scope
-      .run(function* () {
-        resolve(yield* useStore())
-        yield* suspend()
-      })
-      .catch(reject)
-  })
-  return { store, run: (operation) => scope.run(operation) }
+  const { value: store, run } = await openForProcess(useStore)
+  return { store, run }
 }

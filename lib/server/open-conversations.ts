@@ -1,4 +1,4 @@
-import { createScope, suspend, type Operation } from 'effection'
+import type { Operation } from 'effection'
 import {
   createMemoryConversationStore,
   useConversations,
@@ -8,6 +8,7 @@ import {
   type Conversations,
   type ConversationStore,
 } from '../conversations'
+import { openForProcess } from './open-for-process'
 
 /** The app's chats and how to run an operation on them from a promise. */
 export interface OpenConversations {
@@ -40,14 +41,8 @@ export async function openConversations({
         : (function* () {
             return createMemoryConversationStore()
           })()
-  const [scope] = createScope()
-  const conversations = await new Promise<Conversations>((resolve, reject) => {
-    scope
-      .run(function* () {
-        resolve(yield* useConversations({ store: yield* useStore(), limits }))
-        yield* suspend()
-      })
-      .catch(reject)
+  const { value: conversations, run } = await openForProcess(function* () {
+    return yield* useConversations({ store: yield* useStore(), limits })
   })
-  return { conversations, run: (operation) => scope.run(operation) }
+  return { conversations, run }
 }
