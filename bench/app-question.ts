@@ -1,5 +1,5 @@
-// An app-rendered question in the host people use (ARCHITECTURE.md "Next targets": the plugin's
-// component visible in the host at most 300 ms after the `elicitation/create` arrives): MCP
+// An app-rendered question in the host people use (docs/benchmarks.md, "Targets against now":
+// the plugin's component visible in the host at most 300 ms after the `elicitation/create` arrives): MCP
 // Inspector 2.12.0's web client (SEP-3118 app-rendered elicitations) in Chromium, connected in
 // 2025-11-25 (its default) to the production app's /api/mcp, driven through its UI with the
 // e2e suite's helpers (e2e/support, e2e/pages). `runs` bookings after one unmeasured, each:

@@ -4,9 +4,10 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 /**
- * The layers of `lib/`, each with the areas it may import (ARCHITECTURE.md, "Inside lib/"; the
- * edge's direction is argued in lib/http/index.ts). A layer imports only what is listed here;
- * `plugins/` (the app's plugins) only the composition root does. Packages are not checked.
+ * The layers of `lib/`, each with the areas it may import (the picture and the same table:
+ * docs/architecture.md, checked below; the edge's direction is argued in lib/http/index.ts). A
+ * layer imports only what is listed here; `plugins/` (the app's plugins) only the composition
+ * root does. Packages are not checked.
  *
  * Tests are not held to it: a test runs its layer through the ones above when that is what a
  * user meets (a builder's test runs its tool through the runtime, an MCP-host test drives the chat
@@ -80,6 +81,25 @@ describe('the layers of lib/', () => {
         .map((target) => `${file} imports ${target} (${areaOf(file)} may import ${allowed.join(', ') || 'nothing of ours'})`)
     })
     expect(forbidden).toEqual([])
+  })
+
+  it('is what docs/architecture.md says: its table row for row, and every layer in its picture', () => {
+    const page = readFileSync(path.join(root, 'docs/architecture.md'), 'utf8')
+    const lines = page.split('\n')
+    const header = lines.findIndex((line) => line.startsWith('| area | may import |'))
+    expect(header, 'the table of docs/architecture.md').toBeGreaterThanOrEqual(0)
+    const rows: Array<[string, string[]]> = []
+    for (let index = header + 2; lines[index]?.startsWith('|'); index++) {
+      const [area, imports] = lines[index]!.split('|').slice(1, -1).map((cell) => cell.replaceAll('`', '').trim())
+      const names = imports === 'nothing of ours' ? [] : imports!.split(',').map((name) => name.trim())
+      rows.push([area!, names.map((name) => (name === 'plugins/' ? 'plugins' : `lib/${name}`)).sort()])
+    }
+    const sorted = (table: Record<string, readonly string[]>) => Object.fromEntries(Object.entries(table).map(([area, names]) => [area, [...names].sort()]))
+    expect(Object.fromEntries(rows)).toEqual(sorted(MAY_IMPORT))
+
+    const picture = page.slice(page.indexOf('```'), page.indexOf('```', page.indexOf('```') + 3))
+    const drawn = new Set(picture.match(/lib\/[a-z]+/g))
+    expect(Object.keys(MAY_IMPORT).filter((area) => area !== 'lib/testing' && !drawn.has(area))).toEqual([])
   })
 
   it('finds the imports it checks', () => {

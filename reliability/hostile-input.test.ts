@@ -17,7 +17,7 @@ import { browser } from './support/booking'
  * whatever the machine's speed (issue 28): generated requests keep coming until the server
  * refuses them for its load (429, `scope: "server"`), and are still refused so after the
  * booking's last answer. An answer to a question the server waits on is never refused for
- * other clients' load (ARCHITECTURE.md, "Load: what is refused first").
+ * other clients' load (docs/deploying.md, "Under load: what is refused first").
  */
 const RUNS = Number(process.env.RELIABILITY_HOSTILE_RUNS ?? 1_000)
 const SEED = Number(process.env.RELIABILITY_SEED ?? 20_261_123)

@@ -12,8 +12,8 @@ import { addressOf, isAlive, listSessions, report } from './support/measure'
  * proxy): a flood of junk from a few hundred addresses in three /24s spends the
  * server-wide budget, and meanwhile what people already have in progress is never refused for
  * it — a dozen bookings answer both their questions, a Stop is heard —, and new clients that
- * honour `Retry-After` reach the flight question within seconds (ARCHITECTURE.md, "Load: what
- * is refused first"). Afterwards the server is healthy and every flood request got a 4xx.
+ * honour `Retry-After` reach the flight question within seconds (docs/deploying.md, "Under load:
+ * what is refused first"). Afterwards the server is healthy and every flood request got a 4xx.
  *
  * Nothing here waits for time to pass but the new clients, as `Retry-After` tells them: the
  * flood goes on until the server refuses it for its load, whatever the machine's speed, and

@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib'
 import { bundleQuestionApp, loadTailwindConfig } from './mcp-apps/bundle-question-app.mjs'
 import { discoverQuestionComponents } from './mcp-apps/discover-question-components.mjs'
 
-/** What each app should weigh at most (ARCHITECTURE.md, performance targets). */
+/** What each app should weigh at most (docs/mcp-server.md, "Size"). */
 export const APP_GZIP_BUDGET = 60 * 1024
 
 export const DEFAULT_APPS_DIR = '.mcp-apps'

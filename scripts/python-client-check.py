@@ -1,8 +1,9 @@
-# The official Python MCP client (pip install mcp; checked with 2.3.0) against a running server:
-#   python scripts/python-client-check.py http://127.0.0.1:3000/api/mcp
+# The official Python MCP client (checked with mcp 2.3.0 on Python 3.11) against a running server:
+#   /tmp/mcp-python/bin/python scripts/python-client-check.py http://127.0.0.1:3000/api/mcp
 # books a flight, plays tic-tac-toe and picks a card, answering each native form with its first titled
 # choice, and prints each question (its message and its fields: title, number of choices). A manual
-# check, not part of npm test: CI machines have no Python package index.
+# check, not part of npm test: CI machines have no Python package index. How to install its packages
+# in a scratch folder (never in the repository): docs/testing.md, "The Python client, by hand".
 import asyncio, json, sys
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client as streamablehttp_client

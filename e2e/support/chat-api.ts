@@ -34,7 +34,7 @@ export interface SendOptions {
 export type ElicitAction = { action: 'accept'; content: unknown } | { action: 'decline' } | { action: 'cancel' }
 
 /**
- * A client of the HTTP contract (ARCHITECTURE.md, "The HTTP contract"), as a browser uses it:
+ * A client of the HTTP contract (docs/http-contract.md), as a browser uses it:
  * it keeps the `chat_client_id` cookie and the conversation from the last `conversation_state`,
  * and sends them with every request — to whichever instance it is pointed at.
  *

@@ -76,7 +76,7 @@ const SLOTS_PER_HEAVY_GROUP = 4
 
 /**
  * Admission under load: work in progress first, a fair share of the rest, and a `Retry-After`
- * that a client can trust (ARCHITECTURE.md, "Load: what is refused first").
+ * that a client can trust (docs/deploying.md, "Under load: what is refused first").
  *
  * Each address has its own token bucket (`burst`, `perSecond`), charged before anything else by
  * every request. The server has one bucket (`globalBurst`, `globalPerSecond`), taken from in

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { backoffDelay, DEFAULT_MCP_SERVER_TIMING } from './run-mcp-server'
 import { startMcpClients } from './start-mcp-clients'
-import { parseMcpServers, type McpServerConfig } from './mcp-servers-config'
+import { parseMcpServers, readMcpServersConfig, type McpServerConfig } from './mcp-servers-config'
 import { serverStatusKey, waitForStatusChange } from './server-status'
 import { everythingServer, faultServer } from './testing/servers'
 
@@ -110,6 +112,24 @@ describe('external MCP servers', { timeout: 60_000 }, () => {
     expect(clients.servers()[1]).toEqual({ name: 'off', status: 'disabled' })
     await expect(clients.callTool('off', 'anything', {})).rejects.toThrow(`The MCP server "off" is disabled in ${file}.`)
     await expect(clients.callTool('nobody', 'anything', {})).rejects.toThrow(`There is no MCP server named "nobody" in ${file}.`)
+  })
+
+  it('mcp.example.json, the file to copy to mcp.json, starts its local server as written and lists its remote one as disabled', async () => {
+    const file = fileURLToPath(new URL('../../../mcp.example.json', import.meta.url))
+    const config = readMcpServersConfig({ file })
+    expect(config.invalid).toEqual([])
+    // The remote entry is off only until its URL and token are filled in: as written, it is a valid entry.
+    const enabled = parseMcpServers({ file, data: JSON.parse(readFileSync(file, 'utf8').replace('"disabled": true', '"disabled": false')) })
+    expect(enabled.invalid).toEqual([])
+    expect(enabled.servers.find((server) => server.name === 'remote')).toMatchObject({ transport: 'http', headers: { Authorization: expect.stringMatching(/^Bearer /) } })
+
+    const clients = await start(config.servers, config.invalid, FAST, { path: file, disabled: config.disabled })
+    expect(clients.servers()).toEqual([
+      { name: 'everything', status: 'starting' },
+      { name: 'remote', status: 'disabled' },
+    ])
+    await expect.poll(() => clients.servers()[0]!.status, WAIT).toBe('ready')
+    expect((await clients.callTool('everything', 'echo', { message: 'hi' })).content).toEqual([{ type: 'text', text: 'Echo: hi' }])
   })
 
   it("a slow server is starting, not failed, within its entry's initializeTimeoutMs, which wins over the app's", async () => {
