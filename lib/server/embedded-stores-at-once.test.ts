@@ -3,7 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { run } from 'effection'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { useConversations, useEmbeddedConversationStore } from '../conversations'
+import { conversation } from '../conversations/testing/chat-events'
+import { EARLIER_CHAT, writeEarlierChatsDatabase } from '../conversations/testing/earlier-chats-database'
+import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
+import { sessionRecord } from '../sessions/stores/session-store-contract'
+import { writeEarlierSessionDatabase } from '../sessions/testing/earlier-session-database'
 
 /**
  * Servers started at once on one `DATA_DIR` open the same embedded databases at the same moment
@@ -25,9 +32,11 @@ interface Opener {
 }
 
 let openers: Opener[] = []
+beforeEach(async () => {
+  openers = await Promise.all(Array.from({ length: PROCESSES }, startOpener))
+}, 60_000)
 afterEach(() => {
   for (const opener of openers) opener.kill()
-  openers = []
 })
 
 /** A process ready to open the stores: resolves once it is loaded. */
@@ -36,8 +45,11 @@ async function startOpener(): Promise<Opener> {
   let output = ''
   /** Called with each line it prints, and with undefined once it has exited. */
   let listener: (line: string | undefined) => void = () => {}
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  void exited.then(() => listener(undefined))
+  let exited = false
+  child.once('exit', () => {
+    exited = true
+    listener(undefined)
+  })
   let pending = ''
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString()
@@ -54,6 +66,7 @@ async function startOpener(): Promise<Opener> {
         if (line === awaited) resolve()
         else if (line === undefined) reject(new Error(`exited (${child.exitCode ?? child.signalCode}):\n${output}`))
       }
+      if (exited) listener(undefined)
     })
   await next('ready')
   return {
@@ -73,11 +86,27 @@ async function openTogether(directory: string): Promise<string[]> {
 }
 
 describe('every embedded store, opened by several processes at once', () => {
-  it(`opens in each of ${PROCESSES} processes on a fresh DATA_DIR, ${ROUNDS} times, and again on the last`, { timeout: 120_000 }, async () => {
-    openers = await Promise.all(Array.from({ length: PROCESSES }, startOpener))
+  it(`opens in each of ${PROCESSES} processes on a fresh DATA_DIR, ${ROUNDS} times, and again on the last`, { timeout: 60_000 }, async () => {
     for (let round = 1; round <= ROUNDS; round++) {
       expect(await openTogether(join(root, `fresh-${round}`)), `round ${round}`).toEqual([])
     }
     expect(await openTogether(join(root, `fresh-${ROUNDS}`)), 'again on the last').toEqual([])
+  })
+
+  it(`opens in each of ${PROCESSES} processes on a DATA_DIR an earlier version wrote, migrated once, nothing lost`, { timeout: 60_000 }, async () => {
+    const directory = join(root, 'earlier')
+    const waiting = sessionRecord({ id: 'waiting-before-the-upgrade' })
+    const state = conversation('Book a flight', 'Which seat?')
+    writeEarlierSessionDatabase(directory, waiting, 3)
+    writeEarlierChatsDatabase(directory, state)
+    expect(await openTogether(directory)).toEqual([])
+
+    await run(function* () {
+      const sessions = yield* useEmbeddedSessionStore({ directory })
+      expect(yield* sessions.get(waiting.clientId, waiting.id)).toEqual({ record: waiting, version: 3 })
+      expect(yield* sessions.countOpen({ clientId: waiting.clientId, now: Date.now() })).toEqual({ client: 1, all: 1 })
+      const chats = yield* useConversations({ store: yield* useEmbeddedConversationStore({ directory }) })
+      expect(yield* chats.get(EARLIER_CHAT.owner, EARLIER_CHAT.id)).toMatchObject({ title: 'Book a flight', waiting: true, conversationState: state })
+    })
   })
 })
