@@ -9,6 +9,7 @@ import { useConversations } from '../conversations'
 import { conversation, FIRST_TURN } from '../testing/chat-events'
 import { openInScope } from '@/lib/testing/in-scope'
 import { describeConversationStoreContract } from '../testing/conversation-store-contract'
+import { writeEarlierChatsDatabase } from '../testing/earlier-chats-database'
 import { CONVERSATIONS_DATABASE_FILE, useEmbeddedConversationStore } from './embedded-store'
 
 const root = mkdtempSync(join(tmpdir(), 'conversations-embedded-'))
@@ -82,22 +83,8 @@ describe('embedded conversation store', () => {
 
   it('opens a database an earlier version wrote (its state in chats, an entry per event) with nothing lost', async () => {
     const directory = newDirectory()
-    mkdirSync(directory, { recursive: true })
-    const old = new Database(join(directory, CONVERSATIONS_DATABASE_FILE))
     const state = conversation('Book a flight', 'Which seat?')
-    old.exec(`
-      create table chats (owner text not null, id text not null, title text not null, created_at integer not null, updated_at integer not null,
-        purge_at integer, turns integer not null, events integer not null, bytes integer not null, waiting_calls text not null,
-        state_bytes integer not null, state text, primary key (owner, id));
-      create table chat_entries (owner text not null, chat_id text not null, turn integer not null, kind text not null, data text not null);
-    `)
-    const stateText = JSON.stringify(state)
-    old.prepare(`insert into chats values ('owner', 'old-chat', 'Book a flight', 1, 2, null, 1, 2, 100, '["call_seat_1"]', ?, ?)`).run(stateText.length, stateText)
-    const insert = old.prepare(`insert into chat_entries values ('owner', 'old-chat', 0, ?, ?)`)
-    insert.run('input', JSON.stringify({ text: 'Book a flight' }))
-    insert.run('event', JSON.stringify({ type: 'text', content: 'Which seat?' }))
-    insert.run('event', JSON.stringify({ type: 'conversation_state', messages: [] }))
-    old.close()
+    writeEarlierChatsDatabase(directory, state)
 
     const opened = await openInScope(function* () {
       return yield* useConversations({ store: yield* useEmbeddedConversationStore({ directory }) })

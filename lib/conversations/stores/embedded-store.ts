@@ -69,18 +69,16 @@ const SCHEMA = `
 
 /**
  * A database an earlier version made kept the conversation state as the last column of `chats`
- * (each append rewrote it): the states move to `chat_states` and the column goes, in one
- * transaction, before the schema is used. Its entries (one row per event, kind `event`) are read
- * as they are.
+ * (each append rewrote it): the states move to `chat_states` and the column goes, in the
+ * opening's transaction (`openEmbeddedDatabase`), before the schema is used. Its entries (one row
+ * per event, kind `event`) are read as they are.
  */
 function migrate(db: Database.Database): void {
   const columns = db.prepare("select name from pragma_table_info('chats')").all() as Array<{ name: string }>
   if (!columns.some((column) => column.name === 'state')) return
   db.exec(`
-    begin immediate;
     insert or replace into chat_states (owner, id, state) select owner, id, state from chats where state is not null;
     alter table chats drop column state;
-    commit;
   `)
 }
 

@@ -7,6 +7,7 @@ import { run } from 'effection'
 import Database from 'libsql'
 import { afterAll, describe, expect, it } from 'vitest'
 import { EMBEDDED_DATABASE_FILE, useEmbeddedSessionStore } from './embedded-store'
+import { writeEarlierSessionDatabase } from '../testing/earlier-session-database'
 import { describeSessionStoreContract, sessionRecord } from './session-store-contract'
 
 const root = mkdtempSync(join(tmpdir(), 'embedded-store-'))
@@ -62,24 +63,8 @@ describe('embedded session store', () => {
 
   it('keeps the sessions of a database an earlier version wrote (a without-rowid table), and continues them', async () => {
     const directory = newDirectory()
-    mkdirSync(directory, { recursive: true })
-    const old = new Database(join(directory, EMBEDDED_DATABASE_FILE))
-    old.exec(`
-      create table sessions (
-        client_id text not null, id text not null, version integer not null, status text not null,
-        expires_at integer not null, keep_until integer not null, record text not null,
-        primary key (client_id, id)
-      ) without rowid;
-      create index sessions_by_keep_until on sessions (keep_until);
-      create index sessions_by_status on sessions (status);
-      create index sessions_open_by_client on sessions (client_id, expires_at) where status in ('waiting', 'running');
-      create index sessions_open_by_expiry on sessions (expires_at) where status in ('waiting', 'running');
-    `)
     const waiting = sessionRecord({ id: 'waiting-before-the-upgrade', status: 'waiting', expiresAt: Date.now() + 60_000, keepUntil: Date.now() + 120_000 })
-    old
-      .prepare('insert into sessions values (?, ?, 3, ?, ?, ?, ?)')
-      .run(waiting.clientId, waiting.id, waiting.status, waiting.expiresAt, waiting.keepUntil, JSON.stringify(waiting))
-    old.close()
+    writeEarlierSessionDatabase(directory, waiting, 3)
 
     await run(function* () {
       const store = yield* useEmbeddedSessionStore({ directory })

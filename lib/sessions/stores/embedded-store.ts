@@ -51,14 +51,14 @@ const SCHEMA = `
 
 /**
  * A database an earlier version made has its sessions in a `without rowid` table (and an index
- * by status that nothing needs now): its rows are moved to the table `SCHEMA` makes, in one
- * transaction, so no waiting session is lost to an upgrade.
+ * by status that nothing needs now): its rows are moved to the table `SCHEMA` makes, in the
+ * opening's transaction (`openEmbeddedDatabase`), so no waiting session is lost to an upgrade
+ * and of processes opening it at once only the first migrates.
  */
 function migrate(db: Database.Database): void {
   const existing = db.prepare("select sql from sqlite_master where type = 'table' and name = 'sessions'").get() as { sql: string } | undefined
   if (existing && /without\s+rowid/i.test(existing.sql)) {
     db.exec(`
-      begin immediate;
       alter table sessions rename to sessions_before_rowid;
       drop index if exists sessions_by_keep_until;
       drop index if exists sessions_by_status;
@@ -68,7 +68,6 @@ function migrate(db: Database.Database): void {
       insert into sessions (client_id, id, version, status, expires_at, keep_until, record)
         select client_id, id, version, status, expires_at, keep_until, record from sessions_before_rowid;
       drop table sessions_before_rowid;
-      commit;
     `)
     return
   }
