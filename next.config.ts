@@ -1,5 +1,7 @@
 import type { NextConfig } from 'next'
+import { PHASE_DEVELOPMENT_SERVER } from 'next/constants'
 import { API_CONTENT_SECURITY_POLICY } from './lib/server/content-security-policy'
+import { devOrigins } from './lib/server/dev-origins'
 
 // On every response, pages, API and static files alike. The pages' Content-Security-Policy
 // carries a nonce per response, so proxy.ts sets it.
@@ -40,4 +42,11 @@ const nextConfig: NextConfig = {
   ...(process.env.NEXT_PROFILE_BUILD === '1' && { experimental: { serverMinification: false, serverSourceMaps: true } }),
 }
 
-export default nextConfig
+/**
+ * `npm run dev` also answers at 127.0.0.1, this machine's network addresses and `DEV_ORIGINS`
+ * (lib/server/dev-origins.ts): Next 16 refuses its dev resources to pages on any origin but
+ * localhost. Only for `next dev`: a build keeps no address of the machine it was made on.
+ */
+export default function config(phase: string): NextConfig {
+  return phase === PHASE_DEVELOPMENT_SERVER ? { ...nextConfig, allowedDevOrigins: devOrigins() } : nextConfig
+}

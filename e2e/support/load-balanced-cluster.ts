@@ -8,7 +8,8 @@ import { startRedis, type RedisProcess } from './redis-process'
 /**
  * Production instances on one Redis behind a real nginx with plain round-robin, started as
  * docs/deploying.md says (the same `REDIS_URL` and `SESSION_SECRET` on each, `TRUST_PROXY=1`,
- * `KEEP_ALIVE_TIMEOUT` above nginx's upstream keep-alive, nginx from the document's block).
+ * `KEEP_ALIVE_TIMEOUT` above nginx's upstream keep-alive, `MCP_ALLOWED_HOSTS` the block's
+ * `server_name`, nginx from the document's block).
  * Clients talk to `url`, nginx's; an instance is restarted on its own port and `DATA_DIR`, as a
  * deploy does, so nginx's configuration stays as it is.
  */
@@ -40,6 +41,8 @@ export async function startCluster({ instances: count = 2 }: { instances?: numbe
     SESSION_SECRET: randomBytes(32).toString('base64url'),
     TRUST_PROXY: '1',
     KEEP_ALIVE_TIMEOUT: '65000',
+    // The block's server_name: the name in the Host nginx passes on.
+    MCP_ALLOWED_HOSTS: 'chat.example.com',
   }
   let instances: AppProcess[] = []
   let nginx: NginxProcess | undefined
