@@ -6,6 +6,8 @@ describe('which chat the address shows', () => {
     expect(chatOfPath('/')).toBeUndefined()
     expect(chatOfPath('/c/Ae4FKgOOn0wAXkC-P8s2tQ')).toBe('Ae4FKgOOn0wAXkC-P8s2tQ')
     expect(chatOfPath('/c/a%20b')).toBe('a b')
+    // Not an id (its escape is broken): looked up as it is, and not found.
+    expect(chatOfPath('/c/%E0%A4%A')).toBe('%E0%A4%A')
   })
 
   it('keeps a chat made at `/` when its address comes to name it, and shows a new chat at `/` again', () => {

@@ -20,10 +20,15 @@ export interface ShownChat {
   readonly open?: string
 }
 
-/** The chat an address names (`/c/<id>`); none for `/`, a new chat. */
+/** The chat an address names (`/c/<id>`); none for `/`, a new chat. An id that is not one is "Chat not found", as an unknown one. */
 export function chatOfPath(pathname: string): string | undefined {
   const named = /^\/c\/([^/]+)$/.exec(pathname)?.[1]
-  return named === undefined ? undefined : decodeURIComponent(named)
+  if (named === undefined) return undefined
+  try {
+    return decodeURIComponent(named)
+  } catch {
+    return named
+  }
 }
 
 /**
