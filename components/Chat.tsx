@@ -34,24 +34,21 @@ function announceChatsChanged(id: string) {
 }
 
 /**
- * The chat, kept on the server. `chatId`: the chat of `/c/<id>`, loaded as it was; without, a
- * new chat (`/`), created by its first message, when the URL becomes `/c/<id>` (replaced, not
- * navigated: the turn streaming in this page goes on). `suggestions`: what the plugins suggest
- * saying in an empty chat (from the server's plugin list).
+ * One chat, kept on the server; another chat is another `Chat` (`key`: components/chats/use-shown-chat.ts
+ * decides which is shown). `chatId`: the chat of `/c/<id>`, loaded as it was; without, a new chat
+ * (`/`), created by its first message, which `onCreated` says (the address then names it).
+ * `suggestions`: what the plugins suggest saying in an empty chat (from the server's plugin list).
  */
 export function Chat({ chatId, suggestions = [], onCreated }: { chatId?: string; suggestions?: readonly string[]; onCreated?: (id: string) => void }) {
   const router = useRouter()
   const onChange = useCallback(
     ({ id, created }: { id: string; created: boolean }) => {
-      if (created) {
-        onCreated?.(id)
-        window.history.replaceState(null, '', `/c/${encodeURIComponent(id)}`)
-      }
+      if (created) onCreated?.(id)
       announceChatsChanged(id)
     },
     [onCreated],
   )
-  const { state, renders, ready, notFound, busy, send, stop, newChat, setAppContext } = useChat({ registry, chatId, onChange })
+  const { state, renders, ready, notFound, busy, send, stop, setAppContext } = useChat({ registry, chatId, onChange })
   // A chat being loaded is not an empty one: no suggestions flash before it.
   const empty = state.entries.length === 0 && (chatId === undefined || ready)
   const composer = useRef<HTMLTextAreaElement>(null)
@@ -82,8 +79,8 @@ export function Chat({ chatId, suggestions = [], onCreated }: { chatId?: string;
       data-ready={ready}
       className="flex h-dvh flex-col bg-zinc-50 text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100"
     >
-      {/* New chat keeps this one (it is on the server, a waiting question too): a fresh chat at `/`. */}
-      <ChatHeader onNewChat={() => void teardownMcpApps().then(newChat).then(() => router.push('/'))} />
+      {/* New chat goes to `/`, which shows a new chat; this one is kept (on the server, a waiting question too). Its apps are torn down first. */}
+      <ChatHeader onNewChat={() => void teardownMcpApps().then(() => router.push('/'))} />
       <main data-scroll-container className="flex flex-1 flex-col overflow-y-auto">
         <div className="mx-auto flex w-full max-w-3xl flex-1 flex-col px-3 py-6 sm:px-4">
           {/* Rendered on the server too: the first paint is the empty state, not a blank page. */}

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { ChatPage } from './pages/chat-page'
-import { ChatsSidebar, createChat } from './pages/chats-sidebar'
+import { createChat, openChats as open } from './pages/chats-sidebar'
 
 // The sidebar of chats (issue 25, item 2): the chats of this browser, listed by the server, as
 // links to /c/<id>; rename, delete with undo, export and import; a drawer at phone width that
@@ -24,17 +24,6 @@ async function look(page: Page, name: string) {
   const { violations } = await new AxeBuilder({ page }).analyze()
   const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
   expect.soft(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`), `axe on ${name}`).toEqual([])
-}
-
-/**
- * The chat page with its sidebar's first read answered: this browser has its identity cookie
- * then, so the chats made next are its own (two first requests at once would be two identities).
- */
-async function open(page: Page): Promise<ChatsSidebar> {
-  const listed = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/chats' && response.request().method() === 'GET')
-  await new ChatPage(page).goto()
-  expect((await listed).status()).toBe(200)
-  return new ChatsSidebar(page)
 }
 
 test.describe('on a wide screen', () => {

@@ -1,7 +1,7 @@
-import { NewChat } from '@/components/NewChat'
-import { pluginSuggestions } from '@/plugins'
-
-/** `/`: a new chat, kept on the server once its first message is sent (then its URL is `/c/<id>`). */
+/**
+ * `/`: a new chat, kept on the server once its first message is sent (then its address is
+ * `/c/<id>`). The layout shows it (app/(chats)/layout.tsx).
+ */
 export default function Page() {
-  return <NewChat suggestions={pluginSuggestions} />
+  return null
 }

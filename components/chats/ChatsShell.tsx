@@ -1,20 +1,23 @@
 'use client'
 
-import { useParams, useRouter } from 'next/navigation'
-import type { ReactNode } from 'react'
+import { useRouter } from 'next/navigation'
+import { Chat } from '../Chat'
 import { ChatsSidebar } from './ChatsSidebar'
+import { useShownChat } from './use-shown-chat'
 
 /**
- * The sidebar as `app/(chats)/layout.tsx` renders it: the open chat is the `[id]` of the route
- * (`/c/<id>`; none on `/`, a new chat), and going elsewhere is the App Router's.
+ * Every chat page — `/` (a new chat) and `/c/<id>` (a stored one) — as `app/(chats)/layout.tsx`
+ * renders it: the sidebar beside the chat the address shows (`useShownChat`). That one decision
+ * names the sidebar's open entry and gives the chat its view: another chat is another `Chat`,
+ * nothing of the last one's state in it, however the address got there. `suggestions`: what the
+ * plugins suggest saying in an empty chat.
  */
-export function ChatsShell({ children }: { children: ReactNode }) {
-  const params = useParams<{ id?: string }>()
+export function ChatsShell({ suggestions }: { suggestions: readonly string[] }) {
   const router = useRouter()
-  const currentId = typeof params?.id === 'string' ? params.id : undefined
+  const { shown, made } = useShownChat()
   return (
-    <ChatsSidebar currentId={currentId} navigate={(href) => router.push(href)}>
-      {children}
+    <ChatsSidebar currentId={shown.id} navigate={(href) => router.push(href)}>
+      <Chat key={shown.view} chatId={shown.open} suggestions={suggestions} onCreated={(id) => made(shown.view, id)} />
     </ChatsSidebar>
   )
 }

@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test'
+import { ChatPage } from './chat-page'
 
 /** The sidebar of chats as a person sees it (components/chats): found by role and accessible name. */
 export class ChatsSidebar {
@@ -51,6 +52,18 @@ export class ChatsSidebar {
     await field.fill(to)
     await field.press('Enter')
   }
+}
+
+/**
+ * The chat page at `/` with its sidebar's first read answered: this browser has its identity
+ * cookie then, so the chats made next are its own (two first requests at once would be two
+ * identities).
+ */
+export async function openChats(page: Page): Promise<ChatsSidebar> {
+  const listed = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/chats' && response.request().method() === 'GET')
+  await new ChatPage(page).goto()
+  expect((await listed).status()).toBe(200)
+  return new ChatsSidebar(page)
 }
 
 /**

@@ -17,7 +17,6 @@ export interface UseChatResult {
   busy?: BusyRetry
   send(text: string): Promise<void>
   stop(): Promise<void>
-  newChat(): Promise<void>
   /** What an MCP App tells the model; see `ChatController.setAppContext`. */
   setAppContext(source: string, text: string | undefined): void
 }
@@ -28,12 +27,13 @@ const serverSnapshot: ChatSnapshot = { state: initialChatState, renders: {}, rea
  * The chat in a React component: the conversation, the tool cards, and the components that
  * plugins render to ask the user. The chat is kept on the server (docs/conversations.md):
  * `chatId` opens one as it was, a waiting question included; without, the first send creates
- * one and `onChange` says so (then again after every turn).
+ * one and `onChange` says so (then again after every turn). A new chat, or another one, is
+ * another component (a new `key`): nothing of one chat's state carries into the next.
  *
  * @example
  * const registry = createPluginRegistry(pluginUis)
  * function Chat() {
- *   const { state, renders, send, stop, newChat } = useChat({ registry })
+ *   const { state, renders, send, stop } = useChat({ registry })
  *   ...
  * }
  */
@@ -59,5 +59,5 @@ export function useChat({
     return () => controller.detach()
   }, [controller])
   const { state, renders, ready, busy, notFound = false } = useSyncExternalStore(controller.subscribe, controller.getSnapshot, () => serverSnapshot)
-  return { state, renders, ready, notFound, busy, send: controller.send, stop: controller.stop, newChat: controller.newChat, setAppContext: controller.setAppContext }
+  return { state, renders, ready, notFound, busy, send: controller.send, stop: controller.stop, setAppContext: controller.setAppContext }
 }
