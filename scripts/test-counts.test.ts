@@ -16,7 +16,8 @@ afterAll(() => rmSync(reports, { recursive: true, force: true }))
 async function runVitest(file: string): Promise<{ exit: Exit; report: unknown }> {
   const output = path.join(reports, `${file}.json`)
   // The child is a vitest of its own, not a worker of this one, and does not learn of CI from us.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'CI'))
+  const env: NodeJS.ProcessEnv = { ...process.env }
+  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'CI') delete env[key]
   const child = spawn('npx', ['vitest', 'run', '--config', `${FIXTURES}/vitest.config.ts`, `${FIXTURES}/${file}`, '--reporter=json', `--outputFile.json=${output}`], { env, stdio: 'ignore' })
   const exit = await new Promise<Exit>((resolve, reject) => {
     child.once('error', reject)

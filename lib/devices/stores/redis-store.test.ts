@@ -1,3 +1,4 @@
+import type { Operation } from 'effection'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startRedisServer, type RedisServer } from '../../sessions/testing/redis-server'
 import { DeviceStoreUnavailableError } from '../device-store'
@@ -52,7 +53,8 @@ describe('redis device store', () => {
     const opened = await openInScope(() => useRedisDeviceStore({ url: server.url, prefix, onRevoked: (identity, browser) => learned(`${identity}.${browser}`) }))
     try {
       await server.stop()
-      for (const call of [() => opened.value.takeCode('x', Date.now()), () => opened.value.browsers('alice')]) {
+      const calls: Array<() => Operation<unknown>> = [() => opened.value.takeCode('x', Date.now()), () => opened.value.browsers('alice')]
+      for (const call of calls) {
         const refusal = await opened.run(call).then(() => undefined, (error: unknown) => error)
         expect(refusal).toBeInstanceOf(DeviceStoreUnavailableError)
         // At once: refused as offline, not queued until the command's time-out.
