@@ -760,17 +760,27 @@ describe('PluginSessionManager', () => {
     })
 
     it('is ended at its idle time-out once its work started: the tool in memory is halted, which cancels the work', async () => {
-      const store = createMemorySessionStore()
-      const a = await startManager({ store, idleTimeoutMs: 50, hotMs: 10 })
-      const halted = withResolvers<string>()
-      const session = await on(a, () => startOutside(a))
-      const { end } = await on(a, () => answer(a, session.id, 'yes'))
-      expect(end).toMatchObject({ type: 'elicit', request: { key: 'during' } })
-      onTeardown = halted.resolve
-      a.manager.touch(session)
-      expect(await on(a, () => halted.operation)).toBe('outside')
-      expect(await on(a, () => session.nextEvent())).toEqual({ type: 'aborted', reason: expect.stringContaining('expired after 0 s') })
-      expect(await on(a, () => a.manager.load('client-a', session.id))).toMatchObject({ kind: 'ended', ending: { kind: 'aborted' } })
+      // On a clock the test moves: the answer comes before the 50 ms idle time-out however slow the machine.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+      try {
+        const store = createMemorySessionStore()
+        const a = await startManager({ store, idleTimeoutMs: 50, hotMs: 10 })
+        let halted: string | undefined
+        const session = await on(a, () => startOutside(a))
+        const { end } = await on(a, () => answer(a, session.id, 'yes'))
+        expect(end).toMatchObject({ type: 'elicit', request: { key: 'during' } })
+        onTeardown = (name) => (halted = name)
+        a.manager.touch(session)
+        await vi.advanceTimersByTimeAsync(49)
+        expect(halted).toBeUndefined()
+        await vi.advanceTimersByTimeAsync(1)
+        expect(halted).toBe('outside')
+        expect(await on(a, () => session.nextEvent())).toEqual({ type: 'aborted', reason: expect.stringContaining('expired after 0 s') })
+        expect(await on(a, () => a.manager.load('client-a', session.id))).toMatchObject({ kind: 'ended', ending: { kind: 'aborted' } })
+        await instances.splice(instances.indexOf(a), 1)[0]!.destroy()
+      } finally {
+        vi.useRealTimers()
+      }
     })
   })
 })
