@@ -9,7 +9,8 @@ import { addCounts, countPlaywrightRun, countVitestRun, type Exit } from './test
 // scripts/fixtures/vitest-runs (left out of the main run: they fail on purpose), each run alone
 // with the project's vitest settings and without CI in its environment.
 const FIXTURES = 'scripts/fixtures/vitest-runs'
-const RUN_TIMEOUT_MS = 120_000
+// A safety net for a run that hangs, not a bound on speed: a vitest start on a loaded 2-core machine takes a minute.
+const RUN_TIMEOUT_MS = 300_000
 const reports = mkdtempSync(path.join(tmpdir(), 'test-counts-'))
 afterAll(() => rmSync(reports, { recursive: true, force: true }))
 
