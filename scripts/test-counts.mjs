@@ -4,7 +4,7 @@
 // tests all passed but which left an unhandled error or rejection, and its report says 0 failed.
 
 /**
- * @typedef {{ status: number | null, signal?: string | null }} Exit what `spawnSync` returned
+ * @typedef {{ status: number | null, signal?: string | null, error?: Error }} Exit what `spawnSync` returned
  * @typedef {{ passed: number, failed: number, problems: string[] }} Counts `problems`: one line for
  *   each failure the report does not name as a failed test
  */
@@ -47,7 +47,8 @@ function noReport(name, exit) {
 }
 
 function exited(exit) {
-  return exit.status === null ? `was ended by ${exit.signal ?? 'a signal'}` : `exited ${exit.status}`
+  if (exit.error) return `could not start (${exit.error.message})`
+  return exit.status === null ? `was ended by ${exit.signal}` : `exited ${exit.status}`
 }
 
 function firstLine(text) {

@@ -46,6 +46,16 @@ describe('scripts/test-counts.mjs on real vitest runs', () => {
     })
   }, RUN_TIMEOUT_MS)
 
+  it('counts a file that fails while it loads as a failure, naming it', async () => {
+    const { exit, report } = await runVitest('fails-while-loading.test.ts')
+    expect(report).toMatchObject({ numFailedTests: 0, numFailedTestSuites: 1 })
+    expect(countVitestRun('vitest', exit, report)).toEqual({
+      passed: 0,
+      failed: 1,
+      problems: [expect.stringMatching(/^vitest: .*fails-while-loading\.test\.ts failed outside its tests: this file fails while it loads$/)],
+    })
+  }, RUN_TIMEOUT_MS)
+
   it('fails a `.only` left in a file instead of running that test alone', async () => {
     const { exit, report } = await runVitest('narrowed-by-only.test.ts')
     expect(exit.status).toBe(1)
@@ -54,12 +64,15 @@ describe('scripts/test-counts.mjs on real vitest runs', () => {
 })
 
 describe('scripts/test-counts.mjs', () => {
-  it('counts a runner that wrote no report as a failure', () => {
+  it('counts a runner that wrote no report as a failure, saying how it ended', () => {
     expect(countVitestRun('vitest (reliability)', { status: null, signal: 'SIGKILL' }, undefined)).toEqual({
       passed: 0,
       failed: 1,
       problems: ['vitest (reliability) was ended by SIGKILL and wrote no report: it did not finish.'],
     })
+    expect(countVitestRun('vitest', { status: null, error: new Error('spawn npx ENOENT') }, undefined).problems).toEqual([
+      'vitest could not start (spawn npx ENOENT) and wrote no report: it did not finish.',
+    ])
   })
 
   it('counts a Playwright run that exited 1 with nothing failed in its report as a failure, and adds the runs up', () => {

@@ -12,8 +12,8 @@ rmSync(out, { recursive: true, force: true })
 mkdirSync(out, { recursive: true })
 
 function run(command, args) {
-  const { status, signal } = spawnSync(command, args, { stdio: 'inherit' })
-  return { status, signal }
+  const { status, signal, error } = spawnSync(command, args, { stdio: 'inherit' })
+  return { status, signal, error }
 }
 
 function readJson(path) {
