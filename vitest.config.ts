@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 import { fileURLToPath } from 'node:url'
 
 export default defineConfig({
@@ -12,6 +12,10 @@ export default defineConfig({
   },
   test: {
     include: ['{lib,plugins,app,components,scripts}/**/*.test.{ts,tsx}'],
+    // Test files that fail on purpose, run one at a time by scripts/test-counts.test.ts.
+    exclude: [...configDefaults.exclude, 'scripts/fixtures/**'],
+    // A `.only` left in a file fails that test rather than silently narrowing the run, in CI or not.
+    allowOnly: false,
     environment: 'node',
     typecheck: { enabled: true, include: ['{lib,plugins}/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     testTimeout: 20_000,

@@ -9,6 +9,8 @@ export default defineConfig({
     include: ['reliability/**/*.test.ts'],
     environment: 'node',
     fileParallelism: false,
+    // A `.only` left in a file fails that test rather than silently narrowing the run, in CI or not.
+    allowOnly: false,
     testTimeout: 240_000,
     hookTimeout: 60_000,
   },

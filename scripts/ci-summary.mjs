@@ -1,5 +1,7 @@
-// .ci/run's closing lines: the name of each test that failed, then `npm test`'s counts and the MCP
-// conformance suite's, added up. A part that wrote no counts did not finish, and counts as a failure.
+// .ci/run's closing lines: the name of each test that failed and each failure outside a test (a
+// runner that exited non-zero with nothing failed in its report: scripts/test-counts.mjs), then
+// `npm test`'s counts and the MCP conformance suite's, added up. A part that wrote no counts did
+// not finish, and counts as a failure.
 // The names come last because a CI log is often read from its tail.
 import { existsSync, readFileSync } from 'node:fs'
 
@@ -53,12 +55,14 @@ let failed = 0
 for (const file of [`${out}/summary.json`, `${out}/conformance.json`]) {
   const counts = readJson(file)
   if (!counts) {
-    console.error(`${file} is missing: that part of the run did not finish.`)
+    failures.push(`${file} is missing: that part of the run did not finish.`)
     failed += 1
     continue
   }
   passed += counts.passed
   failed += counts.failed
+  // Failures outside any named test: a runner that exited non-zero with nothing failed in its report, a build that failed.
+  failures.push(...(counts.problems ?? []))
 }
 if (failures.length > 0) console.log(`\nFailed:\n${failures.map((name) => `  ✘ ${name.slice(0, 300)}`).join('\n')}`)
 console.log(`\n${passed} passed, ${failed} failed`)

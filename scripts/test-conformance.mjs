@@ -45,6 +45,8 @@ const exited = new Promise((resolve) => server.once('exit', resolve))
 
 let passed = 0
 let failed = 0
+// Each failure no failed check names, one line each, for .ci/run's closing lines.
+const problems = []
 try {
   await waitForHealth(`http://127.0.0.1:${port}/api/health`)
   const url = `http://127.0.0.1:${port}/api/mcp`
@@ -59,17 +61,23 @@ try {
     for (const failure of failedChecks(results)) console.log(`FAILED ${failure}`)
     rmSync(results, { recursive: true, force: true })
     const counts = countChecks(output)
+    const name = `The conformance run${scenario ? ` of ${scenario}` : ''}`
     if (!counts) {
-      console.error(`The conformance run${scenario ? ` of ${scenario}` : ''} printed no totals (exit ${run.status}).`)
+      problems.push(`${name} printed no totals (exit ${run.status}).`)
       failed += 1
       continue
     }
     passed += counts.passed
-    failed += counts.failed + (run.status === 0 || counts.failed > 0 ? 0 : 1)
+    failed += counts.failed
+    // Its exit status counts too: a run that failed with no failed check in its totals is a failure.
+    if (run.status !== 0 && counts.failed === 0) {
+      problems.push(`${name} exited ${run.status ?? run.signal} although its totals count no failed check (its output above says why).`)
+      failed += 1
+    }
   }
 } catch (error) {
-  console.error(String(error))
   console.error(serverOutput.slice(-4000))
+  problems.push(String(error))
   failed += 1
 } finally {
   server.kill('SIGTERM')
@@ -78,7 +86,8 @@ try {
 }
 
 mkdirSync('.test-output', { recursive: true })
-writeFileSync('.test-output/conformance.json', JSON.stringify({ passed, failed }))
+writeFileSync('.test-output/conformance.json', JSON.stringify({ passed, failed, problems }))
+for (const problem of problems) console.error(`✘ ${problem}`)
 console.log(`\nconformance: ${passed} passed, ${failed} failed`)
 process.exit(failed > 0 ? 1 : 0)
 

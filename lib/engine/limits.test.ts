@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { bookTrainTool } from '@/fixtures/book-train/tool'
 import { bookTrainOffline } from '@/fixtures/book-train/offline'
@@ -140,32 +140,40 @@ describe('tools started per client address', () => {
 
 describe('model calls', () => {
   it('fails a model call that takes longer than the timeout with a model_timeout error, conversation intact', async () => {
+    // The model never answers: only the time-out can end the turn, and its error says which.
     const { client } = await scripted(() => new Promise<never>(() => {}), { modelTimeoutMs: 150 })
-    const started = performance.now()
     const turn = await client.say('hello?')
-    expect(performance.now() - started).toBeLessThan(5_000)
     expect(turn.status).toBe(200)
     expect(eventsOf(turn.events, 'error')[0]).toMatchObject({ code: 'model_timeout', message: expect.stringContaining('0.1 s') })
     expect(turn.events.at(-1)).toMatchObject({ type: 'conversation_state', messages: [{ role: 'user', content: 'hello?' }] })
   })
 
   it('fails a model call that stalls mid-stream with a model_timeout error, after the text it had streamed', async () => {
-    // The offline model streams its first piece at once, then waits 10 s before the next.
-    const healthy = await offline({ modelTimeoutMs: 200 })
-    const stalling = await createChatServer({ model: createOfflineModel({ delayMs: 10_000 }), tools: [], modelTimeoutMs: 200 })
-    closers.push(() => stalling.close())
-    const client = createChatTestClient({ chat: stalling })
-    const started = performance.now()
-    const turn = await client.say('Hello!')
-    expect(performance.now() - started).toBeLessThan(5_000)
-    expect(turn.status).toBe(200)
-    const streamed = textOf(turn.events)
-    expect(streamed.length).toBeGreaterThan(0)
-    expect(eventsOf(turn.events, 'error')).toEqual([expect.objectContaining({ code: 'model_timeout' })])
-    // Nothing after the time-out but the conversation as it was: the partial reply is not kept.
-    expect(turn.events.at(-1)).toMatchObject({ type: 'conversation_state', messages: [{ role: 'user', content: 'Hello!' }] })
-    // The same server answers the next request in full.
-    expect(textOf((await createChatTestClient({ chat: healthy }).say('Hello!')).events)).toMatch(/^Hello/)
+    // The offline model streams its first piece at once, then waits 10 s before the next; on a
+    // clock the test moves, the call fails when its 200 ms are up, not a moment before.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const healthy = await offline({ modelTimeoutMs: 200 })
+      const stalling = await createChatServer({ model: createOfflineModel({ delayMs: 10_000 }), tools: [], modelTimeoutMs: 200 })
+      closers.push(() => stalling.close())
+      const client = createChatTestClient({ chat: stalling })
+      let ended = false
+      const saying = client.say('Hello!').finally(() => (ended = true))
+      await vi.advanceTimersByTimeAsync(199)
+      expect(ended).toBe(false)
+      await vi.advanceTimersByTimeAsync(1)
+      const turn = await saying
+      expect(turn.status).toBe(200)
+      const streamed = textOf(turn.events)
+      expect(streamed.length).toBeGreaterThan(0)
+      expect(eventsOf(turn.events, 'error')).toEqual([expect.objectContaining({ code: 'model_timeout' })])
+      // Nothing after the time-out but the conversation as it was: the partial reply is not kept.
+      expect(turn.events.at(-1)).toMatchObject({ type: 'conversation_state', messages: [{ role: 'user', content: 'Hello!' }] })
+      // With the same limit, a model that does not stall is answered in full (no time passes on this clock).
+      expect(textOf((await createChatTestClient({ chat: healthy }).say('Hello!')).events)).toMatch(/^Hello/)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('fails a tool whose sample takes longer than the timeout, with a tool error the model reads', async () => {
@@ -176,17 +184,35 @@ describe('model calls', () => {
       .execute(function* (_params, ctx) {
         return (yield* ctx.sample({ prompt: 'Think about it' })).text
       })
+    // On a clock the test moves: the chat's own steps (answered at once) are held to the same
+    // limit, and no time passes for them however slow the machine; the sample's 2 s pass once it is asked.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    let sampleAsked: () => void = () => {}
+    const sampled = new Promise<void>((resolve) => (sampleAsked = resolve))
     const chat = await startScriptedChat({
       tools: [musing],
-      // The chat's own steps (answered at once) are held to it too: long enough that a busy machine never trips them.
       modelTimeoutMs: 2_000,
       respond: (body) => {
-        if (!body.tools) return new Promise<never>(() => {})
+        if (!body.tools) {
+          sampleAsked()
+          return new Promise<never>(() => {})
+        }
         return body.messages.at(-1)!.role === 'tool' ? { text: 'The tool failed.' } : { toolCalls: [{ id: 'call_m', name: 'muse', arguments: {} }] }
       },
     })
     closers.push(() => chat.close())
-    const turn = await chat.client.say('muse')
+    let turn: Awaited<ReturnType<typeof chat.client.say>> | undefined
+    try {
+      const saying = chat.client.say('muse').then((said) => (turn = said))
+      await sampled
+      await vi.advanceTimersByTimeAsync(1_999)
+      expect(turn).toBeUndefined()
+      await vi.advanceTimersByTimeAsync(1)
+      await saying
+    } finally {
+      vi.useRealTimers()
+    }
+    if (!turn) throw new Error('the turn did not end')
     expect(eventsOf(turn.events, 'tool_error')[0]).toMatchObject({ name: 'muse', message: expect.stringContaining('did not answer the sample within 2 s') })
     expect(turn.events.at(-1)).toMatchObject({ type: 'complete', text: 'The tool failed.' })
   })

@@ -49,13 +49,15 @@ describe('the NDJSON stream', () => {
 
   it('writes nothing until the consumer reads, then every line ready in one chunk', async () => {
     const emitted = withResolvers<void>()
+    // The last line waits for the first read, however long that takes.
+    const firstRead = withResolvers<void>()
     const stream = await openNdjsonStream({
       prepare: function* () {},
       runner,
       run: function* (_prepared, emit) {
         for (let index = 0; index < 3; index++) emit({ type: 'text', content: `piece ${index}` })
         emitted.resolve()
-        yield* sleep(10)
+        yield* firstRead.operation
         emit({ type: 'complete', text: 'piece 0piece 1piece 2' })
       },
     })
@@ -64,6 +66,7 @@ describe('the NDJSON stream', () => {
     expect(stream.locked).toBe(false)
     const reader = stream.getReader()
     const first = await reader.read()
+    firstRead.resolve()
     expect(linesOf(first.value)).toEqual([0, 1, 2].map((index) => ({ type: 'text', content: `piece ${index}` })))
     expect(linesOf((await reader.read()).value)).toEqual([{ type: 'complete', text: 'piece 0piece 1piece 2' }])
     expect((await reader.read()).done).toBe(true)

@@ -1,5 +1,5 @@
 import { all, createScope, sleep, suspend, withResolvers, type Operation, type Scope } from 'effection'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool } from '../tools'
 import type { ToolSampleRequest } from '../runtime/tool-client'
@@ -645,29 +645,37 @@ describe('PluginSessionManager', () => {
     const memory = createMemorySessionStore(entries)
     let sweeps = 0
     let written = false
-    const forgotten = withResolvers<void>()
+    let forgotten = false
     const store: SessionStore = {
       ...memory,
       *sweep(at) {
         sweeps++
         const next = yield* memory.sweep(at)
-        if (written && entries.size === 0) forgotten.resolve()
+        if (written && entries.size === 0) forgotten = true
         return next
       },
     }
-    // Each record is kept 100 ms after its session expires (20 ms idle); ten of them come due 5 ms apart.
-    const a = await startManager({ store, idleTimeoutMs: 20, keepMs: 100 })
-    await on(a, function* () {
+    // On a clock the test moves, so that the records come due 5 ms apart however slow the machine.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    try {
+      // Each record is kept 100 ms after its session expires (20 ms idle); ten of them come due 5 ms apart.
+      const a = await startManager({ store, idleTimeoutMs: 20, keepMs: 100 })
       for (let index = 0; index < 10; index++) {
-        yield* startAsking(a, `q${index}`)
-        yield* sleep(5)
+        await on(a, () => startAsking(a, `q${index}`))
+        await vi.advanceTimersByTimeAsync(5)
       }
-    })
-    written = true
-    const before = sweeps
-    await on(a, () => forgotten.operation)
-    // One sweep forgets what is due, the next what came due in the 100 ms after it.
-    expect(sweeps - before).toBeLessThanOrEqual(3)
+      written = true
+      const before = sweeps
+      for (let elapsed = 0; !forgotten; elapsed += 10) {
+        if (elapsed > 60_000) throw new Error('the records were not forgotten within a minute of the test’s clock')
+        await vi.advanceTimersByTimeAsync(10)
+      }
+      // One sweep forgets what is due, the next what came due in the 100 ms after it.
+      expect(sweeps - before).toBeLessThanOrEqual(3)
+      await instances.splice(instances.indexOf(a), 1)[0]!.destroy()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('halts the tools in memory when its scope ends; their records stay for the next process', async () => {
@@ -752,17 +760,27 @@ describe('PluginSessionManager', () => {
     })
 
     it('is ended at its idle time-out once its work started: the tool in memory is halted, which cancels the work', async () => {
-      const store = createMemorySessionStore()
-      const a = await startManager({ store, idleTimeoutMs: 50, hotMs: 10 })
-      const halted = withResolvers<string>()
-      const session = await on(a, () => startOutside(a))
-      const { end } = await on(a, () => answer(a, session.id, 'yes'))
-      expect(end).toMatchObject({ type: 'elicit', request: { key: 'during' } })
-      onTeardown = halted.resolve
-      a.manager.touch(session)
-      expect(await on(a, () => halted.operation)).toBe('outside')
-      expect(await on(a, () => session.nextEvent())).toEqual({ type: 'aborted', reason: expect.stringContaining('expired after 0 s') })
-      expect(await on(a, () => a.manager.load('client-a', session.id))).toMatchObject({ kind: 'ended', ending: { kind: 'aborted' } })
+      // On a clock the test moves: the answer comes before the 50 ms idle time-out however slow the machine.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+      try {
+        const store = createMemorySessionStore()
+        const a = await startManager({ store, idleTimeoutMs: 50, hotMs: 10 })
+        let halted: string | undefined
+        const session = await on(a, () => startOutside(a))
+        const { end } = await on(a, () => answer(a, session.id, 'yes'))
+        expect(end).toMatchObject({ type: 'elicit', request: { key: 'during' } })
+        onTeardown = (name) => (halted = name)
+        a.manager.touch(session)
+        await vi.advanceTimersByTimeAsync(49)
+        expect(halted).toBeUndefined()
+        await vi.advanceTimersByTimeAsync(1)
+        expect(halted).toBe('outside')
+        expect(await on(a, () => session.nextEvent())).toEqual({ type: 'aborted', reason: expect.stringContaining('expired after 0 s') })
+        expect(await on(a, () => a.manager.load('client-a', session.id))).toMatchObject({ kind: 'ended', ending: { kind: 'aborted' } })
+        await instances.splice(instances.indexOf(a), 1)[0]!.destroy()
+      } finally {
+        vi.useRealTimers()
+      }
     })
   })
 })

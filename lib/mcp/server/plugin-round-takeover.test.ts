@@ -1,5 +1,5 @@
 import { createScope } from 'effection'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemorySessionStore } from '../../sessions'
 import type { SampleResult } from '../../tools/types'
 import { roundBinding } from './mcp-work-in-progress'
@@ -13,9 +13,14 @@ const LEASE_MS = 1_000
 const BINDING = roundBinding('tools/call', '')
 const ARGS = { guests: 2 }
 
+// On a clock the tests move: a lease passes when a test says so, never by a stall of the machine.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+})
 const scopes: Array<() => Promise<void>> = []
 afterEach(async () => {
   for (const destroy of scopes.splice(0)) await destroy()
+  vi.useRealTimers()
 })
 
 /** A round of `reserve_table` as the 2025 relay runs it, on a ledger of its own, counting the steps and model calls it makes. */
@@ -71,6 +76,8 @@ describe('a round of a plugin tool taken over from a runner presumed dead', () =
     const takingOver = served.round({ state, responses, takingOver: true })
     const answer = { content: [{ type: 'text', text: '{}' }], structuredContent: { status: 'reserved', code: 'TBL-FIRST' } }
     await served.scope.run(() => served.ledger.answer({ stateId: state.id, toolName: 'reserve_table', version: 1, result: answer }))
+    // The take-over reads the claim again when the lease ends: it finds the answer.
+    await vi.advanceTimersByTimeAsync(LEASE_MS)
     expect(await takingOver).toEqual(answer)
     expect(served.counted).toEqual({ steps: 0, modelCalls: 0 })
   })
@@ -79,9 +86,14 @@ describe('a round of a plugin tool taken over from a runner presumed dead', () =
     const served = serve()
     const { state, responses } = await atQuestion(served)
     await served.scope.run(() => served.ledger.claim({ stateId: state.id, toolName: 'reserve_table' }))
-    const started = Date.now()
-    const result = (await served.round({ state, responses, takingOver: true })) as { structuredContent?: Record<string, unknown> }
-    expect(Date.now() - started).toBeGreaterThanOrEqual(LEASE_MS - 5)
+    let settled = false
+    const round = served.round({ state, responses, takingOver: true }).finally(() => (settled = true))
+    // Not a moment before the lease has passed.
+    await vi.advanceTimersByTimeAsync(LEASE_MS - 1)
+    expect(settled).toBe(false)
+    expect(served.counted.steps).toBe(0)
+    await vi.advanceTimersByTimeAsync(1)
+    const result = (await round) as { structuredContent?: Record<string, unknown> }
     expect(result.structuredContent).toMatchObject({ status: 'reserved', time: '20:00', note: 'Welcome!', code: expect.stringMatching(/^TBL-/) })
     expect(served.counted).toEqual({ steps: 1, modelCalls: 1 })
     // The state is answered: presented again, it gets the same reservation.

@@ -1,5 +1,5 @@
-import { run, sleep } from 'effection'
-import { describe, expect, it } from 'vitest'
+import { run } from 'effection'
+import { describe, expect, it, vi } from 'vitest'
 import { createMemorySessionStore } from '../../sessions'
 import { RoundLedger } from './round-ledger'
 
@@ -21,7 +21,8 @@ describe('RoundLedger', () => {
 
   it('lets a claim whose lease passed be taken over, once; a renewed one is not, and its first runner then records nothing', () =>
     run(function* () {
-      // A lease of a second: no stall of a loaded machine between two of these steps passes it by chance.
+      // On a clock the test moves: no stall of the machine between two of these steps passes the lease.
+      vi.useFakeTimers({ toFake: ['Date'] })
       const ledger = new RoundLedger(createMemorySessionStore(), 60_000, 1_000)
       const first = yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })
       expect(first).toEqual({ kind: 'claimed', version: 1 })
@@ -31,7 +32,7 @@ describe('RoundLedger', () => {
       const running = yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })
       expect(running.kind).toBe('running')
       // Its runner stops renewing: once its lease has passed, the first to claim again takes it, the next does not.
-      yield* sleep(Math.max(0, (running as { runningUntil: number }).runningUntil - Date.now()) + 1)
+      vi.setSystemTime((running as { runningUntil: number }).runningUntil + 1)
       expect(yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })).toEqual({ kind: 'claimed', version: 3 })
       expect((yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })).kind).toBe('running')
       // The runner presumed dead can no longer renew.
@@ -39,5 +40,5 @@ describe('RoundLedger', () => {
       const result = { content: [], structuredContent: { ticketNumber: 'TKT-2' } }
       yield* ledger.answer({ stateId: 's1', toolName: 'book_flight', version: 3, result })
       expect(yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })).toEqual({ kind: 'answered', result })
-    }))
+    }).finally(() => vi.useRealTimers()))
 })
