@@ -3,12 +3,15 @@ import { getMcpEndpoint } from './lib/server/mcp-server-instance'
 import { installAdmissionGate } from './lib/http/admission-gate'
 import { installPeerAddress } from './lib/http/peer-address'
 import { installPageIdentity } from './lib/http/page-identity'
+import { watchForStop } from './lib/server/graceful-stop'
 
 /*
  * Opens the session store and checks the configuration when the server starts, so that a
  * wrong REDIS_URL, a missing SESSION_SECRET or an unwritable DATA_DIR stops the server at once
  * with a message saying what to change, not at the first request.
  */
+// From a SIGTERM on, even one during the start, the readiness route answers 503 (graceful-stop.ts).
+watchForStop()
 try {
   const { store, trustProxy, admission, identity } = await getChatApp()
   // Rate limits key on the TCP peer address, which route handlers cannot see (see peer-address.ts).
