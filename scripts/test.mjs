@@ -24,6 +24,7 @@ let broken = false
 if (!run('bash', ['scripts/ensure-chromium.sh'])) process.exit(1)
 if (!run('bash', ['scripts/ensure-redis.sh'])) process.exit(1)
 if (!run('bash', ['scripts/ensure-nginx.sh'])) process.exit(1)
+if (!run('bash', ['scripts/ensure-prometheus.sh'])) process.exit(1)
 
 run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}/vitest.json`])
 const unit = readJson(`${out}/vitest.json`)
