@@ -57,7 +57,7 @@ function logLines(output: string): Array<Record<string, unknown>> {
 }
 
 describe('what the operator sees', () => {
-  it('a request log in JSON lines, and metrics on METRICS_PORT that a real Prometheus scrapes: request durations by route, refusals by code, tool sessions waiting by tool', async () => {
+  it('a request log in JSON lines, and metrics on METRICS_PORT that a real Prometheus scrapes: request durations by route, refusals by code, tool sessions waiting by tool, model calls and tokens', async () => {
     const metricsPort = await freePort()
     const app = await processes.app({ env: { METRICS_PORT: String(metricsPort) } })
     const secret = 'a message only its writer may read'
@@ -82,6 +82,10 @@ describe('what the operator sees', () => {
     expect(await valueOf('http_server_request_duration_seconds_count{http_route="/api/chat",http_response_status_code="400"}')).toBe(1)
     expect(await valueOf(`elicit_refusals_total{code="${refusedCode}"}`)).toBe(1)
     expect(await valueOf('elicit_tool_sessions_waiting{tool="book_flight"}')).toBe(1)
+    // Two model calls (the greeting, the booking's call of its tool), each with its tokens.
+    expect(await valueOf('gen_ai_client_operation_duration_seconds_count{gen_ai_provider_name="offline",gen_ai_operation_name="chat",error_type=""}')).toBe(2)
+    expect(await valueOf('gen_ai_client_token_usage_count{gen_ai_provider_name="offline",gen_ai_token_type="input"}')).toBe(2)
+    expect(await valueOf('gen_ai_client_token_usage_sum{gen_ai_provider_name="offline",gen_ai_token_type="output"}')).toBeGreaterThan(0)
     // No id in a label: the route is the pattern, whatever the path.
     const routes = new Set((await prometheus.query('http_server_request_duration_seconds_count')).map((series) => series.metric.http_route))
     expect([...routes].sort()).toEqual(['/api/chat', '/api/health', 'other'])
@@ -105,7 +109,7 @@ describe('what the operator sees', () => {
     expect(app.output()).not.toContain(cookieValue)
     report('telemetry', {
       'request log': '1 JSON line per request, refusal code on it, identity hashed, no message text',
-      prometheus: 'scraped request durations by route, refusals by code, 1 book_flight session waiting',
+      prometheus: 'scraped request durations by route, refusals by code, 1 book_flight session waiting, 2 model calls with their tokens',
     })
   })
 })

@@ -15,12 +15,23 @@ export interface ServerMetrics {
   httpRequestDuration: Histogram<'http_request_method' | 'http_route' | 'http_response_status_code'>
   /** Requests refused with a code of ours (`{ error: { code } }`), with the overload scope of a 429. */
   refusals: Counter<'code' | 'scope'>
+  /** `gen_ai.client.operation.duration`: each model call of a chat step, with `error_type` when it failed. */
+  modelCallDuration: Histogram<'gen_ai_operation_name' | 'gen_ai_provider_name' | 'gen_ai_request_model' | 'error_type'>
+  /** `gen_ai.client.token.usage`: the tokens of each finished model call, input and output apart. */
+  modelTokens: Histogram<'gen_ai_operation_name' | 'gen_ai_provider_name' | 'gen_ai_request_model' | 'gen_ai_token_type'>
+  /** Model calls that failed, by `error_type` (`timeout`, or the error's name). */
+  modelErrors: Counter<'gen_ai_provider_name' | 'error_type'>
   /** Reads, at each scrape, how many tool sessions wait for a person, by tool: the session store's own count. */
   countWaitingSessions(count: () => Promise<ReadonlyMap<string, number>>): void
 }
 
 /** `http.server.request.duration`'s buckets, as the conventions advise (seconds). */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 30, 60]
+
+/** The conventions' advice for `gen_ai.client.operation.duration` (seconds) and `gen_ai.client.token.usage`. */
+const MODEL_DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92]
+const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864]
+const MODEL_LABELS = ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_request_model'] as const
 
 export function createServerMetrics(): ServerMetrics {
   const registry = new Registry()
@@ -51,6 +62,26 @@ export function createServerMetrics(): ServerMetrics {
       name: 'elicit_refusals_total',
       help: 'Requests refused with an error code of ours, by code and, for a 429, whose limit (address or server).',
       labelNames: ['code', 'scope'],
+      registers: [registry],
+    }),
+    modelCallDuration: new Histogram({
+      name: 'gen_ai_client_operation_duration_seconds',
+      help: 'Duration of model calls (gen_ai.client.operation.duration).',
+      labelNames: [...MODEL_LABELS, 'error_type'],
+      buckets: MODEL_DURATION_BUCKETS,
+      registers: [registry],
+    }),
+    modelTokens: new Histogram({
+      name: 'gen_ai_client_token_usage',
+      help: 'Tokens used by model calls, by token type (gen_ai.client.token.usage).',
+      labelNames: [...MODEL_LABELS, 'gen_ai_token_type'],
+      buckets: TOKEN_BUCKETS,
+      registers: [registry],
+    }),
+    modelErrors: new Counter({
+      name: 'elicit_model_errors_total',
+      help: 'Model calls that failed, by error type (timeout, or the error name).',
+      labelNames: ['gen_ai_provider_name', 'error_type'],
       registers: [registry],
     }),
     countWaitingSessions(count) {
