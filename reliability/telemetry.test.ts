@@ -112,4 +112,20 @@ describe('what the operator sees', () => {
       prometheus: 'scraped request durations by route, refusals by code, 1 book_flight session waiting, 2 model calls with their tokens',
     })
   })
+
+  it('a turn that streams, then fails: its log line carries the error event\'s code, and the model error and the turn error are counted', async () => {
+    const metricsPort = await freePort()
+    // The offline model pauses 5 s before its first piece; its call may take 1 s: a model_timeout after the 200, whatever the machine's speed.
+    const app = await processes.app({ env: { METRICS_PORT: String(metricsPort), MODEL_TIMEOUT_MS: '1000', OFFLINE_MODEL_DELAY_MS: '5000' } })
+    const chat = createChatApi({ baseURL: app.url })
+    const turn = await chat.say('Hello')
+    expect(turn.status).toBe(200)
+    expect(turn.events.find((event) => event.type === 'error')).toMatchObject({ type: 'error', code: 'model_timeout' })
+
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
+    expect(metrics).toContain('elicit_turn_errors_total{code="model_timeout"} 1')
+    expect(metrics).toContain('elicit_model_errors_total{gen_ai_provider_name="offline",error_type="timeout"} 1')
+    const line = logLines(app.output()).find((entry) => entry.msg === 'request' && entry.route === '/api/chat')
+    expect(line).toMatchObject({ level: 'info', method: 'POST', status: 200, code: 'model_timeout' })
+  })
 })

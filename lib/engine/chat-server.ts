@@ -94,7 +94,7 @@ export interface ChatServer {
    * before any byte; `toChatFailure` makes either a response), then run the turn, streaming NDJSON events; `signal`
    * (the request's) stops it; `onEnd` hears when the body has ended. One task does both.
    */
-  open(options: { body: unknown; clientId: string; address?: string; signal?: AbortSignal; onEnd?: () => void }): Promise<ReadableStream<Uint8Array>>
+  open(options: { body: unknown; clientId: string; address?: string; signal?: AbortSignal; onEnd?: (errorCode?: string) => void }): Promise<ReadableStream<Uint8Array>>
   /**
    * Whether a request body (not yet validated) continues this client's work in progress — an
    * answer to a question, a Stop — from the tool call ids it names (work-in-progress.ts): what

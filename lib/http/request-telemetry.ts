@@ -33,6 +33,17 @@ export function noteRefusal(code: string, scope?: string): void {
 }
 
 /**
+ * Called when a streamed turn ended with an `error` event (`model_timeout`, `store_unavailable`,
+ * …), after its 200: the code goes on the request's log line, and is counted in
+ * `elicit_turn_errors_total`.
+ */
+export function noteTurnError(code: string): void {
+  serverMetrics().turnErrors.inc({ code })
+  const note = notes.getStore()
+  if (note) note.code = code
+}
+
+/**
  * One log line per request and its `http.server.request.duration`, for every request of every
  * route, before Next sees it: `http.Server`'s `emit` is wrapped, as `peer-address.ts` does, and
  * the line is written when the response closes (its end, or the client gone), with the method,

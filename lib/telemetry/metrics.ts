@@ -15,6 +15,8 @@ export interface ServerMetrics {
   httpRequestDuration: Histogram<'http_request_method' | 'http_route' | 'http_response_status_code'>
   /** Requests refused with a code of ours (`{ error: { code } }`), with the overload scope of a 429. */
   refusals: Counter<'code' | 'scope'>
+  /** Turns that streamed, then ended with an `error` event, by its code. */
+  turnErrors: Counter<'code'>
   /** `gen_ai.client.operation.duration`: each model call of a chat step, with `error_type` when it failed. */
   modelCallDuration: Histogram<'gen_ai_operation_name' | 'gen_ai_provider_name' | 'gen_ai_request_model' | 'error_type'>
   /** `gen_ai.client.token.usage`: the tokens of each finished model call, input and output apart. */
@@ -62,6 +64,12 @@ export function createServerMetrics(): ServerMetrics {
       name: 'elicit_refusals_total',
       help: 'Requests refused with an error code of ours, by code and, for a 429, whose limit (address or server).',
       labelNames: ['code', 'scope'],
+      registers: [registry],
+    }),
+    turnErrors: new Counter({
+      name: 'elicit_turn_errors_total',
+      help: 'Chat turns that began streaming and ended with an error event, by its code.',
+      labelNames: ['code'],
       registers: [registry],
     }),
     modelCallDuration: new Histogram({
