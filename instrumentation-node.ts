@@ -3,21 +3,36 @@ import { getMcpEndpoint } from './lib/server/mcp-server-instance'
 import { installAdmissionGate } from './lib/http/admission-gate'
 import { installPeerAddress } from './lib/http/peer-address'
 import { installPageIdentity } from './lib/http/page-identity'
+import { watchForStop } from './lib/server/graceful-stop'
+import { installRequestTelemetry } from './lib/http/request-telemetry'
+import { readMetricsConfig, startMetricsServer } from './lib/server/metrics-server'
+import { serverLogger, serverMetrics } from './lib/telemetry'
 
 /*
  * Opens the session store and checks the configuration when the server starts, so that a
  * wrong REDIS_URL, a missing SESSION_SECRET or an unwritable DATA_DIR stops the server at once
  * with a message saying what to change, not at the first request.
  */
+// From a SIGTERM on, even one during the start, the readiness route answers 503 (graceful-stop.ts).
+watchForStop()
 try {
+  // A wrong LOG_LEVEL or METRICS_PORT stops the start here, saying what to change.
+  const logger = serverLogger()
+  const metricsAt = readMetricsConfig()
   const { store, trustProxy, admission, identity } = await getChatApp()
+  // One log line and one duration per request (request-telemetry.ts); first, so that it sees only what reaches Next.
+  installRequestTelemetry()
   // Rate limits key on the TCP peer address, which route handlers cannot see (see peer-address.ts).
   installPeerAddress({ trustProxy })
   // While the server's budget is spent, heavy clients' requests reach Next one per turn of the event loop (admission-gate.ts).
   installAdmissionGate({ admission, trustProxy })
   // A page's HTML brings its identity cookie, so that its first requests share one (page-identity.ts).
   installPageIdentity(identity)
-  console.log(`Sessions: ${store} store; client addresses from ${trustProxy ? "the proxy's X-Forwarded-For (TRUST_PROXY=1)" : 'the TCP peer'}`)
+  logger.info(`Sessions: ${store} store; client addresses from ${trustProxy ? "the proxy's X-Forwarded-For (TRUST_PROXY=1)" : 'the TCP peer'}`, { store, trustProxy })
+  if (metricsAt) {
+    await startMetricsServer({ ...metricsAt, metrics: serverMetrics(), logger })
+    logger.info(`Metrics for Prometheus on http://${metricsAt.host}:${metricsAt.port}/metrics`, { metricsPort: metricsAt.port })
+  }
 } catch (error) {
   console.error(`The chat server cannot start: ${error instanceof Error ? error.message : String(error)}`)
   process.exit(1)

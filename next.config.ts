@@ -31,8 +31,8 @@ const nextConfig: NextConfig = {
       { source: `/api/:path((?!${APP_FRAME_ROUTE.slice('api/'.length)}).*)`, headers: [{ key: 'Content-Security-Policy', value: API_CONTENT_SECURITY_POLICY }] },
     ]
   },
-  // Native (libsql) or Node-only (redis) packages: loaded from node_modules, never bundled.
-  serverExternalPackages: ['libsql', 'redis'],
+  // Native (libsql) or Node-only (redis, prom-client) packages: loaded from node_modules, never bundled.
+  serverExternalPackages: ['libsql', 'redis', 'prom-client'],
   // libsql finds its native binary in a per-platform package (`@libsql/linux-x64-gnu` …) at
   // run time, which tracing cannot see: without this, a copied standalone folder cannot open
   // the session store.

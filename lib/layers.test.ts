@@ -24,7 +24,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // What every store opens: the embedded database, the Redis client.
   'lib/storage': [],
   'lib/sessions': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/storage'],
-  'lib/http': ['lib/protocol', 'lib/sessions'],
+  // What the server tells its operator (logs, metrics): observed by the edge and the composition root.
+  'lib/telemetry': [],
+  'lib/http': ['lib/protocol', 'lib/sessions', 'lib/telemetry'],
   'lib/engine': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http'],
   'lib/plugins': ['lib/protocol', 'lib/tools', 'lib/models'],
   'lib/mcp': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/plugins'],
@@ -33,7 +35,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'lib/conversations': ['lib/protocol', 'lib/http', 'lib/storage'],
   // Continue on another device: the identity cookie and the edge's refusals are lib/http's; its revoked() check is injected, so lib/http never imports this.
   'lib/devices': ['lib/http', 'lib/storage'],
-  'lib/server': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/engine', 'lib/plugins', 'lib/mcp', 'lib/conversations', 'lib/devices', 'plugins'],
+  'lib/server': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/engine', 'lib/plugins', 'lib/mcp', 'lib/conversations', 'lib/devices', 'lib/telemetry', 'plugins'],
   'lib/testing': [],
 }
 const TEST_HELPERS_MAY_ALSO_IMPORT = ['lib/testing', 'fixtures']

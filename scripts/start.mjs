@@ -41,12 +41,12 @@ else if (existsSync('mcp.json')) process.env.MCP_CONFIG = path.resolve('mcp.json
 // http.createServer with Node's defaults (60 s and 300 s, checked every 30 s), so a slow client
 // could hold a connection for five minutes; it takes no option for them. This is not a custom
 // server: the one server Next makes is given these options when it is created.
-function readTimeout(name, fallback) {
+function readTimeout(name, fallback, { zero = false } = {}) {
   const text = process.env[name]?.trim()
   if (!text) return fallback
   const value = Number(text)
-  if (!Number.isInteger(value) || value <= 0) {
-    console.error(`Cannot start: ${name} must be a positive whole number of milliseconds (default ${fallback}); got "${text}".`)
+  if (!Number.isInteger(value) || value < (zero ? 0 : 1)) {
+    console.error(`Cannot start: ${name} must be a ${zero ? '' : 'positive '}whole number of milliseconds${zero ? ', 0 or more' : ''} (default ${fallback}); got "${text}".`)
     process.exit(1)
   }
   return value
@@ -57,27 +57,53 @@ if (headersTimeout > requestTimeout) {
   console.error(`Cannot start: HEADERS_TIMEOUT_MS (${headersTimeout}) must not be more than REQUEST_TIMEOUT_MS (${requestTimeout}).`)
   process.exit(1)
 }
+// How long a graceful stop keeps accepting connections after /api/ready turns 503 (see below).
+const shutdownDelay = readTimeout('SHUTDOWN_DELAY_MS', 0, { zero: true })
 const createServer = http.createServer
-const servers = []
 http.createServer = (...args) => {
   const [options, listener] = typeof args[0] === 'function' ? [{}, args[0]] : args
   // Checked once a second (Node's default: every 30 s), so a timeout ends close to its time.
   const server = createServer({ connectionsCheckingInterval: Math.min(1_000, headersTimeout), ...options, headersTimeout, requestTimeout }, listener)
-  servers.push(server)
+  deferClose(server)
   return server
 }
 
-// A graceful stop (SIGTERM) ends when the last connection closes, and Next closes only the
-// connections idle at that moment: one that finishes a response later (an MCP stream the app
+// A graceful stop (SIGTERM, or Ctrl-C) begins with the readiness route (/api/ready) answering 503
+// at once, so that a load balancer sends new work elsewhere. For SHUTDOWN_DELAY_MS more (default
+// 0) everything is served as before, new connections too: the time a load balancer takes to see
+// the 503 (Kubernetes: the probe's period times its failure threshold). Then Next's own handler
+// closes the listener, waits for the last open response (a turn still streaming) and exits.
+// From then on a connection closes as soon as its response is done: Next closes only the
+// connections idle at that moment, and one that finishes a response later (an MCP stream the app
 // ends for the stop) would be kept open for KEEP_ALIVE_TIMEOUT more, a minute behind a proxy.
-// From the stop on, a connection closes as soon as its response is done. Next's own handler
-// stops the server and exits.
-process.once('SIGTERM', () => {
-  for (const server of servers) {
-    server.keepAliveTimeout = 1
-    server.closeIdleConnections()
+let stopAt
+const beginStop = () => {
+  if (stopAt !== undefined) return
+  stopAt = Date.now() + shutdownDelay
+  console.log(
+    shutdownDelay > 0
+      ? `Stopping: /api/ready answers 503; connections are accepted for ${shutdownDelay} ms more, then the open requests finish.`
+      : 'Stopping: /api/ready answers 503; the open requests finish.',
+  )
+}
+process.once('SIGTERM', beginStop)
+process.once('SIGINT', beginStop)
+/** Next's `server.close()` (from its SIGTERM handler) takes effect once the delay is over. */
+function deferClose(server) {
+  const close = server.close.bind(server)
+  server.close = (callback) => {
+    setTimeout(
+      () => {
+        if (shutdownDelay > 0) console.log('Stopping: no longer accepting connections.')
+        close(callback)
+        server.keepAliveTimeout = 1
+        server.closeIdleConnections()
+      },
+      Math.max(0, (stopAt ?? 0) - Date.now()),
+    )
+    return server
   }
-})
+}
 
 process.env.PORT ??= '3000'
 // The address people open: the one the server listens on, unless that is every interface.

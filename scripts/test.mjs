@@ -20,7 +20,7 @@ function readJson(path) {
   return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined
 }
 
-for (const script of ['ensure-chromium.sh', 'ensure-redis.sh', 'ensure-nginx.sh']) {
+for (const script of ['ensure-chromium.sh', 'ensure-redis.sh', 'ensure-nginx.sh', 'ensure-prometheus.sh']) {
   if (run('bash', [`scripts/${script}`]).status !== 0) process.exit(1)
 }
 

@@ -33,6 +33,7 @@ const APP_VARIABLES = [
   'HEADERS_TIMEOUT_MS',
   'REQUEST_TIMEOUT_MS',
   'KEEP_ALIVE_TIMEOUT',
+  'SHUTDOWN_DELAY_MS',
 ]
 
 export interface StartAppOptions {
@@ -61,6 +62,10 @@ export interface AppProcess {
   stop(options?: { timeoutMs?: number }): Promise<void>
   /** Everything the process printed so far, stdout and stderr interleaved, for failure messages. */
   output(): string
+  /** Resolves once what the process printed matches `pattern`; rejects if it exits first. */
+  printed(pattern: RegExp): Promise<void>
+  /** Resolves with the exit code (or the signal) once the process has exited. */
+  exited: Promise<number | NodeJS.Signals | null>
 }
 
 const running = new Set<ChildProcess>()
@@ -135,16 +140,20 @@ export async function startApp({ env = {}, port, dataDir, readyTimeoutMs = 30_00
   running.add(child)
 
   let output = ''
+  const watchers = new Set<() => void>()
   const record = (chunk: Buffer) => {
     output += chunk.toString('utf8')
     if (output.length > MAX_OUTPUT) output = output.slice(-MAX_OUTPUT)
+    for (const watcher of watchers) watcher()
   }
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', () => {
+  const exitedWith = new Promise<number | NodeJS.Signals | null>((resolve) => {
+    child.once('exit', (code, signal) => {
       running.delete(child)
-      resolve()
+      resolve(signal ?? code)
+      for (const watcher of watchers) watcher()
     })
   })
+  const exited = exitedWith.then(() => undefined)
   const hasExited = () => child.exitCode !== null || child.signalCode !== null
 
   async function kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
@@ -172,6 +181,18 @@ export async function startApp({ env = {}, port, dataDir, readyTimeoutMs = 30_00
       }
     },
     output: () => output,
+    printed: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(output)) resolve()
+          else if (hasExited()) reject(new Error(`The server exited before printing ${pattern}:\n${output}`))
+          else return
+          watchers.delete(check)
+        }
+        watchers.add(check)
+        check()
+      }),
+    exited: exitedWith,
   }
 
   await new Promise<void>((resolve, reject) => {

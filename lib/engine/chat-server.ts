@@ -16,6 +16,7 @@ import { DEFAULT_TOOL_CONTEXT_BYTES } from './tool-context'
 import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { AnyMcpTool } from '../tools/types'
 import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './run-turn'
+import type { ModelCallReport } from './model-step'
 import { ChatRequestError, toChatFailure } from '../http/errors'
 import { openNdjsonStream } from './ndjson-stream'
 import { createTurnRunner } from './turn-runner'
@@ -44,6 +45,8 @@ export interface ChatServerOptions {
   maxOutputTokens?: number
   /** A model call, chat step or sample, fails after this long (default: no limit). */
   modelTimeoutMs?: number
+  /** Told of each chat step's model call once it is over: its duration, tokens or error (the server's metrics). */
+  observeModelCall?: (report: ModelCallReport) => void
   /** The most of the conversation a tool keeps as `ctx.parentMessages`, in JSON bytes (default 16 KiB). */
   maxToolContextBytes?: number
   /** Open sessions per client and in total at most (default: no limit). */
@@ -91,7 +94,7 @@ export interface ChatServer {
    * before any byte; `toChatFailure` makes either a response), then run the turn, streaming NDJSON events; `signal`
    * (the request's) stops it; `onEnd` hears when the body has ended. One task does both.
    */
-  open(options: { body: unknown; clientId: string; address?: string; signal?: AbortSignal; onEnd?: () => void }): Promise<ReadableStream<Uint8Array>>
+  open(options: { body: unknown; clientId: string; address?: string; signal?: AbortSignal; onEnd?: (errorCode?: string) => void }): Promise<ReadableStream<Uint8Array>>
   /**
    * Whether a request body (not yet validated) continues this client's work in progress — an
    * answer to a question, a Stop — from the tool call ids it names (work-in-progress.ts): what
@@ -132,6 +135,7 @@ export async function createChatServer({
   maxToolCallsPerStep = 8,
   maxOutputTokens,
   modelTimeoutMs,
+  observeModelCall,
   sessionLimits,
   toolStartsPerAddress,
   maxToolContextBytes = DEFAULT_TOOL_CONTEXT_BYTES,
@@ -182,6 +186,7 @@ export async function createChatServer({
     maxToolCallsPerStep,
     maxOutputTokens,
     modelTimeoutMs,
+    observeModelCall,
     maxToolContextBytes,
     signer,
     callIds,

@@ -20,6 +20,17 @@ export interface ModelStepResult {
   usage: { inputTokens: number; outputTokens: number }
 }
 
+/**
+ * One model call as an observer hears of it, once it is over (`ChatServerOptions.observeModelCall`:
+ * the server's metrics): how long it took, and its tokens when it finished, the error when it
+ * failed (a `ModelTimeoutError` when out of time), neither when the turn was stopped during it.
+ */
+export interface ModelCallReport {
+  seconds: number
+  usage?: { inputTokens: number; outputTokens: number }
+  error?: unknown
+}
+
 /** A model call did not finish within its time: the turn ends with a `model_timeout` error. */
 export class ModelTimeoutError extends Error {
   override name = 'ModelTimeoutError'
@@ -36,15 +47,24 @@ export class ModelTimeoutError extends Error {
  * `streamText` added was per-call work (a Zod parse of the whole prompt, telemetry spans, a
  * pipeline of transform streams) that a CPU profile showed costing more than the offline model.
  */
-export function streamModelStep({
-  model,
-  system,
-  messages,
-  tools,
-  maxOutputTokens,
-  timeoutMs,
-  emit,
-}: {
+export function* streamModelStep(options: ModelStepOptions): Operation<ModelStepResult> {
+  const { observe } = options
+  if (!observe) return yield* callModel(options)
+  const started = performance.now()
+  let step: ModelStepResult | undefined
+  let error: unknown
+  try {
+    step = yield* callModel(options)
+    return step
+  } catch (failure) {
+    error = failure
+    throw failure
+  } finally {
+    observe({ seconds: (performance.now() - started) / 1000, ...(step ? { usage: step.usage } : {}), ...(error !== undefined ? { error } : {}) })
+  }
+}
+
+interface ModelStepOptions {
   model: LanguageModelV3
   system: string
   messages: Message[]
@@ -54,7 +74,11 @@ export function streamModelStep({
   /** The whole call (first byte to last) fails with `ModelTimeoutError` after this long. */
   timeoutMs?: number
   emit(event: ChatEvent): void
-}): Operation<ModelStepResult> {
+  /** Told of the call once it is over (`ModelCallReport`); nothing is timed without one. */
+  observe?: (report: ModelCallReport) => void
+}
+
+function callModel({ model, system, messages, tools, maxOutputTokens, timeoutMs, emit }: ModelStepOptions): Operation<ModelStepResult> {
   return withModelDeadline(timeoutMs, () => new ModelTimeoutError(timeoutMs!), function* ({ signal: abortSignal, wait }) {
     const functionTools = yield* wait(toFunctionTools(tools))
     const { stream } = yield* wait(

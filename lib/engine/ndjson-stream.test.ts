@@ -31,6 +31,24 @@ describe('the NDJSON stream', () => {
     expect(ends).toBe(0)
   })
 
+  it("tells onEnd the code of the error event that ended the turn, and nothing for a turn that completed", async () => {
+    const ends: Array<string | undefined> = []
+    for (const last of [{ type: 'error', code: 'model_timeout', message: 'Too slow.' }, { type: 'complete', text: 'done' }] as const) {
+      const stream = await openNdjsonStream({
+        runner,
+        prepare: function* () {},
+        run: function* (_prepared, emit) {
+          emit({ type: 'text', content: 'a piece' })
+          emit(last)
+        },
+        onEnd: (errorCode) => ends.push(errorCode),
+      })
+      const reader = stream.getReader()
+      while (!(await reader.read()).done);
+    }
+    expect(ends).toEqual(['model_timeout', undefined])
+  })
+
   it('hands the prepared value to the turn', async () => {
     const stream = await openNdjsonStream({
       runner,

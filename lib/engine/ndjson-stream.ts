@@ -37,8 +37,11 @@ export async function openNdjsonStream<P>({
   /** Everything to decide (and refuse) before the first byte. */
   prepare(): Operation<P>
   run(prepared: P, emit: (event: ChatEvent) => void): Operation<void>
-  /** Called once when the body has ended: written to the end, or cancelled (never when refused). */
-  onEnd?: () => void
+  /**
+   * Called once when the body has ended: written to the end, or cancelled (never when refused);
+   * with the code of the `error` event that ended the turn, when one did (the request's log line says it).
+   */
+  onEnd?: (errorCode?: string) => void
   /** Stores a batch of the prepared turn's events before it is written (see above); absent, nothing is stored. */
   keep?(prepared: P, events: readonly ChatEvent[]): Promise<void>
 }): Promise<ReadableStream<Uint8Array>> {
@@ -48,6 +51,8 @@ export async function openNdjsonStream<P>({
   const events: ChatEvent[] = []
   let plan: { value: P } | undefined
   let ended = false
+  /** The code of the last `error` event emitted or written: the turn's failure, if it failed. */
+  let errorCode: string | undefined
   // False once the client has gone: the turn's clean-up may still report, to nobody.
   let open = true
   /** The consumer waiting in `pull` for a line or the end. */
@@ -61,6 +66,7 @@ export async function openNdjsonStream<P>({
   const emit = (event: ChatEvent) => {
     if (!open) return
     lines.push(`${JSON.stringify(event)}\n`)
+    if (event.type === 'error') errorCode = event.code
     if (keep) events.push(event)
     notify()
   }
@@ -119,6 +125,7 @@ export async function openNdjsonStream<P>({
           lines.length = 0
           const refusal = keep && plan ? await stored(() => keep(plan!.value, batch)) : undefined
           if (refusal) {
+            errorCode = refusal.code
             // Not stored, so not written: the turn ends here, with why. The body ends once its clean-up has run.
             if (open) controller.enqueue(encoder.encode(`${JSON.stringify(refusal)}\n`))
             halt()
@@ -134,12 +141,12 @@ export async function openNdjsonStream<P>({
           open = false
           signal?.removeEventListener('abort', halt)
           closeQuietly(controller)
-          onEnd?.()
+          onEnd?.(errorCode)
         }
       },
       cancel() {
         halt()
-        onEnd?.()
+        onEnd?.(errorCode)
       },
     },
     { highWaterMark: 0 },

@@ -12,7 +12,7 @@ import { fieldTitlesOf } from '../protocol/question-form'
 import { callTitleOf } from '../tools/call-title'
 import type { Message, ToolCall } from '../protocol/messages'
 import { toolContextOf } from './tool-context'
-import { ModelTimeoutError, streamModelStep } from './model-step'
+import { ModelTimeoutError, streamModelStep, type ModelCallReport } from './model-step'
 import type { TurnPlan } from './prepare-turn'
 import { withAppContext } from './app-context'
 import type { ToolRegistry } from './tool-registry'
@@ -46,6 +46,8 @@ export interface ChatEngineConfig {
   callIds: CallIdIssuer
   /** Tools started per client address (undefined: no limit). */
   toolStarts?: RateLimiter
+  /** Told of each model call of a turn once it is over (the server's metrics). */
+  observeModelCall?: (report: ModelCallReport) => void
 }
 
 interface Waiting {
@@ -227,6 +229,7 @@ export function* runTurn({
           maxOutputTokens: config.maxOutputTokens,
           timeoutMs: config.modelTimeoutMs,
           emit,
+          observe: config.observeModelCall,
         })
         text += step.text
         usage.inputTokens += step.usage.inputTokens

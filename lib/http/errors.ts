@@ -1,6 +1,7 @@
 import { CHAT_ERROR_STATUS, type ChatErrorCode } from '../protocol/error-codes'
 import type { ValidationIssue } from '../protocol/events'
 import { isSessionStoreUnavailable } from '../sessions/session-store'
+import { noteRefusal } from './request-telemetry'
 
 /**
  * Whether `error` carries `mark` (a `Symbol.for` key its class sets), whichever copy of its
@@ -31,7 +32,10 @@ export class Refusal<Code extends string = string> extends Error {
   }
 
   toResponse(headers?: Record<string, string>): Response {
-    const body = { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}), ...this.details() } }
+    const details = this.details()
+    // The request's log line says the code, and the refusals' metric counts it (request-telemetry.ts).
+    noteRefusal(this.code, typeof details.scope === 'string' ? details.scope : undefined)
+    const body = { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}), ...details } }
     return Response.json(body, { status: this.status, headers })
   }
 

@@ -6,6 +6,7 @@ import type { Admission, Work } from './admission'
 import type { InFlightLimiter } from './in-flight-limiter'
 import type { RateDecision } from './rate-limiter'
 import { readJsonBody } from './read-json-body'
+import { noteTurnError } from './request-telemetry'
 
 let processIdentity: ClientIdentityResolver | undefined
 
@@ -17,7 +18,7 @@ export interface ChatTurns {
   /** Whether a body (not yet validated) continues `clientId`'s work in progress: what admission puts first. */
   workOf(body: unknown, clientId: string): Work
   /** Validate the body and stream its turn as NDJSON; a refusal rejects before any byte. */
-  open(options: { body: unknown; clientId: string; address?: string; signal?: AbortSignal; onEnd?: () => void }): Promise<ReadableStream<Uint8Array>>
+  open(options: { body: unknown; clientId: string; address?: string; signal?: AbortSignal; onEnd?: (errorCode?: string) => void }): Promise<ReadableStream<Uint8Array>>
 }
 
 /**
@@ -68,7 +69,18 @@ export async function handleChatRequest({
       throw error
     }
     refuseOver(admission?.admit(address, chat.workOf(body, client.clientId)))
-    const stream = await chat.open({ body, clientId: client.clientId, address, signal: request.signal, onEnd: release })
+    const end = release
+    const stream = await chat.open({
+      body,
+      clientId: client.clientId,
+      address,
+      signal: request.signal,
+      onEnd: (errorCode) => {
+        // A turn that ended with an `error` event: its code goes on the request's log line.
+        if (errorCode) noteTurnError(errorCode)
+        end?.()
+      },
+    })
     release = undefined
     return new Response(stream, {
       headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store', ...client.headers },

@@ -11,6 +11,8 @@
  *   first (`admission.ts`), the gate that holds heavy clients' requests before Next
  *   (`admission-gate.ts`), requests in flight per address (`in-flight-limiter.ts`);
  * - what was sent: the JSON body, with its size limit (`read-json-body.ts`);
+ * - what the operator is told: one log line per request, its duration, the refusals by code
+ *   (`request-telemetry.ts`);
  * - what the client is told: the typed refusal that knows its HTTP status (`errors.ts`, with
  *   `toChatFailure`, the one place a failure the chat expects becomes a code and a message);
  * - the chat route's own part: identity, address, limits, body, then the turn
@@ -25,7 +27,10 @@
  * Direction: the edge sits below the engine and `lib/mcp`, and imports neither. It depends on
  * `lib/protocol` (the error codes and their statuses) and on `lib/sessions` for one thing, to
  * recognise the store's `SessionStoreUnavailableError`, which `toChatFailure` turns into a 503
- * (any layer that meets it — a route, a turn, a tool that cannot start — says the same). The engine
+ * (any layer that meets it — a route, a turn, a tool that cannot start — says the same); and on
+ * `lib/telemetry`, a leaf, for the log line and the metrics of every request
+ * (`request-telemetry.ts`: each request's route, status and duration, and the code it was refused
+ * with). The engine
  * imports the edge (its refusals are `ChatRequestError`s; tool starts per address use the rate
  * limiter), and so does `lib/mcp` (identity, address, admission, body reading), which must not
  * reach the engine, not even through here. The edge drives a turn through `ChatTurns`, an
@@ -47,5 +52,6 @@ export type { RateDecision, RateLimiter, RateLimiterOptions } from './rate-limit
 export { createAdmission, groupOf } from './admission'
 export type { Admission, AdmissionOptions, Work } from './admission'
 export { installAdmissionGate } from './admission-gate'
+export { installRequestTelemetry, noteRefusal, noteTurnError, UNOBSERVED } from './request-telemetry'
 export { createInFlightLimiter } from './in-flight-limiter'
 export type { InFlightLimiter } from './in-flight-limiter'

@@ -11,6 +11,8 @@ import { getMcpClients } from './mcp-clients-instance'
 import { chatHistoryOf, type ConversationLimits } from '../conversations'
 import { readConversationLimits } from './conversation-limits'
 import { openConversations, type OpenConversations } from './open-conversations'
+import { serverMetrics } from '../telemetry'
+import { modelCallMetrics } from './model-call-metrics'
 
 /** The app's chat server and the identity every request is resolved with. */
 export interface ChatApp {
@@ -48,8 +50,10 @@ async function startChatApp(): Promise<ChatApp> {
   const [clients, devices] = await Promise.all([getMcpClients(), getDeviceStore()])
   const chatLimits = readConversationLimits()
   const chats = await openConversations({ store, redisUrl, dataDir, limits: chatLimits })
+  const chatModel = selectChatModel({ skills: offlineSkills })
   const chat = await createChatServer({
-    model: selectChatModel({ skills: offlineSkills }).model,
+    model: chatModel.model,
+    observeModelCall: modelCallMetrics(serverMetrics(), chatModel.name),
     tools: pluginTools,
     // An external call waits for its user as long as a plugin's question does.
     externalTools: createServerToolSource({ clients, callTimeoutMs: config.idleTimeoutMs }),

@@ -1,0 +1,102 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { createHash } from 'node:crypto'
+import http from 'node:http'
+import { methodOf, routeOf, serverLogger, serverMetrics } from '../telemetry'
+import { CLIENT_COOKIE } from './client-identity'
+
+const INSTALLED = Symbol.for('elicit-chat.request-telemetry')
+/** A server marked with this is not observed (the metrics server: its scrapes are not the app's requests). */
+export const UNOBSERVED = Symbol.for('elicit-chat.unobserved-server')
+
+/** What a request's handling tells its log line: the code it was refused with, and a 429's scope. */
+interface RequestNote {
+  code?: string
+  scope?: string
+}
+
+const globalForNotes = globalThis as typeof globalThis & { requestNotes?: AsyncLocalStorage<RequestNote> }
+/** Shared by every bundle (instrumentation installs the hook, the routes' refusals note their code). */
+const notes = (globalForNotes.requestNotes ??= new AsyncLocalStorage<RequestNote>())
+
+/**
+ * Called where a refusal becomes the response (`Refusal.toResponse`): its code goes on the
+ * request's one log line and is counted in `elicit_refusals_total`. Outside a request (a test
+ * calling a route directly) it only counts.
+ */
+export function noteRefusal(code: string, scope?: string): void {
+  serverMetrics().refusals.inc({ code, scope: scope ?? '' })
+  const note = notes.getStore()
+  if (note) {
+    note.code = code
+    note.scope = scope
+  }
+}
+
+/**
+ * Called when a streamed turn ended with an `error` event (`model_timeout`, `store_unavailable`,
+ * …), after its 200: the code goes on the request's log line, and is counted in
+ * `elicit_turn_errors_total`.
+ */
+export function noteTurnError(code: string): void {
+  serverMetrics().turnErrors.inc({ code })
+  const note = notes.getStore()
+  if (note) note.code = code
+}
+
+/**
+ * One log line per request and its `http.server.request.duration`, for every request of every
+ * route, before Next sees it: `http.Server`'s `emit` is wrapped, as `peer-address.ts` does, and
+ * the line is written when the response closes (its end, or the client gone), with the method,
+ * the route (`/api/chats/[id]`, never the id), the status, the duration, and the identity's
+ * cookie hashed (sha256, 16 hex digits: the same browser, the same value; never the cookie).
+ * Installed first, so that it wraps Next's handling only: the time a request waits in the
+ * admission gate (`admission-gate.ts`) under overload is not in its duration.
+ */
+export function installRequestTelemetry(): void {
+  const prototype = http.Server.prototype as http.Server & { [INSTALLED]?: boolean }
+  if (prototype[INSTALLED]) return
+  prototype[INSTALLED] = true
+  const logger = serverLogger()
+  const { httpRequestDuration } = serverMetrics()
+  const emit = prototype.emit
+  prototype.emit = function (this: http.Server & { [UNOBSERVED]?: boolean }, event: string | symbol, ...args: unknown[]) {
+    const pass = () => (emit as (event: string | symbol, ...args: unknown[]) => boolean).apply(this, [event, ...args])
+    if (event !== 'request' || this[UNOBSERVED]) return pass()
+    const request = args[0] as http.IncomingMessage
+    const response = args[1] as http.ServerResponse
+    const started = performance.now()
+    const note: RequestNote = {}
+    response.once('close', () => {
+      const seconds = (performance.now() - started) / 1000
+      const method = methodOf(request.method)
+      const route = routeOf(request.url ?? '/')
+      const status = response.statusCode
+      httpRequestDuration.observe({ http_request_method: method, http_route: route, http_response_status_code: status }, seconds)
+      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info'
+      if (!logger.enabled(level)) return
+      logger[level]('request', {
+        method,
+        route,
+        status,
+        durationMs: Math.round(seconds * 10_000) / 10,
+        // Closed before the response was done: the client went away (a Stop, a dropped connection).
+        aborted: response.writableFinished ? undefined : true,
+        identity: identityHash(request.headers.cookie),
+        code: note.code,
+        scope: note.scope,
+      })
+    })
+    return notes.run(note, pass)
+  } as typeof prototype.emit
+}
+
+/** The identity cookie's value (`chat_client_id`, or its `__Host-` form), hashed; undefined without one. */
+function identityHash(cookies: string | undefined): string | undefined {
+  if (!cookies) return undefined
+  const at = cookies.indexOf(`${CLIENT_COOKIE}=`)
+  if (at < 0) return undefined
+  const start = at + CLIENT_COOKIE.length + 1
+  const end = cookies.indexOf(';', start)
+  const value = cookies.slice(start, end < 0 ? undefined : end).trim()
+  return value ? createHash('sha256').update(value).digest('hex').slice(0, 16) : undefined
+}
