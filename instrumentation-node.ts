@@ -3,6 +3,8 @@ import { getMcpEndpoint } from './lib/server/mcp-server-instance'
 import { installAdmissionGate } from './lib/http/admission-gate'
 import { installPeerAddress } from './lib/http/peer-address'
 import { installPageIdentity } from './lib/http/page-identity'
+import { installSignIn } from './lib/auth/page-gate'
+import { getSignIn } from './lib/server/sign-in-instance'
 
 /*
  * Opens the session store and checks the configuration when the server starts, so that a
@@ -10,13 +12,19 @@ import { installPageIdentity } from './lib/http/page-identity'
  * with a message saying what to change, not at the first request.
  */
 try {
-  const { store, trustProxy, admission, identity } = await getChatApp()
+  const [{ store, trustProxy, admission, identity }, signIn] = await Promise.all([getChatApp(), getSignIn()])
   // Rate limits key on the TCP peer address, which route handlers cannot see (see peer-address.ts).
   installPeerAddress({ trustProxy })
   // While the server's budget is spent, heavy clients' requests reach Next one per turn of the event loop (admission-gate.ts).
   installAdmissionGate({ admission, trustProxy })
-  // A page's HTML brings its identity cookie, so that its first requests share one (page-identity.ts).
-  installPageIdentity(identity)
+  if (signIn) {
+    // Pages send an unsigned visitor to sign in (proxy.ts); the account is the identity, no browser cookie is made.
+    installSignIn(signIn.signIn)
+    console.log(`Sign-in: ${signIn.config.issuer}; register the redirect URI ${signIn.config.redirectUri} at the provider`)
+  } else {
+    // A page's HTML brings its identity cookie, so that its first requests share one (page-identity.ts).
+    installPageIdentity(identity)
+  }
   console.log(`Sessions: ${store} store; client addresses from ${trustProxy ? "the proxy's X-Forwarded-For (TRUST_PROXY=1)" : 'the TCP peer'}`)
 } catch (error) {
   console.error(`The chat server cannot start: ${error instanceof Error ? error.message : String(error)}`)
