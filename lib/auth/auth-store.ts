@@ -26,8 +26,6 @@ export interface SignInFlow {
   codeVerifier: string
   /** The path to return to (already checked by `safeNextPath`). */
   next: string
-  /** The browser identity the person had before signing in, whose chats move to the account. */
-  previousClientId?: string
   expiresAt: number
 }
 

@@ -47,12 +47,12 @@ const withCookie = (url: string, cookie: string, init: RequestInit = {}) => new 
 
 /** Signs `login` in through the provider's own pages; the callback's response and what the browser sent it. */
 async function signInAs(signIn: ReturnType<typeof instance>['signIn'], login: string, next = '/c/chat-1') {
-  const started = await signIn.start(new Request(`${APP}/auth/sign-in?next=${encodeURIComponent(next)}`), {})
+  const started = await signIn.start(new Request(`${APP}/auth/sign-in?next=${encodeURIComponent(next)}`))
   expect(started.status).toBe(303)
   const flowCookie = valueOf(cookieOf(started, 'chat_sign_in'))
   const callbackUrl = await loginAtProvider(started.headers.get('location')!, login, { redirectUriPrefix: `${APP}/auth/callback` })
   const callbackRequest = () => withCookie(callbackUrl.href, flowCookie)
-  const response = await signIn.callback(callbackRequest(), {})
+  const response = await signIn.callback(callbackRequest())
   const session = cookieOf(response, 'chat_session')
   return { response, callbackRequest, session: session && valueOf(session) }
 }
@@ -60,7 +60,7 @@ async function signInAs(signIn: ReturnType<typeof instance>['signIn'], login: st
 describe('sign-in with a real OpenID Provider', () => {
   it('signs alice in with code, PKCE, state and nonce, back to where she was, as the account whose id the app keys on', async () => {
     const { signIn } = instance({ store: createMemoryAuthStore() })
-    const started = await signIn.start(new Request(`${APP}/auth/sign-in?next=/c/chat-1`), {})
+    const started = await signIn.start(new Request(`${APP}/auth/sign-in?next=/c/chat-1`))
     const location = new URL(started.headers.get('location')!)
     expect(location.origin).toBe(op.issuer)
     expect(location.searchParams.get('code_challenge_method')).toBe('S256')
@@ -89,13 +89,13 @@ describe('sign-in with a real OpenID Provider', () => {
     const { signIn } = instance({ store: createMemoryAuthStore() })
     const { callbackRequest, session } = await signInAs(signIn, 'bob')
     expect(session).toBeDefined()
-    const replayed = await signIn.callback(callbackRequest(), {})
+    const replayed = await signIn.callback(callbackRequest())
     expect(replayed.headers.get('location')).toBe(`${APP}/auth/problem?reason=expired`)
     expect(cookieOf(replayed, 'chat_session')).toBeUndefined()
 
-    const started = await signIn.start(new Request(`${APP}/auth/sign-in`), {})
+    const started = await signIn.start(new Request(`${APP}/auth/sign-in`))
     const callbackUrl = await loginAtProvider(started.headers.get('location')!, 'bob', { redirectUriPrefix: `${APP}/auth/callback` })
-    const elsewhere = await signIn.callback(new Request(callbackUrl), {})
+    const elsewhere = await signIn.callback(new Request(callbackUrl))
     expect(elsewhere.headers.get('location')).toBe(`${APP}/auth/problem?reason=expired`)
   })
 
@@ -166,7 +166,7 @@ describe('sign-in with a real OpenID Provider', () => {
     await op.stop()
     try {
       const fresh = instance({ store, clock }).signIn
-      const started = await fresh.start(new Request(`${APP}/auth/sign-in`), {})
+      const started = await fresh.start(new Request(`${APP}/auth/sign-in`))
       expect(started.headers.get('location')).toBe(`${APP}/auth/problem?reason=unreachable`)
       clock.now += 61_000
       expect((await signIn.account(withCookie(APP, session!)))?.email).toBe('alice@example.com')

@@ -37,9 +37,9 @@ const SESSION_ID_BYTES = 24
 
 export interface SignIn {
   /** `GET /auth/sign-in?next=/path`: to the provider, with a new state, nonce and PKCE verifier. */
-  start(request: Request, options: { previousClientId?: string }): Promise<Response>
+  start(request: Request): Promise<Response>
   /** `GET /auth/callback`: the provider's answer checked, the session made, back to where the person was. */
-  callback(request: Request, options: { moveChats?(from: string, to: string): Promise<void> }): Promise<Response>
+  callback(request: Request): Promise<Response>
   /** `POST /auth/sign-out`: the session ended in the store (so on every instance), the cookie cleared. */
   signOut(request: Request): Promise<Response>
   /** The signed-in account of the request, checked against the store, the allow-list and (once a minute) the provider. */
@@ -139,9 +139,9 @@ export function createSignIn({
   }
 
   return {
-    async start(request, { previousClientId }) {
+    async start(request) {
       const next = safeNextPath(new URL(request.url).searchParams.get('next'))
-      const flow = { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier(), next, previousClientId, expiresAt: now() + FLOW_MS }
+      const flow = { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier(), next, expiresAt: now() + FLOW_MS }
       let location: URL
       try {
         location = await provider.authorizationUrl({ redirectUri: `${policy.appUrl}${CALLBACK_PATH}`, ...flow })
@@ -156,7 +156,7 @@ export function createSignIn({
       return new Response(null, { status: 303, headers })
     },
 
-    async callback(request, { moveChats }) {
+    async callback(request) {
       const params = new URL(request.url).searchParams
       const state = params.get('state') ?? ''
       const clearFlow = cookies.clear('signIn')
@@ -182,7 +182,6 @@ export function createSignIn({
       const at = now()
       const session: AuthSession = { id: randomBytes(SESSION_ID_BYTES).toString('base64url'), account, subject: claims.subject, ...tokens, createdAt: at, checkedAt: at, expiresAt: at + policy.sessionMaxAgeMs }
       await run(() => store.putSession(session))
-      if (flow.previousClientId && flow.previousClientId !== account.id) await moveChats?.(flow.previousClientId, account.id)
       return redirect(flow.next, [clearFlow, cookies.set('session', `${session.id}.${account.id}`, Math.floor(policy.sessionMaxAgeMs / 1000))])
     },
 

@@ -19,8 +19,6 @@ export interface ChatApp {
   chat: ChatServer
   /** Who is asking: the browser identity, or with sign-in configured the signed-in account (`createAccountIdentity`). */
   identity: ClientIdentityResolver
-  /** The browser identity cookie's resolver, signed-in or not: whose chats from before sign-in move to the account. */
-  browserIdentity: ClientIdentityResolver
   /** Requests per client address and to the whole server, work in progress first (chat, MCP, MCP Apps). */
   admission: Admission
   /** Chat requests per client address being answered at once. */
@@ -90,5 +88,5 @@ async function startChatApp(): Promise<ChatApp> {
   const browserIdentity = createClientIdentity({ secret: config.sessionSecret, trustProxy: limits.trustProxy, revoked: devices.store.revoked })
   // With sign-in, the account is the identity: its work follows it to every device (docs/sign-in.md).
   const identity = signIn ? createAccountIdentity(signIn.signIn) : browserIdentity
-  return { chat, identity, browserIdentity, admission, inFlight, trustProxy: limits.trustProxy, store, chats: { ...chats, limits: chatLimits } }
+  return { chat, identity, admission, inFlight, trustProxy: limits.trustProxy, store, chats: { ...chats, limits: chatLimits } }
 }

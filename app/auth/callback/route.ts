@@ -6,5 +6,5 @@ export const dynamic = 'force-dynamic'
 export async function GET(request: Request): Promise<Response> {
   const configured = await getSignIn()
   if (!configured) return Response.redirect(new URL('/', request.url), 303)
-  return configured.signIn.callback(request, {})
+  return configured.signIn.callback(request)
 }
