@@ -1,4 +1,5 @@
 import { ChatRequestError, type ClientIdentityResolver } from '../http'
+import { isAuthStoreUnavailable } from './auth-store'
 import type { SignIn } from './sign-in'
 
 /**
@@ -15,8 +16,14 @@ export function createAccountIdentity(signIn: SignIn): ClientIdentityResolver {
       throw new ChatRequestError('sign_in_required', 'Sign in to use this chat.')
     },
     async identify(request) {
-      const account = await signIn.requireAccount(request)
-      return { clientId: account.id, headers: {} }
+      try {
+        const account = await signIn.requireAccount(request)
+        return { clientId: account.id, headers: {} }
+      } catch (error) {
+        // Redis down: the 503 every store's outage is, never the store's own message (it names the host).
+        if (isAuthStoreUnavailable(error)) throw new ChatRequestError('store_unavailable', 'Sign-in cannot be checked right now. Try again in a moment.')
+        throw error
+      }
     },
     joinCookie() {
       throw new ChatRequestError('invalid_request', 'Sign in on the other device instead: your chats follow your account.')
