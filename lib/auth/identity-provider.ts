@@ -75,12 +75,15 @@ export function createIdentityProvider({
   clientSecret,
   groupsClaim,
   scope = 'openid email profile',
+  fetch: customFetch,
 }: {
   issuer: string
   clientId: string
   clientSecret: string
   groupsClaim: string
   scope?: string
+  /** What requests the provider: the platform's fetch unless given (the tests give a network that tampers with answers). */
+  fetch?: oidc.CustomFetch
 }): IdentityProvider {
   let discovered: Promise<oidc.Configuration> | undefined
   function configuration(): Promise<oidc.Configuration> {
@@ -89,9 +92,13 @@ export function createIdentityProvider({
       const loopback = url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
       const found = await oidc.discovery(url, clientId, { client_secret: clientSecret }, oidc.ClientSecretPost(clientSecret), {
         timeout: TIMEOUT_SECONDS,
-        execute: loopback ? [oidc.allowInsecureRequests] : [],
+        // The ID token's signature is checked against the provider's keys too: openid-client leaves
+        // it to TLS by default, and a token that reached us some other way must not pass.
+        execute: [oidc.enableNonRepudiationChecks, ...(loopback ? [oidc.allowInsecureRequests] : [])],
+        ...(customFetch ? { [oidc.customFetch]: customFetch } : {}),
       })
       found.timeout = TIMEOUT_SECONDS
+      if (customFetch) found[oidc.customFetch] = customFetch
       return found
     })().catch((error: unknown) => {
       discovered = undefined

@@ -1,4 +1,5 @@
 import { run } from 'effection'
+import type { CustomFetch } from 'openid-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestOidcProvider, type TestOidcProvider } from '@/lib/testing/oidc-provider'
 import { isChatRequestError } from '../http'
@@ -175,5 +176,38 @@ describe('sign-in with a real OpenID Provider', () => {
     } finally {
       await op.restart()
     }
+  })
+})
+
+describe('sign-in against a provider whose answers are tampered with on the way', () => {
+  /** The real provider, reached through a network that changes the ID token the token endpoint sends back. */
+  async function signInThrough(tamper: (idToken: string) => string) {
+    const tampering: CustomFetch = async (url, init) => {
+      const response = await fetch(url, init as RequestInit)
+      if (!url.endsWith('/token')) return response
+      const tokens = (await response.json()) as { id_token: string }
+      tokens.id_token = tamper(tokens.id_token)
+      return Response.json(tokens, { status: response.status, headers: { 'cache-control': 'no-store' } })
+    }
+    const logs: string[] = []
+    const provider = createIdentityProvider({ issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, groupsClaim: 'groups', fetch: tampering })
+    const signIn = createSignIn({ policy, provider, store: createMemoryAuthStore(), run: (operation) => run(operation), secret: SECRET, log: (message) => logs.push(message) })
+    return { ...(await signInAs(signIn, 'alice')), logs }
+  }
+  const part = (token: string, index: number) => token.split('.')[index]!
+  const payloadOf = (token: string) => JSON.parse(Buffer.from(part(token, 1), 'base64url').toString()) as Record<string, unknown>
+  const withPayload = (token: string, payload: Record<string, unknown>) => `${part(token, 0)}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${part(token, 2)}`
+
+  it('refuses an ID token whose signature is not the provider’s: the problem page, no session', async () => {
+    const { response, session, logs } = await signInThrough((token) => withPayload(token, { ...payloadOf(token), email: 'mallory@example.com' }))
+    expect(response.headers.get('location')).toBe(`${APP}/auth/problem?reason=failed`)
+    expect(session).toBeUndefined()
+    expect(logs.join('\n')).toMatch(/Signing in/)
+  })
+
+  it('refuses an expired ID token (its expiry in the past, re-signed or not it is refused)', async () => {
+    const { response, session } = await signInThrough((token) => withPayload(token, { ...payloadOf(token), exp: Math.floor(Date.now() / 1000) - 3600, iat: Math.floor(Date.now() / 1000) - 7200 }))
+    expect(response.headers.get('location')).toBe(`${APP}/auth/problem?reason=failed`)
+    expect(session).toBeUndefined()
   })
 })
