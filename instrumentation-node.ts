@@ -7,6 +7,8 @@ import { watchForStop } from './lib/server/graceful-stop'
 import { installRequestTelemetry } from './lib/http/request-telemetry'
 import { readMetricsConfig, startMetricsServer } from './lib/server/metrics-server'
 import { serverLogger, serverMetrics } from './lib/telemetry'
+import { installSignIn } from './lib/auth/page-gate'
+import { getSignIn } from './lib/server/sign-in-instance'
 
 /*
  * Opens the session store and checks the configuration when the server starts, so that a
@@ -19,15 +21,21 @@ try {
   // A wrong LOG_LEVEL or METRICS_PORT stops the start here, saying what to change.
   const logger = serverLogger()
   const metricsAt = readMetricsConfig()
-  const { store, trustProxy, admission, identity } = await getChatApp()
+  const [{ store, trustProxy, admission, identity }, signIn] = await Promise.all([getChatApp(), getSignIn()])
   // One log line and one duration per request (request-telemetry.ts); first, so that it sees only what reaches Next.
   installRequestTelemetry()
   // Rate limits key on the TCP peer address, which route handlers cannot see (see peer-address.ts).
   installPeerAddress({ trustProxy })
   // While the server's budget is spent, heavy clients' requests reach Next one per turn of the event loop (admission-gate.ts).
   installAdmissionGate({ admission, trustProxy })
-  // A page's HTML brings its identity cookie, so that its first requests share one (page-identity.ts).
-  installPageIdentity(identity)
+  if (signIn) {
+    // Pages send an unsigned visitor to sign in (proxy.ts); the account is the identity, no browser cookie is made.
+    installSignIn(signIn.signIn)
+    logger.info(`Sign-in: ${signIn.config.issuer}; register the redirect URI ${signIn.config.redirectUri} at the provider`, { issuer: signIn.config.issuer, redirectUri: signIn.config.redirectUri })
+  } else {
+    // A page's HTML brings its identity cookie, so that its first requests share one (page-identity.ts).
+    installPageIdentity(identity)
+  }
   logger.info(`Sessions: ${store} store; client addresses from ${trustProxy ? "the proxy's X-Forwarded-For (TRUST_PROXY=1)" : 'the TCP peer'}`, { store, trustProxy })
   if (metricsAt) {
     await startMetricsServer({ ...metricsAt, metrics: serverMetrics(), logger })

@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server'
+import { pageSignInRedirect } from './lib/auth/page-gate'
 import { pageIdentityHeaders } from './lib/http/page-identity'
 import { readTrustProxy, requestIsHttps } from './lib/http/request-is-https'
 import { createContentSecurityPolicy } from './lib/server/content-security-policy'
@@ -13,8 +14,13 @@ import { createContentSecurityPolicy } from './lib/server/content-security-polic
  * The other headers (nosniff, Referrer-Policy, X-Frame-Options) and the API's own CSP are
  * static, in next.config.ts. A page also brings the browser's identity cookie when it has none
  * (`pageIdentityHeaders`), so that the page's first requests share one identity.
+ *
+ * With sign-in configured, a page asked for without a session is sent to sign in, and back to it
+ * after (`pageSignInRedirect`); the APIs refuse such a request themselves (401 `sign_in_required`).
  */
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
+  const signIn = await pageSignInRedirect(request, `${request.nextUrl.pathname}${request.nextUrl.search}`)
+  if (signIn) return NextResponse.redirect(signIn, { status: 303, headers: { 'Cache-Control': 'no-store' } })
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64')
   const policy = createContentSecurityPolicy({
     nonce,

@@ -35,7 +35,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'lib/conversations': ['lib/protocol', 'lib/http', 'lib/storage'],
   // Continue on another device: the identity cookie and the edge's refusals are lib/http's; its revoked() check is injected, so lib/http never imports this.
   'lib/devices': ['lib/http', 'lib/storage'],
-  'lib/server': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/engine', 'lib/plugins', 'lib/mcp', 'lib/conversations', 'lib/devices', 'lib/telemetry', 'plugins'],
+  // Sign-in: the account fills the edge's identity seam and answers with its refusal; its sessions are kept as every store keeps data.
+  'lib/auth': ['lib/http', 'lib/storage'],
+  'lib/server': ['lib/auth', 'lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/engine', 'lib/plugins', 'lib/mcp', 'lib/conversations', 'lib/devices', 'lib/telemetry', 'plugins'],
   'lib/testing': [],
 }
 const TEST_HELPERS_MAY_ALSO_IMPORT = ['lib/testing', 'fixtures']

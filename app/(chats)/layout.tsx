@@ -1,4 +1,6 @@
+import { headers } from 'next/headers'
 import { ChatsShell } from '@/components/chats/ChatsShell'
+import { getSignIn } from '@/lib/server/sign-in-instance'
 import { pluginSuggestions } from '@/plugins'
 
 /**
@@ -6,8 +8,11 @@ import { pluginSuggestions } from '@/plugins'
  * sidebar of chats beside the chat the address names (components/chats/ChatsShell.tsx). A layout,
  * so it stays while the person goes from chat to chat: the sidebar keeps its list, its scroll and
  * an undo under way, and which chat is shown is decided in one place, from the address. The pages
- * only make the routes exist; they render nothing.
+ * only make the routes exist; they render nothing. With sign-in configured, the sidebar names who
+ * is signed in.
  */
-export default function ChatsLayout() {
-  return <ChatsShell suggestions={pluginSuggestions} />
+export default async function ChatsLayout() {
+  const configured = await getSignIn()
+  const account = configured ? await configured.signIn.account(new Request(configured.config.appUrl, { headers: { cookie: (await headers()).get('cookie') ?? '' } })) : undefined
+  return <ChatsShell suggestions={pluginSuggestions} person={account ? { name: account.name, email: account.email } : undefined} />
 }

@@ -6,6 +6,7 @@ import { PlusIcon } from '../icons'
 import { ChatsApiError } from './chats-api'
 import { ChatEntry, UNTITLED } from './ChatEntry'
 import { ImportChat } from './ImportChat'
+import { AccountPanel, type SignedInPerson } from './AccountPanel'
 import { OtherDeviceButton } from './OtherDeviceButton'
 import { CloseIcon, SidebarIcon } from './sidebar-icons'
 import { UndoToast, type PendingUndo } from './UndoToast'
@@ -23,7 +24,18 @@ const SIDEBAR_ID = 'chats-sidebar'
  * `currentId` is the chat the page shows (its entry is `aria-current="page"`); `navigate` goes
  * to another page (a deleted open chat leaves for `/`, an imported one is opened).
  */
-export function ChatsSidebar({ currentId, navigate, children }: { currentId?: string; navigate: (href: string) => void; children: ReactNode }) {
+export function ChatsSidebar({
+  currentId,
+  navigate,
+  person,
+  children,
+}: {
+  currentId?: string
+  navigate: (href: string) => void
+  /** Who is signed in, with sign-in configured; then the sidebar shows them in place of "Continue on another device". */
+  person?: SignedInPerson
+  children: ReactNode
+}) {
   const list = useChatList()
   const phone = usePhoneWidth()
   const [open, setOpen] = useState(false)
@@ -189,7 +201,7 @@ export function ChatsSidebar({ currentId, navigate, children }: { currentId?: st
               navigate(`/c/${id}`)
             }}
           />
-          <OtherDeviceButton />
+          {person ? <AccountPanel person={person} /> : <OtherDeviceButton />}
         </div>
       </aside>
       {/* At phone width the chat's own header leaves room for the Chats button. */}

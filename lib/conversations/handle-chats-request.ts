@@ -45,9 +45,10 @@ const SMALL_BODY_BYTES = 16 * 1024
  * with its status; Redis down is a 503 `store_unavailable`, as on the chat route.
  */
 export async function handleChatsRequest({ app, request, endpoint }: { app: ChatsApp; request: Request; endpoint: ChatsEndpoint }): Promise<Response> {
-  const client = app.identity.resolve(request)
-  const headers = { 'Cache-Control': 'no-store', ...client.headers }
+  let headers: Record<string, string> = { 'Cache-Control': 'no-store' }
   try {
+    const client = await app.identity.identify(request)
+    headers = { ...headers, ...client.headers }
     refuseOtherSites(request)
     const rate = app.admission?.enter(clientAddressOf(request))
     if (rate && !rate.allowed) {

@@ -32,9 +32,10 @@ const SMALL_BODY_BYTES = 4 * 1024
  * `store_unavailable`, as on the chat route.
  */
 export async function handleDevicesRequest({ app, request, endpoint }: { app: DevicesApp; request: Request; endpoint: DevicesEndpoint }): Promise<Response> {
-  const client = app.identity.resolve(request)
-  const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...client.headers }
+  let headers: Record<string, string> = { 'Cache-Control': 'no-store' }
   try {
+    const client = await app.identity.identify(request)
+    headers = { ...headers, ...client.headers }
     refuseOtherSites(request)
     const address = clientAddressOf(request)
     refuseOver(app.admission?.take(address))

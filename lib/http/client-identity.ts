@@ -33,6 +33,12 @@ export interface ClientIdentityResolver {
   /** Who is asking: the identity in the request's cookie, or a fresh one (with a Set-Cookie). */
   resolve(request: Request): ClientIdentity
   /**
+   * Who is asking, as every API route asks it first: `resolve`'s answer for the browser identity;
+   * with sign-in configured (lib/auth), the signed-in account, checked against the store (and,
+   * once a minute, the provider) — or a rejection with the 401 `sign_in_required` refusal.
+   */
+  identify(request: Request): Promise<ClientIdentity>
+  /**
    * The Set-Cookie that makes the requesting browser a browser of `clientId`, named `browserId`
    * (lib/devices calls it once the join is stored): the same cookie name and attributes as
    * `resolve` gives, so it replaces whatever identity the browser had.
@@ -117,7 +123,7 @@ export function createClientIdentity({
     return { 'Set-Cookie': attributes.join('; ') }
   }
 
-  return {
+  const resolver: ClientIdentityResolver = {
     resolve(request): ClientIdentity {
       const name = requestIsHttps({ request, trustProxy }) ? SECURE_CLIENT_COOKIE : CLIENT_COOKIE
       // Every value under our name is tried: a planted duplicate must not hide the real one.
@@ -133,10 +139,13 @@ export function createClientIdentity({
       return cookie(request, `${clientId}.${browserId}.${sign(`${clientId}.${browserId}`).toString('base64url')}`)
     },
     newBrowserId: () => randomBytes(BROWSER_BYTES).toString('base64url'),
+    identify: async (request) => resolver.resolve(request),
   }
+  return resolver
 }
 
-function readCookies(header: string, name: string): string[] {
+/** Every value of the cookie `name` in a Cookie header (a planted duplicate must not hide the real one). */
+export function readCookies(header: string, name: string): string[] {
   const values: string[] = []
   for (const part of header.split(';')) {
     const [key, ...rest] = part.trim().split('=')

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { clientAddressOf } from './client-address'
-import { createClientIdentity, type ClientIdentityResolver } from './client-identity'
+import { createClientIdentity, type ClientIdentity, type ClientIdentityResolver } from './client-identity'
 import { ChatRequestError, toChatFailure } from './errors'
 import type { Admission, Work } from './admission'
 import type { InFlightLimiter } from './in-flight-limiter'
@@ -49,9 +49,10 @@ export async function handleChatRequest({
   admission?: Admission
   inFlight?: InFlightLimiter
 }): Promise<Response> {
-  const client = identity.resolve(request)
+  let client: ClientIdentity | undefined
   let release: (() => void) | undefined
   try {
+    client = await identity.identify(request)
     const address = clientAddressOf(request)
     refuseOver(admission?.enter(address))
     if (inFlight) {
@@ -87,7 +88,7 @@ export async function handleChatRequest({
     })
   } catch (error) {
     const failure = toChatFailure(error)
-    if (failure) return failure.toResponse(client.headers)
+    if (failure) return failure.toResponse(client?.headers)
     throw error
   } finally {
     // Refused before streaming: the request is over. (A stream releases when its body ends.)

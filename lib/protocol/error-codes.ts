@@ -19,6 +19,8 @@ export const CHAT_ERROR_STATUS = {
   /** Too many requests from this address, or from everyone: try again after `Retry-After`. */
   rate_limited: 429,
   store_unavailable: 503,
+  /** Sign-in is configured and the request has no valid session: every API's answer to an unsigned request. */
+  sign_in_required: 401,
   /** `chatId` names no chat of this identity: unknown, deleted, or another identity's (never 403). */
   chat_not_found: 404,
   /** The chat named by `chatId` is at its limit of events or bytes; as an `error` event when reached mid-turn. */

@@ -5,7 +5,9 @@ import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
 import { offlineSkills, pluginTools } from '@/plugins'
 import { createServerToolSource } from '../mcp/client'
+import { createAccountIdentity } from '../auth'
 import { readServerConfig } from './config'
+import { getSignIn } from './sign-in-instance'
 import { getDeviceStore } from './device-store-instance'
 import { getMcpClients } from './mcp-clients-instance'
 import { chatHistoryOf, type ConversationLimits } from '../conversations'
@@ -17,6 +19,7 @@ import { modelCallMetrics } from './model-call-metrics'
 /** The app's chat server and the identity every request is resolved with. */
 export interface ChatApp {
   chat: ChatServer
+  /** Who is asking: the browser identity, or with sign-in configured the signed-in account (`createAccountIdentity`). */
   identity: ClientIdentityResolver
   /** Requests per client address and to the whole server, work in progress first (chat, MCP, MCP Apps). */
   admission: Admission
@@ -47,7 +50,7 @@ async function startChatApp(): Promise<ChatApp> {
   const config = readServerConfig()
   const { redisUrl, dataDir, limits } = config
   const store = redisUrl ? 'redis' : process.env.SESSION_STORE === 'memory' ? 'memory' : 'embedded'
-  const [clients, devices] = await Promise.all([getMcpClients(), getDeviceStore()])
+  const [clients, devices, signIn] = await Promise.all([getMcpClients(), getDeviceStore(), getSignIn()])
   const chatLimits = readConversationLimits()
   const chats = await openConversations({ store, redisUrl, dataDir, limits: chatLimits })
   const chatModel = selectChatModel({ skills: offlineSkills })
@@ -86,6 +89,8 @@ async function startChatApp(): Promise<ChatApp> {
   const inFlight = createInFlightLimiter({ maxPerAddress: limits.maxRequestsInFlightPerAddress })
   // A browser joined to an identity with a code is checked against the device store (only joined
   // ones: the identity's first browser, everyone who never joins, pays nothing new; docs/devices.md).
-  const identity = createClientIdentity({ secret: config.sessionSecret, trustProxy: limits.trustProxy, revoked: devices.store.revoked })
+  const browserIdentity = createClientIdentity({ secret: config.sessionSecret, trustProxy: limits.trustProxy, revoked: devices.store.revoked })
+  // With sign-in, the account is the identity: its work follows it to every device (docs/sign-in.md).
+  const identity = signIn ? createAccountIdentity(signIn.signIn) : browserIdentity
   return { chat, identity, admission, inFlight, trustProxy: limits.trustProxy, store, chats: { ...chats, limits: chatLimits } }
 }

@@ -7,6 +7,8 @@ export interface McpConfig {
   stateSecret: string
   /** When set, every MCP request needs `Authorization: Bearer <authToken>`. */
   authToken?: string
+  /** Sign-in is configured and `MCP_AUTH_TOKEN` is not: the endpoint refuses every request, saying so. */
+  closedWithoutToken?: string
   /** Host names besides localhost that the endpoint answers to (Host and Origin). */
   allowedHosts: string[]
   /** Serve the conformance suite's fixtures too (`MCP_CONFORMANCE=1`); never in the product. */
@@ -20,7 +22,8 @@ export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 100
 /**
  * - `MCP_STATE_SECRET`: at least 32 bytes. Unset, it is derived from `SESSION_SECRET`, so
  *   instances that share that one also share rounds.
- * - `MCP_AUTH_TOKEN`: optional bearer token.
+ * - `MCP_AUTH_TOKEN`: optional bearer token — needed once sign-in is configured (`AUTH_OIDC_ISSUER`):
+ *   without it the endpoint is closed, never open while the chat is.
  * - `MCP_ALLOWED_HOSTS`: comma-separated host names (e.g. the name behind a proxy).
  * - `MCP_CONFORMANCE=1`: add the conformance fixtures.
  * - `MCP_MAX_SESSIONS_PER_CLIENT` (default 100): a positive whole number.
@@ -41,6 +44,9 @@ export function readMcpConfig(env: Environment, { sessionSecret }: { sessionSecr
   return {
     stateSecret: given ?? createHmac('sha256', sessionSecret).update('mcp request state').digest('base64url'),
     authToken,
+    closedWithoutToken: env.AUTH_OIDC_ISSUER?.trim() && !authToken
+      ? 'The chat is behind sign-in, so /api/mcp answers only with a token: the operator sets MCP_AUTH_TOKEN, and clients send Authorization: Bearer <MCP_AUTH_TOKEN>.'
+      : undefined,
     allowedHosts: (env.MCP_ALLOWED_HOSTS ?? '')
       .split(',')
       .map((host) => host.trim())

@@ -59,6 +59,7 @@ async function startMcpEndpoint(): Promise<McpEndpoint> {
     model: selectChatModel({ skills: offlineSkills }).model,
     stateSecret: mcp.stateSecret,
     authToken: mcp.authToken,
+    closedWithoutToken: mcp.closedWithoutToken,
     allowedHosts: mcp.allowedHosts,
     maxSessionsPerClient: mcp.maxSessionsPerClient,
     extend,

@@ -4,12 +4,14 @@ import { getChatApp } from '@/lib/server/chat-server-instance'
 export const dynamic = 'force-dynamic'
 
 /** Live plugin sessions, for inspection while developing; hidden in production. */
-export async function GET(): Promise<Response> {
+export async function GET(request: Request): Promise<Response> {
   if (process.env.NODE_ENV === 'production' && process.env.EXPOSE_SESSIONS !== '1') {
     return Response.json({ error: { code: 'not_found', message: 'Not found.' } }, { status: 404 })
   }
-  const { chat } = await getChatApp()
+  const { chat, identity } = await getChatApp()
   try {
+    // With sign-in configured, an unsigned request is refused (401 sign_in_required).
+    await identity.identify(request)
     return Response.json({ sessions: await chat.listActive() })
   } catch (error) {
     const failure = toChatFailure(error)

@@ -1,3 +1,4 @@
+import { toChatFailure } from '@/lib/http'
 import { waitForStatusChange } from '@/lib/mcp/client/server-status'
 import { getChatApp } from '@/lib/server/chat-server-instance'
 import { getMcpClients } from '@/lib/server/mcp-clients-instance'
@@ -12,7 +13,15 @@ export const dynamic = 'force-dynamic'
  * how the chat hears that a server still starting is ready.
  */
 export async function GET(request: Request): Promise<Response> {
-  const [{ chat }, clients] = await Promise.all([getChatApp(), getMcpClients()])
+  const [{ chat, identity }, clients] = await Promise.all([getChatApp(), getMcpClients()])
+  try {
+    // With sign-in configured, an unsigned request is refused (401 sign_in_required).
+    await identity.identify(request)
+  } catch (error) {
+    const failure = toChatFailure(error)
+    if (failure) return failure.toResponse()
+    throw error
+  }
   const after = new URL(request.url).searchParams.get('after')
   if (after !== null) await waitForStatusChange({ clients, after: after.slice(0, 4_000), signal: request.signal })
   return Response.json({ tools: chat.listTools(), servers: clients.servers() })

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { clientAddressOf, toChatFailure, type Admission, type ClientIdentityResolver } from '../../http'
+import { clientAddressOf, toChatFailure, type Admission, type ClientIdentity, type ClientIdentityResolver } from '../../http'
 import type { McpAppsHost } from './mcp-apps-host'
 import { McpAppError, isMcpAppError } from './mcp-app-error'
 
@@ -26,8 +26,9 @@ export async function answerAppRequest({
   app: McpAppsApp
   handle(options: { host: McpAppsHost; clientId: string }): Promise<Response>
 }): Promise<Response> {
-  const client = app.identity.resolve(request)
+  let client: ClientIdentity | undefined
   try {
+    client = await app.identity.identify(request)
     // Browsers say who made a request: the chat page (its fetches, its iframes' loads) is
     // same-origin; `none` is the user's own navigation (the address bar), never another site's.
     const site = request.headers.get('sec-fetch-site')
@@ -48,10 +49,10 @@ export async function answerAppRequest({
     for (const [name, value] of Object.entries(client.headers)) response.headers.set(name, value)
     return response
   } catch (error) {
-    if (isMcpAppError(error)) return error.toResponse(client.headers)
+    if (isMcpAppError(error)) return error.toResponse(client?.headers)
     // A refusal of the edge's, or the session store down (503 store_unavailable), as the chat route answers them.
     const failure = toChatFailure(error)
-    if (failure) return failure.toResponse(client.headers)
+    if (failure) return failure.toResponse(client?.headers)
     throw error
   }
 }

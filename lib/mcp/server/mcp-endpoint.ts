@@ -40,6 +40,11 @@ export interface McpEndpointOptions {
   stateTtlSeconds?: number
   /** When set, every request needs `Authorization: Bearer <authToken>`. */
   authToken?: string
+  /**
+   * When there is no `authToken` but the endpoint must not be open (the chat is behind sign-in):
+   * every request is refused with 401 and this message, which says what the operator sets.
+   */
+  closedWithoutToken?: string
   /** Host names this server answers to (Host and Origin); localhost-class names always. */
   allowedHosts?: readonly string[]
   /**
@@ -101,7 +106,7 @@ export const MCP_SERVER_INFO = { name: 'elicit-chat', version: '0.1.0' }
  * and a restart loses no session and no call.
  */
 export async function createMcpEndpoint(options: McpEndpointOptions): Promise<McpEndpoint> {
-  const { tools, stateSecret, authToken, extend, maxSessions = 1000, maxSessionsPerClient = 100, sessionIdleMs = 30 * 60_000 } = options
+  const { tools, stateSecret, authToken, closedWithoutToken, extend, maxSessions = 1000, maxSessionsPerClient = 100, sessionIdleMs = 30 * 60_000 } = options
   /** A client over its own cap: its sessions unused this long make room for its new one. */
   const ownIdleMs = Math.min(sessionIdleMs, 60_000)
   // Refused at start, naming the tool and key, not in front of a user later.
@@ -299,6 +304,7 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       const refused = hostHeaderValidationResponse(request, allowedHosts) ?? originRefusal(request, allowedHosts)
       if (refused) return refused
       let authInfo: AuthInfo | undefined
+      if (authToken === undefined && closedWithoutToken !== undefined) return jsonRpcError(401, -32000, closedWithoutToken, { 'WWW-Authenticate': 'Bearer' })
       if (authToken !== undefined) {
         const given = /^Bearer (.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
         if (!given || !sameSecret(given, authToken)) {

@@ -1,0 +1,29 @@
+/** Who is signed in, as the sidebar shows them (sign-in configured): the only part of the account the browser gets. */
+export interface SignedInPerson {
+  name: string
+  email: string
+}
+
+/**
+ * The sidebar's foot with sign-in configured: the person's name and address, and Sign out (a form
+ * post, so it works before the page's script has loaded). It takes the place of "Continue on
+ * another device": with sign-in, the person signs in there and finds the same chats.
+ */
+export function AccountPanel({ person }: { person: SignedInPerson }) {
+  return (
+    <div className="flex items-center gap-2 rounded-lg px-3 py-2" aria-label="Your account" role="group">
+      <div className="min-w-0 flex-1">
+        <p className="truncate text-sm font-medium text-zinc-900 dark:text-zinc-100">{person.name}</p>
+        <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">{person.email}</p>
+      </div>
+      <form action="/auth/sign-out" method="post">
+        <button
+          type="submit"
+          className="shrink-0 rounded-md px-2 py-1 text-sm text-zinc-700 transition hover:bg-zinc-200/70 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:text-zinc-300 dark:hover:bg-zinc-800/60"
+        >
+          Sign out
+        </button>
+      </form>
+    </div>
+  )
+}

@@ -1,0 +1,213 @@
+import { run } from 'effection'
+import type { CustomFetch } from 'openid-client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestOidcProvider, type TestOidcProvider } from '@/lib/testing/oidc-provider'
+import { isChatRequestError } from '../http'
+import { accountIdOf } from './account'
+import { parsePeopleList } from './allow-list'
+import type { AuthStore } from './auth-store'
+import { createIdentityProvider } from './identity-provider'
+import { createSignIn, type SignInPolicy } from './sign-in'
+import { createMemoryAuthStore } from './stores/memory-store'
+import { loginAtProvider } from './testing/provider-login'
+
+const APP = 'http://127.0.0.1:3999'
+const SECRET = 'a-secret-for-the-sign-in-tests-only-0123456789'
+let op: TestOidcProvider
+beforeAll(async () => {
+  op = await startTestOidcProvider({ redirectUris: [`${APP}/auth/callback`] })
+})
+afterAll(() => op?.stop())
+
+const policy: SignInPolicy = {
+  appUrl: APP,
+  allowed: parsePeopleList({ emails: '@example.com' }),
+  admins: parsePeopleList({ emails: 'alice@example.com' }),
+  sessionMaxAgeMs: 7 * 24 * 3600_000,
+  recheckAfterMs: 60_000,
+}
+
+/** One instance of the app's sign-in: its own provider client (its own discovery), on `store`, at the test's clock. */
+function instance({ store, clock = { now: Date.now() }, ...overrides }: { store: AuthStore; clock?: { now: number }; allowed?: string; secret?: string }) {
+  const logs: string[] = []
+  const signIn = createSignIn({
+    policy: overrides.allowed ? { ...policy, allowed: parsePeopleList({ emails: overrides.allowed }) } : policy,
+    provider: createIdentityProvider({ issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, groupsClaim: 'groups' }),
+    store,
+    run: (operation) => run(operation),
+    secret: overrides.secret ?? SECRET,
+    now: () => clock.now,
+    log: (message) => logs.push(message),
+  })
+  return { signIn, clock, logs }
+}
+
+const cookieOf = (response: Response, name: string) => response.headers.getSetCookie().find((line) => line.startsWith(`${name}=`))
+const valueOf = (line: string | undefined) => line!.split(';')[0]!
+const withCookie = (url: string, cookie: string, init: RequestInit = {}) => new Request(url, { ...init, headers: { ...(init.headers as Record<string, string>), cookie } })
+
+/** Signs `login` in through the provider's own pages; the callback's response and what the browser sent it. */
+async function signInAs(signIn: ReturnType<typeof instance>['signIn'], login: string, next = '/c/chat-1') {
+  const started = await signIn.start(new Request(`${APP}/auth/sign-in?next=${encodeURIComponent(next)}`))
+  expect(started.status).toBe(303)
+  const flowCookie = valueOf(cookieOf(started, 'chat_sign_in'))
+  const callbackUrl = await loginAtProvider(started.headers.get('location')!, login, { redirectUriPrefix: `${APP}/auth/callback` })
+  const callbackRequest = () => withCookie(callbackUrl.href, flowCookie)
+  const response = await signIn.callback(callbackRequest())
+  const session = cookieOf(response, 'chat_session')
+  return { response, callbackRequest, session: session && valueOf(session) }
+}
+
+describe('sign-in with a real OpenID Provider', () => {
+  it('signs alice in with code, PKCE, state and nonce, back to where she was, as the account whose id the app keys on', async () => {
+    const { signIn } = instance({ store: createMemoryAuthStore() })
+    const started = await signIn.start(new Request(`${APP}/auth/sign-in?next=/c/chat-1`))
+    const location = new URL(started.headers.get('location')!)
+    expect(location.origin).toBe(op.issuer)
+    expect(location.searchParams.get('code_challenge_method')).toBe('S256')
+    expect(location.searchParams.get('state')).toMatch(/.{20,}/)
+    expect(location.searchParams.get('nonce')).toMatch(/.{20,}/)
+    expect(location.searchParams.get('redirect_uri')).toBe(`${APP}/auth/callback`)
+
+    const { response, session } = await signInAs(signIn, 'alice')
+    expect(response.status).toBe(303)
+    expect(response.headers.get('location')).toBe(`${APP}/c/chat-1`)
+    expect(cookieOf(response, 'chat_session')).toMatch(/; Path=\/; HttpOnly; SameSite=Lax; Max-Age=604800$/)
+    const account = await signIn.account(withCookie(`${APP}/api/chats`, session!))
+    expect(account).toEqual({ id: accountIdOf(op.issuer, 'alice'), email: 'alice@example.com', name: 'Alice Example', groups: ['eng', 'admins'], isAdmin: true, isGuest: false })
+    expect(account!.id).toMatch(/^[A-Za-z0-9_-]{43}$/)
+  })
+
+  it('shows carol (not on the allow-list) the not-allowed page, naming her, and gives her no session', async () => {
+    const { signIn } = instance({ store: createMemoryAuthStore() })
+    const { response, session } = await signInAs(signIn, 'carol')
+    expect(response.headers.get('location')).toBe(`${APP}/auth/not-allowed`)
+    expect(session).toBeUndefined()
+    expect(signIn.refusedEmail(withCookie(`${APP}/auth/not-allowed`, valueOf(cookieOf(response, 'chat_refused'))))).toBe('carol@other.org')
+  })
+
+  it('refuses a replayed callback (its state taken once) and a callback without the browser that started it', async () => {
+    const { signIn } = instance({ store: createMemoryAuthStore() })
+    const { callbackRequest, session } = await signInAs(signIn, 'bob')
+    expect(session).toBeDefined()
+    const replayed = await signIn.callback(callbackRequest())
+    expect(replayed.headers.get('location')).toBe(`${APP}/auth/problem?reason=expired`)
+    expect(cookieOf(replayed, 'chat_session')).toBeUndefined()
+
+    const started = await signIn.start(new Request(`${APP}/auth/sign-in`))
+    const callbackUrl = await loginAtProvider(started.headers.get('location')!, 'bob', { redirectUriPrefix: `${APP}/auth/callback` })
+    const elsewhere = await signIn.callback(new Request(callbackUrl))
+    expect(elsewhere.headers.get('location')).toBe(`${APP}/auth/problem?reason=expired`)
+  })
+
+  it('never redirects off the app: a next of another host becomes /', async () => {
+    const { signIn } = instance({ store: createMemoryAuthStore() })
+    const { response } = await signInAs(signIn, 'bob', '//evil.example/phish')
+    expect(response.headers.get('location')).toBe(`${APP}/`)
+  })
+
+  it('refuses a forged cookie, one signed with another secret, and none at all with 401 sign_in_required', async () => {
+    const store = createMemoryAuthStore()
+    const { signIn } = instance({ store })
+    const { session } = await signInAs(signIn, 'bob')
+    const [name, value] = session!.split('=') as [string, string]
+    const [id, accountId] = value.split('.')
+    const foreign = instance({ store, secret: 'another-secret-of-another-deployment-000000' }).signIn
+    expect(await foreign.account(withCookie(APP, session!))).toBeUndefined()
+    expect(await signIn.account(withCookie(APP, `${name}=${id}.${accountIdOf(op.issuer, 'alice')}.${value.split('.')[2]}`))).toBeUndefined()
+    expect(await signIn.account(withCookie(APP, `${name}=${id}.${accountId}.${'A'.repeat(43)}`))).toBeUndefined()
+    const refusal = await signIn.requireAccount(new Request(APP)).catch((error: unknown) => error)
+    expect(isChatRequestError(refusal) && refusal.toResponse().status).toBe(401)
+    expect(isChatRequestError(refusal) && refusal.code).toBe('sign_in_required')
+  })
+
+  it('ends a session on every instance of one store when the person signs out on one', async () => {
+    const store = createMemoryAuthStore()
+    const one = instance({ store }).signIn
+    const other = instance({ store }).signIn
+    const { session } = await signInAs(one, 'alice')
+    expect((await other.account(withCookie(APP, session!)))?.email).toBe('alice@example.com')
+    const signedOut = await one.signOut(withCookie(`${APP}/auth/sign-out`, session!, { method: 'POST', headers: { origin: APP, 'sec-fetch-site': 'same-origin' } }))
+    expect(signedOut.headers.get('location')).toBe(`${APP}/auth/signed-out`)
+    expect(cookieOf(signedOut, 'chat_session')).toMatch(/Max-Age=0/)
+    expect(await other.account(withCookie(APP, session!))).toBeUndefined()
+  })
+
+  it('refuses a sign-out posted by another site', async () => {
+    const { signIn } = instance({ store: createMemoryAuthStore() })
+    const { session } = await signInAs(signIn, 'alice')
+    await expect(signIn.signOut(withCookie(`${APP}/auth/sign-out`, session!, { method: 'POST', headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } }))).rejects.toThrow(/Sign out from the chat itself/)
+    expect(await signIn.account(withCookie(APP, session!))).toBeDefined()
+  })
+
+  it('ends the session of a person disabled at the provider at the first request a minute after the last check, not before', async () => {
+    const clock = { now: Date.now() }
+    const { signIn } = instance({ store: createMemoryAuthStore(), clock })
+    const { session } = await signInAs(signIn, 'bob')
+    op.disable('bob')
+    clock.now += 59_000
+    expect((await signIn.account(withCookie(APP, session!)))?.email).toBe('bob@example.com')
+    clock.now += 2_000
+    expect(await signIn.account(withCookie(APP, session!))).toBeUndefined()
+    expect(await signIn.account(withCookie(APP, session!))).toBeUndefined()
+  })
+
+  it('ends the session of a person taken off the allow-list at their next request', async () => {
+    const store = createMemoryAuthStore()
+    const { session } = await signInAs(instance({ store }).signIn, 'alice')
+    const restarted = instance({ store, allowed: 'bob@example.com' }).signIn
+    expect(await restarted.account(withCookie(APP, session!))).toBeUndefined()
+  })
+
+  it('with the provider down: a clear page at sign-in, and the people signed in keep working past their check', async () => {
+    const clock = { now: Date.now() }
+    const store = createMemoryAuthStore()
+    const { signIn, logs } = instance({ store, clock })
+    const { session } = await signInAs(signIn, 'alice')
+    await op.stop()
+    try {
+      const fresh = instance({ store, clock }).signIn
+      const started = await fresh.start(new Request(`${APP}/auth/sign-in`))
+      expect(started.headers.get('location')).toBe(`${APP}/auth/problem?reason=unreachable`)
+      clock.now += 61_000
+      expect((await signIn.account(withCookie(APP, session!)))?.email).toBe('alice@example.com')
+      expect(logs.join('\n')).toMatch(/cannot be reached.*kept/)
+      expect(logs.join('\n')).not.toContain(session!.split('=')[1]!)
+    } finally {
+      await op.restart()
+    }
+  })
+})
+
+describe('sign-in against a provider whose answers are tampered with on the way', () => {
+  /** The real provider, reached through a network that changes the ID token the token endpoint sends back. */
+  async function signInThrough(tamper: (idToken: string) => string) {
+    const tampering: CustomFetch = async (url, init) => {
+      const response = await fetch(url, init as RequestInit)
+      if (!url.endsWith('/token')) return response
+      const tokens = (await response.json()) as { id_token: string }
+      tokens.id_token = tamper(tokens.id_token)
+      return Response.json(tokens, { status: response.status, headers: { 'cache-control': 'no-store' } })
+    }
+    const logs: string[] = []
+    const provider = createIdentityProvider({ issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, groupsClaim: 'groups', fetch: tampering })
+    const signIn = createSignIn({ policy, provider, store: createMemoryAuthStore(), run: (operation) => run(operation), secret: SECRET, log: (message) => logs.push(message) })
+    return { ...(await signInAs(signIn, 'alice')), logs }
+  }
+  const part = (token: string, index: number) => token.split('.')[index]!
+  const payloadOf = (token: string) => JSON.parse(Buffer.from(part(token, 1), 'base64url').toString()) as Record<string, unknown>
+  const withPayload = (token: string, payload: Record<string, unknown>) => `${part(token, 0)}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${part(token, 2)}`
+
+  it('refuses an ID token whose signature is not the provider’s: the problem page, no session', async () => {
+    const { response, session, logs } = await signInThrough((token) => withPayload(token, { ...payloadOf(token), email: 'mallory@example.com' }))
+    expect(response.headers.get('location')).toBe(`${APP}/auth/problem?reason=failed`)
+    expect(session).toBeUndefined()
+    expect(logs.join('\n')).toMatch(/Signing in/)
+  })
+
+  it('refuses an expired ID token (its expiry in the past, re-signed or not it is refused)', async () => {
+    const { response, session } = await signInThrough((token) => withPayload(token, { ...payloadOf(token), exp: Math.floor(Date.now() / 1000) - 3600, iat: Math.floor(Date.now() / 1000) - 7200 }))
+    expect(response.headers.get('location')).toBe(`${APP}/auth/problem?reason=failed`)
+    expect(session).toBeUndefined()
+  })
+})

@@ -1,0 +1,44 @@
+/**
+ * Signs `login` in at the test provider by plain HTTP, as a browser would (its login form, then
+ * its consent form, following its redirects with its cookies), from the authorization URL the
+ * app sent the browser to. Resolves with the URL the provider sends the browser back to (the
+ * app's callback, with `code` and `state`), without requesting it.
+ */
+export async function loginAtProvider(authorizationUrl: string, login: string, { redirectUriPrefix }: { redirectUriPrefix: string }): Promise<URL> {
+  const jar = new Map<string, string>()
+  const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
+  const keep = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';')
+      const eq = pair!.indexOf('=')
+      jar.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1))
+    }
+  }
+  let url = new URL(authorizationUrl)
+  let form: Record<string, string> | undefined
+  for (let step = 0; step < 20; step++) {
+    const response = await fetch(url, {
+      method: form ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: { cookie: cookieHeader(), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      body: form ? new URLSearchParams(form) : undefined,
+    })
+    keep(response)
+    form = undefined
+    const location = response.headers.get('location')
+    if (location) {
+      const next = new URL(location, url)
+      if (next.href.startsWith(redirectUriPrefix)) return next
+      url = next
+      continue
+    }
+    const html = await response.text()
+    if (!response.ok) throw new Error(`The provider answered ${response.status}: ${html.slice(0, 500)}`)
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1]
+    const prompt = /name="prompt" value="([^"]+)"/.exec(html)?.[1]
+    if (!action || !prompt) throw new Error(`No form on the provider's page: ${html.slice(0, 500)}`)
+    url = new URL(action.replace(/&amp;/g, '&'), url)
+    form = prompt === 'login' ? { prompt, login, password: 'any' } : { prompt }
+  }
+  throw new Error('The provider kept redirecting')
+}
