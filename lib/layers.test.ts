@@ -25,7 +25,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'lib/storage': [],
   'lib/sessions': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/storage'],
   'lib/http': ['lib/protocol', 'lib/sessions'],
-  'lib/engine': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http'],
+  // The model budgets: counted per account and day in a store; a new message refused with the edge's refusal.
+  'lib/budgets': ['lib/http', 'lib/storage'],
+  'lib/engine': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/budgets'],
   'lib/plugins': ['lib/protocol', 'lib/tools', 'lib/models'],
   'lib/mcp': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/plugins'],
   'lib/client': ['lib/protocol', 'lib/tools', 'lib/plugins'],
@@ -33,7 +35,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'lib/conversations': ['lib/protocol', 'lib/http', 'lib/storage'],
   // Continue on another device: the identity cookie and the edge's refusals are lib/http's; its revoked() check is injected, so lib/http never imports this.
   'lib/devices': ['lib/http', 'lib/storage'],
-  'lib/server': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/engine', 'lib/plugins', 'lib/mcp', 'lib/conversations', 'lib/devices', 'plugins'],
+  'lib/server': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/engine', 'lib/plugins', 'lib/mcp', 'lib/conversations', 'lib/devices', 'lib/budgets', 'plugins'],
   'lib/testing': [],
 }
 const TEST_HELPERS_MAY_ALSO_IMPORT = ['lib/testing', 'fixtures']

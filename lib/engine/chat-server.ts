@@ -6,6 +6,7 @@ import {
   type PluginSessionInfo,
   type PluginSessionManager,
   type SessionLimits,
+  type SessionRuntime,
   type SessionStore,
 } from '../sessions'
 import type { Work } from '../http/admission'
@@ -29,6 +30,7 @@ import { toIssues } from '../runtime/json-schema'
 import type { WaitingQuestion } from '../runtime/pending-question'
 import { turnInputOf, type ChatHistory } from './chat-history'
 import type { ChatEvent } from '../protocol/events'
+import type { Budget } from '../budgets/budget'
 
 export interface ChatServerOptions {
   model: LanguageModelV3
@@ -76,6 +78,12 @@ export interface ChatServerOptions {
    * `lib/conversations`). Without it, a request with a `chatId` is refused: there is no chat.
    */
   history?: ChatHistory
+  /**
+   * The model budgets (`MODEL_BUDGET_TOKENS_PER_DAY`): the tokens the model reports for each
+   * client's turns and samples are counted, and a new message is refused (429
+   * `budget_exhausted`) once its client's limit is spent. Without it nothing is counted or read.
+   */
+  budget?: Budget
 }
 
 /**
@@ -123,6 +131,19 @@ function* keepRefusal(append: () => Operation<void>): Operation<void> {
   }
 }
 
+/**
+ * `ctx.sample` counted to the budget of the client whose tool asked. A sample is never refused:
+ * the tool asking is work in progress, which finishes; what it used is counted all the same.
+ */
+function countedSampler(sample: SessionRuntime['sample'], budget: Budget | undefined): SessionRuntime['sample'] {
+  if (!budget) return sample
+  return function* (request, clientId) {
+    const result = yield* sample(request, clientId)
+    yield* budget.spend(clientId, (result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0))
+    return result
+  }
+}
+
 export async function createChatServer({
   model,
   tools,
@@ -142,6 +163,7 @@ export async function createChatServer({
   useStore,
   branchLimits,
   history,
+  budget,
 }: ChatServerOptions): Promise<ChatServer> {
   if (branchLimits) checkLimits('createChatServer branchLimits', branchLimits)
   const registry = createToolRegistry(tools, externalTools)
@@ -155,7 +177,7 @@ export async function createChatServer({
             tools: registry.get,
             // Made once per server: a closure made in a turn would keep the turn alive while a session waits.
             runtime: {
-              sample: createModelSampler(model, { timeoutMs: modelTimeoutMs, maxOutputTokens }),
+              sample: countedSampler(createModelSampler(model, { timeoutMs: modelTimeoutMs, maxOutputTokens }), budget),
               limits: branchLimits,
               parentSystemPrompt: systemPrompt,
             },
@@ -186,6 +208,7 @@ export async function createChatServer({
     signer,
     callIds,
     toolStarts: toolStartsPerAddress && createRateLimiter(toolStartsPerAddress),
+    budget,
   }
   const run = <T>(operation: () => Operation<T>) => scope.run(operation)
   const turns = createTurnRunner(scope)
@@ -198,7 +221,7 @@ export async function createChatServer({
       }
       const request = parsed.data
       const { chatId } = request
-      const prepare = () => prepareTurn({ request, clientId, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes })
+      const prepare = () => prepareTurn({ request, clientId, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes, budget })
       if (chatId === undefined) {
         return await openNdjsonStream({ runner: turns, signal, onEnd, prepare, run: (plan, emit) => runTurn({ plan, config, emit }) })
       }

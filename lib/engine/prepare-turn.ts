@@ -9,6 +9,7 @@ import { toolContextOf } from './tool-context'
 import type { SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
 import type { AppContext, ChatRequest, DirectToolCall, PluginElicitResponse } from '../protocol/request-schema'
+import type { Budget } from '../budgets/budget'
 
 /** What a turn will do, decided (and every refusal made) before the first byte streams. */
 export interface TurnPlan {
@@ -49,9 +50,11 @@ export interface PrepareTurnOptions {
   availabilityOf(name: string): ToolAvailability
   /** The most of the conversation a resumed tool keeps as `ctx.parentMessages` (see `toolContextOf`). */
   maxToolContextBytes: number
+  /** The model budgets, when configured: a new message is refused once its account's is spent. */
+  budget?: Budget
 }
 
-export function* prepareTurn({ request, clientId, address, sessions, signer, availabilityOf, maxToolContextBytes }: PrepareTurnOptions): Operation<TurnPlan> {
+export function* prepareTurn({ request, clientId, address, sessions, signer, availabilityOf, maxToolContextBytes, budget }: PrepareTurnOptions): Operation<TurnPlan> {
   if (request.messages.length === 0) {
     throw new ChatRequestError('invalid_conversation', 'messages must contain at least one message.')
   }
@@ -61,6 +64,11 @@ export function* prepareTurn({ request, clientId, address, sessions, signer, ava
   }
   // After the shape (a system message or a wrong order is named as such), before any session is touched.
   signer.verify(request.messages)
+  // A new message for the model: refused once the budget is spent, before the model is called.
+  // Work in progress (answers, a Stop) and a slash command (the model is not asked) go on.
+  if (budget && pendingCalls.length === 0 && !request.directToolCall && !request.pluginAbort && !request.pluginElicitResponses?.length) {
+    yield* budget.check(clientId)
+  }
   const pendingById = new Map(pendingCalls.map((call) => [call.id, call]))
   const pendingCall = (sessionId: string, field: string) => {
     const call = pendingById.get(sessionId)

@@ -7,6 +7,7 @@ import { offlineSkills, pluginTools } from '@/plugins'
 import { createServerToolSource } from '../mcp/client'
 import { readServerConfig } from './config'
 import { getDeviceStore } from './device-store-instance'
+import { getBudgets } from './budget-instance'
 import { getMcpClients } from './mcp-clients-instance'
 import { chatHistoryOf, type ConversationLimits } from '../conversations'
 import { readConversationLimits } from './conversation-limits'
@@ -45,7 +46,7 @@ async function startChatApp(): Promise<ChatApp> {
   const config = readServerConfig()
   const { redisUrl, dataDir, limits } = config
   const store = redisUrl ? 'redis' : process.env.SESSION_STORE === 'memory' ? 'memory' : 'embedded'
-  const [clients, devices] = await Promise.all([getMcpClients(), getDeviceStore()])
+  const [clients, devices, budgets] = await Promise.all([getMcpClients(), getDeviceStore(), getBudgets()])
   const chatLimits = readConversationLimits()
   const chats = await openConversations({ store, redisUrl, dataDir, limits: chatLimits })
   const chat = await createChatServer({
@@ -70,6 +71,7 @@ async function startChatApp(): Promise<ChatApp> {
           ? () => useEmbeddedSessionStore({ directory: dataDir })
           : undefined,
     history: chatHistoryOf(chats.conversations),
+    budget: budgets.budget,
   })
   const admission = createAdmission({
     burst: limits.rateBurst,
