@@ -61,7 +61,7 @@ describe('model budgets', () => {
     const first = await client.say('Book a train from Paris to Lyon')
     expect(first.status).toBe(200)
     const pickTrain = elicitRequests(first.events)[0]!
-    const firstUsage = eventsOf(first.events, 'complete')[0]!.usage
+    const firstUsage = eventsOf(first.events, 'complete')[0]!.usage as { inputTokens: number; outputTokens: number }
     const clientId = client.clientId!
     expect(firstUsage.inputTokens + firstUsage.outputTokens).toBeGreaterThanOrEqual(200)
     expect(await used(clientId)).toBe(firstUsage.inputTokens + firstUsage.outputTokens)
@@ -92,7 +92,7 @@ describe('model budgets', () => {
     expect(done.status).toBe(200)
     expect(eventsOf(done.events, 'tool_result')).toHaveLength(1)
     expect(calls.generates).toBe(1)
-    const doneUsage = eventsOf(done.events, 'complete')[0]!.usage
+    const doneUsage = eventsOf(done.events, 'complete')[0]!.usage as { inputTokens: number; outputTokens: number }
     // The sample's tokens are counted on top of the turn's own model step.
     expect(await used(clientId)).toBeGreaterThan(beforeSample + doneUsage.inputTokens + doneUsage.outputTokens)
 

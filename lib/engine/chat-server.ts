@@ -21,7 +21,7 @@ import { ChatRequestError, toChatFailure } from '../http/errors'
 import { openNdjsonStream } from './ndjson-stream'
 import { createTurnRunner } from './turn-runner'
 import { createWorkInProgress } from './work-in-progress'
-import { prepareTurn } from './prepare-turn'
+import { prepareTurn, refuseWhenBudgetSpent } from './prepare-turn'
 import { chatRequestSchema } from '../protocol/request-schema'
 import { createModelSampler } from '../runtime/sample-with-model'
 import type { ExternalToolSource } from '../tools/external-tools'
@@ -221,8 +221,16 @@ export async function createChatServer({
       }
       const request = parsed.data
       const { chatId } = request
-      const prepare = () => prepareTurn({ request, clientId, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes, budget })
+      const prepareOnly = () => prepareTurn({ request, clientId, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes })
+      // A new message of a client whose model budget is spent is refused first: before anything is prepared or recorded.
+      const refuseSpent = budget && (() => refuseWhenBudgetSpent({ request, clientId, budget }))
       if (chatId === undefined) {
+        const prepare = refuseSpent
+          ? function* () {
+              yield* refuseSpent()
+              return yield* prepareOnly()
+            }
+          : prepareOnly
         return await openNdjsonStream({ runner: turns, signal, onEnd, prepare, run: (plan, emit) => runTurn({ plan, config, emit }) })
       }
       if (!history) throw new ChatRequestError('chat_not_found', 'This server keeps no chats: send the request without chatId.')
@@ -234,9 +242,10 @@ export async function createChatServer({
         // lost to a chat that turns out to be someone else's or full. A refusal after that is
         // kept as the turn's one event, as the browser shows it.
         prepare: function* () {
+          if (refuseSpent) yield* refuseSpent()
           const turn = yield* history.startTurn(clientId, chatId, turnInputOf(request))
           try {
-            return { plan: yield* prepare(), turn }
+            return { plan: yield* prepareOnly(), turn }
           } catch (error) {
             const failure = toChatFailure(error)
             if (failure) yield* keepRefusal(() => history.appendEvents(clientId, chatId, turn, [{ type: 'error', code: failure.code, message: failure.message }]))

@@ -50,11 +50,30 @@ export interface PrepareTurnOptions {
   availabilityOf(name: string): ToolAvailability
   /** The most of the conversation a resumed tool keeps as `ctx.parentMessages` (see `toolContextOf`). */
   maxToolContextBytes: number
-  /** The model budgets, when configured: a new message is refused once its account's is spent. */
-  budget?: Budget
 }
 
-export function* prepareTurn({ request, clientId, address, sessions, signer, availabilityOf, maxToolContextBytes, budget }: PrepareTurnOptions): Operation<TurnPlan> {
+/**
+ * A new message for the model is refused (429 `budget_exhausted`) once its client's model budget
+ * is spent, before the model is called. Work in progress — answers, a Stop, the results a
+ * conversation waits for — and a slash command (the model is not asked) go on. The chat server
+ * calls it first, before `prepareTurn` and before it records a turn in a kept chat, so that a
+ * refused message is not kept (the composer keeps its text instead).
+ */
+export function* refuseWhenBudgetSpent({
+  request,
+  clientId,
+  budget,
+}: {
+  request: ChatRequest
+  clientId: string
+  budget: Budget
+}): Operation<void> {
+  if (request.directToolCall || request.pluginAbort || request.pluginElicitResponses?.length) return
+  if (request.messages.at(-1)?.role !== 'user') return
+  yield* budget.check(clientId)
+}
+
+export function* prepareTurn({ request, clientId, address, sessions, signer, availabilityOf, maxToolContextBytes }: PrepareTurnOptions): Operation<TurnPlan> {
   if (request.messages.length === 0) {
     throw new ChatRequestError('invalid_conversation', 'messages must contain at least one message.')
   }
@@ -64,11 +83,6 @@ export function* prepareTurn({ request, clientId, address, sessions, signer, ava
   }
   // After the shape (a system message or a wrong order is named as such), before any session is touched.
   signer.verify(request.messages)
-  // A new message for the model: refused once the budget is spent, before the model is called.
-  // Work in progress (answers, a Stop) and a slash command (the model is not asked) go on.
-  if (budget && pendingCalls.length === 0 && !request.directToolCall && !request.pluginAbort && !request.pluginElicitResponses?.length) {
-    yield* budget.check(clientId)
-  }
   const pendingById = new Map(pendingCalls.map((call) => [call.id, call]))
   const pendingCall = (sessionId: string, field: string) => {
     const call = pendingById.get(sessionId)
