@@ -2,12 +2,13 @@
 
 import Link from 'next/link'
 import { useRouter } from 'next/navigation'
-import { useCallback, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { slashCommandTools, useChat } from '@/lib/client'
 import { createPluginRegistry } from '@/lib/plugins'
 import { pluginUis } from '@/plugins/browser'
 import { externalToolSource } from './mcp/external-tool-source'
 import { BusyNotice } from './BusyNotice'
+import { BudgetNotice } from './BudgetNotice'
 import { ChatHeader } from './ChatHeader'
 import { Composer, type ComposerHandle } from './Composer'
 import { EmptyState } from './EmptyState'
@@ -53,6 +54,11 @@ export function Chat({ chatId, suggestions = [], onCreated }: { chatId?: string;
   const empty = state.entries.length === 0 && (chatId === undefined || ready)
   const composer = useRef<HTMLTextAreaElement>(null)
   const composerHandle = useRef<ComposerHandle>(null)
+  // A message refused for today's budget goes back to the composer, to be sent once it resets.
+  const { budgetSpent } = state
+  useEffect(() => {
+    if (budgetSpent) composerHandle.current?.keep(budgetSpent.text)
+  }, [budgetSpent])
   // The tool list is read again when a turn ends and when a command is started.
   const [commandStarts, setCommandStarts] = useState(0)
   const listing = useTools(`${state.status === 'streaming'}-${commandStarts}`)
@@ -108,6 +114,7 @@ export function Chat({ chatId, suggestions = [], onCreated }: { chatId?: string;
         <ServerNotice servers={listing.servers} />
         {/* Where a refused request's error shows: while the busy server's refusal is retried, a quiet notice instead. */}
         <BusyNotice busy={busy} />
+        {state.budgetSpent && !busy ? <BudgetNotice resetsAt={state.budgetSpent.resetsAt} /> : null}
         {state.error && !busy ? (
           <div className="mx-auto w-full max-w-3xl px-3 sm:px-4">
             <p

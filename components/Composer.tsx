@@ -11,6 +11,8 @@ export interface ToolSuggestion {
 export interface ComposerHandle {
   /** Start a slash command with `text` (e.g. `/files__`): the matching tools are suggested, the box has the focus. */
   startCommand(text: string): void
+  /** Put back a message that was not sent (its text, unless the box has new text already), with the focus. */
+  keep(text: string): void
 }
 
 /** The most tool names suggested at once. */
@@ -85,6 +87,10 @@ export function Composer({
         setText(command)
         setActive(0)
         setDismissed(undefined)
+        input.current?.focus()
+      },
+      keep(unsent) {
+        setText((current) => (current.trim() === '' ? unsent : current))
         input.current?.focus()
       },
     }),

@@ -27,7 +27,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // What the server tells its operator (logs, metrics): observed by the edge and the composition root.
   'lib/telemetry': [],
   'lib/http': ['lib/protocol', 'lib/sessions', 'lib/telemetry'],
-  'lib/engine': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http'],
+  // The model budgets: counted per account and day in a store; a new message refused with the edge's refusal.
+  'lib/budgets': ['lib/http', 'lib/storage'],
+  'lib/engine': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/budgets'],
   'lib/plugins': ['lib/protocol', 'lib/tools', 'lib/models'],
   'lib/mcp': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/plugins'],
   'lib/client': ['lib/protocol', 'lib/tools', 'lib/plugins'],
@@ -37,7 +39,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'lib/devices': ['lib/http', 'lib/storage'],
   // Sign-in: the account fills the edge's identity seam and answers with its refusal; its sessions are kept as every store keeps data.
   'lib/auth': ['lib/http', 'lib/storage'],
-  'lib/server': ['lib/auth', 'lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/engine', 'lib/plugins', 'lib/mcp', 'lib/conversations', 'lib/devices', 'lib/telemetry', 'plugins'],
+  'lib/server': ['lib/auth', 'lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/engine', 'lib/plugins', 'lib/mcp', 'lib/conversations', 'lib/devices', 'lib/budgets', 'lib/telemetry', 'plugins'],
   'lib/testing': [],
 }
 const TEST_HELPERS_MAY_ALSO_IMPORT = ['lib/testing', 'fixtures']

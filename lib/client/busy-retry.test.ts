@@ -68,6 +68,7 @@ describe('retryWhileBusy', () => {
     ['a 429 without Retry-After', busy(undefined)],
     ['a 400, even with Retry-After', new ChatHttpError('Bad request.', 400, 'INVALID_REQUEST', 1)],
     ['a 503 with Retry-After', new ChatHttpError('Unavailable.', 503, undefined, 1)],
+    ['a spent model budget, even a second before it resets', new ChatHttpError('You have used today’s model budget.', 429, 'budget_exhausted', 1, '2026-11-30T00:00:00.000Z')],
     ['a network failure', new TypeError('fetch failed')],
   ])('throws %s at once, sending nothing more', async (_name, failure) => {
     const { attempt } = scripted([failure])

@@ -69,7 +69,8 @@ export async function retryWhileBusy<T>(
 
 /** How long to wait before sending a refused request again, or `undefined`: do not. */
 export function busyWait(refusal: ChatHttpError, { firstRefusedAt, now }: { firstRefusedAt: number; now: number }): number | undefined {
-  if (refusal.status !== 429 || refusal.retryAfterSeconds === undefined) return undefined
+  // A spent model budget is not busy: its Retry-After is the next midnight UTC, and the browser does not wait it out.
+  if (refusal.status !== 429 || refusal.retryAfterSeconds === undefined || refusal.code === 'budget_exhausted') return undefined
   const wait = Math.max(MIN_BUSY_WAIT_MS, refusal.retryAfterSeconds * 1000)
   return now + wait - firstRefusedAt <= BUSY_RETRY_LIMIT_MS ? wait : undefined
 }

@@ -46,4 +46,13 @@ describe('parseRetryAfter', () => {
       )
     await expect(postChat({ body: { messages: [] }, fetch })).rejects.toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: 3 })
   })
+
+  it('says when a spent model budget resets', async () => {
+    const fetch = async () =>
+      Response.json(
+        { error: { code: 'budget_exhausted', message: 'You have used today’s model budget.', resetsAt: '2026-11-30T00:00:00.000Z' } },
+        { status: 429, headers: { 'Retry-After': '600' } },
+      )
+    await expect(postChat({ body: { messages: [] }, fetch })).rejects.toMatchObject({ code: 'budget_exhausted', retryAfterSeconds: 600, resetsAt: '2026-11-30T00:00:00.000Z' })
+  })
 })

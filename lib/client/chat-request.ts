@@ -9,6 +9,8 @@ export class ChatHttpError extends Error {
     readonly code?: string,
     /** From `Retry-After` (whole seconds): when the server would take the request again. */
     readonly retryAfterSeconds?: number,
+    /** A `budget_exhausted` refusal's `resetsAt` (ISO time): when today's model budget starts again. */
+    readonly resetsAt?: string,
   ) {
     super(message)
   }
@@ -57,9 +59,10 @@ export async function toRequestError(response: Response): Promise<ChatHttpError>
   }
   const error = typeof payload === 'object' && payload !== null ? (payload as { error?: unknown }).error : undefined
   if (typeof error === 'object' && error !== null) {
-    const { message, code } = error as { message?: unknown; code?: unknown }
+    const { message, code, resetsAt } = error as { message?: unknown; code?: unknown; resetsAt?: unknown }
     if (typeof message === 'string' && message.trim() !== '') {
-      return new ChatHttpError(message, response.status, typeof code === 'string' ? code : undefined, retryAfterSeconds)
+      const budget = code === 'budget_exhausted' && typeof resetsAt === 'string' && !Number.isNaN(Date.parse(resetsAt)) ? resetsAt : undefined
+      return new ChatHttpError(message, response.status, typeof code === 'string' ? code : undefined, retryAfterSeconds, budget)
     }
   }
   return new ChatHttpError(fallback, response.status, undefined, retryAfterSeconds)

@@ -393,3 +393,20 @@ describe('external MCP tool calls', () => {
     expect(state).toMatchObject({ status: 'error', error: '/x: the arguments are not valid JSON', entries: [], messages: [] })
   })
 })
+
+describe('a message refused for a spent model budget', () => {
+  const sent = reduceChat(initialChatState, { type: 'local/send', text: 'Book a train to Lyon' })
+  const refused = reduceChat(sent, { type: 'local/request_failed', message: 'You have used today’s model budget.', budgetResetsAt: '2026-11-30T00:00:00.000Z' })
+
+  it('is taken back out of the chat, calmly: no error, the chat idle, its text kept for the composer', () => {
+    expect(refused.messages).toEqual([])
+    expect(refused.entries).toEqual([])
+    expect(refused.status).toBe('idle')
+    expect(refused.error).toBeUndefined()
+    expect(refused.budgetSpent).toEqual({ resetsAt: '2026-11-30T00:00:00.000Z', text: 'Book a train to Lyon' })
+  })
+
+  it('is forgotten by the next send', () => {
+    expect(reduceChat(refused, { type: 'local/send', text: 'Again' }).budgetSpent).toBeUndefined()
+  })
+})

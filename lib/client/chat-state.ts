@@ -107,6 +107,12 @@ export interface ChatState {
   entries: DisplayEntry[]
   status: ChatStatus
   error?: string
+  /**
+   * The last message was refused because today's model budget is spent (`budget_exhausted`):
+   * when it resets (ISO time) and the refused text, which goes back to the composer. Shown
+   * calmly instead of `error`; cleared by the next send.
+   */
+  budgetSpent?: { resetsAt: string; text: string }
   turn?: TurnState
 }
 
@@ -136,7 +142,7 @@ export type LocalAction =
    */
   | { type: 'local/not_sent'; reason: string }
   /** The request failed before any event (a non-200 answer, or no connection). */
-  | { type: 'local/request_failed'; message: string }
+  | { type: 'local/request_failed'; message: string; budgetResetsAt?: string }
   /** The browser would not send what the user typed (a slash command that cannot be made). */
   | { type: 'local/refused'; message: string }
 
@@ -249,6 +255,7 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
         entries: [...state.entries, { kind: 'user', id: `user-${state.entries.length}`, text: action.text }],
         status: 'streaming',
         error: undefined,
+        budgetSpent: undefined,
         turn: newTurn('message'),
       }
     case 'local/answer':
@@ -314,6 +321,12 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       return settle({ ...state, error: action.message })
     case 'local/request_failed': {
       const turn = state.turn
+      const last = state.entries.at(-1)
+      if (action.budgetResetsAt && turn?.kind === 'message' && last?.kind === 'user') {
+        // Not an error: the message waits in the composer for the budget to reset.
+        const budgetSpent = { resetsAt: action.budgetResetsAt, text: last.text }
+        return settle({ ...state, messages: state.messages.slice(0, -1), entries: state.entries.slice(0, -1), turn: undefined, budgetSpent })
+      }
       let next: ChatState = { ...state, error: action.message, turn: undefined }
       if (turn?.kind === 'message') {
         const last = next.messages.at(-1)

@@ -99,7 +99,7 @@ export function createChatTransport({
       } catch (failure) {
         if (failure instanceof RetryAbortedError) apply({ type: 'local/not_sent', reason: `${STOP_REASON}.` })
         else if (abort.signal.aborted) apply({ type: 'local/interrupted', reason: `${STOP_REASON}.` })
-        else if (failure instanceof ChatHttpError) apply({ type: 'local/request_failed', message: failure.message })
+        else if (failure instanceof ChatHttpError) apply({ type: 'local/request_failed', message: failure.message, budgetResetsAt: failure.resetsAt })
         else if (!streamed) apply({ type: 'local/request_failed', message: 'Could not reach the server. Check your connection and try again.' })
         else {
           apply({

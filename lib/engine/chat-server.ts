@@ -6,6 +6,7 @@ import {
   type PluginSessionInfo,
   type PluginSessionManager,
   type SessionLimits,
+  type SessionRuntime,
   type SessionStore,
 } from '../sessions'
 import type { Work } from '../http/admission'
@@ -21,7 +22,7 @@ import { ChatRequestError, toChatFailure } from '../http/errors'
 import { openNdjsonStream } from './ndjson-stream'
 import { createTurnRunner } from './turn-runner'
 import { createWorkInProgress } from './work-in-progress'
-import { prepareTurn } from './prepare-turn'
+import { prepareTurn, refuseWhenBudgetSpent } from './prepare-turn'
 import { chatRequestSchema } from '../protocol/request-schema'
 import { createModelSampler } from '../runtime/sample-with-model'
 import type { ExternalToolSource } from '../tools/external-tools'
@@ -30,6 +31,7 @@ import { toIssues } from '../runtime/json-schema'
 import type { WaitingQuestion } from '../runtime/pending-question'
 import { turnInputOf, type ChatHistory } from './chat-history'
 import type { ChatEvent } from '../protocol/events'
+import type { Budget } from '../budgets/budget'
 
 export interface ChatServerOptions {
   model: LanguageModelV3
@@ -79,6 +81,12 @@ export interface ChatServerOptions {
    * `lib/conversations`). Without it, a request with a `chatId` is refused: there is no chat.
    */
   history?: ChatHistory
+  /**
+   * The model budgets (`MODEL_BUDGET_TOKENS_PER_DAY`): the tokens the model reports for each
+   * client's turns and samples are counted, and a new message is refused (429
+   * `budget_exhausted`) once its client's limit is spent. Without it nothing is counted or read.
+   */
+  budget?: Budget
 }
 
 /**
@@ -126,6 +134,19 @@ function* keepRefusal(append: () => Operation<void>): Operation<void> {
   }
 }
 
+/**
+ * `ctx.sample` counted to the budget of the client whose tool asked. A sample is never refused:
+ * the tool asking is work in progress, which finishes; what it used is counted all the same.
+ */
+function countedSampler(sample: SessionRuntime['sample'], budget: Budget | undefined): SessionRuntime['sample'] {
+  if (!budget) return sample
+  return function* (request, clientId) {
+    const result = yield* sample(request, clientId)
+    yield* budget.spend(clientId, (result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0))
+    return result
+  }
+}
+
 export async function createChatServer({
   model,
   tools,
@@ -146,6 +167,7 @@ export async function createChatServer({
   useStore,
   branchLimits,
   history,
+  budget,
 }: ChatServerOptions): Promise<ChatServer> {
   if (branchLimits) checkLimits('createChatServer branchLimits', branchLimits)
   const registry = createToolRegistry(tools, externalTools)
@@ -159,7 +181,7 @@ export async function createChatServer({
             tools: registry.get,
             // Made once per server: a closure made in a turn would keep the turn alive while a session waits.
             runtime: {
-              sample: createModelSampler(model, { timeoutMs: modelTimeoutMs, maxOutputTokens }),
+              sample: countedSampler(createModelSampler(model, { timeoutMs: modelTimeoutMs, maxOutputTokens }), budget),
               limits: branchLimits,
               parentSystemPrompt: systemPrompt,
             },
@@ -191,6 +213,7 @@ export async function createChatServer({
     signer,
     callIds,
     toolStarts: toolStartsPerAddress && createRateLimiter(toolStartsPerAddress),
+    budget,
   }
   const run = <T>(operation: () => Operation<T>) => scope.run(operation)
   const turns = createTurnRunner(scope)
@@ -203,8 +226,16 @@ export async function createChatServer({
       }
       const request = parsed.data
       const { chatId } = request
-      const prepare = () => prepareTurn({ request, clientId, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes })
+      const prepareOnly = () => prepareTurn({ request, clientId, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes })
+      // A new message of a client whose model budget is spent is refused first: before anything is prepared or recorded.
+      const refuseSpent = budget && (() => refuseWhenBudgetSpent({ request, clientId, budget }))
       if (chatId === undefined) {
+        const prepare = refuseSpent
+          ? function* () {
+              yield* refuseSpent()
+              return yield* prepareOnly()
+            }
+          : prepareOnly
         return await openNdjsonStream({ runner: turns, signal, onEnd, prepare, run: (plan, emit) => runTurn({ plan, config, emit }) })
       }
       if (!history) throw new ChatRequestError('chat_not_found', 'This server keeps no chats: send the request without chatId.')
@@ -216,9 +247,10 @@ export async function createChatServer({
         // lost to a chat that turns out to be someone else's or full. A refusal after that is
         // kept as the turn's one event, as the browser shows it.
         prepare: function* () {
+          if (refuseSpent) yield* refuseSpent()
           const turn = yield* history.startTurn(clientId, chatId, turnInputOf(request))
           try {
-            return { plan: yield* prepare(), turn }
+            return { plan: yield* prepareOnly(), turn }
           } catch (error) {
             const failure = toChatFailure(error)
             if (failure) yield* keepRefusal(() => history.appendEvents(clientId, chatId, turn, [{ type: 'error', code: failure.code, message: failure.message }]))

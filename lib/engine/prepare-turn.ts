@@ -9,6 +9,7 @@ import { toolContextOf } from './tool-context'
 import type { SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
 import type { AppContext, ChatRequest, DirectToolCall, PluginElicitResponse } from '../protocol/request-schema'
+import type { Budget } from '../budgets/budget'
 
 /** What a turn will do, decided (and every refusal made) before the first byte streams. */
 export interface TurnPlan {
@@ -49,6 +50,27 @@ export interface PrepareTurnOptions {
   availabilityOf(name: string): ToolAvailability
   /** The most of the conversation a resumed tool keeps as `ctx.parentMessages` (see `toolContextOf`). */
   maxToolContextBytes: number
+}
+
+/**
+ * A new message for the model is refused (429 `budget_exhausted`) once its client's model budget
+ * is spent, before the model is called. Work in progress — answers, a Stop, the results a
+ * conversation waits for — and a slash command (the model is not asked) go on. The chat server
+ * calls it first, before `prepareTurn` and before it records a turn in a kept chat, so that a
+ * refused message is not kept (the composer keeps its text instead).
+ */
+export function* refuseWhenBudgetSpent({
+  request,
+  clientId,
+  budget,
+}: {
+  request: ChatRequest
+  clientId: string
+  budget: Budget
+}): Operation<void> {
+  if (request.directToolCall || request.pluginAbort || request.pluginElicitResponses?.length) return
+  if (request.messages.at(-1)?.role !== 'user') return
+  yield* budget.check(clientId)
 }
 
 export function* prepareTurn({ request, clientId, address, sessions, signer, availabilityOf, maxToolContextBytes }: PrepareTurnOptions): Operation<TurnPlan> {

@@ -13,6 +13,7 @@ import { callTitleOf } from '../tools/call-title'
 import type { Message, ToolCall } from '../protocol/messages'
 import { toolContextOf } from './tool-context'
 import { ModelTimeoutError, streamModelStep, type ModelCallReport } from './model-step'
+import type { Budget } from '../budgets/budget'
 import type { TurnPlan } from './prepare-turn'
 import { withAppContext } from './app-context'
 import type { ToolRegistry } from './tool-registry'
@@ -48,6 +49,8 @@ export interface ChatEngineConfig {
   toolStarts?: RateLimiter
   /** Told of each model call of a turn once it is over (the server's metrics). */
   observeModelCall?: (report: ModelCallReport) => void
+  /** The model budgets: each model step's tokens are counted to the turn's client (undefined: not counted). */
+  budget?: Budget
 }
 
 interface Waiting {
@@ -234,6 +237,7 @@ export function* runTurn({
         text += step.text
         usage.inputTokens += step.usage.inputTokens
         usage.outputTokens += step.usage.outputTokens
+        if (config.budget) yield* config.budget.spend(clientId, step.usage.inputTokens + step.usage.outputTokens)
         if (step.toolCalls.length === 0) {
           conversation.push({ role: 'assistant', content: step.text })
           break

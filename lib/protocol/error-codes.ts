@@ -18,6 +18,8 @@ export const CHAT_ERROR_STATUS = {
   session_not_waiting: 409,
   /** Too many requests from this address, or from everyone: try again after `Retry-After`. */
   rate_limited: 429,
+  /** This account has used today's model budget: a new message waits for `resetsAt` (next UTC midnight, also `Retry-After`). */
+  budget_exhausted: 429,
   store_unavailable: 503,
   /** Sign-in is configured and the request has no valid session: every API's answer to an unsigned request. */
   sign_in_required: 401,

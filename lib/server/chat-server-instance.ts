@@ -9,6 +9,7 @@ import { createAccountIdentity } from '../auth'
 import { readServerConfig } from './config'
 import { getSignIn } from './sign-in-instance'
 import { getDeviceStore } from './device-store-instance'
+import { getBudgets } from './budget-instance'
 import { getMcpClients } from './mcp-clients-instance'
 import { chatHistoryOf, type ConversationLimits } from '../conversations'
 import { readConversationLimits } from './conversation-limits'
@@ -50,7 +51,7 @@ async function startChatApp(): Promise<ChatApp> {
   const config = readServerConfig()
   const { redisUrl, dataDir, limits } = config
   const store = redisUrl ? 'redis' : process.env.SESSION_STORE === 'memory' ? 'memory' : 'embedded'
-  const [clients, devices, signIn] = await Promise.all([getMcpClients(), getDeviceStore(), getSignIn()])
+  const [clients, devices, signIn, budgets] = await Promise.all([getMcpClients(), getDeviceStore(), getSignIn(), getBudgets()])
   const chatLimits = readConversationLimits()
   const chats = await openConversations({ store, redisUrl, dataDir, limits: chatLimits })
   const chatModel = selectChatModel({ skills: offlineSkills })
@@ -77,6 +78,7 @@ async function startChatApp(): Promise<ChatApp> {
           ? () => useEmbeddedSessionStore({ directory: dataDir })
           : undefined,
     history: chatHistoryOf(chats.conversations),
+    budget: budgets.budget,
   })
   const admission = createAdmission({
     burst: limits.rateBurst,

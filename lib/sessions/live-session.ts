@@ -29,7 +29,8 @@ export type LiveSessionEvent =
  * the chat's model (`ctx.sample`) — sessions never reach up for the model themselves.
  */
 export interface SessionRuntime {
-  sample(request: ToolSampleRequest): Operation<SampleResult>
+  /** A tool's `ctx.sample`; `clientId` is whose tool asks (the model budgets count it to them). */
+  sample(request: ToolSampleRequest, clientId: string): Operation<SampleResult>
   limits?: BranchLimits
   parentSystemPrompt?: string
 }
@@ -105,7 +106,7 @@ export class LiveSession {
       // A model call and a step's work are seen outside: what the tool received is written first.
       *sample(request) {
         yield* session.writer.writeUnwritten()
-        return yield* runtime.sample(request)
+        return yield* runtime.sample(request, session.clientId)
       },
       beforeStep: () => this.writer.writeUnwritten(),
       record: (entry) => this.append(entry),

@@ -1,0 +1,8 @@
+import { describeBudgetStoreContract } from '../testing/budget-store-contract'
+import { createMemoryBudgetStore } from './memory-store'
+
+describeBudgetStoreContract('memory', {
+  *setup() {
+    return createMemoryBudgetStore()
+  },
+})
