@@ -114,6 +114,13 @@ test('alice signs in and back to where she was; on her phone she sees the same c
   await expect(new ChatsSidebar(bob.page).entries).toHaveCount(0)
   const theirs = await bob.page.request.get(`/api/chats/${chatPath.split('/').pop()}`)
   expect(theirs.status()).toBe(404)
+  // Each account's model use is for admins: alice is one (AUTH_ADMIN_EMAILS), bob is not.
+  const forAlice = await laptop.page.request.get('/api/admin/usage')
+  expect(forAlice.status()).toBe(200)
+  expect(await forAlice.json()).toMatchObject({ accounts: expect.any(Array) })
+  const forBob = await bob.page.request.get('/api/admin/usage')
+  expect(forBob.status()).toBe(401)
+  expect((await forBob.json()).error.code).toBe('admin_only')
   await Promise.all([laptop.context.close(), phone.context.close(), bob.context.close()])
 })
 

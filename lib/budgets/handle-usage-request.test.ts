@@ -48,7 +48,7 @@ describe('GET /api/admin/usage', () => {
     const app = await usageApp(() => 1000)
     const response = await handleUsageRequest({ app, request: get(authorization) })
     expect(response.status).toBe(401)
-    expect((await response.json()).error).toEqual({ code: 'admin_only', message: 'This is for admins: send Authorization: Bearer <ADMIN_TOKEN>.' })
+    expect((await response.json()).error).toEqual({ code: 'admin_only', message: 'This is for admins: sign in as one, or send Authorization: Bearer <ADMIN_TOKEN>.' })
   })
 
   it('refuses everyone when no ADMIN_TOKEN is set', async () => {

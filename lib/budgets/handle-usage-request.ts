@@ -8,8 +8,8 @@ import { isUsageError, UsageError } from './errors'
 export interface UsageApp {
   /** The model budgets; undefined when none is configured (nothing is counted: the list is empty). */
   budget?: Budget
-  /** Whether the request is an admin's (today: `Authorization: Bearer <ADMIN_TOKEN>`). */
-  isAdmin(request: Request): boolean
+  /** Whether the request is an admin's: `Authorization: Bearer <ADMIN_TOKEN>`, or a signed-in admin (`AUTH_ADMIN_*`). */
+  isAdmin(request: Request): boolean | Promise<boolean>
   /** Runs an operation of `budget` in the scope its store lives in. */
   run<T>(operation: () => Operation<T>): Promise<T>
 }
@@ -21,7 +21,7 @@ export interface UsageApp {
 export async function handleUsageRequest({ app, request }: { app: UsageApp; request: Request }): Promise<Response> {
   const headers = { 'Cache-Control': 'no-store' }
   try {
-    if (!app.isAdmin(request)) throw new UsageError('admin_only', 'This is for admins: send Authorization: Bearer <ADMIN_TOKEN>.')
+    if (!(await app.isAdmin(request))) throw new UsageError('admin_only', 'This is for admins: sign in as one, or send Authorization: Bearer <ADMIN_TOKEN>.')
     const { budget } = app
     const usage = budget ? await app.run(() => budget.usage()) : undefined
     return Response.json(usage ?? { day: new Date().toISOString().slice(0, 10), resetsAt: null, accounts: [] }, { headers })

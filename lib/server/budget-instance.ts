@@ -1,4 +1,5 @@
 import type { Operation } from 'effection'
+import { getSignIn } from './sign-in-instance'
 import { adminTokenCheck, createBudget, createMemoryBudgetStore, useEmbeddedBudgetStore, useRedisBudgetStore, type Budget, type BudgetStore, type LimitFor, type UsageApp } from '../budgets'
 import { ConfigError, type Environment } from './config-error'
 import { readServerConfig } from './config'
@@ -73,8 +74,10 @@ async function open(): Promise<BudgetInstance> {
   return { budget: createBudget({ store, limitFor: limitsOf(budgetConfig) }), run }
 }
 
-/** What `GET /api/admin/usage` needs: the budgets and the admin check (`ADMIN_TOKEN`; sign-in's admins join it here). */
+/** What `GET /api/admin/usage` needs: the budgets and the admin check (`ADMIN_TOKEN`, or an account `AUTH_ADMIN_*` names). */
 export async function getUsageApp(): Promise<UsageApp> {
-  const { budget, run } = await getBudgets()
-  return { budget, run, isAdmin: adminTokenCheck(readBudgetConfig().adminToken) }
+  const [{ budget, run }, signIn] = await Promise.all([getBudgets(), getSignIn()])
+  const byToken = adminTokenCheck(readBudgetConfig().adminToken)
+  const isAdmin = async (request: Request) => byToken(request) || (signIn ? (await signIn.signIn.account(request))?.isAdmin === true : false)
+  return { budget, run, isAdmin }
 }
