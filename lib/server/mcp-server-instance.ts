@@ -34,7 +34,7 @@ export function getMcpResourceAuth(): ResourceAuth | undefined {
 export function protectedResourceMetadata(): Response {
   const resourceAuth = getMcpResourceAuth()
   if (!resourceAuth) return Response.json({ error: { code: 'not_found', message: 'This server takes no OAuth access tokens (MCP_AUTH_ISSUER is not set).' } }, { status: 404 })
-  return Response.json(resourceAuth.metadata(), { headers: { 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*' } })
+  return resourceAuth.metadataResponse()
 }
 
 /**

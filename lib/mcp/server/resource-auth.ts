@@ -31,6 +31,8 @@ export interface ResourceAuth {
   readonly resourceMetadataUrl: string
   /** The RFC 9728 document. */
   metadata(): Record<string, unknown>
+  /** The document as `/.well-known/oauth-protected-resource[/api/mcp]` answers it. */
+  metadataResponse(): Response
   verify(token: string): Promise<TokenCheck>
   /** The scope a JSON-RPC message needs, when it calls a tool that `MCP_AUTH_SCOPES` names. */
   scopeNeededFor(message: unknown): string | undefined
@@ -127,6 +129,9 @@ export function createResourceAuth(options: ResourceAuthOptions): ResourceAuth {
       bearer_methods_supported: ['header'],
       resource_name: 'Elicit Chat MCP server',
     }),
+    metadataResponse() {
+      return Response.json(this.metadata(), { headers: { 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*' } })
+    },
     verify(token) {
       if (looksLikeJwt(token)) return verifyJwt(token)
       if (introspection) return introspect(token, introspection)
