@@ -192,3 +192,28 @@ describe('/api/mcp as an OAuth protected resource', () => {
     expect(logged.filter((line) => line.includes(token))).toEqual([])
   })
 })
+
+describe('opaque access tokens, by introspection (MCP_AUTH_INTROSPECTION)', () => {
+  beforeEach(async () => {
+    await endpoint.close()
+    await authServer.stop()
+    authServer = await startTestAuthorizationServer({ resource: served.url.href, scopes: SCOPES, accessTokenFormat: 'opaque' })
+    resourceAuth = createResourceAuth({ issuer: authServer.issuer, resource: served.url.href, scopes: SCOPES, introspection: authServer.introspection, principalOf: accountIdOf })
+    endpoint = await createMcpEndpoint({ tools: [bookTrainTool], model: createOfflineModel(), stateSecret: 's'.repeat(40), resourceAuth })
+  })
+
+  it('books with an opaque token the issuer says is active for this resource, refuses one it does not know, and 503 while it cannot be asked', async () => {
+    const oauth = await signedInHost('alice')
+    expect(oauth.accessToken).not.toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/)
+    const { client } = await connectBookingClient({ url: served.url, era: '2026', answer: firstChoices, authProvider: oauth })
+    clients.push(client)
+    expect((await client.callTool(BOOK)).structuredContent).toMatchObject({ status: 'confirmed' })
+
+    const unknown = await post(INITIALIZE, 'a-token-the-issuer-never-gave')
+    expect(unknown.status).toBe(401)
+    expect((await unknown.json()).error.message).toMatch(/not active/)
+    await authServer.stop()
+    expect((await post(INITIALIZE, oauth.accessToken)).status).toBe(503)
+    expect(logged.filter((line) => line.includes(oauth.accessToken))).toEqual([])
+  })
+})
