@@ -1,1 +1,3 @@
-export { GET, dynamic } from '../../route'
+export { GET } from '../../route'
+
+export const dynamic = 'force-dynamic'
