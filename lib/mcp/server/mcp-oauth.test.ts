@@ -178,6 +178,19 @@ describe('/api/mcp as an OAuth protected resource', () => {
     expect(logged.filter((line) => cases.some(([token]) => line.includes(token)))).toEqual([])
   })
 
+  it('refuses a token it took before once it has expired (a verified token is kept only until its exp)', async () => {
+    const token = await authServer.sign({ exp: Math.floor(Date.now() / 1000) + 30 })
+    expect((await post(INITIALIZE, token)).status).toBe(200)
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 120_000 })
+    try {
+      const refused = await post(INITIALIZE, token)
+      expect(refused.status).toBe(401)
+      expect((await refused.json()).error.message).toMatch(/has expired/)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it("answers 503 while the issuer's keys cannot be fetched, and takes tokens again once they can", async () => {
     const token = await authServer.sign()
     await authServer.stop()

@@ -38,6 +38,9 @@ export interface ResourceAuth {
   scopeNeededFor(message: unknown): string | undefined
 }
 
+/** A JWT already verified is taken again without its signature checked, until it expires; at most this many kept. */
+const VERIFIED_KEPT = 1000
+
 /** The discovery document and keys are looked for again no sooner than this after a failure. */
 const DISCOVERY_RETRY_MS = 5_000
 
@@ -48,6 +51,8 @@ export function createResourceAuth(options: ResourceAuthOptions): ResourceAuth {
   const resourceMetadataUrl = `${resourceUrl.origin}/.well-known/oauth-protected-resource${resourceUrl.pathname === '/' ? '' : resourceUrl.pathname}`
   let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined
   let failedAt = 0
+  // A host sends the same token with every request: its signature is checked once (a Map keeps insertion order, the oldest goes first).
+  const verified = new Map<string, AuthInfo & { expiresAt: number }>()
 
   /** The issuer's keys, from its metadata's `jwks_uri`: found once, then jose caches them (and refetches on an unknown `kid`, with a cooldown). */
   function issuerKeys(): Promise<ReturnType<typeof createRemoteJWKSet>> {
@@ -74,6 +79,9 @@ export function createResourceAuth(options: ResourceAuthOptions): ResourceAuth {
   }
 
   async function verifyJwt(token: string): Promise<TokenCheck> {
+    const known = verified.get(token)
+    if (known && known.expiresAt + clockTolerance >= Date.now() / 1000) return { ok: true, authInfo: known }
+    verified.delete(token)
     let jwks: ReturnType<typeof createRemoteJWKSet>
     try {
       jwks = await issuerKeys()
@@ -83,7 +91,12 @@ export function createResourceAuth(options: ResourceAuthOptions): ResourceAuth {
     }
     try {
       const { payload } = await jwtVerify(token, jwks, { issuer, audience: resource, clockTolerance, requiredClaims: ['exp'] })
-      return accepted(payload, token)
+      const checked = accepted(payload, token)
+      if (checked.ok && checked.authInfo.expiresAt !== undefined) {
+        if (verified.size >= VERIFIED_KEPT) verified.delete(verified.keys().next().value!)
+        verified.set(token, { ...checked.authInfo, expiresAt: checked.authInfo.expiresAt })
+      }
+      return checked
     } catch (error) {
       const refused = jwtRefusal(error)
       if (refused) return { ok: false, status: 401, message: refused }
