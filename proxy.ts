@@ -42,7 +42,7 @@ export const config = {
     // files need none. A future MCP Apps sandbox route is left out here too: it gets its own
     // policy, one that lets the chat frame it.
     {
-      source: '/((?!api/|_next/static|_next/image|favicon.ico|icon.svg).*)',
+      source: '/((?!api/|\.well-known/|_next/static|_next/image|favicon.ico|icon.svg).*)',
       missing: [
         { type: 'header', key: 'next-router-prefetch' },
         { type: 'header', key: 'purpose', value: 'prefetch' },

@@ -15,7 +15,7 @@ const BOOK = { name: 'book_flight', arguments: { from: 'NYC', destination: 'LAX'
 type Question = { key: string; schema: FormSchema; requestState: string }
 
 /** The three rounds of one 2026 booking, in ms each: ask for a flight, ask for a seat, book. */
-export async function bookOverMcpRounds(base: string): Promise<number[]> {
+export async function bookOverMcpRounds(base: string, authorization?: string): Promise<number[]> {
   const url = `${base}/api/mcp`
   const times: number[] = []
   const round = async (params: Record<string, unknown>) => {
@@ -28,6 +28,7 @@ export async function bookOverMcpRounds(base: string): Promise<number[]> {
         'mcp-protocol-version': '2026-07-28',
         'mcp-method': 'tools/call',
         'mcp-name': 'book_flight',
+        ...(authorization ? { authorization } : {}),
       },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...BOOK, ...params, _meta: META } }),
     })

@@ -24,11 +24,13 @@
 // opened in Chromium, bench/open-chat.ts); BENCH_APP_QUESTION_RUNS (0 skips it): bookings through MCP
 // Inspector's web client in Chromium, each question timed from the click that asks it to our
 // component painted in Inspector's app frame (bench/app-question.ts; the first run downloads
-// Inspector and Node 22 from the npm registry).
+// Inspector and Node 22 from the npm registry); BENCH_MCP_OAUTH_BOOKINGS (0 skips it): 2026 MCP
+// bookings with the static MCP_AUTH_TOKEN and as many with an OAuth JWT (MCP_AUTH_ISSUER, a real
+// oidc-provider), the server's CPU per booking with each (bench/mcp-bearer-cpu.ts).
 //
 // One section alone: BENCH_ONLY=<section> gives every other section's count a default of 0, e.g.
 // `BENCH_ONLY=overload npm run bench`. Sections: servers (BENCH_SERVERS and the HTTP counts), mcp,
-// mcp-instances, overload, first-load, conversations, app-question, http-heap, waiting, dehydrated, bookings.
+// mcp-oauth, mcp-instances, overload, first-load, conversations, app-question, http-heap, waiting, dehydrated, bookings.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { resolve } from 'node:path'
@@ -45,6 +47,7 @@ import { describePageLoad, FIRST_LOAD_LCP_RATIO_TARGET, FIRST_LOAD_SCRIPT_KIB_TA
 import { measureHttpHeap } from './http-heap'
 import { measureRetainedHeap, measureWaitingSessions } from './in-process'
 import { measureMcp } from './mcp-booking'
+import { measureBearerCpu } from './mcp-bearer-cpu'
 import { MCP_INSTANCES_TARGET, measureMcpInstances } from './mcp-instances'
 import { measureOverHttp, type HttpCounts, type HttpMeasures } from './over-http'
 import { measureOverload, type Admitted, type OverloadCounts, type OverloadMeasures } from './overload'
@@ -55,7 +58,7 @@ import { percentile, summary } from './stats'
 import { makeTempDir } from './temp-dir'
 import { timeTrivialRoute } from './trivial-route'
 
-type Section = 'servers' | 'mcp' | 'mcp-instances' | 'overload' | 'first-load' | 'conversations' | 'app-question' | 'http-heap' | 'waiting' | 'dehydrated' | 'bookings'
+type Section = 'servers' | 'mcp' | 'mcp-oauth' | 'mcp-instances' | 'overload' | 'first-load' | 'conversations' | 'app-question' | 'http-heap' | 'waiting' | 'dehydrated' | 'bookings'
 /** `BENCH_ONLY=<section>`: that section alone (its counts at their defaults unless set), every other one's counts 0 unless set. */
 const ONLY = (process.env.BENCH_ONLY?.trim() || undefined) as Section | undefined
 /** The variable `name` when set, else `fallback`, or 0 when BENCH_ONLY names another section. */
@@ -72,6 +75,7 @@ const WAITING = count('BENCH_WAITING', 1_000, 'waiting')
 const DEHYDRATED = count('BENCH_DEHYDRATED', 100_000, 'dehydrated')
 const LEAK_BOOKINGS = count('BENCH_BOOKINGS', 10_000, 'bookings')
 const MCP_BOOKINGS = count('BENCH_MCP_BOOKINGS', 100, 'mcp')
+const MCP_OAUTH_BOOKINGS = count('BENCH_MCP_OAUTH_BOOKINGS', 200, 'mcp-oauth')
 const MCP_INSTANCE_BOOKINGS = count('BENCH_MCP_INSTANCE_BOOKINGS', 100, 'mcp-instances')
 const HTTP_LEAK_BOOKINGS = count('BENCH_HTTP_LEAK_BOOKINGS', 10_000, 'http-heap')
 const OVERLOAD: OverloadCounts = {
@@ -101,6 +105,7 @@ const OVERLOAD_PORT = BARE_PORT + 3
 const FIRST_LOAD_PORT = BARE_PORT + 4
 const MCP_INSTANCES_PORTS: [number, number] = [BARE_PORT + 5, BARE_PORT + 6]
 const CONVERSATIONS_PORT = BARE_PORT + 7
+const MCP_OAUTH_PORT = BARE_PORT + 8
 const LIGHTHOUSE_RUNS = count('BENCH_LIGHTHOUSE_RUNS', 5, 'first-load')
 /** e.g. `BENCH_SERVERS=memory,cold`: only those server runs (all four by default, none when BENCH_ONLY names another section; set but empty: none). */
 const SERVERS =
@@ -256,6 +261,15 @@ if (mcp) {
   console.log(`  2026-07-28 round                      ${summary(mcp.rounds)}`)
   console.log(`  2025 session answer (round trip)      ${summary(mcp.session)}`)
   console.log(`  2026 round p50 / trivial p50 = ${mcp.ratio.toFixed(2)}x (target <= 2x): ${verdict(mcp.ratio <= 2)}`)
+}
+
+const mcpOauth = MCP_OAUTH_BOOKINGS > 0 ? await measureMcpOauth() : undefined
+if (mcpOauth) {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+  console.log(`\nMCP booking's server CPU, static MCP_AUTH_TOKEN vs an OAuth JWT (keys cached; embedded store, ${MCP_OAUTH_BOOKINGS} each, blocks of 10 alternating):`)
+  console.log(`  static token   ${median(mcpOauth.staticMs).toFixed(2)} ms a booking (median of blocks)`)
+  console.log(`  JWT            ${median(mcpOauth.jwtMs).toFixed(2)} ms a booking (median of blocks)`)
+  console.log(`  JWT / static = ${mcpOauth.ratio.toFixed(3)}x (target <= 1.10x): ${verdict(mcpOauth.ratio <= 1.1)}`)
 }
 
 if (MCP_INSTANCE_BOOKINGS > 0) {
@@ -438,6 +452,16 @@ async function measureMcpServer() {
   }
 }
 
+async function measureMcpOauth() {
+  const setup = serverSetups.find((candidate) => candidate.name === 'embedded')!
+  const prepared = await setup.prepare()
+  try {
+    return await measureBearerCpu({ port: MCP_OAUTH_PORT, env: prepared.env, bookings: MCP_OAUTH_BOOKINGS })
+  } finally {
+    await prepared.cleanup()
+  }
+}
+
 const waiting = WAITING > 0 ? await measureWaitingSessions(WAITING) : undefined
 if (waiting) {
   console.log(`\n${waiting.sessions} waiting sessions kept hot (live tools in memory, memory store, in-process):`)
@@ -493,6 +517,7 @@ writeFileSync(
         dehydrated: DEHYDRATED,
         bookings: LEAK_BOOKINGS,
         mcpBookings: MCP_BOOKINGS,
+        mcpOauthBookings: MCP_OAUTH_BOOKINGS,
         mcpInstanceBookings: MCP_INSTANCE_BOOKINGS,
         httpLeakBookings: HTTP_LEAK_BOOKINGS,
         overload: OVERLOAD,
@@ -504,6 +529,7 @@ writeFileSync(
       servers: runs,
       storeTime,
       mcp,
+      mcpOauth,
       mcpInstances,
       overload,
       firstLoad,

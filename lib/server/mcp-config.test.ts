@@ -38,4 +38,39 @@ describe('readMcpConfig', () => {
     expect(() => readMcpConfig({ MCP_STATE_SECRET: 'short' }, { sessionSecret })).toThrow(ConfigError)
     expect(() => readMcpConfig({ MCP_STATE_SECRET: 'short' }, { sessionSecret })).toThrow(/MCP_STATE_SECRET has 5 bytes; it needs at least 32/)
   })
+
+  it('reads MCP_AUTH_ISSUER with APP_URL as the protected resource ${APP_URL}/api/mcp, its scopes and introspection', () => {
+    const config = readMcpConfig(
+      {
+        MCP_AUTH_ISSUER: 'https://sso.example.com/realms/acme',
+        APP_URL: 'https://chat.example.com/',
+        MCP_AUTH_SCOPES: 'tools:book_flight, tools:book_train mcp:use',
+        MCP_AUTH_INTROSPECTION: 'https://sso.example.com/realms/acme/protocol/openid-connect/token/introspect',
+        MCP_AUTH_INTROSPECTION_CLIENT_ID: 'elicit-mcp',
+        MCP_AUTH_INTROSPECTION_CLIENT_SECRET: 'secret',
+      },
+      { sessionSecret },
+    )
+    expect(config.oauth).toEqual({
+      issuer: 'https://sso.example.com/realms/acme',
+      resource: 'https://chat.example.com/api/mcp',
+      scopes: ['tools:book_flight', 'tools:book_train', 'mcp:use'],
+      introspection: { url: 'https://sso.example.com/realms/acme/protocol/openid-connect/token/introspect', clientId: 'elicit-mcp', clientSecret: 'secret' },
+    })
+    // Sign-in without MCP_AUTH_TOKEN: the issuer's tokens are the way in, so the endpoint is not closed.
+    expect(readMcpConfig({ AUTH_OIDC_ISSUER: 'https://sso.example.com', MCP_AUTH_ISSUER: 'https://sso.example.com', APP_URL: 'https://chat.example.com' }, { sessionSecret }).closedWithoutToken).toBeUndefined()
+    expect(readMcpConfig({ AUTH_OIDC_ISSUER: 'https://sso.example.com' }, { sessionSecret }).closedWithoutToken).toMatch(/MCP_AUTH_TOKEN \(or MCP_AUTH_ISSUER\)/)
+  })
+
+  it.each([
+    [{ MCP_AUTH_ISSUER: 'https://sso.example.com' }, /MCP_AUTH_ISSUER needs APP_URL too/],
+    [{ MCP_AUTH_ISSUER: 'https://sso.example.com', APP_URL: 'https://chat.example.com/chat' }, /APP_URL must be an origin only/],
+    [{ MCP_AUTH_ISSUER: 'sso.example.com', APP_URL: 'https://chat.example.com' }, /MCP_AUTH_ISSUER must be a URL/],
+    [{ MCP_AUTH_ISSUER: 'http://sso.example.com', APP_URL: 'https://chat.example.com' }, /must be an https URL \(http only for localhost\)/],
+    [{ MCP_AUTH_ISSUER: 'https://sso.example.com', APP_URL: 'https://chat.example.com', MCP_AUTH_INTROSPECTION: 'https://sso.example.com/introspect' }, /needs MCP_AUTH_INTROSPECTION_CLIENT_ID and MCP_AUTH_INTROSPECTION_CLIENT_SECRET/],
+    [{ MCP_AUTH_SCOPES: 'tools:book_flight' }, /MCP_AUTH_SCOPES is set without MCP_AUTH_ISSUER/],
+  ])('refuses an OAuth configuration that cannot work, saying what to set (%o)', (env, message) => {
+    expect(() => readMcpConfig(env, { sessionSecret })).toThrow(ConfigError)
+    expect(() => readMcpConfig(env, { sessionSecret })).toThrow(message)
+  })
 })

@@ -1,5 +1,6 @@
 import path from 'node:path'
-import { createMcpEndpoint, readQuestionApps, type McpEndpoint } from '../mcp/server'
+import { accountIdOf } from '../auth/account'
+import { createMcpEndpoint, createResourceAuth, readQuestionApps, type McpEndpoint, type ResourceAuth } from '../mcp/server'
 import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
@@ -14,7 +15,27 @@ const QUESTION_APPS_DIR = '.mcp-apps'
 /** The Redis key prefix of the MCP endpoint's records (the chat's are under the store's default, `elicit:`). */
 const MCP_REDIS_PREFIX = 'elicit-mcp:'
 
-const globalForMcp = globalThis as typeof globalThis & { mcpEndpoint?: Promise<McpEndpoint> }
+const globalForMcp = globalThis as typeof globalThis & { mcpEndpoint?: Promise<McpEndpoint>; mcpResourceAuth?: ResourceAuth | null }
+
+/**
+ * `/api/mcp` as an OAuth protected resource, when `MCP_AUTH_ISSUER` is set: a token's caller is
+ * `accountIdOf(iss, sub)`, the id sign-in gives the same person when the chat signs in with the
+ * same issuer, so the MCP caller and the chat's account are one.
+ */
+export function getMcpResourceAuth(): ResourceAuth | undefined {
+  if (globalForMcp.mcpResourceAuth === undefined) {
+    const { oauth } = readMcpConfig(process.env, readServerConfig())
+    globalForMcp.mcpResourceAuth = oauth ? createResourceAuth({ ...oauth, principalOf: accountIdOf }) : null
+  }
+  return globalForMcp.mcpResourceAuth ?? undefined
+}
+
+/** `/.well-known/oauth-protected-resource[/api/mcp]` (RFC 9728): the resource's metadata, or 404 when `/api/mcp` takes no access tokens. */
+export function protectedResourceMetadata(): Response {
+  const resourceAuth = getMcpResourceAuth()
+  if (!resourceAuth) return Response.json({ error: { code: 'not_found', message: 'This server takes no OAuth access tokens (MCP_AUTH_ISSUER is not set).' } }, { status: 404 })
+  return resourceAuth.metadataResponse()
+}
 
 /**
  * The app's MCP endpoint (`/api/mcp`): the plugins' tools, the model the environment selects
@@ -60,6 +81,7 @@ async function startMcpEndpoint(): Promise<McpEndpoint> {
     stateSecret: mcp.stateSecret,
     authToken: mcp.authToken,
     closedWithoutToken: mcp.closedWithoutToken,
+    resourceAuth: getMcpResourceAuth(),
     allowedHosts: mcp.allowedHosts,
     maxSessionsPerClient: mcp.maxSessionsPerClient,
     extend,

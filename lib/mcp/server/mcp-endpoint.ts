@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import {
   createMcpHandler,
   hostHeaderValidationResponse,
@@ -28,7 +28,9 @@ import { createQuestionApps, NO_QUESTION_APPS, QUESTION_APPS_EXTENSION, register
 import { CallRelay } from './call-relay'
 import { McpSessionRecords, type McpSessionData, type McpSessionRefusal, type SessionHolder } from './mcp-session-records'
 import { LocalSessions, RETRY_MS } from './restore-session'
-import { jsonRpcError, readBody, sameSecret, uncompressed } from './endpoint-http'
+import { jsonRpcError, readBody, uncompressed } from './endpoint-http'
+import { authenticate, scopeRefusal } from './bearer-auth'
+import type { ResourceAuth } from './resource-auth'
 
 export interface McpEndpointOptions {
   tools: readonly AnyMcpTool[]
@@ -38,8 +40,13 @@ export interface McpEndpointOptions {
   stateSecret: string
   /** How long a round's state stays valid (default 30 minutes). */
   stateTtlSeconds?: number
-  /** When set, every request needs `Authorization: Bearer <authToken>`. */
+  /** When set, every request needs `Authorization: Bearer <authToken>` (or, with `resourceAuth`, an access token). */
   authToken?: string
+  /**
+   * `/api/mcp` as an OAuth protected resource: access tokens of one authorization server for it,
+   * their subject the caller, their scopes what it may call (resource-auth.ts, bearer-auth.ts).
+   */
+  resourceAuth?: ResourceAuth
   /**
    * When there is no `authToken` but the endpoint must not be open (the chat is behind sign-in):
    * every request is refused with 401 and this message, which says what the operator sets.
@@ -106,7 +113,7 @@ export const MCP_SERVER_INFO = { name: 'elicit-chat', version: '0.1.0' }
  * and a restart loses no session and no call.
  */
 export async function createMcpEndpoint(options: McpEndpointOptions): Promise<McpEndpoint> {
-  const { tools, stateSecret, authToken, closedWithoutToken, extend, maxSessions = 1000, maxSessionsPerClient = 100, sessionIdleMs = 30 * 60_000 } = options
+  const { tools, stateSecret, extend, maxSessions = 1000, maxSessionsPerClient = 100, sessionIdleMs = 30 * 60_000 } = options
   /** A client over its own cap: its sessions unused this long make room for its new one. */
   const ownIdleMs = Math.min(sessionIdleMs, 60_000)
   // Refused at start, naming the tool and key, not in front of a user later.
@@ -303,15 +310,9 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       if (closing) return jsonRpcError(503, -32000, 'This server is shutting down; send the request again.', { 'Retry-After': '1' })
       const refused = hostHeaderValidationResponse(request, allowedHosts) ?? originRefusal(request, allowedHosts)
       if (refused) return refused
-      let authInfo: AuthInfo | undefined
-      if (authToken === undefined && closedWithoutToken !== undefined) return jsonRpcError(401, -32000, closedWithoutToken, { 'WWW-Authenticate': 'Bearer' })
-      if (authToken !== undefined) {
-        const given = /^Bearer (.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
-        if (!given || !sameSecret(given, authToken)) {
-          return jsonRpcError(401, -32000, 'Unauthorized: send Authorization: Bearer <MCP_AUTH_TOKEN>.', { 'WWW-Authenticate': 'Bearer' })
-        }
-        authInfo = { token: given, clientId: createHash('sha256').update(given).digest('base64url').slice(0, 16), scopes: [] }
-      }
+      const authenticated = await authenticate(request, options)
+      if (authenticated instanceof Response) return authenticated
+      const authInfo = authenticated
       if (!['GET', 'POST', 'DELETE'].includes(request.method)) return jsonRpcError(405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' })
       // The body is read once, here, and handed to the SDK parsed.
       const read = await readBody(request)
@@ -321,6 +322,8 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       if (Array.isArray(parsedBody)) {
         return jsonRpcError(400, -32600, 'Batches are not supported (removed in MCP 2025-06-18); send one message per request.')
       }
+      const forbidden = scopeRefusal(parsedBody, authInfo, options.resourceAuth)
+      if (forbidden) return forbidden
       if (options.admission) {
         const decision = options.admission.admit(
           clientAddressOf(request),

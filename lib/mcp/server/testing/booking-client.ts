@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from '@modelcontextprotocol/client'
+import { Client, StreamableHTTPClientTransport, type ClientCapabilities, type OAuthClientProvider } from '@modelcontextprotocol/client'
 import { QUESTION_META_KEY, choicesOf, type FormSchema, type QuestionMeta } from '../../../protocol/question-form'
 
 export type Era = '2025' | '2026'
@@ -27,6 +27,7 @@ export async function connectBookingClient({
   headers,
   capabilities = {},
   fetch,
+  authProvider,
 }: {
   url: URL
   era: Era
@@ -38,6 +39,8 @@ export async function connectBookingClient({
   capabilities?: ClientCapabilities
   /** The transport's fetch: a test's load balancer (endpoint-pool.ts). */
   fetch?: typeof globalThis.fetch
+  /** The client's OAuth: its tokens sent, a 401 answered by its flow. */
+  authProvider?: OAuthClientProvider
 }): Promise<{ client: Client; asked: Asked[]; sampled: string[] }> {
   const client = new Client(
     { name: 'booking-test', version: '1.0.0' },
@@ -62,7 +65,7 @@ export async function connectBookingClient({
       return { role: 'assistant', model: 'test-model', content: { type: 'text', text: await sample(prompt) } } as never
     })
   }
-  await client.connect(new StreamableHTTPClientTransport(url, { ...(headers ? { requestInit: { headers } } : {}), ...(fetch ? { fetch } : {}) }))
+  await client.connect(new StreamableHTTPClientTransport(url, { ...(headers ? { requestInit: { headers } } : {}), ...(fetch ? { fetch } : {}), ...(authProvider ? { authProvider } : {}) }))
   return { client, asked, sampled }
 }
 

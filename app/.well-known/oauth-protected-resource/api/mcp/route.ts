@@ -1,0 +1,3 @@
+export { GET } from '../../route'
+
+export const dynamic = 'force-dynamic'
