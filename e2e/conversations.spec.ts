@@ -131,6 +131,9 @@ test.describe('chats kept on the server', () => {
     // Reopened later, the chat still shows its question; answering it says the session expired.
     await page.reload()
     await expect(booking.flightList).toBeVisible()
+    // The chat's list still says it waits (it cannot know until a turn touches the question), so
+    // the check above did not race the 1.5 s.
+    await expect(chats.getByRole('link', { name: /waiting for your answer/ })).toHaveAttribute('href', `/c/${id}`)
     await booking.pickFlight(0)
     await expect(booking.root).toContainText(/The plugin session was stopped: .*expired/)
     await expect(booking.seatMap).toHaveCount(0)

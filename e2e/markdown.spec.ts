@@ -19,13 +19,6 @@ async function openWithAnswer(page: Page, text: string) {
     turns: [{ input: { text: 'Show me' }, events: [{ type: 'text', content: text }, { type: 'conversation_state', messages }, { type: 'complete', text }] }],
     conversationState: messages,
   }
-  await page.addInitScript(() => {
-    const longest = { duration: 0 }
-    ;(window as unknown as { longestTask: typeof longest }).longestTask = longest
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) longest.duration = Math.max(longest.duration, entry.duration)
-    }).observe({ type: 'longtask', buffered: true })
-  })
   const created = await page.request.post('/api/chats', { data: { import: exported } })
   expect(created.status(), await created.text()).toBe(201)
   const { chat: made } = (await created.json()) as { chat: { id: string } }
@@ -36,19 +29,22 @@ async function openWithAnswer(page: Page, text: string) {
 }
 
 test.describe('markdown in answers', () => {
-  test('60 KB of `*a ` renders without blocking the tab (the old renderer froze it for 14.6 s)', async ({ page }) => {
+  // That the renderer is linear (no freeze) is bounded where a busy machine cannot move it: the CPU
+  // time of rendering this and other hostile inputs, in components/Markdown.test.tsx. Here: the
+  // same 60 KB reaches the browser and is shown whole, as text, and the tab goes on taking input.
+  test('60 KB of `*a ` is shown whole as text and the tab goes on taking input (the old renderer froze it for 14.6 s)', async ({ page }) => {
     const text = '*a '.repeat(20_000)
     const chat = await openWithAnswer(page, text)
-    await expect(chat.lastAssistantMessage()).toContainText('*a *a *a')
-    const shown = await page.evaluate(() => performance.now())
-    const longestTask = await page.evaluate(() => (window as unknown as { longestTask: { duration: number } }).longestTask.duration)
-    console.log(`60 KB of "*a ": shown ${Math.round(shown)} ms after navigation; longest task ${Math.round(longestTask)} ms`)
-    expect(longestTask).toBeLessThan(1_000)
-    expect(shown).toBeLessThan(5_000)
+    const answer = chat.lastAssistantMessage()
+    await expect(answer).toContainText(text.trim())
+    await expect(answer.locator('em, strong')).toHaveCount(0)
+    await chat.composer.fill('still here')
+    await expect(chat.composer).toHaveValue('still here')
     // And again after a reload, which is where the old renderer froze the tab a second time.
     await page.reload()
-    await expect(chat.lastAssistantMessage()).toContainText('*a *a *a')
-    expect(await page.evaluate(() => (window as unknown as { longestTask: { duration: number } }).longestTask.duration)).toBeLessThan(1_000)
+    await expect(answer).toContainText(text.trim())
+    await chat.composer.fill('still here')
+    await expect(chat.composer).toHaveValue('still here')
   })
 
   test('a table and a code block render; script, handlers and javascript: links stay inert text', async ({ page }) => {

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { sleep, type Operation } from 'effection'
+import { until, type Operation } from 'effection'
 import { createClient } from 'redis'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { SessionStore, StoredSession } from '../../sessions'
 import { useRedisSessionStore } from '../../sessions/stores/redis-store'
 import { startRedisServer, type RedisServer } from '../../sessions/testing/redis-server'
 import { connectBookingClient } from './testing/booking-client'
@@ -30,9 +31,26 @@ afterEach(async () => {
 let prefixes = 0
 const nextPrefix = () => `takeover-${++prefixes}:`
 
-/** An instance in this process on the Redis under `prefix`, serving `reserve_table` with `gate`; `steps` counts the rounds that ran its step to its end. */
-async function inProcess(prefix: string, roundLeaseMs: number, gate: () => Operation<void> = function* () {}) {
-  const pool = endpointPool({ stateSecret: SECRET, roundLeaseMs, useStore: () => useRedisSessionStore({ url: redis.url, prefix }) })
+/**
+ * An instance in this process on the Redis under `prefix`, serving `reserve_table` with `gate`; `steps` counts the rounds that ran its step to its end.
+ * `onRead` sees every record the instance reads from its store, as it reads it.
+ */
+async function inProcess(prefix: string, roundLeaseMs: number, gate: () => Operation<void> = function* () {}, onRead?: (stored: StoredSession | undefined) => void) {
+  const useStore = function* (): Operation<SessionStore> {
+    const store = yield* useRedisSessionStore({ url: redis.url, prefix })
+    if (!onRead) return store
+    return new Proxy(store, {
+      get(target, key, receiver) {
+        if (key !== 'get') return Reflect.get(target, key, receiver) as unknown
+        return function* (clientId: string, id: string): Operation<StoredSession | undefined> {
+          const stored = yield* target.get(clientId, id)
+          onRead(stored)
+          return stored
+        }
+      },
+    })
+  }
+  const pool = endpointPool({ stateSecret: SECRET, roundLeaseMs, useStore })
   pools.push(pool)
   const counted = { steps: 0 }
   const tool = createGatedTool(function* () {
@@ -187,19 +205,32 @@ describe('a 2025 call whose round is cut by the death of its instance', () => {
     expect((await loggedMessages(prefix)).filter((message) => message.method === undefined)).toHaveLength(1)
   })
 
-  it('is not taken over while its round is merely slow: the runner renews its lease, and its own result is the one', async () => {
+  it('is not taken over while its round is merely slow: the runner renews its lease, and its own result is the one', { timeout: 60_000 }, async () => {
     const prefix = nextPrefix()
-    // Long enough that only a stall of two thirds of it (over a second) on a loaded CI machine could pass it.
-    const leaseMs = 2_000
-    // The round's step takes three leases: renewed every third of one, the lease never passes.
-    const { instance: runner, counted: ran } = await inProcess(prefix, leaseMs, () => sleep(3 * leaseMs))
-    const { instance: listener, counted: tookOver } = await inProcess(prefix, leaseMs)
+    // The default lease: only a runner stalled for two thirds of it (over 6 s) fails to renew it in time.
+    const leaseMs = 10_000
+    // The round's step lasts until the listener, past the round's first lease, has read the call's
+    // record and found the lease renewed: the moment it would have taken a dead runner's round over.
+    let firstLeaseEnd: number | undefined
+    let sawRenewed!: () => void
+    const renewedSeen = new Promise<void>((resolve) => (sawRenewed = resolve))
+    const runningUntil = (stored: StoredSession | undefined) =>
+      stored?.record.status === 'running' ? (stored.record.params as { runningUntil?: number }).runningUntil : undefined
+    const { instance: runner, counted: ran } = await inProcess(prefix, leaseMs, function* () {
+      // The round's lease as it started: the marker in the call's log, written before the round runs.
+      firstLeaseEnd = (yield* until(loggedEntries(prefix))).find((entry) => typeof entry.running === 'number')?.running
+      yield* until(renewedSeen)
+    })
+    const { instance: listener, counted: tookOver } = await inProcess(prefix, leaseMs, undefined, (stored) => {
+      const until = runningUntil(stored)
+      if (firstLeaseEnd !== undefined && until !== undefined && Date.now() >= firstLeaseEnd && until > firstLeaseEnd) sawRenewed()
+    })
     const { client } = await connectBookingClient({ url: listener.url, era: '2025', answer: at8, fetch: answersTo(runner.url, listener.url) })
     clients.push(client)
 
-    const started = Date.now()
     const result = await client.callTool(RESERVE)
-    expect(Date.now() - started).toBeGreaterThanOrEqual(3 * leaseMs)
+    expect(firstLeaseEnd).toBeDefined()
+    expect(Date.now()).toBeGreaterThanOrEqual(firstLeaseEnd!)
     expect(result.structuredContent).toMatchObject({ status: 'reserved', time: '20:00', code: expect.stringMatching(/^TBL-/) })
     expect(ran.steps).toBe(1)
     expect(tookOver.steps).toBe(0)
