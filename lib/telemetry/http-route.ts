@@ -26,6 +26,15 @@ export const ROUTES = [
   '/api/mcp-apps/tool-call',
   '/api/sessions',
   '/api/tools',
+  '/api/admin/usage',
+  '/auth/sign-in',
+  '/auth/callback',
+  '/auth/sign-out',
+  '/auth/signed-out',
+  '/auth/not-allowed',
+  '/auth/problem',
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-protected-resource/api/mcp',
 ] as const
 
 export type HttpRoute = (typeof ROUTES)[number] | '/_next/*' | 'other'
