@@ -97,7 +97,18 @@ test('an MCP App in its tool card: rendered, given the input then the result, ca
   const time = frame.locator('code')
   const approval = card.getByRole('region', { name: 'Approve get-time on basic-react' })
   const answers = () => consoleLines.filter((line) => line.startsWith('get-time result:')).length
-  await frame.getByRole('button', { name: 'Get Server Time' }).click()
+  // The app reports its new height after each answer, the card grows and the chat keeps its end in
+  // view: a click sent while that is under way lands where the button was. A person clicks what
+  // they see at rest, so each click waits until the last approval has left the card and the frame is as
+  // tall as the app's document again.
+  const iframe = page.getByTestId('mcp-app-frame')
+  const contentFrame = await appFrame(page)
+  const clickGetTime = async () => {
+    await expect(approval).toHaveCount(0)
+    await expect.poll(async () => Math.abs((await iframe.boundingBox())!.height - (await contentFrame.evaluate(() => document.documentElement.getBoundingClientRect().height)))).toBeLessThanOrEqual(2)
+    await frame.getByRole('button', { name: 'Get Server Time' }).click()
+  }
+  await clickGetTime()
   await expect(approval).toContainText('Asked by its app')
   // Brought to the person, who acted above it, with the safe choice focused.
   await expect(approval).toBeInViewport()
@@ -105,23 +116,22 @@ test('an MCP App in its tool card: rendered, given the input then the result, ca
   await card.screenshot({ path: testInfo.outputPath('app-tool-approval.png') })
   await approval.getByRole('button', { name: 'Deny' }).click()
   await expect(time).toHaveText('The person denied this call: get-time was not run.')
-  await frame.getByRole('button', { name: 'Get Server Time' }).click()
+  await clickGetTime()
   await approval.getByRole('button', { name: 'Allow once' }).click()
   await expect(time).toHaveText(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/)
   await expect(time).not.toHaveText(resultTime)
   await expect(approval).toHaveCount(0)
   // Allowed while the app is open: the next call is not asked about.
-  await frame.getByRole('button', { name: 'Get Server Time' }).click()
+  await clickGetTime()
   await approval.getByRole('button', { name: 'Allow while this app is open' }).click()
   await expect.poll(answers).toBe(3)
-  await frame.getByRole('button', { name: 'Get Server Time' }).click()
+  await clickGetTime()
   await expect.poll(answers).toBe(4)
   await expect(approval).toHaveCount(0)
   await expect(time).toHaveText(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/)
 
   // size-changed: the iframe is as tall as the app's document.
-  const iframe = page.getByTestId('mcp-app-frame')
-  const documentHeight = await (await appFrame(page)).evaluate(() => document.documentElement.getBoundingClientRect().height)
+  const documentHeight = await contentFrame.evaluate(() => document.documentElement.getBoundingClientRect().height)
   await expect.poll(async () => Math.abs((await iframe.boundingBox())!.height - documentHeight)).toBeLessThanOrEqual(2)
   expect(documentHeight).toBeGreaterThan(300)
 
