@@ -94,10 +94,10 @@ function deferClose(server) {
   server.close = (callback) => {
     setTimeout(
       () => {
-        if (shutdownDelay > 0) console.log('Stopping: no longer accepting connections.')
         close(callback)
         server.keepAliveTimeout = 1
         server.closeIdleConnections()
+        if (shutdownDelay > 0) console.log('Stopping: no longer accepting connections.')
       },
       Math.max(0, (stopAt ?? 0) - Date.now()),
     )
