@@ -18,7 +18,7 @@ export function createAccountIdentity(signIn: SignIn): ClientIdentityResolver {
     async identify(request) {
       try {
         const account = await signIn.requireAccount(request)
-        return { clientId: account.id, headers: {} }
+        return { clientId: account.id, headers: {}, person: account }
       } catch (error) {
         // Redis down: the 503 every store's outage is, never the store's own message (it names the host).
         if (isAuthStoreUnavailable(error)) throw new ChatRequestError('store_unavailable', 'Sign-in cannot be checked right now. Try again in a moment.')

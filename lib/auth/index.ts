@@ -9,7 +9,6 @@
  * the MCP host never see it: they key on `clientId`, which with sign-in is the account's id.
  */
 export { accountIdOf, type Account } from './account'
-export { isEmptyList, names, parsePeopleList, type PeopleList } from './allow-list'
 export { createAccountIdentity } from './account-identity'
 export { AuthStoreUnavailableError, isAuthStoreUnavailable, type AuthSession, type AuthStore, type SignInFlow } from './auth-store'
 export { createIdentityProvider, isProviderError, ProviderError, type IdentityProvider, type ProviderClaims } from './identity-provider'

@@ -2,9 +2,8 @@ import { run } from 'effection'
 import type { CustomFetch } from 'openid-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestOidcProvider, type TestOidcProvider } from '@/lib/testing/oidc-provider'
-import { isChatRequestError } from '../http'
+import { isChatRequestError, parsePeopleList } from '../http'
 import { accountIdOf } from './account'
-import { parsePeopleList } from './allow-list'
 import type { AuthStore } from './auth-store'
 import { createIdentityProvider } from './identity-provider'
 import { createSignIn, type SignInPolicy } from './sign-in'
@@ -74,7 +73,7 @@ describe('sign-in with a real OpenID Provider', () => {
     expect(response.headers.get('location')).toBe(`${APP}/c/chat-1`)
     expect(cookieOf(response, 'chat_session')).toMatch(/; Path=\/; HttpOnly; SameSite=Lax; Max-Age=604800$/)
     const account = await signIn.account(withCookie(`${APP}/api/chats`, session!))
-    expect(account).toEqual({ id: accountIdOf(op.issuer, 'alice'), email: 'alice@example.com', name: 'Alice Example', groups: ['eng', 'admins'], isAdmin: true, isGuest: false })
+    expect(account).toEqual({ id: accountIdOf(op.issuer, 'alice'), email: 'alice@example.com', emailVerified: true, name: 'Alice Example', groups: ['eng', 'admins'], isAdmin: true, isGuest: false })
     expect(account!.id).toMatch(/^[A-Za-z0-9_-]{43}$/)
   })
 

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import * as oidc from 'openid-client'
 import type { Operation } from 'effection'
-import { ChatRequestError } from '../http'
+import { ChatRequestError, names, type PeopleList } from '../http'
 import { accountIdOf, type Account } from './account'
-import { names, type PeopleList } from './allow-list'
 import { createAuthCookies } from './auth-cookies'
 import type { AuthSession, AuthStore } from './auth-store'
 import { isProviderError, type IdentityProvider, type ProviderClaims } from './identity-provider'
@@ -90,7 +89,7 @@ export function createSignIn({
   function accountOf(claims: ProviderClaims): Account | undefined {
     const person = { email: claims.email, emailVerified: claims.emailVerified, groups: claims.groups }
     if (!names(policy.allowed, person)) return undefined
-    return { id: accountIdOf(provider.issuer, claims.subject), email: claims.email, name: claims.name, groups: claims.groups, isAdmin: names(policy.admins, person), isGuest: false }
+    return { id: accountIdOf(provider.issuer, claims.subject), email: claims.email, emailVerified: claims.emailVerified, name: claims.name, groups: claims.groups, isAdmin: names(policy.admins, person), isGuest: false }
   }
 
   function sessionOf(request: Request): { id: string; accountId: string } | undefined {
@@ -103,7 +102,7 @@ export function createSignIn({
   async function recheck(session: AuthSession): Promise<AuthSession | undefined> {
     try {
       const grant = await provider.recheck(session)
-      const account = grant.claims ? accountOf(grant.claims) : accountOf({ subject: session.subject, email: session.account.email, emailVerified: true, name: session.account.name, groups: session.account.groups })
+      const account = grant.claims ? accountOf(grant.claims) : accountOf({ subject: session.subject, email: session.account.email, emailVerified: session.account.emailVerified !== false, name: session.account.name, groups: session.account.groups })
       if (!account) return undefined
       return { ...session, account, refreshToken: grant.refreshToken ?? session.refreshToken, accessToken: grant.accessToken ?? session.accessToken, checkedAt: now() }
     } catch (error) {

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import type { Person } from './people-list'
 import { requestIsHttps } from './request-is-https'
 
 /** The identity cookie on plain http (localhost, development). */
@@ -27,6 +28,12 @@ export interface ClientIdentity {
    * a code (lib/devices), absent for the identity's first browser (the one it was made in).
    */
   browserId?: string
+  /**
+   * With sign-in configured, the signed-in person (address, groups, admin): what decides which
+   * external MCP servers' tools they may use (lib/mcp/client/tool-audience.ts). Absent without
+   * sign-in, where the browser is the person and may use every tool.
+   */
+  person?: Person
 }
 
 export interface ClientIdentityResolver {

@@ -5,7 +5,8 @@
  * What is here, and why it left `lib/engine` (which keeps the turn):
  * - who is asking: the identity cookie (`client-identity.ts`) and whether the browser spoke
  *   HTTPS (`request-is-https.ts`, `TRUST_PROXY`); every route asks `identify` first, which with
- *   sign-in configured is the signed-in account's (`lib/auth` fills the seam, `lib/server` wires it);
+ *   sign-in configured is the signed-in account's (`lib/auth` fills the seam, `lib/server` wires it),
+ *   with the `Person` it is (address, groups, admin) and the lists that name people (`people-list.ts`);
  * - from where: the client address a request is counted against (`client-address.ts`), and the
  *   process-wide hook that makes `X-Forwarded-For` the TCP peer (`peer-address.ts`);
  * - how much: per-address token buckets (`rate-limiter.ts`), admission with work in progress
@@ -43,6 +44,8 @@ export type { ChatTurns } from './handle-chat-request'
 export { ChatRequestError, Refusal, hasMark, isChatRequestError, toApiFailure, toChatFailure } from './errors'
 export { createClientIdentity, readCookies, CLIENT_COOKIE, SECURE_CLIENT_COOKIE } from './client-identity'
 export type { BrowserRevoked, ClientIdentity, ClientIdentityResolver } from './client-identity'
+export { isEmptyList, names, parsePeopleList, peopleListOf } from './people-list'
+export type { PeopleList, Person } from './people-list'
 export { readTrustProxy, requestIsHttps } from './request-is-https'
 export { readJsonBody, MAX_BODY_BYTES } from './read-json-body'
 export { clientAddressOf, addressKey } from './client-address'

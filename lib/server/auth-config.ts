@@ -1,4 +1,4 @@
-import { isEmptyList, parsePeopleList, type PeopleList } from '../auth'
+import { isEmptyList, parsePeopleList, type PeopleList } from '../http'
 import { ConfigError, type Environment } from './config-error'
 
 /** Sign-in as the environment configures it (docs/sign-in.md), or undefined: no sign-in, the browser's identity is the person. */

@@ -20,7 +20,7 @@ describe('embedded auth store', () => {
     const other = await openInScope(() => useEmbeddedAuthStore({ directory }))
     try {
       const now = Date.now()
-      const account = { id: 'A'.repeat(43), email: 'a@example.com', name: 'A', groups: [], isAdmin: false, isGuest: false }
+      const account = { id: 'A'.repeat(43), email: 'a@example.com', emailVerified: true, name: 'A', groups: [], isAdmin: false, isGuest: false }
       await one.run(() => one.value.putSession({ id: 's', account, subject: 'a', createdAt: now, checkedAt: now, expiresAt: now + 60_000 }))
       expect((await other.run(() => other.value.getSession('s', now)))?.account.email).toBe('a@example.com')
       await one.run(() => one.value.endSession('s'))

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { openInScope } from '@/lib/testing/in-scope'
 import type { AuthSession, AuthStore } from '../auth-store'
 
-const account = { id: 'A'.repeat(43), email: 'alice@example.com', name: 'Alice', groups: ['eng'], isAdmin: false, isGuest: false }
+const account = { id: 'A'.repeat(43), email: 'alice@example.com', emailVerified: true, name: 'Alice', groups: ['eng'], isAdmin: false, isGuest: false }
 
 /** What every `AuthStore` does (memory, embedded, Redis), each opened by `setup` in a scope of its own. */
 export function describeAuthStoreContract(name: string, { setup }: { setup(): Operation<AuthStore> }) {

@@ -15,3 +15,5 @@ export { provideAppMcpClients, appMcpClients, readResource, callTool, getTool } 
 export { CHAT_CLIENT_CAPABILITIES, questionAppOf, questionAppsOf } from './app-elicitations'
 export { needsApproval, DEFAULT_APPROVAL_POLICY } from './approval-policy'
 export type { ApprovalPolicy } from './approval-policy'
+export { createToolAudience, EVERYONE } from './tool-audience'
+export type { ToolAudience } from './tool-audience'

@@ -137,6 +137,32 @@ describe('mcp.json', () => {
     ])
   })
 
+  it('an entry\'s "users" is kept as the people it names, in both formats; a wrong entry is refused, naming the file and the entry', () => {
+    const { servers, invalid } = parseMcpServers({
+      file: '/srv/app/mcp.json',
+      data: {
+        mcpServers: {
+          files: { command: 'node', users: ['Alice@Example.com', '@corp.example', 'group:eng'] },
+          notes: { url: 'https://example.test/mcp', users: [] },
+          plain: { command: 'node' },
+          typo: { command: 'node', users: ['alice@example.com', 'eng'] },
+          text: { url: 'https://example.test/mcp', users: 'alice@example.com' },
+          numbers: { command: 'node', users: [7] },
+        },
+      },
+    })
+    expect(servers.map((server) => [server.name, server.users])).toEqual([
+      ['files', { emails: new Set(['alice@example.com']), domains: new Set(['corp.example']), groups: new Set(['eng']) }],
+      ['notes', { emails: new Set(), domains: new Set(), groups: new Set() }],
+      ['plain', undefined],
+    ])
+    expect(invalid).toEqual([
+      { name: 'typo', error: '/srv/app/mcp.json: users: "eng" is neither an address (alice@example.com), a domain (@example.com) nor a group (group:eng)' },
+      { name: 'text', error: expect.stringMatching(/^\/srv\/app\/mcp\.json: users: users must be a list of addresses/) },
+      { name: 'numbers', error: expect.stringMatching(/^\/srv\/app\/mcp\.json: users\.0: /) },
+    ])
+  })
+
   it('every error names the file that was read, as MCP_CONFIG named it', () => {
     const directory = mkdtempSync(path.join(tmpdir(), 'mcp-config-'))
     const file = resolveMcpConfigPath({ env: { MCP_CONFIG: 'conf/servers.json' }, cwd: directory })

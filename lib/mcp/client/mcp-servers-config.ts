@@ -1,18 +1,20 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { peopleListOf, type PeopleList } from '../../http'
 import { APPROVAL_POLICIES, type ApprovalPolicy } from './approval-policy'
 
 /**
  * One external MCP server, as `mcp.json` names it. `initializeTimeoutMs`, when the entry sets
  * it, replaces the app's (`MCP_INITIALIZE_TIMEOUT_MS`) for this server; `approve`, when it
- * sets it, which of its tools the person approves before each call (default `write`).
+ * sets it, which of its tools the person approves before each call (default `write`); `users`,
+ * when it sets it, who may use the server's tools once sign-in is configured (`tool-audience.ts`).
  */
 export type McpServerConfig = (
   | { name: string; transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
   | { name: string; transport: 'http'; url: URL; headers: Record<string, string> }
   | { name: string; transport: 'sse'; url: URL; headers: Record<string, string> }
-) & { initializeTimeoutMs?: number; approve?: ApprovalPolicy }
+) & { initializeTimeoutMs?: number; approve?: ApprovalPolicy; users?: PeopleList }
 
 /** What `mcp.json` holds: the servers that can be started, the entries that cannot (with why), and those turned off. */
 export interface McpServersConfig {
@@ -41,6 +43,17 @@ const common = {
   initializeTimeoutMs: z.int().positive('initializeTimeoutMs must be a positive whole number of milliseconds').optional(),
   disabled: z.boolean().optional(),
   approve: z.enum(APPROVAL_POLICIES, 'approve must be "write" (ask before tools not marked read-only; the default), "always" (ask before every tool) or "never"').optional(),
+  users: z
+    .array(z.string(), 'users must be a list of addresses ("alice@example.com"), domains ("@example.com") and groups ("group:eng")')
+    .transform((entries, context) => {
+      try {
+        return peopleListOf(entries)
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message })
+        return z.NEVER
+      }
+    })
+    .optional(),
 }
 const stdioEntry = z.strictObject({
   command: z.string().min(1, 'command must not be empty'),
@@ -136,6 +149,7 @@ export function parseMcpServers({ data, file }: { data: unknown; file: string })
     const options = {
       ...(value.initializeTimeoutMs !== undefined ? { initializeTimeoutMs: value.initializeTimeoutMs } : {}),
       ...(value.approve !== undefined ? { approve: value.approve } : {}),
+      ...(value.users !== undefined ? { users: value.users } : {}),
     }
     if ('url' in value) {
       const url = { name, url: new URL(value.url), headers: value.headers, ...options }
