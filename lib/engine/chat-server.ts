@@ -26,7 +26,8 @@ import { prepareTurn, refuseWhenBudgetSpent } from './prepare-turn'
 import { chatRequestSchema } from '../protocol/request-schema'
 import { createModelSampler } from '../runtime/sample-with-model'
 import type { ExternalToolSource } from '../tools/external-tools'
-import { createToolRegistry, type ToolDescription } from './tool-registry'
+import { createToolRegistry, type ExternalToolAudience, type ToolDescription } from './tool-registry'
+import type { Person } from '../http/people-list'
 import { toIssues } from '../runtime/json-schema'
 import type { WaitingQuestion } from '../runtime/pending-question'
 import { turnInputOf, type ChatHistory } from './chat-history'
@@ -38,6 +39,8 @@ export interface ChatServerOptions {
   tools: readonly AnyMcpTool[]
   /** Tools of external MCP servers, offered beside `tools` while their servers are up. */
   externalTools?: ExternalToolSource
+  /** Who may use which external server's tools (with sign-in, mcp.json's `users`); without it, everyone every tool. */
+  toolAudience?: ExternalToolAudience
   systemPrompt?: string
   /** Model calls per turn at most (default 8). */
   maxIterations?: number
@@ -102,7 +105,7 @@ export interface ChatServer {
    * before any byte; `toChatFailure` makes either a response), then run the turn, streaming NDJSON events; `signal`
    * (the request's) stops it; `onEnd` hears when the body has ended. One task does both.
    */
-  open(options: { body: unknown; clientId: string; address?: string; signal?: AbortSignal; onEnd?: (errorCode?: string) => void }): Promise<ReadableStream<Uint8Array>>
+  open(options: { body: unknown; clientId: string; person?: Person; address?: string; signal?: AbortSignal; onEnd?: (errorCode?: string) => void }): Promise<ReadableStream<Uint8Array>>
   /**
    * Whether a request body (not yet validated) continues this client's work in progress — an
    * answer to a question, a Stop — from the tool call ids it names (work-in-progress.ts): what
@@ -117,8 +120,8 @@ export interface ChatServer {
    * needs to serve that one question, e.g. the MCP App an external server's form names.
    */
   waitingQuestion(options: { clientId: string; callId: string }): Promise<WaitingQuestion | undefined>
-  /** Every tool the chat can use now, the app's own and external ones. */
-  listTools(): ToolDescription[]
+  /** Every tool the chat can use now for `person` (undefined without sign-in), the app's own and external ones. */
+  listTools(person?: Person): ToolDescription[]
   /** Halt every session and the scope. */
   close(): Promise<void>
 }
@@ -151,6 +154,7 @@ export async function createChatServer({
   model,
   tools,
   externalTools,
+  toolAudience,
   systemPrompt = DEFAULT_SYSTEM_PROMPT,
   maxIterations = 8,
   maxToolCallsPerStep = 8,
@@ -170,7 +174,7 @@ export async function createChatServer({
   budget,
 }: ChatServerOptions): Promise<ChatServer> {
   if (branchLimits) checkLimits('createChatServer branchLimits', branchLimits)
-  const registry = createToolRegistry(tools, externalTools)
+  const registry = createToolRegistry(tools, externalTools, toolAudience)
   const [scope, destroy] = createScope()
   const sessions = await new Promise<PluginSessionManager>((resolve, reject) => {
     scope
@@ -219,14 +223,14 @@ export async function createChatServer({
   const turns = createTurnRunner(scope)
 
   return {
-    async open({ body, clientId, address = 'unknown', signal, onEnd }) {
+    async open({ body, clientId, person, address = 'unknown', signal, onEnd }) {
       const parsed = chatRequestSchema.safeParse(body)
       if (!parsed.success) {
         throw new ChatRequestError('invalid_request', 'The request body does not match the chat contract.', toIssues(parsed.error))
       }
       const request = parsed.data
       const { chatId } = request
-      const prepareOnly = () => prepareTurn({ request, clientId, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes })
+      const prepareOnly = () => prepareTurn({ request, clientId, person, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes })
       // A new message of a client whose model budget is spent is refused first: before anything is prepared or recorded.
       const refuseSpent = budget && (() => refuseWhenBudgetSpent({ request, clientId, budget }))
       if (chatId === undefined) {
@@ -271,7 +275,7 @@ export async function createChatServer({
         const { request } = loaded
         return { toolName: loaded.stored.record.toolName, elicitId: request.elicitId, key: request.key, context: request.context }
       }),
-    listTools: () => registry.describe(),
+    listTools: (person) => registry.describe(person),
     close: () => {
       turns.close()
       return destroy()

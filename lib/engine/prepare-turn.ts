@@ -4,6 +4,7 @@ import { settledOutcome, type LiveSession, type LoadedSession, type PluginSessio
 import { analyzeConversation } from './conversation'
 import type { ConversationSigner } from './conversation-signature'
 import { ChatRequestError } from '../http/errors'
+import type { Person } from '../http/people-list'
 import type { ToolAvailability } from './tool-registry'
 import { toolContextOf } from './tool-context'
 import type { SessionErrorCode, ValidationIssue } from '../protocol/events'
@@ -14,6 +15,8 @@ import type { Budget } from '../budgets/budget'
 /** What a turn will do, decided (and every refusal made) before the first byte streams. */
 export interface TurnPlan {
   clientId: string
+  /** With sign-in, the person asking: which external servers' tools the model is offered and may start. */
+  person?: Person
   /** The client address the request came from (the rate limiter's key). */
   address: string
   messages: Message[]
@@ -42,12 +45,14 @@ export interface TurnPlan {
 export interface PrepareTurnOptions {
   request: ChatRequest
   clientId: string
+  /** With sign-in, the signed-in person (`ClientIdentity.person`); undefined without. */
+  person?: Person
   address: string
   sessions: PluginSessionManager
   /** Checks that every assistant and tool message is one this server produced. */
   signer: ConversationSigner
-  /** Whether a slash command may start a tool of this name: it exists and is not only for its app. */
-  availabilityOf(name: string): ToolAvailability
+  /** Whether a slash command may start a tool of this name: it exists, is not only for its app, and is the person's to use. */
+  availabilityOf(name: string, person?: Person): ToolAvailability
   /** The most of the conversation a resumed tool keeps as `ctx.parentMessages` (see `toolContextOf`). */
   maxToolContextBytes: number
 }
@@ -73,7 +78,12 @@ export function* refuseWhenBudgetSpent({
   yield* budget.check(clientId)
 }
 
-export function* prepareTurn({ request, clientId, address, sessions, signer, availabilityOf, maxToolContextBytes }: PrepareTurnOptions): Operation<TurnPlan> {
+/** The refusal of a slash command or an answer that names an external server's tool the person may not use. */
+function notAllowed(name: string): ChatRequestError {
+  return new ChatRequestError('tool_not_allowed', `The tool "${name}" is not yours to use: its MCP server is for the people its entry in mcp.json names (ask an admin).`)
+}
+
+export function* prepareTurn({ request, clientId, person, address, sessions, signer, availabilityOf, maxToolContextBytes }: PrepareTurnOptions): Operation<TurnPlan> {
   if (request.messages.length === 0) {
     throw new ChatRequestError('invalid_conversation', 'messages must contain at least one message.')
   }
@@ -97,6 +107,7 @@ export function* prepareTurn({ request, clientId, address, sessions, signer, ava
 
   const turn: TurnPlan = {
     clientId,
+    ...(person ? { person } : {}),
     address,
     messages,
     interruptedCalls,
@@ -111,7 +122,8 @@ export function* prepareTurn({ request, clientId, address, sessions, signer, ava
     if (messages.at(-1)!.role !== 'user' || request.pluginAbort || request.pluginElicitResponses?.length) {
       throw new ChatRequestError('invalid_request', 'directToolCall goes with a new user message only (no answers, no abort).')
     }
-    const availability = availabilityOf(request.directToolCall.name)
+    const availability = availabilityOf(request.directToolCall.name, person)
+    if (availability === 'not-allowed') throw notAllowed(request.directToolCall.name)
     if (availability === 'unknown') {
       throw new ChatRequestError('unknown_tool', `There is no tool named "${request.directToolCall.name}". Type / in the composer to see the tools.`)
     }
@@ -131,7 +143,9 @@ export function* prepareTurn({ request, clientId, address, sessions, signer, ava
   const responses = new Map<string, PluginElicitResponse>()
   for (const [index, response] of (request.pluginElicitResponses ?? []).entries()) {
     const field = `pluginElicitResponses.${index}`
-    pendingCall(response.sessionId, field)
+    const call = pendingCall(response.sessionId, field)
+    // An answer (an approval too) carries a call on: not for a tool whose server is not the person's.
+    if (availabilityOf(call.function.name, person) === 'not-allowed') throw notAllowed(call.function.name)
     if (response.callId !== response.sessionId) {
       throw new ChatRequestError('unknown_tool_call', `${field}: callId must equal sessionId (both are the tool call id).`)
     }

@@ -127,7 +127,8 @@ export function* runTurn({
     const parentMessages = toolContextOf({ conversation, maxBytes: config.maxToolContextBytes })
     for (const [index, { call, input }] of entries.entries()) {
       // An app-only tool is not the model's to start, whatever name it gives.
-      const availability = config.tools.availabilityOf(call.function.name)
+      // Nor is a tool of a server that is not the person's (as if there were none: the model was never offered it).
+      const availability = config.tools.availabilityOf(call.function.name, plan.person)
       const tool = availability === 'available' ? config.tools.get(call.function.name) : undefined
       if (index >= config.maxToolCallsPerStep) {
         const message = `Not run: at most ${config.maxToolCallsPerStep} tool calls are run per model step. Ask for the rest in a later step.`
@@ -228,7 +229,7 @@ export function* runTurn({
           model: config.model,
           system: withAppContext(config.systemPrompt, plan.appContext),
           messages: conversation,
-          tools: config.tools.forModel(),
+          tools: config.tools.forModel(plan.person),
           maxOutputTokens: config.maxOutputTokens,
           timeoutMs: config.modelTimeoutMs,
           emit,

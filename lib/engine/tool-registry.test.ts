@@ -55,4 +55,26 @@ describe('the tool registry with external tools', () => {
     // A session already running with it still reaches its tool.
     expect(registry.get('monitor__poll-system-stats')).toBe(appOnly.tool)
   })
+
+  it('lists, offers and lets start an external server\'s tools only for the people its audience admits', () => {
+    const listed = [external('files__read'), external('notes__add')]
+    const person = (email: string) => ({ email, emailVerified: true, groups: [], isAdmin: false })
+    const registry = createToolRegistry([own], { list: () => listed, get: (name) => listed.find((entry) => entry.tool.name === name) }, {
+      admits: (server, who) => server === 'notes' || who?.email === 'alice@example.com',
+    })
+    const alice = person('alice@example.com')
+    const bob = person('bob@example.com')
+    expect(registry.describe(alice).map((tool) => tool.name)).toEqual(['echo', 'files__read', 'notes__add'])
+    expect(registry.describe(bob).map((tool) => tool.name)).toEqual(['echo', 'notes__add'])
+    expect(Object.keys(registry.forModel(alice))).toEqual(['echo', 'files__read', 'notes__add'])
+    expect(Object.keys(registry.forModel(bob))).toEqual(['echo', 'notes__add'])
+    expect(Object.keys(registry.forModel(undefined))).toEqual(['echo', 'notes__add'])
+    expect(registry.availabilityOf('files__read', alice)).toBe('available')
+    expect(registry.availabilityOf('files__read', bob)).toBe('not-allowed')
+    expect(registry.availabilityOf('files__nope', bob)).toBe('unknown')
+    expect(registry.availabilityOf('echo', bob)).toBe('available')
+    // A session already running still finds its tool: the audience decides what starts, not what finishes.
+    expect(registry.get('files__read')).toBeDefined()
+  })
 })
+

@@ -1,4 +1,5 @@
 import { jsonSchema, tool as defineModelTool, type Tool as ModelTool, type ToolSet } from 'ai'
+import type { Person } from '../http/people-list'
 import type { ExternalToolOrigin } from '../protocol/events'
 import { toJsonSchema } from '../runtime/json-schema'
 import type { ExternalTool, ExternalToolSource } from '../tools/external-tools'
@@ -14,24 +15,41 @@ export interface ToolDescription {
   appOnly?: true
 }
 
-/** Whether the model or a slash command may start a tool of this name now. */
-export type ToolAvailability = 'available' | 'app-only' | 'unknown'
+/**
+ * Whether the model or a slash command may start a tool of this name now, for the person asking:
+ * `not-allowed` is an external server's tool that is not theirs (`ExternalToolAudience`).
+ */
+export type ToolAvailability = 'available' | 'app-only' | 'not-allowed' | 'unknown'
 
+/**
+ * Who may see and use an external server's tools (lib/mcp's `ToolAudience` is one: mcp.json's
+ * `users`, admins, stdio servers for admins). Declared here, not imported: the engine never
+ * imports lib/mcp. Without it every tool is everyone's.
+ */
+export interface ExternalToolAudience {
+  admits(server: string, person: Person | undefined): boolean
+}
+
+/**
+ * The tools, for the person asking: `person` is the signed-in one (`ClientIdentity.person`),
+ * undefined without sign-in. An external server's tools that are not theirs are not listed, not
+ * offered to the model, and not available to start.
+ */
 export interface ToolRegistry {
   /** Any tool by name, app-only ones too (a session already running still needs its tool). */
   get(name: string): AnyMcpTool | undefined
-  /** Whether the model or a person may start it: an app-only tool is for its app alone. */
-  availabilityOf(name: string): ToolAvailability
+  /** Whether the model or a person may start it: an app-only tool is for its app alone, another's server's tool for them. */
+  availabilityOf(name: string, person?: Person): ToolAvailability
   /** Where an external tool comes from; undefined for the app's own. */
   originOf(name: string): ExternalToolOrigin | undefined
   /** The tools as the model sees them now: name, description, JSON Schema; executed by the engine. */
-  forModel(): ToolSet
-  describe(): ToolDescription[]
+  forModel(person?: Person): ToolSet
+  describe(person?: Person): ToolDescription[]
 }
 
 export const PLUGIN_TOOL_SOURCE = 'plugin'
 
-export function createToolRegistry(tools: readonly AnyMcpTool[], external?: ExternalToolSource): ToolRegistry {
+export function createToolRegistry(tools: readonly AnyMcpTool[], external?: ExternalToolSource, audience?: ExternalToolAudience): ToolRegistry {
   const byName = new Map<string, AnyMcpTool>()
   const own: ToolSet = {}
   for (const tool of tools) {
@@ -53,17 +71,20 @@ export function createToolRegistry(tools: readonly AnyMcpTool[], external?: Exte
     return definition
   }
   let last: { offered: readonly ExternalTool[]; set: ToolSet } = { offered: [], set: own }
+  const admits = (entry: ExternalTool, person: Person | undefined) => !audience || audience.admits(entry.origin.server, person)
+  /** The external tools the person may see now, the app's own names left to the app. */
+  const listedFor = (person: Person | undefined) => external?.list().filter((entry) => !byName.has(entry.tool.name) && admits(entry, person)) ?? []
   return {
     // The app's own tools first: an external server cannot take over a plugin's name.
     get: (name) => byName.get(name) ?? external?.get(name)?.tool,
     originOf: (name) => (byName.has(name) ? undefined : external?.get(name)?.origin),
-    availabilityOf(name) {
+    availabilityOf(name, person) {
       if (byName.has(name)) return 'available'
       const entry = external?.get(name)
-      return !entry ? 'unknown' : entry.appOnly ? 'app-only' : 'available'
+      return !entry ? 'unknown' : !admits(entry, person) ? 'not-allowed' : entry.appOnly ? 'app-only' : 'available'
     },
-    forModel() {
-      const offered = external?.list().filter((entry) => !byName.has(entry.tool.name) && !entry.appOnly) ?? []
+    forModel(person) {
+      const offered = listedFor(person).filter((entry) => !entry.appOnly)
       if (offered.length === 0) return own
       // The same set while the servers offer the same tools: the model layer converts each set once.
       if (offered.length !== last.offered.length || offered.some((entry, index) => entry !== last.offered[index])) {
@@ -71,11 +92,9 @@ export function createToolRegistry(tools: readonly AnyMcpTool[], external?: Exte
       }
       return last.set
     },
-    describe: () => [
+    describe: (person) => [
       ...tools.map((tool) => ({ name: tool.name, description: tool.description, source: PLUGIN_TOOL_SOURCE })),
-      ...(external?.list() ?? [])
-        .filter((entry) => !byName.has(entry.tool.name))
-        .map((entry) => ({ name: entry.tool.name, description: entry.description, source: entry.source, ...(entry.appOnly ? { appOnly: true as const } : {}) })),
+      ...listedFor(person).map((entry) => ({ name: entry.tool.name, description: entry.description, source: entry.source, ...(entry.appOnly ? { appOnly: true as const } : {}) })),
     ],
   }
 }

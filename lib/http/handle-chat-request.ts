@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { clientAddressOf } from './client-address'
 import { createClientIdentity, type ClientIdentity, type ClientIdentityResolver } from './client-identity'
+import type { Person } from './people-list'
 import { ChatRequestError, toChatFailure } from './errors'
 import type { Admission, Work } from './admission'
 import type { InFlightLimiter } from './in-flight-limiter'
@@ -18,7 +19,7 @@ export interface ChatTurns {
   /** Whether a body (not yet validated) continues `clientId`'s work in progress: what admission puts first. */
   workOf(body: unknown, clientId: string): Work
   /** Validate the body and stream its turn as NDJSON; a refusal rejects before any byte. */
-  open(options: { body: unknown; clientId: string; address?: string; signal?: AbortSignal; onEnd?: (errorCode?: string) => void }): Promise<ReadableStream<Uint8Array>>
+  open(options: { body: unknown; clientId: string; person?: Person; address?: string; signal?: AbortSignal; onEnd?: (errorCode?: string) => void }): Promise<ReadableStream<Uint8Array>>
 }
 
 /**
@@ -74,6 +75,7 @@ export async function handleChatRequest({
     const stream = await chat.open({
       body,
       clientId: client.clientId,
+      ...(client.person ? { person: client.person } : {}),
       address,
       signal: request.signal,
       onEnd: (errorCode) => {

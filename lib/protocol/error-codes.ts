@@ -10,6 +10,8 @@ export const CHAT_ERROR_STATUS = {
   unknown_tool: 400,
   /** A slash command names a tool its MCP server keeps for its app (`_meta.ui.visibility` without "model"). */
   app_only_tool: 400,
+  /** With sign-in, a slash command or an answer names a tool of an MCP server that is not this person's (mcp.json's `users`; stdio servers are for admins). */
+  tool_not_allowed: 403,
   duplicate_response: 400,
   /** An assistant or tool message the server did not produce, or changed since. */
   tampered_message: 400,

@@ -4,13 +4,13 @@ import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
 import { offlineSkills, pluginTools } from '@/plugins'
-import { createServerToolSource } from '../mcp/client'
+import { createServerToolSource, type ToolAudience } from '../mcp/client'
 import { createAccountIdentity } from '../auth'
 import { readServerConfig } from './config'
 import { getSignIn } from './sign-in-instance'
 import { getDeviceStore } from './device-store-instance'
 import { getBudgets } from './budget-instance'
-import { getMcpClients } from './mcp-clients-instance'
+import { getMcpClients, getToolAudience } from './mcp-clients-instance'
 import { chatHistoryOf, type ConversationLimits } from '../conversations'
 import { readConversationLimits } from './conversation-limits'
 import { openConversations, type OpenConversations } from './open-conversations'
@@ -22,6 +22,8 @@ export interface ChatApp {
   chat: ChatServer
   /** Who is asking: the browser identity, or with sign-in configured the signed-in account (`createAccountIdentity`). */
   identity: ClientIdentityResolver
+  /** Who may use which external MCP server's tools (mcp.json's `users`; everyone without sign-in). */
+  toolAudience: ToolAudience
   /** Requests per client address and to the whole server, work in progress first (chat, MCP, MCP Apps). */
   admission: Admission
   /** Chat requests per client address being answered at once. */
@@ -51,7 +53,7 @@ async function startChatApp(): Promise<ChatApp> {
   const config = readServerConfig()
   const { redisUrl, dataDir, limits } = config
   const store = redisUrl ? 'redis' : process.env.SESSION_STORE === 'memory' ? 'memory' : 'embedded'
-  const [clients, devices, signIn, budgets] = await Promise.all([getMcpClients(), getDeviceStore(), getSignIn(), getBudgets()])
+  const [clients, toolAudience, devices, signIn, budgets] = await Promise.all([getMcpClients(), getToolAudience(), getDeviceStore(), getSignIn(), getBudgets()])
   const chatLimits = readConversationLimits()
   const chats = await openConversations({ store, redisUrl, dataDir, limits: chatLimits })
   const chatModel = selectChatModel({ skills: offlineSkills })
@@ -61,6 +63,7 @@ async function startChatApp(): Promise<ChatApp> {
     tools: pluginTools,
     // An external call waits for its user as long as a plugin's question does.
     externalTools: createServerToolSource({ clients, callTimeoutMs: config.idleTimeoutMs }),
+    toolAudience,
     idleTimeoutMs: config.idleTimeoutMs,
     hotMs: config.hotMs,
     secret: config.sessionSecret,
@@ -94,5 +97,5 @@ async function startChatApp(): Promise<ChatApp> {
   const browserIdentity = createClientIdentity({ secret: config.sessionSecret, trustProxy: limits.trustProxy, revoked: devices.store.revoked })
   // With sign-in, the account is the identity: its work follows it to every device (docs/sign-in.md).
   const identity = signIn ? createAccountIdentity(signIn.signIn) : browserIdentity
-  return { chat, identity, admission, inFlight, trustProxy: limits.trustProxy, store, chats: { ...chats, limits: chatLimits } }
+  return { chat, identity, toolAudience, admission, inFlight, trustProxy: limits.trustProxy, store, chats: { ...chats, limits: chatLimits } }
 }

@@ -17,13 +17,13 @@ export function getMcpAppsApp(): Promise<McpAppsApp> {
 
 async function start(): Promise<McpAppsApp> {
   // The chat app starts the MCP clients; both are the process's one instance.
-  const [{ chat, identity, admission }, clients] = await Promise.all([getChatApp(), getMcpClients()])
+  const [{ chat, identity, admission, toolAudience }, clients] = await Promise.all([getChatApp(), getMcpClients()])
   return {
     identity,
     admission,
     host:
       clients.servers().length > 0
-        ? createMcpAppsHost({ source: appResourceSource(clients), questions: questionAppsOf(chat), secret: readServerConfig().sessionSecret })
+        ? createMcpAppsHost({ source: appResourceSource(clients), questions: questionAppsOf(chat), audience: toolAudience, secret: readServerConfig().sessionSecret })
         : undefined,
   }
 }

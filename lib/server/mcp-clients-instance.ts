@@ -1,25 +1,46 @@
-import { provideAppMcpClients, readMcpServersConfig, resolveMcpConfigPath, startMcpClients, type McpClients } from '../mcp/client'
+import { createToolAudience, provideAppMcpClients, readMcpServersConfig, resolveMcpConfigPath, startMcpClients, type McpClients, type ToolAudience } from '../mcp/client'
 import { ConfigError, type Environment } from './config-error'
+import { getSignIn } from './sign-in-instance'
 
-const globalForMcpClients = globalThis as typeof globalThis & { mcpClients?: Promise<McpClients> }
+/** The servers of `mcp.json`: their connections, and who may use which one's tools. */
+interface McpServers {
+  clients: McpClients
+  audience: ToolAudience
+}
+
+const globalForMcpClients = globalThis as typeof globalThis & { mcpServers?: Promise<McpServers> }
+
+function mcpServers(): Promise<McpServers> {
+  if (!globalForMcpClients.mcpServers) {
+    globalForMcpClients.mcpServers = start()
+    provideAppMcpClients(globalForMcpClients.mcpServers.then(({ clients }) => clients))
+  }
+  return globalForMcpClients.mcpServers
+}
 
 /**
  * The app's connections to the external MCP servers of `mcp.json` (or `MCP_CONFIG`), started
  * once when the server starts and kept for its lifetime. Without the file there are none and
  * the chat works as it always did; a server that cannot start is reported, never fatal.
  */
-export function getMcpClients(): Promise<McpClients> {
-  if (!globalForMcpClients.mcpClients) {
-    globalForMcpClients.mcpClients = start()
-    provideAppMcpClients(globalForMcpClients.mcpClients)
-  }
-  return globalForMcpClients.mcpClients
+export async function getMcpClients(): Promise<McpClients> {
+  return (await mcpServers()).clients
 }
 
-async function start(): Promise<McpClients> {
+/**
+ * Who may use which of those servers' tools: with sign-in configured, the people each entry's
+ * `users` names and the admins (a stdio server without `users`: admins only); without, everyone.
+ */
+export async function getToolAudience(): Promise<ToolAudience> {
+  return (await mcpServers()).audience
+}
+
+async function start(): Promise<McpServers> {
   const env = process.env
   const file = resolveMcpConfigPath({ env, cwd: process.cwd() })
   const config = readMcpServersConfig({ file, required: Boolean(env.MCP_CONFIG?.trim()) })
+  // Read first: a sign-in configured wrongly stops the start before any server is.
+  const signIn = (await getSignIn()) !== undefined
   const initializeTimeoutMs = readInitializeTimeout(env)
   const { clients } = await startMcpClients({ config, timing: initializeTimeoutMs ? { initializeTimeoutMs } : {} })
   const disabled = config.disabled ?? []
@@ -28,7 +49,7 @@ async function start(): Promise<McpClients> {
     console.log(`MCP servers from ${config.path}: ${names.join(', ')}`)
     for (const { error } of config.invalid) console.error(`MCP server config: ${error}`)
   }
-  return clients
+  return { clients, audience: createToolAudience({ config, signIn }) }
 }
 
 /** `MCP_INITIALIZE_TIMEOUT_MS`: how long a server may take to answer `initialize` (default 30 s; an entry's `initializeTimeoutMs` wins). */

@@ -26,9 +26,9 @@ function open(request: Request, over: Partial<McpAppsApp> = {}) {
   return answerAppRequest({
     request,
     app: { ...app, ...over },
-    async handle({ host, clientId }) {
+    async handle({ host, asker }) {
       const body = parseAppBody(openSchema, await readJsonBody(request))
-      return Response.json(await host.openApp({ clientId, ...body }))
+      return Response.json(await host.openApp({ ...asker, ...body }))
     },
   })
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { clientAddressOf, toChatFailure, type Admission, type ClientIdentity, type ClientIdentityResolver } from '../../http'
-import type { McpAppsHost } from './mcp-apps-host'
+import type { AppAsker, McpAppsHost } from './mcp-apps-host'
 import { McpAppError, isMcpAppError } from './mcp-app-error'
 
 /** What every MCP Apps route needs; `host` is missing when no external server is configured. */
@@ -24,7 +24,8 @@ export async function answerAppRequest({
 }: {
   request: Request
   app: McpAppsApp
-  handle(options: { host: McpAppsHost; clientId: string }): Promise<Response>
+  /** `asker`: the identity and, with sign-in, the person, as the host's methods take them. */
+  handle(options: { host: McpAppsHost; asker: AppAsker }): Promise<Response>
 }): Promise<Response> {
   let client: ClientIdentity | undefined
   try {
@@ -45,7 +46,7 @@ export async function answerAppRequest({
       )
     }
     if (!app.host) throw new McpAppError('not_configured', 'No external MCP servers are configured (mcp.json), so there are no MCP Apps.')
-    const response = await handle({ host: app.host, clientId: client.clientId })
+    const response = await handle({ host: app.host, asker: { clientId: client.clientId, ...(client.person ? { person: client.person } : {}) } })
     for (const [name, value] of Object.entries(client.headers)) response.headers.set(name, value)
     return response
   } catch (error) {

@@ -1,4 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client'
+import type { Person } from '../../http'
+import { EVERYONE, type ToolAudience } from '../client/tool-audience'
 import type { AppResourceSource } from './app-resource-source'
 import { createAppFramePolicy, type AppCsp } from './app-frame-policy'
 import { createAppTicketCodec, type AppTicketCodec } from './app-frame-ticket'
@@ -38,28 +40,30 @@ export interface QuestionAppSource {
   questionApp(options: { clientId: string; callId: string; elicitId: string }): Promise<{ server: string; tool: string; uri: string } | undefined>
 }
 
+/**
+ * Who asks: the identity the tickets belong to, and with sign-in the person, who must be in the
+ * server's audience (`ToolAudience`) for anything of its app, else 403 `tool_not_allowed`.
+ */
+export interface AppAsker {
+  clientId: string
+  person?: Person
+}
+
 export interface McpAppsHost {
   /** Check that the tool has an app and that its resource is one we can show; hand out its tickets. */
-  openApp(options: { clientId: string; server: string; tool: string; signal?: AbortSignal }): Promise<OpenedApp>
+  openApp(options: AppAsker & { server: string; tool: string; signal?: AbortSignal }): Promise<OpenedApp>
   /**
    * The same for the app an external server's form question names (`_meta.ui.resourceUri`): only
    * while that browser's call waits on that question, read from the server that asked.
    */
-  openQuestionApp(options: { clientId: string; callId: string; elicitId: string; signal?: AbortSignal }): Promise<OpenedQuestionApp>
+  openQuestionApp(options: AppAsker & { callId: string; elicitId: string; signal?: AbortSignal }): Promise<OpenedQuestionApp>
   /** The app's HTML under its own policy, for the browser that opened it; else an `McpAppError`. */
-  serveFrame(options: { clientId: string; ticket: string; signal?: AbortSignal }): Promise<Response>
+  serveFrame(options: AppAsker & { ticket: string; signal?: AbortSignal }): Promise<Response>
   /**
    * `tools/call` from an app: only to its own server, only tools the app may see, and one that
    * needs the person's approval only once the chat page says they gave it (`approved`).
    */
-  callTool(options: {
-    clientId: string
-    bridgeTicket: string
-    name: string
-    arguments: Record<string, unknown>
-    approved?: boolean
-    signal?: AbortSignal
-  }): Promise<CallToolResult>
+  callTool(options: AppAsker & { bridgeTicket: string; name: string; arguments: Record<string, unknown>; approved?: boolean; signal?: AbortSignal }): Promise<CallToolResult>
 }
 
 /**
@@ -74,11 +78,14 @@ export interface McpAppsHost {
 export function createMcpAppsHost({
   source,
   questions,
+  audience = EVERYONE,
   secret,
   toolTimeoutMs = DEFAULT_TOOL_TIMEOUT_MS,
   tickets = createAppTicketCodec({ secret }),
 }: {
   source: AppResourceSource
+  /** Who may use which server's apps, as its tools (default: everyone). */
+  audience?: ToolAudience
   /** Where questions' apps are found; without it no question is answered in an app. */
   questions?: QuestionAppSource
   secret: string
@@ -93,8 +100,14 @@ export function createMcpAppsHost({
     }
   }
 
+  /** Nothing of a server's app for a person who may not use its tools: the same refusal as a slash command naming one. */
+  function refuseUnlessAdmitted(server: string, person: Person | undefined) {
+    if (!audience.admits(server, person)) throw new McpAppError('tool_not_allowed', `The tools of "${server}" are not yours to use: its entry in mcp.json names who may (ask an admin).`)
+  }
+
   return {
-    async openApp({ clientId, server, tool, signal }) {
+    async openApp({ clientId, person, server, tool, signal }) {
+      refuseUnlessAdmitted(server, person)
       const listed = await toolOf(server, tool)
       if (!listed) throw new McpAppError('no_app', `"${server}" has no tool named "${tool}".`)
       const uri = appResourceUriOf(listed)
@@ -111,9 +124,10 @@ export function createMcpAppsHost({
       }
     },
 
-    async openQuestionApp({ clientId, callId, elicitId, signal }) {
+    async openQuestionApp({ clientId, person, callId, elicitId, signal }) {
       const app = await questions?.questionApp({ clientId, callId, elicitId })
       if (!app) throw new McpAppError('unknown_question', 'This question is not waiting for an answer in an MCP App (it was answered, it ended, or it names no app).')
+      refuseUnlessAdmitted(app.server, person)
       const resource = await readAppResource({ source, server: app.server, uri: app.uri, signal })
       return {
         uri: app.uri,
@@ -123,9 +137,10 @@ export function createMcpAppsHost({
       }
     },
 
-    async serveFrame({ clientId, ticket, signal }) {
+    async serveFrame({ clientId, person, ticket, signal }) {
       const frame = tickets.verify({ token: ticket, kind: 'frame', clientId })
       if (!frame) throw new McpAppError('unknown_frame', 'No such app frame for this browser (or it expired): reload the chat.')
+      refuseUnlessAdmitted(frame.server, person)
       const resource = await readAppResource({ source, server: frame.server, uri: frame.uri, signal })
       return new Response(resource.html, {
         headers: {
@@ -140,9 +155,10 @@ export function createMcpAppsHost({
       })
     },
 
-    async callTool({ clientId, bridgeTicket, name, arguments: args, approved = false, signal }) {
+    async callTool({ clientId, person, bridgeTicket, name, arguments: args, approved = false, signal }) {
       const app = tickets.verify({ token: bridgeTicket, kind: 'bridge', clientId })
       if (!app) throw new McpAppError('unknown_frame', 'No such app for this browser (or it expired): reload the chat.')
+      refuseUnlessAdmitted(app.server, person)
       const tool = await toolOf(app.server, name)
       if (!tool) throw new McpAppError('tool_not_allowed', `"${app.server}" has no tool named "${name}".`)
       if (!visibleToApps(tool)) throw new McpAppError('tool_not_allowed', `The tool "${name}" of "${app.server}" is not offered to apps.`)

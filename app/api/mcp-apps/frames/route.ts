@@ -10,9 +10,9 @@ export async function POST(request: Request): Promise<Response> {
   return answerAppRequest({
     request,
     app: await getMcpAppsApp(),
-    async handle({ host, clientId }) {
+    async handle({ host, asker }) {
       const { server, tool } = parseAppBody(openAppSchema, await readJsonBody(request, 16 * 1024))
-      return Response.json(await host.openApp({ clientId, server, tool, signal: request.signal }), { headers: { 'Cache-Control': 'no-store' } })
+      return Response.json(await host.openApp({ ...asker, server, tool, signal: request.signal }), { headers: { 'Cache-Control': 'no-store' } })
     },
   })
 }

@@ -14,9 +14,9 @@ export async function POST(request: Request): Promise<Response> {
   return answerAppRequest({
     request,
     app: await getMcpAppsApp(),
-    async handle({ host, clientId }) {
+    async handle({ host, asker }) {
       const { callId, elicitId } = parseAppBody(openQuestionAppSchema, await readJsonBody(request, 4 * 1024))
-      return Response.json(await host.openQuestionApp({ clientId, callId, elicitId, signal: request.signal }), { headers: { 'Cache-Control': 'no-store' } })
+      return Response.json(await host.openQuestionApp({ ...asker, callId, elicitId, signal: request.signal }), { headers: { 'Cache-Control': 'no-store' } })
     },
   })
 }

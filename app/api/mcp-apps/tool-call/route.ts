@@ -10,9 +10,9 @@ export async function POST(request: Request): Promise<Response> {
   return answerAppRequest({
     request,
     app: await getMcpAppsApp(),
-    async handle({ host, clientId }) {
+    async handle({ host, asker }) {
       const body = parseAppBody(appToolCallSchema, await readJsonBody(request, 1024 * 1024))
-      const result = await host.callTool({ clientId, ...body, signal: request.signal })
+      const result = await host.callTool({ ...asker, ...body, signal: request.signal })
       return Response.json(result, { headers: { 'Cache-Control': 'no-store' } })
     },
   })

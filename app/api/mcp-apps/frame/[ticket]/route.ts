@@ -15,9 +15,9 @@ export async function GET(request: Request, { params }: { params: Promise<{ tick
   const response = await answerAppRequest({
     request,
     app: await getMcpAppsApp(),
-    async handle({ host, clientId }) {
+    async handle({ host, asker }) {
       if (!TICKET.test(ticket)) throw new McpAppError('unknown_frame', 'No such app frame.')
-      return host.serveFrame({ clientId, ticket, signal: request.signal })
+      return host.serveFrame({ ...asker, ticket, signal: request.signal })
     },
   })
   // A refusal is shown where the app would have been: sandboxed too, and nothing in it runs.
