@@ -6,6 +6,7 @@ import { BookingCard } from '../plugins/book-flight/e2e/booking-card'
 import { ChatPage } from './pages/chat-page'
 import { ChatsSidebar } from './pages/chats-sidebar'
 import { startApp, type AppProcess } from './support/app-process'
+import { signInAtProvider, signInEnv as signInEnvOf } from './support/sign-in'
 
 // Sign-in (issue 35): the production server configured with a real OpenID Provider
 // (oidc-provider from npm, in this process on a free port), signed into through the provider's
@@ -22,28 +23,13 @@ test.beforeAll(async () => {
   const port = await freePort({ host: '127.0.0.1' })
   const appUrl = `http://127.0.0.1:${port}`
   op = await startTestOidcProvider({ redirectUris: [`${appUrl}/auth/callback`] })
-  signInEnv = {
-    APP_URL: appUrl,
-    AUTH_OIDC_ISSUER: op.issuer,
-    AUTH_OIDC_CLIENT_ID: op.clientId,
-    AUTH_OIDC_CLIENT_SECRET: op.clientSecret,
-    AUTH_ALLOWED_EMAILS: '@example.com',
-    AUTH_ADMIN_EMAILS: 'alice@example.com',
-  }
+  signInEnv = signInEnvOf(op, appUrl)
   app = await startApp({ port, env: { ...signInEnv, OFFLINE_MODEL_DELAY_MS: '0' } })
 })
 test.afterAll(async () => {
   await app?.kill()
   await op?.stop()
 })
-
-/** Signs `login` in on the provider's own pages (any password), from wherever the app sent the browser. */
-async function signInAtProvider(page: Page, login: string) {
-  await page.getByPlaceholder('Enter any login').fill(login)
-  await page.getByPlaceholder('and password').fill('any password')
-  await page.getByRole('button', { name: 'Sign-in' }).click()
-  await page.getByRole('button', { name: 'Continue' }).click()
-}
 
 async function newPerson(browser: Browser, viewport = { width: 1280, height: 860 }) {
   const context = await browser.newContext({ baseURL: app.url, viewport })
