@@ -36,7 +36,7 @@ async function deployment({ instances = 2 }: { instances?: number } = {}) {
   }
   const apps = [await processes.app({ port, env })]
   for (let index = 1; index < instances; index++) apps.push(await processes.app({ env }))
-  return { redis, appUrl, provider, apps }
+  return { redis, appUrl, provider, apps, env }
 }
 
 const get = (url: string, cookie?: string) => fetch(url, { redirect: 'manual', headers: cookie ? { cookie } : {} })
@@ -60,19 +60,26 @@ describe('sign-in across real processes', () => {
     expect(page.headers.get('location')).toBe(`${appUrl}/auth/sign-in?next=${encodeURIComponent('/c/some-chat')}`)
   })
 
-  it('with the provider unreachable: the server stays up, sign-in is a clear page, and people signed in keep working', async () => {
-    const { appUrl, apps, provider } = await deployment({ instances: 1 })
+  it('with the provider unreachable: the server stays up, sign-in ends on a clear page, and people signed in keep working', async () => {
+    const { appUrl, apps, provider, env } = await deployment({ instances: 1 })
     const { session } = await signInOverHttp(appUrl, 'bob')
-    await provider.stop()
-    const started = await get(`${appUrl}/auth/sign-in?next=/`)
-    expect(started.status).toBe(303)
-    expect(started.headers.get('location')).toBe(`${appUrl}/auth/problem?reason=unreachable`)
-    const problem = await get(`${appUrl}/auth/problem?reason=unreachable`)
+    // Gone between the person's login there and the callback: the code cannot be exchanged.
+    const cut = await signInOverHttp(appUrl, 'alice', { beforeCallback: () => provider.stop() })
+    expect(cut.session).toBeUndefined()
+    expect(cut.location).toBe(`${appUrl}/auth/problem?reason=unreachable`)
+    const problem = await get(cut.location)
     expect(problem.status).toBe(200)
     expect(await problem.text()).toContain('cannot be reached')
     expect((await get(`${appUrl}/api/chats`, session)).status).toBe(200)
+    expect((await get(`${appUrl}/`, session)).status).toBe(200)
     expect((await get(`${appUrl}/api/health`)).status).toBe(200)
-    expect(apps[0]!.output()).not.toContain(session!.split('=')[1]!)
+    // An instance started while the provider is gone starts, and its sign-in says so (it has not read the provider's metadata).
+    const late = await processes.app({ env })
+    const started = await get(`${late.url}/auth/sign-in?next=/`)
+    expect(started.status).toBe(303)
+    expect(started.headers.get('location')).toBe(`${appUrl}/auth/problem?reason=unreachable`)
+    expect((await get(`${late.url}/api/chats`, session)).status).toBe(200)
+    for (const app of [...apps, late]) expect(app.output()).not.toContain(session!.split('=')[1]!)
     await provider.restart()
   })
 
