@@ -38,14 +38,15 @@ async function open(): Promise<SignInInstance> {
             return createMemoryAuthStore()
           })()
         : useEmbeddedAuthStore({ directory: server.dataDir })
-  const { value: store, run } = await openForProcess(useStore)
+  const { value: store, runNow } = await openForProcess(useStore)
   const browser = await getBrowserIdentity()
   const provider = createIdentityProvider({ issuer: config.issuer, clientId: config.clientId, clientSecret: config.clientSecret, groupsClaim: config.groupsClaim })
   const signIn = createSignIn({
     policy: { appUrl: config.appUrl, allowed: config.allowed, admins: config.admins, sessionMaxAgeMs: SESSION_MAX_AGE_MS, recheckAfterMs: RECHECK_AFTER_MS },
     provider,
     store,
-    run,
+    // Every request reads its session: without a task when the read is synchronous (embedded, memory).
+    run: runNow,
     secret: server.sessionSecret,
     browser,
     guests: config.guests,
