@@ -31,7 +31,9 @@ try {
   if (signIn) {
     // Pages send an unsigned visitor to sign in (proxy.ts); the account is the identity, no browser cookie is made.
     installSignIn(signIn.signIn)
-    logger.info(`Sign-in: ${signIn.config.issuer}; register the redirect URI ${signIn.config.redirectUri} at the provider`, { issuer: signIn.config.issuer, redirectUri: signIn.config.redirectUri })
+    // A guest's page brings the browser identity's cookie, as without sign-in (AUTH_GUESTS=on).
+    if (signIn.config.guests) installPageIdentity(identity)
+    logger.info(`Sign-in: ${signIn.config.issuer}; register the redirect URI ${signIn.config.redirectUri} at the provider${signIn.config.guests ? '; guests may chat without signing in (AUTH_GUESTS=on)' : ''}`, { issuer: signIn.config.issuer, redirectUri: signIn.config.redirectUri, guests: signIn.config.guests })
   } else {
     // A page's HTML brings its identity cookie, so that its first requests share one (page-identity.ts).
     installPageIdentity(identity)

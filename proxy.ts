@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server'
-import { pageSignInRedirect } from './lib/auth/page-gate'
+import { pageGate } from './lib/auth/page-gate'
 import { pageIdentityHeaders } from './lib/http/page-identity'
 import { readTrustProxy, requestIsHttps } from './lib/http/request-is-https'
 import { createContentSecurityPolicy } from './lib/server/content-security-policy'
@@ -16,11 +16,13 @@ import { createContentSecurityPolicy } from './lib/server/content-security-polic
  * (`pageIdentityHeaders`), so that the page's first requests share one identity.
  *
  * With sign-in configured, a page asked for without a session is sent to sign in, and back to it
- * after (`pageSignInRedirect`); the APIs refuse such a request themselves (401 `sign_in_required`).
+ * after (`pageGate`); the APIs refuse such a request themselves (401 `sign_in_required`). While
+ * the sessions' store cannot be reached, a page is a short 503 saying so, not a server error.
  */
 export async function proxy(request: NextRequest) {
-  const signIn = await pageSignInRedirect(request, `${request.nextUrl.pathname}${request.nextUrl.search}`)
-  if (signIn) return NextResponse.redirect(signIn, { status: 303, headers: { 'Cache-Control': 'no-store' } })
+  const gate = await pageGate(request, `${request.nextUrl.pathname}${request.nextUrl.search}`)
+  if (gate.kind === 'sign-in') return NextResponse.redirect(gate.location, { status: 303, headers: { 'Cache-Control': 'no-store' } })
+  if (gate.kind === 'unavailable') return unavailablePage()
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64')
   const policy = createContentSecurityPolicy({
     nonce,
@@ -34,6 +36,15 @@ export async function proxy(request: NextRequest) {
   // The browser's identity comes with the page, before any of its requests (page-identity.ts).
   for (const [name, value] of Object.entries(pageIdentityHeaders(request))) response.headers.append(name, value)
   return response
+}
+
+/** The page while sign-in cannot be checked: plain HTML, no script, light and dark, retried by the browser after a few seconds. */
+function unavailablePage(): Response {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>Sign-in is unavailable</title></head><body style="font-family: system-ui, sans-serif; max-width: 32rem; margin: 4rem auto; padding: 0 1rem; line-height: 1.5"><h1 style="font-size: 1.25rem">Sign-in cannot be checked right now</h1><p>The chat cannot reach where it keeps sign-ins. Nothing is lost: try again in a moment.</p><p><a href="">Try again</a></p></body></html>`
+  return new Response(html, {
+    status: 503,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '5', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'" },
+  })
 }
 
 export const config = {

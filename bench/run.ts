@@ -26,11 +26,14 @@
 // component painted in Inspector's app frame (bench/app-question.ts; the first run downloads
 // Inspector and Node 22 from the npm registry); BENCH_MCP_OAUTH_BOOKINGS (0 skips it): 2026 MCP
 // bookings with the static MCP_AUTH_TOKEN and as many with an OAuth JWT (MCP_AUTH_ISSUER, a real
-// oidc-provider), the server's CPU per booking with each (bench/mcp-bearer-cpu.ts).
+// oidc-provider), the server's CPU per booking with each (bench/mcp-bearer-cpu.ts);
+// BENCH_SIGN_IN_BOOKINGS (0 skips it): bookings by a guest and as many by a signed-in person on
+// one server with sign-in against a real oidc-provider, the server's CPU per booking with each
+// (bench/sign-in-cpu.ts).
 //
 // One section alone: BENCH_ONLY=<section> gives every other section's count a default of 0, e.g.
 // `BENCH_ONLY=overload npm run bench`. Sections: servers (BENCH_SERVERS and the HTTP counts), mcp,
-// mcp-oauth, mcp-instances, overload, first-load, conversations, app-question, http-heap, waiting, dehydrated, bookings.
+// mcp-oauth, sign-in, mcp-instances, overload, first-load, conversations, app-question, http-heap, waiting, dehydrated, bookings.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { resolve } from 'node:path'
@@ -48,6 +51,7 @@ import { measureHttpHeap } from './http-heap'
 import { measureRetainedHeap, measureWaitingSessions } from './in-process'
 import { measureMcp } from './mcp-booking'
 import { measureBearerCpu } from './mcp-bearer-cpu'
+import { measureSignInCpu, SIGN_IN_CPU_TARGET } from './sign-in-cpu'
 import { MCP_INSTANCES_TARGET, measureMcpInstances } from './mcp-instances'
 import { measureOverHttp, type HttpCounts, type HttpMeasures } from './over-http'
 import { measureOverload, type Admitted, type OverloadCounts, type OverloadMeasures } from './overload'
@@ -58,7 +62,7 @@ import { percentile, summary } from './stats'
 import { makeTempDir } from './temp-dir'
 import { timeTrivialRoute } from './trivial-route'
 
-type Section = 'servers' | 'mcp' | 'mcp-oauth' | 'mcp-instances' | 'overload' | 'first-load' | 'conversations' | 'app-question' | 'http-heap' | 'waiting' | 'dehydrated' | 'bookings'
+type Section = 'servers' | 'mcp' | 'mcp-oauth' | 'sign-in' | 'mcp-instances' | 'overload' | 'first-load' | 'conversations' | 'app-question' | 'http-heap' | 'waiting' | 'dehydrated' | 'bookings'
 /** `BENCH_ONLY=<section>`: that section alone (its counts at their defaults unless set), every other one's counts 0 unless set. */
 const ONLY = (process.env.BENCH_ONLY?.trim() || undefined) as Section | undefined
 /** The variable `name` when set, else `fallback`, or 0 when BENCH_ONLY names another section. */
@@ -76,6 +80,7 @@ const DEHYDRATED = count('BENCH_DEHYDRATED', 100_000, 'dehydrated')
 const LEAK_BOOKINGS = count('BENCH_BOOKINGS', 10_000, 'bookings')
 const MCP_BOOKINGS = count('BENCH_MCP_BOOKINGS', 100, 'mcp')
 const MCP_OAUTH_BOOKINGS = count('BENCH_MCP_OAUTH_BOOKINGS', 200, 'mcp-oauth')
+const SIGN_IN_BOOKINGS = count('BENCH_SIGN_IN_BOOKINGS', 200, 'sign-in')
 const MCP_INSTANCE_BOOKINGS = count('BENCH_MCP_INSTANCE_BOOKINGS', 100, 'mcp-instances')
 const HTTP_LEAK_BOOKINGS = count('BENCH_HTTP_LEAK_BOOKINGS', 10_000, 'http-heap')
 const OVERLOAD: OverloadCounts = {
@@ -106,6 +111,7 @@ const FIRST_LOAD_PORT = BARE_PORT + 4
 const MCP_INSTANCES_PORTS: [number, number] = [BARE_PORT + 5, BARE_PORT + 6]
 const CONVERSATIONS_PORT = BARE_PORT + 7
 const MCP_OAUTH_PORT = BARE_PORT + 8
+const SIGN_IN_PORT = BARE_PORT + 9
 const LIGHTHOUSE_RUNS = count('BENCH_LIGHTHOUSE_RUNS', 5, 'first-load')
 /** e.g. `BENCH_SERVERS=memory,cold`: only those server runs (all four by default, none when BENCH_ONLY names another section; set but empty: none). */
 const SERVERS =
@@ -270,6 +276,15 @@ if (mcpOauth) {
   console.log(`  static token   ${median(mcpOauth.staticMs).toFixed(2)} ms a booking (median of blocks)`)
   console.log(`  JWT            ${median(mcpOauth.jwtMs).toFixed(2)} ms a booking (median of blocks)`)
   console.log(`  JWT / static = ${mcpOauth.ratio.toFixed(3)}x (target <= 1.10x): ${verdict(mcpOauth.ratio <= 1.1)}`)
+}
+
+const signIn = SIGN_IN_BOOKINGS > 0 ? await measureSignIn() : undefined
+if (signIn) {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+  console.log(`\nA booking's server CPU, a guest vs signed in (sign-in on, AUTH_GUESTS=on; embedded store, ${SIGN_IN_BOOKINGS} each, blocks of 10 alternating):`)
+  console.log(`  guest (no sign-in)   ${median(signIn.guestMs).toFixed(2)} ms a booking (median of blocks)`)
+  console.log(`  signed in            ${median(signIn.signedInMs).toFixed(2)} ms a booking (median of blocks)`)
+  console.log(`  signed in / guest = ${signIn.ratio.toFixed(3)}x (target <= ${SIGN_IN_CPU_TARGET}x): ${verdict(signIn.ratio <= SIGN_IN_CPU_TARGET)}`)
 }
 
 if (MCP_INSTANCE_BOOKINGS > 0) {
@@ -462,6 +477,15 @@ async function measureMcpOauth() {
   }
 }
 
+async function measureSignIn() {
+  const prepared = await serverSetups.find((candidate) => candidate.name === 'embedded')!.prepare()
+  try {
+    return await measureSignInCpu({ port: SIGN_IN_PORT, env: prepared.env, bookings: SIGN_IN_BOOKINGS })
+  } finally {
+    await prepared.cleanup()
+  }
+}
+
 const waiting = WAITING > 0 ? await measureWaitingSessions(WAITING) : undefined
 if (waiting) {
   console.log(`\n${waiting.sessions} waiting sessions kept hot (live tools in memory, memory store, in-process):`)
@@ -518,6 +542,7 @@ writeFileSync(
         bookings: LEAK_BOOKINGS,
         mcpBookings: MCP_BOOKINGS,
         mcpOauthBookings: MCP_OAUTH_BOOKINGS,
+        signInBookings: SIGN_IN_BOOKINGS,
         mcpInstanceBookings: MCP_INSTANCE_BOOKINGS,
         httpLeakBookings: HTTP_LEAK_BOOKINGS,
         overload: OVERLOAD,
@@ -530,6 +555,7 @@ writeFileSync(
       storeTime,
       mcp,
       mcpOauth,
+      signIn,
       mcpInstances,
       overload,
       firstLoad,

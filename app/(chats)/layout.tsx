@@ -1,5 +1,6 @@
 import { headers } from 'next/headers'
 import { ChatsShell } from '@/components/chats/ChatsShell'
+import { isAuthStoreUnavailable } from '@/lib/auth'
 import { getSignIn } from '@/lib/server/sign-in-instance'
 import { pluginSuggestions } from '@/plugins'
 
@@ -9,10 +10,17 @@ import { pluginSuggestions } from '@/plugins'
  * so it stays while the person goes from chat to chat: the sidebar keeps its list, its scroll and
  * an undo under way, and which chat is shown is decided in one place, from the address. The pages
  * only make the routes exist; they render nothing. With sign-in configured, the sidebar names who
- * is signed in.
+ * is signed in, or offers a guest to sign in.
  */
 export default async function ChatsLayout() {
   const configured = await getSignIn()
-  const account = configured ? await configured.signIn.account(new Request(configured.config.appUrl, { headers: { cookie: (await headers()).get('cookie') ?? '' } })) : undefined
-  return <ChatsShell suggestions={pluginSuggestions} person={account ? { name: account.name, email: account.email } : undefined} />
+  if (!configured) return <ChatsShell suggestions={pluginSuggestions} />
+  const request = new Request(configured.config.appUrl, { headers: { cookie: (await headers()).get('cookie') ?? '' } })
+  const account = await configured.signIn.account(request).catch((error: unknown) => {
+    // Sign-ins out of reach: the proxy answered the 503 page already, unless guests may chat — then the page is a guest's.
+    if (configured.signIn.guests && isAuthStoreUnavailable(error)) return undefined
+    throw error
+  })
+  const person = account ? { name: account.name, email: account.email } : configured.signIn.guests ? { guest: true as const } : undefined
+  return <ChatsShell suggestions={pluginSuggestions} person={person} />
 }

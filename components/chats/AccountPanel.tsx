@@ -4,12 +4,30 @@ export interface SignedInPerson {
   email: string
 }
 
+/** A guest, with sign-in configured and `AUTH_GUESTS=on`: chatting without having signed in. */
+export interface Guest {
+  guest: true
+}
+
+const ACTION = 'shrink-0 rounded-md px-2 py-1 text-sm text-zinc-700 transition hover:bg-zinc-200/70 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:text-zinc-300 dark:hover:bg-zinc-800/60'
+
 /**
  * The sidebar's foot with sign-in configured: the person's name and address, and Sign out (a form
- * post, so it works before the page's script has loaded). It takes the place of "Continue on
- * another device": with sign-in, the person signs in there and finds the same chats.
+ * post, so it works before the page's script has loaded); for a guest, Sign in (back to `next`,
+ * the chat shown), after which the guest's chats are the account's. It takes the place of
+ * "Continue on another device": with sign-in, the person signs in there and finds the same chats.
  */
-export function AccountPanel({ person }: { person: SignedInPerson }) {
+export function AccountPanel({ person, next }: { person: SignedInPerson | Guest; next: string }) {
+  if ('guest' in person) {
+    return (
+      <div className="flex items-center gap-2 rounded-lg px-3 py-2" aria-label="Your account" role="group">
+        <p className="min-w-0 flex-1 truncate text-sm text-zinc-700 dark:text-zinc-300">Chatting as a guest</p>
+        <a href={`/auth/sign-in?next=${encodeURIComponent(next)}`} className={`${ACTION} font-medium`}>
+          Sign in
+        </a>
+      </div>
+    )
+  }
   return (
     <div className="flex items-center gap-2 rounded-lg px-3 py-2" aria-label="Your account" role="group">
       <div className="min-w-0 flex-1">
@@ -17,10 +35,7 @@ export function AccountPanel({ person }: { person: SignedInPerson }) {
         <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">{person.email}</p>
       </div>
       <form action="/auth/sign-out" method="post">
-        <button
-          type="submit"
-          className="shrink-0 rounded-md px-2 py-1 text-sm text-zinc-700 transition hover:bg-zinc-200/70 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:text-zinc-300 dark:hover:bg-zinc-800/60"
-        >
+        <button type="submit" className={ACTION}>
           Sign out
         </button>
       </form>

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation'
 import { Chat } from '../Chat'
-import type { SignedInPerson } from './AccountPanel'
+import type { Guest, SignedInPerson } from './AccountPanel'
 import { ChatsSidebar } from './ChatsSidebar'
 import { useShownChat } from './use-shown-chat'
 
@@ -11,9 +11,9 @@ import { useShownChat } from './use-shown-chat'
  * renders it: the sidebar beside the chat the address shows (`useShownChat`). That one decision
  * names the sidebar's open entry and gives the chat its view: another chat is another `Chat`,
  * nothing of the last one's state in it, however the address got there. `suggestions`: what the
- * plugins suggest saying in an empty chat; `person`: who is signed in, when sign-in is configured.
+ * plugins suggest saying in an empty chat; `person`: who is signed in (or a guest), when sign-in is configured.
  */
-export function ChatsShell({ suggestions, person }: { suggestions: readonly string[]; person?: SignedInPerson }) {
+export function ChatsShell({ suggestions, person }: { suggestions: readonly string[]; person?: SignedInPerson | Guest }) {
   const router = useRouter()
   const { shown, made } = useShownChat()
   return (

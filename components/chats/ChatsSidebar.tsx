@@ -6,7 +6,7 @@ import { PlusIcon } from '../icons'
 import { ChatsApiError } from './chats-api'
 import { ChatEntry, UNTITLED } from './ChatEntry'
 import { ImportChat } from './ImportChat'
-import { AccountPanel, type SignedInPerson } from './AccountPanel'
+import { AccountPanel, type Guest, type SignedInPerson } from './AccountPanel'
 import { OtherDeviceButton } from './OtherDeviceButton'
 import { CloseIcon, SidebarIcon } from './sidebar-icons'
 import { UndoToast, type PendingUndo } from './UndoToast'
@@ -32,8 +32,8 @@ export function ChatsSidebar({
 }: {
   currentId?: string
   navigate: (href: string) => void
-  /** Who is signed in, with sign-in configured; then the sidebar shows them in place of "Continue on another device". */
-  person?: SignedInPerson
+  /** Who is signed in (or a guest), with sign-in configured; then the sidebar shows them in place of "Continue on another device". */
+  person?: SignedInPerson | Guest
   children: ReactNode
 }) {
   const list = useChatList()
@@ -201,7 +201,7 @@ export function ChatsSidebar({
               navigate(`/c/${id}`)
             }}
           />
-          {person ? <AccountPanel person={person} /> : <OtherDeviceButton />}
+          {person ? <AccountPanel person={person} next={currentId ? `/c/${currentId}` : '/'} /> : <OtherDeviceButton />}
         </div>
       </aside>
       {/* At phone width the chat's own header leaves room for the Chats button. */}

@@ -13,8 +13,30 @@ export interface Account extends Person {
   name: string
   /** The groups the provider names (the `groups` claim, or `AUTH_GROUPS_CLAIM`). */
   groups: string[]
-  /** Never true for an account that signed in (kept for a guest's budget to key on). */
+  /**
+   * A guest (`AUTH_GUESTS=on`): someone chatting without signing in, as their browser identity
+   * (`guestOf`). Never an admin, named by no allow-list: what a guest may use (MCP servers, say)
+   * is decided on this flag. False for everyone who signed in.
+   */
   isGuest: boolean
+}
+
+/** A guest as an `Account`: the browser identity's id, no address, no group, never an admin. */
+export function guestOf(clientId: string): Account {
+  return { id: clientId, email: '', emailVerified: false, name: 'Guest', groups: [], isAdmin: false, isGuest: true }
+}
+
+const ACCOUNT_ID = /^[A-Za-z0-9_-]{43}$/
+
+/**
+ * Whether `clientId` is a signed-in account's (`accountIdOf`: 43 characters) rather than a
+ * browser identity's (24 random bytes: 32 characters, lib/http/client-identity.ts) — the one
+ * fact the model budgets need to give a guest the guest's limit, read from the id every layer
+ * already carries. Ids are made only by this server (signed cookies, or this hash), so neither
+ * kind can pass for the other.
+ */
+export function isAccountId(clientId: string): boolean {
+  return ACCOUNT_ID.test(clientId)
 }
 
 /**

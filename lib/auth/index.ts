@@ -8,11 +8,11 @@
  * composition root, which wires it to the chats and the routes. The chat engine, the chats and
  * the MCP host never see it: they key on `clientId`, which with sign-in is the account's id.
  */
-export { accountIdOf, type Account } from './account'
+export { accountIdOf, guestOf, isAccountId, type Account } from './account'
 export { createAccountIdentity } from './account-identity'
 export { AuthStoreUnavailableError, isAuthStoreUnavailable, type AuthSession, type AuthStore, type SignInFlow } from './auth-store'
 export { createIdentityProvider, isProviderError, ProviderError, type IdentityProvider, type ProviderClaims } from './identity-provider'
-export { installSignIn, pageSignInRedirect } from './page-gate'
+export { installSignIn, pageGate, type PageGate } from './page-gate'
 export { safeNextPath } from './safe-next'
 export { AUTH_PAGES, CALLBACK_PATH, SIGN_IN_PATH, createSignIn, type SignIn, type SignInPolicy, type SignInProblem } from './sign-in'
 export { createMemoryAuthStore } from './stores/memory-store'

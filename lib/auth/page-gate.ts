@@ -1,3 +1,4 @@
+import { isAuthStoreUnavailable } from './auth-store'
 import type { SignIn } from './sign-in'
 
 const INSTALLED = Symbol.for('elicit-chat.sign-in-gate')
@@ -12,13 +13,23 @@ export function installSignIn(signIn: SignIn): void {
   slot[INSTALLED] = signIn
 }
 
+/** What the proxy does with a page request before rendering it. */
+export type PageGate = { kind: 'render' } | { kind: 'sign-in'; location: string } | { kind: 'unavailable' }
+
 /**
- * Where the proxy sends a page request: nowhere (undefined) when sign-in is not configured, the
- * page is one of the sign-in's own (`/auth/...`), or the visitor is signed in; else the sign-in,
- * with the way back to `path` (the page's path and query).
+ * What the proxy does with a page request: render it when sign-in is not configured, the page
+ * is one of the sign-in's own (`/auth/...`), guests may chat (`AUTH_GUESTS=on`: a visitor without
+ * a session is one), or the visitor is signed in; else send the visitor to sign in, with the way
+ * back to `path` (the page's path and query). When the sessions' store cannot be reached (Redis
+ * down), `unavailable`: the proxy answers a 503 page, not an error.
  */
-export async function pageSignInRedirect(request: Request, path: string): Promise<string | undefined> {
+export async function pageGate(request: Request, path: string): Promise<PageGate> {
   const signIn = slot[INSTALLED]
-  if (!signIn || path.startsWith('/auth/')) return undefined
-  return (await signIn.account(request)) ? undefined : signIn.signInUrl(path)
+  if (!signIn || signIn.guests || path.startsWith('/auth/')) return { kind: 'render' }
+  try {
+    return (await signIn.account(request)) ? { kind: 'render' } : { kind: 'sign-in', location: signIn.signInUrl(path) }
+  } catch (error) {
+    if (isAuthStoreUnavailable(error)) return { kind: 'unavailable' }
+    throw error
+  }
 }

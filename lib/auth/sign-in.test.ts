@@ -2,7 +2,8 @@ import { run } from 'effection'
 import type { CustomFetch } from 'openid-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestOidcProvider, type TestOidcProvider } from '@/lib/testing/oidc-provider'
-import { isChatRequestError, parsePeopleList } from '../http'
+import { createClientIdentity, isChatRequestError, parsePeopleList } from '../http'
+import { createAccountIdentity } from './account-identity'
 import { accountIdOf } from './account'
 import type { AuthStore } from './auth-store'
 import { createIdentityProvider } from './identity-provider'
@@ -27,9 +28,23 @@ const policy: SignInPolicy = {
 }
 
 /** One instance of the app's sign-in: its own provider client (its own discovery), on `store`, at the test's clock. */
-function instance({ store, clock = { now: Date.now() }, ...overrides }: { store: AuthStore; clock?: { now: number }; allowed?: string; secret?: string }) {
+function instance({
+  store,
+  clock = { now: Date.now() },
+  ...overrides
+}: {
+  store: AuthStore
+  clock?: { now: number }
+  allowed?: string
+  secret?: string
+  guests?: boolean
+  adopt?: (from: string, to: string) => Promise<void>
+}) {
   const logs: string[] = []
   const signIn = createSignIn({
+    browser,
+    guests: overrides.guests,
+    adopt: overrides.adopt,
     policy: overrides.allowed ? { ...policy, allowed: parsePeopleList({ emails: overrides.allowed }) } : policy,
     provider: createIdentityProvider({ issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, groupsClaim: 'groups' }),
     store,
@@ -41,15 +56,18 @@ function instance({ store, clock = { now: Date.now() }, ...overrides }: { store:
   return { signIn, clock, logs }
 }
 
+/** The browser identity, as without sign-in (lib/http): a guest's, and whose chats move at sign-in. */
+const browser = createClientIdentity({ secret: SECRET })
+
 const cookieOf = (response: Response, name: string) => response.headers.getSetCookie().find((line) => line.startsWith(`${name}=`))
 const valueOf = (line: string | undefined) => line!.split(';')[0]!
 const withCookie = (url: string, cookie: string, init: RequestInit = {}) => new Request(url, { ...init, headers: { ...(init.headers as Record<string, string>), cookie } })
 
 /** Signs `login` in through the provider's own pages; the callback's response and what the browser sent it. */
-async function signInAs(signIn: ReturnType<typeof instance>['signIn'], login: string, next = '/c/chat-1') {
+async function signInAs(signIn: ReturnType<typeof instance>['signIn'], login: string, next = '/c/chat-1', browserCookie?: string) {
   const started = await signIn.start(new Request(`${APP}/auth/sign-in?next=${encodeURIComponent(next)}`))
   expect(started.status).toBe(303)
-  const flowCookie = valueOf(cookieOf(started, 'chat_sign_in'))
+  const flowCookie = [valueOf(cookieOf(started, 'chat_sign_in')), ...(browserCookie ? [browserCookie] : [])].join('; ')
   const callbackUrl = await loginAtProvider(started.headers.get('location')!, login, { redirectUriPrefix: `${APP}/auth/callback` })
   const callbackRequest = () => withCookie(callbackUrl.href, flowCookie)
   const response = await signIn.callback(callbackRequest())
@@ -175,6 +193,56 @@ describe('sign-in with a real OpenID Provider', () => {
     } finally {
       await op.restart()
     }
+  })
+})
+
+describe('guests, and a browser’s chats from before signing in', () => {
+  /** A browser identity's cookie, as the browser holds it once it has chatted without signing in. */
+  function browserCookie() {
+    const fresh = browser.resolve(new Request(APP))
+    return { clientId: fresh.clientId, cookie: fresh.headers['Set-Cookie']!.split(';')[0]! }
+  }
+
+  it('with AUTH_GUESTS=on lets a visitor without a session chat as their browser identity, a guest; without it, refuses them 401', async () => {
+    const store = createMemoryAuthStore()
+    const guests = instance({ store, guests: true }).signIn
+    const { clientId, cookie } = browserCookie()
+    expect(await guests.person(withCookie(APP, cookie))).toEqual({ id: clientId, email: '', emailVerified: false, name: 'Guest', groups: [], isAdmin: false, isGuest: true })
+    expect(await guests.person(new Request(APP))).toBeUndefined()
+    const identity = createAccountIdentity(guests, browser)
+    expect(await identity.identify(withCookie(APP, cookie))).toEqual({ clientId, headers: {} })
+    const newcomer = await identity.identify(new Request(APP))
+    expect(newcomer.headers['Set-Cookie']).toMatch(/^chat_client_id=/)
+    // Signed in, the same browser is the account, not the guest.
+    const { session } = await signInAs(guests, 'alice', '/', cookie)
+    expect((await identity.identify(withCookie(APP, `${session!}; ${cookie}`))).clientId).toBe(accountIdOf(op.issuer, 'alice'))
+    expect(await guests.person(withCookie(APP, `${session!}; ${cookie}`))).toMatchObject({ email: 'alice@example.com', isGuest: false })
+
+    const closed = instance({ store }).signIn
+    expect(closed.guests).toBe(false)
+    expect(await closed.person(withCookie(APP, cookie))).toBeUndefined()
+    const refusal = await createAccountIdentity(closed).identify(withCookie(APP, cookie)).catch((error: unknown) => error)
+    expect(isChatRequestError(refusal) && refusal.code).toBe('sign_in_required')
+  })
+
+  it('moves the browser identity’s work to the account at the callback, from the browser that had one only', async () => {
+    const moved: Array<[string, string]> = []
+    const { signIn } = instance({ store: createMemoryAuthStore(), adopt: async (from, to) => void moved.push([from, to]) })
+    const { clientId, cookie } = browserCookie()
+    await signInAs(signIn, 'alice', '/', cookie)
+    expect(moved).toEqual([[clientId, accountIdOf(op.issuer, 'alice')]])
+    // A browser with no identity (or a forged one) has nothing to move.
+    await signInAs(signIn, 'alice')
+    await signInAs(signIn, 'alice', '/', `chat_client_id=${'A'.repeat(32)}.${'B'.repeat(43)}`)
+    expect(moved).toHaveLength(1)
+  })
+
+  it('signs the person in even when their browser’s chats cannot be moved now, and says so in the log', async () => {
+    const { signIn, logs } = instance({ store: createMemoryAuthStore(), adopt: () => Promise.reject(new Error('The chats’ store cannot be reached')) })
+    const { response, session } = await signInAs(signIn, 'alice', '/c/x', browserCookie().cookie)
+    expect(response.headers.get('location')).toBe(`${APP}/c/x`)
+    expect(session).toBeDefined()
+    expect(logs.join('\n')).toMatch(/could not be moved to the account \(The chats’ store cannot be reached\); they move at its next sign-in/)
   })
 })
 

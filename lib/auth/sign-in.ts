@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import * as oidc from 'openid-client'
 import type { Operation } from 'effection'
-import { ChatRequestError, names, type PeopleList } from '../http'
-import { accountIdOf, type Account } from './account'
+import { ChatRequestError, names, type ClientIdentityResolver, type PeopleList } from '../http'
+import { accountIdOf, guestOf, type Account } from './account'
 import { createAuthCookies } from './auth-cookies'
 import type { AuthSession, AuthStore } from './auth-store'
 import { isProviderError, type IdentityProvider, type ProviderClaims } from './identity-provider'
@@ -49,6 +49,14 @@ export interface SignIn {
   refusedEmail(request: Request): string | undefined
   /** Where a page sends an unsigned visitor: the sign-in, with the way back. */
   signInUrl(next: string): string
+  /** `AUTH_GUESTS=on`: people may chat without signing in, as their browser identity. */
+  readonly guests: boolean
+  /**
+   * Who is asking, as a rule about what they may use needs it: the signed-in account; with
+   * guests, a guest (`isGuest`, their browser identity's id) when the request carries a valid
+   * browser identity and no session; else undefined.
+   */
+  person(request: Request): Promise<Account | undefined>
 }
 
 /**
@@ -67,6 +75,9 @@ export function createSignIn({
   store,
   run,
   secret,
+  browser,
+  guests = false,
+  adopt,
   now = Date.now,
   log = (message: string) => console.warn(message),
 }: {
@@ -75,9 +86,20 @@ export function createSignIn({
   store: AuthStore
   run<T>(operation: () => Operation<T>): Promise<T>
   secret: string
+  /** The browser identity (lib/http): a guest's identity, and whose work moves to the account at sign-in. */
+  browser?: ClientIdentityResolver
+  /** `AUTH_GUESTS=on` (needs `browser`). */
+  guests?: boolean
+  /**
+   * Moves the work of the browser identity `from` (chats, waiting tool sessions) to the account
+   * `to`; called by the callback when the browser signing in carries a valid browser identity.
+   * Must be idempotent: two sign-ins of one browser may both call it.
+   */
+  adopt?: (from: string, to: string) => Promise<void>
   now?: () => number
   log?: (message: string) => void
 }): SignIn {
+  if (guests && !browser) throw new TypeError('createSignIn: guests need the browser identity')
   const cookies = createAuthCookies({ signer: createSigner(secret), secure: policy.appUrl.startsWith('https:') })
   const redirect = (path: string, setCookies: string[] = []) => {
     const headers = new Headers({ Location: `${policy.appUrl}${path}`, 'Cache-Control': 'no-store' })
@@ -112,6 +134,24 @@ export function createSignIn({
       }
       log(isProviderError(error) ? `${error.message}; the session is ended.` : `Checking a session failed (${String(error)}); the session is ended.`)
       return undefined
+    }
+  }
+
+  /**
+   * The browser's work from before this sign-in (sign-in off then, or a guest) moves to the
+   * account: its chats show in the sidebar after the redirect, and a tool waiting there can be
+   * answered. A browser without a valid identity cookie has none. A failure is logged and the
+   * sign-in goes on: the work stays with the browser identity, and the next sign-in moves it.
+   */
+  async function adoptBrowserWork(request: Request, accountId: string): Promise<void> {
+    if (!browser || !adopt) return
+    const found = browser.resolve(request)
+    // A fresh identity (a Set-Cookie to send) means the browser had none: nothing to move.
+    if (Object.keys(found.headers).length > 0 || found.clientId === accountId) return
+    try {
+      await adopt(found.clientId, accountId)
+    } catch (error) {
+      log(`The browser's chats could not be moved to the account (${error instanceof Error ? error.message : String(error)}); they move at its next sign-in.`)
     }
   }
 
@@ -181,6 +221,7 @@ export function createSignIn({
       const at = now()
       const session: AuthSession = { id: randomBytes(SESSION_ID_BYTES).toString('base64url'), account, subject: claims.subject, ...tokens, createdAt: at, checkedAt: at, expiresAt: at + policy.sessionMaxAgeMs }
       await run(() => store.putSession(session))
+      await adoptBrowserWork(request, account.id)
       return redirect(flow.next, [clearFlow, cookies.set('session', `${session.id}.${account.id}`, Math.floor(policy.sessionMaxAgeMs / 1000))])
     },
 
@@ -207,5 +248,12 @@ export function createSignIn({
       return value === undefined ? undefined : Buffer.from(value, 'base64url').toString('utf8')
     },
     signInUrl: (next) => `${policy.appUrl}${SIGN_IN_PATH}?next=${encodeURIComponent(safeNextPath(next))}`,
+    guests,
+    async person(request) {
+      const signedIn = await account(request)
+      if (signedIn || !guests) return signedIn
+      const found = browser!.resolve(request)
+      return Object.keys(found.headers).length > 0 ? undefined : guestOf(found.clientId)
+    },
   }
 }

@@ -65,6 +65,14 @@ export interface ConversationStore {
    * (restored, or never deleted). Throws `tooManyChats` when the owner is at `limits.maxChats`.
    */
   restore(owner: string, id: string, options: { at: number; limits: ConversationLimits }): Operation<boolean>
+  /**
+   * Moves `from`'s shown chats, whole, to `to` (a browser's chats to the account it signs in
+   * to), newest first, as many as `to` has room for under `limits.maxChats`; the rest stay with
+   * `from`. Idempotent: a chat `to` holds already is not moved twice (of two moves at once, or a
+   * repeat after one was interrupted, each chat ends under `to` once). Deleted chats still in
+   * their undo time stay with `from` and are forgotten as usual. How many moved.
+   */
+  moveChats(from: string, to: string, options: { limits: ConversationLimits }): Operation<number>
   /** Forgets deleted chats whose `purgeAt` is past; when the next is due, or undefined (none, or the store forgets by itself). */
   sweep(now: number): Operation<number | undefined>
 }

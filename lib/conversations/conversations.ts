@@ -53,6 +53,8 @@ export interface Conversations {
   delete(owner: string, id: string): Operation<{ restorableUntil: number }>
   /** Shows a deleted chat again, within its undo time. Throws `chatNotFound` after it (or for a chat never deleted by this owner), `tooManyChats`. */
   restore(owner: string, id: string): Operation<void>
+  /** Moves `from`'s chats to `to` (`ConversationStore.moveChats`, under the app's limits); how many moved. */
+  moveChats(from: string, to: string): Operation<number>
 }
 
 export interface ConversationsOptions {
@@ -138,6 +140,10 @@ export function useConversations({ store, limits = DEFAULT_CONVERSATION_LIMITS, 
 
       *rename(owner, id, title) {
         if (!(yield* store.rename(owner, id, { title, at: now() }))) throw chatNotFound()
+      },
+
+      *moveChats(from, to) {
+        return yield* store.moveChats(from, to, { limits })
       },
 
       *delete(owner, id) {

@@ -22,6 +22,8 @@ export const DEVICE_ERROR_STATUS = {
   not_revocable: 409,
   /** A change asked for by another site's page (`Sec-Fetch-Site`). */
   forbidden_origin: 403,
+  /** Sign-in is configured: a person's chats follow their account, so there is nothing to join; they sign in on the other device. */
+  sign_in_there: 409,
 } as const
 
 export type DeviceErrorCode = keyof typeof DEVICE_ERROR_STATUS

@@ -195,6 +195,19 @@ describe('Continue on another device (the API)', () => {
     expect(phone.whoAmI()).toBe(laptop.whoAmI())
   })
 
+  it('with sign-in configured, answers every endpoint 409 sign_in_there: the person signs in on the other device instead', async () => {
+    const laptop = browser(LAPTOP)
+    const code = await codeOf(laptop)
+    app = { ...app, signInThere: true }
+    const phone = browser(PHONE, '198.51.100.9')
+    for (const [endpoint, body] of [[{ action: 'list' }], [{ action: 'create-code' }, {}], [{ action: 'join' }, { code }], [{ action: 'revoke', id: 'A'.repeat(22) }]] as Array<[DevicesEndpoint, unknown?]>) {
+      const response = await phone.send(endpoint, { body })
+      expect(response.status, endpoint.action).toBe(409)
+      expect(await response.json(), endpoint.action).toEqual({ error: { code: 'sign_in_there', message: 'Sign in on the other device with the same account: your chats follow your account there.' } })
+    }
+    expect(phone.whoAmI()).not.toBe(laptop.whoAmI())
+  })
+
   it('refuses changes from another site’s page, 403, and joins nobody', async () => {
     const laptop = browser(LAPTOP)
     const code = await codeOf(laptop)

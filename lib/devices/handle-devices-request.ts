@@ -18,6 +18,11 @@ export interface DevicesApp {
   joins: JoinLimiter
   /** Runs an operation of `devices` in the scope they live in. */
   run<T>(operation: () => Operation<T>): Promise<T>
+  /**
+   * Sign-in is configured (lib/auth): the chats follow the account, not the browser, so every
+   * endpoint answers `409 sign_in_there` — sign in on the other device with the same account.
+   */
+  signInThere?: boolean
 }
 
 /** Which endpoint of the devices API a request is for (the routes under app/api/devices say). */
@@ -36,6 +41,7 @@ export async function handleDevicesRequest({ app, request, endpoint }: { app: De
   try {
     const client = await app.identity.identify(request)
     headers = { ...headers, ...client.headers }
+    if (app.signInThere) throw new DeviceError('sign_in_there', 'Sign in on the other device with the same account: your chats follow your account there.')
     refuseOtherSites(request)
     const address = clientAddressOf(request)
     refuseOver(app.admission?.take(address))

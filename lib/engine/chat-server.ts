@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto'
 import type { LanguageModelV3 } from '@ai-sdk/provider'
 import { createScope, suspend, type Operation } from 'effection'
 import {
+  createMemorySessionStore,
+  moveWaitingSessions,
   usePluginSessionManager,
   type PluginSessionInfo,
   type PluginSessionManager,
@@ -122,6 +124,8 @@ export interface ChatServer {
   waitingQuestion(options: { clientId: string; callId: string }): Promise<WaitingQuestion | undefined>
   /** Every tool the chat can use now for `person` (undefined without sign-in), the app's own and external ones. */
   listTools(person?: Person): ToolDescription[]
+  /** Moves `from`'s waiting tool sessions to `to` (a browser's to the account it signs in to: `moveWaitingSessions`); how many moved. */
+  moveWaiting(options: { from: string; to: string }): Promise<number>
   /** Halt every session and the scope. */
   close(): Promise<void>
 }
@@ -176,12 +180,13 @@ export async function createChatServer({
   if (branchLimits) checkLimits('createChatServer branchLimits', branchLimits)
   const registry = createToolRegistry(tools, externalTools, toolAudience)
   const [scope, destroy] = createScope()
-  const sessions = await new Promise<PluginSessionManager>((resolve, reject) => {
+  const { sessions, store } = await new Promise<{ sessions: PluginSessionManager; store: SessionStore }>((resolve, reject) => {
     scope
       .run(function* () {
-        const store = useStore ? yield* useStore() : undefined
-        resolve(
-          yield* usePluginSessionManager({
+        const store = useStore ? yield* useStore() : createMemorySessionStore()
+        resolve({
+          store,
+          sessions: yield* usePluginSessionManager({
             tools: registry.get,
             // Made once per server: a closure made in a turn would keep the turn alive while a session waits.
             runtime: {
@@ -195,7 +200,7 @@ export async function createChatServer({
             hotMs,
             leaseMs,
           }),
-        )
+        })
         yield* suspend()
       })
       .catch(reject)
@@ -276,6 +281,7 @@ export async function createChatServer({
         return { toolName: loaded.stored.record.toolName, elicitId: request.elicitId, key: request.key, context: request.context }
       }),
     listTools: (person) => registry.describe(person),
+    moveWaiting: ({ from, to }) => run(() => moveWaitingSessions(store, { from, to, now: Date.now() })),
     close: () => {
       turns.close()
       return destroy()

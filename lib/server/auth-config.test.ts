@@ -25,6 +25,14 @@ describe('readAuthConfig', () => {
     expect([...config.admins.groups]).toEqual(['admins'])
   })
 
+  it('lets guests in only with AUTH_GUESTS=on, and refuses any other word', () => {
+    expect(readAuthConfig(signIn)!.guests).toBe(false)
+    expect(readAuthConfig({ ...signIn, AUTH_GUESTS: 'off' })!.guests).toBe(false)
+    expect(readAuthConfig({ ...signIn, AUTH_GUESTS: 'on' })!.guests).toBe(true)
+    expect(readAuthConfig({ ...signIn, AUTH_GUESTS: ' ON ' })!.guests).toBe(true)
+    expect(() => readAuthConfig({ ...signIn, AUTH_GUESTS: 'yes' })).toThrow('AUTH_GUESTS must be "on" or "off" (unset: off); got "yes".')
+  })
+
   it('names what is missing or wrong', () => {
     expect(() => readAuthConfig({ AUTH_OIDC_ISSUER: signIn.AUTH_OIDC_ISSUER })).toThrow(/Sign-in needs AUTH_OIDC_CLIENT_ID, AUTH_OIDC_CLIENT_SECRET, APP_URL too/)
     expect(() => readAuthConfig({ ...signIn, AUTH_ALLOWED_EMAILS: '' })).toThrow(/AUTH_ALLOWED_EMAILS .* or AUTH_ALLOWED_GROUPS: name who may enter/)

@@ -13,6 +13,8 @@ export interface AuthConfig {
   allowed: PeopleList
   admins: PeopleList
   groupsClaim: string
+  /** `AUTH_GUESTS=on`: people may chat without signing in, as their browser identity (docs/sign-in.md, "Guests"). */
+  guests: boolean
 }
 
 const SIGN_IN_VARIABLES = ['AUTH_OIDC_ISSUER', 'AUTH_OIDC_CLIENT_ID', 'AUTH_OIDC_CLIENT_SECRET'] as const
@@ -55,7 +57,15 @@ export function readAuthConfig(env: Environment): AuthConfig | undefined {
     allowed,
     admins: list('AUTH_ADMIN_EMAILS', 'AUTH_ADMIN_GROUPS'),
     groupsClaim: value('AUTH_GROUPS_CLAIM') ?? 'groups',
+    guests: readSwitch('AUTH_GUESTS', value('AUTH_GUESTS')),
   }
+}
+
+/** `on` or `off` (unset: off); anything else is a `ConfigError`, so a typo never opens the chat by accident. */
+function readSwitch(name: string, text: string | undefined): boolean {
+  if (text === undefined || text.toLowerCase() === 'off') return false
+  if (text.toLowerCase() === 'on') return true
+  throw new ConfigError(`${name} must be "on" or "off" (unset: off); got "${text}".`)
 }
 
 function readUrl(name: string, text: string): URL {

@@ -1,5 +1,7 @@
 import type { Operation } from 'effection'
 import { getSignIn } from './sign-in-instance'
+import { isAccountId } from '../auth'
+import { readAuthConfig } from './auth-config'
 import { adminTokenCheck, createBudget, createMemoryBudgetStore, useEmbeddedBudgetStore, useRedisBudgetStore, type Budget, type BudgetStore, type LimitFor, type UsageApp } from '../budgets'
 import { ConfigError, type Environment } from './config-error'
 import { readServerConfig } from './config'
@@ -30,12 +32,16 @@ export function readBudgetConfig(env: Environment = process.env): BudgetConfig {
 
 /**
  * Which daily limit applies to an account: the one seam between the budgets and who the account
- * is. Today every `clientId` gets `MODEL_BUDGET_TOKENS_PER_DAY`; with sign-in, a guest's gets
- * `GUEST_MODEL_BUDGET_TOKENS_PER_DAY` here.
+ * is. Every `clientId` gets `MODEL_BUDGET_TOKENS_PER_DAY`, except a guest's when sign-in lets
+ * guests in (`guests`): an id that is not a signed-in account's (`isAccountId`) is a guest's and
+ * gets `GUEST_MODEL_BUDGET_TOKENS_PER_DAY` — or, unset, the accounts' limit, so that letting
+ * guests in never opens a way around the budget.
  */
-export function limitsOf(config: BudgetConfig): LimitFor {
-  const { tokensPerDay } = config
-  return () => tokensPerDay
+export function limitsOf(config: BudgetConfig, { guests = false }: { guests?: boolean } = {}): LimitFor {
+  const { tokensPerDay, guestTokensPerDay } = config
+  if (!guests) return () => tokensPerDay
+  const guestLimit = guestTokensPerDay ?? tokensPerDay
+  return (clientId) => (isAccountId(clientId) ? tokensPerDay : guestLimit)
 }
 
 /** The app's model budgets (undefined when none is configured) and how to run their operations. */
@@ -71,7 +77,7 @@ async function open(): Promise<BudgetInstance> {
           })()
         : useEmbeddedBudgetStore({ directory: config.dataDir })
   const { value: store, run } = await openForProcess(useStore)
-  return { budget: createBudget({ store, limitFor: limitsOf(budgetConfig) }), run }
+  return { budget: createBudget({ store, limitFor: limitsOf(budgetConfig, { guests: readAuthConfig(process.env)?.guests }) }), run }
 }
 
 /** What `GET /api/admin/usage` needs: the budgets and the admin check (`ADMIN_TOKEN`, or an account `AUTH_ADMIN_*` names). */

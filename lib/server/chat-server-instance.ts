@@ -1,5 +1,5 @@
 import { createChatServer, type ChatServer } from '../engine'
-import { createAdmission, createClientIdentity, createInFlightLimiter, type Admission, type ClientIdentityResolver, type InFlightLimiter } from '../http'
+import { createAdmission, createInFlightLimiter, type Admission, type ClientIdentityResolver, type InFlightLimiter } from '../http'
 import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
@@ -8,7 +8,7 @@ import { createServerToolSource, type ToolAudience } from '../mcp/client'
 import { createAccountIdentity } from '../auth'
 import { readServerConfig } from './config'
 import { getSignIn } from './sign-in-instance'
-import { getDeviceStore } from './device-store-instance'
+import { getBrowserIdentity } from './browser-identity-instance'
 import { getBudgets } from './budget-instance'
 import { getMcpClients, getToolAudience } from './mcp-clients-instance'
 import { chatHistoryOf, type ConversationLimits } from '../conversations'
@@ -34,6 +34,12 @@ export interface ChatApp {
   store: string
   /** The chats kept on the server, in the sessions' store: the chat keeps its turns in them, the chats API serves them. */
   chats: OpenConversations & { limits: ConversationLimits }
+  /**
+   * Moves the work of the browser identity `from` to the account `to` when the browser signs in
+   * (docs/sign-in.md): its waiting tool sessions, then its chats. Idempotent; what an
+   * interruption leaves behind moves with the next sign-in.
+   */
+  adopt(from: string, to: string): Promise<void>
 }
 
 const globalForChat = globalThis as typeof globalThis & { chatApp?: Promise<ChatApp> }
@@ -53,7 +59,7 @@ async function startChatApp(): Promise<ChatApp> {
   const config = readServerConfig()
   const { redisUrl, dataDir, limits } = config
   const store = redisUrl ? 'redis' : process.env.SESSION_STORE === 'memory' ? 'memory' : 'embedded'
-  const [clients, toolAudience, devices, signIn, budgets] = await Promise.all([getMcpClients(), getToolAudience(), getDeviceStore(), getSignIn(), getBudgets()])
+  const [clients, toolAudience, browserIdentity, signIn, budgets] = await Promise.all([getMcpClients(), getToolAudience(), getBrowserIdentity(), getSignIn(), getBudgets()])
   const chatLimits = readConversationLimits()
   const chats = await openConversations({ store, redisUrl, dataDir, limits: chatLimits })
   const chatModel = selectChatModel({ skills: offlineSkills })
@@ -92,10 +98,13 @@ async function startChatApp(): Promise<ChatApp> {
     groupLightAttempts: limits.fairShareGroupRequests,
   })
   const inFlight = createInFlightLimiter({ maxPerAddress: limits.maxRequestsInFlightPerAddress })
-  // A browser joined to an identity with a code is checked against the device store (only joined
-  // ones: the identity's first browser, everyone who never joins, pays nothing new; docs/devices.md).
-  const browserIdentity = createClientIdentity({ secret: config.sessionSecret, trustProxy: limits.trustProxy, revoked: devices.store.revoked })
-  // With sign-in, the account is the identity: its work follows it to every device (docs/sign-in.md).
-  const identity = signIn ? createAccountIdentity(signIn.signIn) : browserIdentity
-  return { chat, identity, toolAudience, admission, inFlight, trustProxy: limits.trustProxy, store, chats: { ...chats, limits: chatLimits } }
+  // With sign-in, the account is the identity: its work follows it to every device; a guest's is
+  // the browser's (AUTH_GUESTS=on; docs/sign-in.md).
+  const identity = signIn ? createAccountIdentity(signIn.signIn, signIn.config.guests ? browserIdentity : undefined) : browserIdentity
+  const adopt = async (from: string, to: string) => {
+    // The sessions first: a chat that shows under the account can then be answered there.
+    await chat.moveWaiting({ from, to })
+    await chats.run(() => chats.conversations.moveChats(from, to))
+  }
+  return { chat, identity, toolAudience, admission, inFlight, trustProxy: limits.trustProxy, store, chats: { ...chats, limits: chatLimits }, adopt }
 }

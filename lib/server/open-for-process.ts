@@ -5,6 +5,14 @@ export interface OpenForProcess<T> {
   value: T
   /** Runs an operation in the scope `value` lives in. */
   run<R>(operation: () => Operation<R>): Promise<R>
+  /**
+   * `run`, without the task `run` makes when the operation finishes before its first `yield` —
+   * an embedded store's point read, plain synchronous code that needs no scope (anything that
+   * does, `ensure` or a resource, is a `yield`). An operation that yields goes on in the scope
+   * from where it stopped, exactly as `yield*` would have run it. For reads on every request:
+   * the task costs more CPU than the read (about 150 µs against 30 µs on a loaded 2-core machine).
+   */
+  runNow<R>(operation: () => Operation<R>): Promise<R>
 }
 
 /**
@@ -22,5 +30,29 @@ export async function openForProcess<T>(make: () => Operation<T>): Promise<OpenF
       })
       .catch(reject)
   })
-  return { value, run: (operation) => scope.run(operation) }
+  const run = <R>(operation: () => Operation<R>) => scope.run(operation)
+  const runNow = <R>(operation: () => Operation<R>): Promise<R> => {
+    let iterator: Iterator<unknown, R, unknown>
+    let first: IteratorResult<unknown, R>
+    try {
+      iterator = operation()[Symbol.iterator]() as Iterator<unknown, R, unknown>
+      first = iterator.next()
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    if (first.done) return Promise.resolve(first.value)
+    // The rest in the scope, by delegation: its first step is the one already taken.
+    let taken = false
+    const rest = {
+      [Symbol.iterator]: () => ({
+        next: (value?: unknown) => (taken ? iterator.next(value) : ((taken = true), first)),
+        throw: (error?: unknown) => iterator.throw!(error),
+        return: (value?: R) => iterator.return!(value as R),
+      }),
+    }
+    return scope.run(function* () {
+      return (yield* rest as unknown as Operation<R>) as R
+    })
+  }
+  return { value, run, runNow }
 }

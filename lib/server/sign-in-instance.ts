@@ -1,6 +1,7 @@
 import type { Operation } from 'effection'
 import { createIdentityProvider, createMemoryAuthStore, createSignIn, useEmbeddedAuthStore, useRedisAuthStore, type AuthStore, type SignIn } from '../auth'
 import { readAuthConfig, type AuthConfig } from './auth-config'
+import { getBrowserIdentity } from './browser-identity-instance'
 import { readServerConfig } from './config'
 import { openForProcess } from './open-for-process'
 
@@ -37,14 +38,20 @@ async function open(): Promise<SignInInstance> {
             return createMemoryAuthStore()
           })()
         : useEmbeddedAuthStore({ directory: server.dataDir })
-  const { value: store, run } = await openForProcess(useStore)
+  const { value: store, runNow } = await openForProcess(useStore)
+  const browser = await getBrowserIdentity()
   const provider = createIdentityProvider({ issuer: config.issuer, clientId: config.clientId, clientSecret: config.clientSecret, groupsClaim: config.groupsClaim })
   const signIn = createSignIn({
     policy: { appUrl: config.appUrl, allowed: config.allowed, admins: config.admins, sessionMaxAgeMs: SESSION_MAX_AGE_MS, recheckAfterMs: RECHECK_AFTER_MS },
     provider,
     store,
-    run,
+    // Every request reads its session: without a task when the read is synchronous (embedded, memory).
+    run: runNow,
     secret: server.sessionSecret,
+    browser,
+    guests: config.guests,
+    // The chat app opens after the sign-in (its identity is the account): reached when a browser signs in, not before.
+    adopt: async (from, to) => (await import('./chat-server-instance')).getChatApp().then((app) => app.adopt(from, to)),
   })
   return { signIn, config }
 }

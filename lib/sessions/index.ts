@@ -22,3 +22,4 @@ export type { JournalEntry, PendingQuestionRecord, SessionEnding, SessionRecord,
 export { isSessionStoreUnavailable, SessionStoreUnavailableError } from './session-store'
 export type { SessionStore, StoredSession } from './session-store'
 export { createMemorySessionStore } from './stores/memory-store'
+export { moveWaitingSessions } from './move-waiting'

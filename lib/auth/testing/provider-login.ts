@@ -42,3 +42,35 @@ export async function loginAtProvider(authorizationUrl: string, login: string, {
   }
   throw new Error('The provider kept redirecting')
 }
+
+/** A sign-in made over HTTP as a browser makes it, and what it left. */
+export interface SignedInOverHttp {
+  /** The callback's answer: where it sends the browser. */
+  location: string
+  /** `chat_session=<value>`, when the callback made a session. */
+  session?: string
+  /** The callback requested again, with the same URL and the browser's sign-in cookie (a replay). */
+  replay(): Promise<Response>
+}
+
+/**
+ * Signs `login` in to the app at `appUrl` over plain HTTP, as a browser does: the app's
+ * `/auth/sign-in?next=`, the provider's own pages (`loginAtProvider`), then the app's callback
+ * with the browser's cookies (its sign-in cookie, and `cookie` if given, e.g. a browser identity).
+ * `beforeCallback` runs once the provider has sent the browser back, before the app hears of it.
+ */
+export async function signInOverHttp(
+  appUrl: string,
+  login: string,
+  { next = '/', cookie, beforeCallback }: { next?: string; cookie?: string; beforeCallback?: () => Promise<void> } = {},
+): Promise<SignedInOverHttp> {
+  const started = await fetch(`${appUrl}/auth/sign-in?next=${encodeURIComponent(next)}`, { redirect: 'manual' })
+  const flow = started.headers.getSetCookie().find((line) => line.startsWith('chat_sign_in='))?.split(';')[0]
+  if (started.status !== 303 || !flow) throw new Error(`GET /auth/sign-in: HTTP ${started.status}, to ${started.headers.get('location')}`)
+  const callback = await loginAtProvider(started.headers.get('location')!, login, { redirectUriPrefix: `${appUrl}/auth/callback` })
+  const request = () => fetch(callback, { redirect: 'manual', headers: { cookie: [flow, ...(cookie ? [cookie] : [])].join('; ') } })
+  await beforeCallback?.()
+  const finished = await request()
+  const session = finished.headers.getSetCookie().find((line) => line.startsWith('chat_session='))?.split(';')[0]
+  return { location: finished.headers.get('location') ?? '', session, replay: request }
+}

@@ -160,6 +160,10 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       purgeChat: db.prepare<[string, string]>('delete from chats where owner = ? and id = ?'),
       purgeEntries: db.prepare<[string, string]>('delete from chat_entries where owner = ? and chat_id = ?'),
       purgeState: db.prepare<[string, string]>('delete from chat_states where owner = ? and id = ?'),
+      ownedIds: db.prepare<[string]>('select id from chats where owner = ? and purge_at is null order by updated_at desc, id desc'),
+      moveChat: db.prepare<[string, string, string]>('update chats set owner = ? where owner = ? and id = ?'),
+      moveEntries: db.prepare<[string, string, string]>('update chat_entries set owner = ? where owner = ? and chat_id = ?'),
+      moveState: db.prepare<[string, string, string]>('update chat_states set owner = ? where owner = ? and id = ?'),
       nextDue: db.prepare<[]>('select min(purge_at) as next from chats where purge_at is not null'),
     }
 
@@ -230,6 +234,23 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       return true
     })
 
+    // One transaction: every chat is under one owner or the other, never both or neither.
+    const moveChats = db.transaction((from: string, to: string, { limits }: Parameters<ConversationStore['moveChats']>[2]) => {
+      if (from === to) return 0
+      let room = limits.maxChats - countOf(to)
+      let moved = 0
+      for (const { id } of statements.ownedIds.all(from) as Array<{ id: string }>) {
+        if (room <= 0) break
+        if (rowOf(to, id)) continue
+        statements.moveChat.run(to, from, id)
+        statements.moveEntries.run(to, from, id)
+        statements.moveState.run(to, from, id)
+        room--
+        moved++
+      }
+      return moved
+    })
+
     const sweep = db.transaction((now: number) => {
       const due = statements.due.all(now, SWEEP_BATCH) as Array<{ owner: string; id: string }>
       for (const { owner, id } of due) {
@@ -288,6 +309,10 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
 
       *restore(owner, id, options) {
         return restore.immediate(owner, id, options)
+      },
+
+      *moveChats(from, to, options) {
+        return moveChats.immediate(from, to, options)
       },
 
       *sweep(now) {

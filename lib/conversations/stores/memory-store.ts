@@ -41,6 +41,24 @@ export function createMemoryConversationStore(): ConversationStore {
   return {
     kind: 'memory',
 
+    *moveChats(from, to, { limits }) {
+      if (from === to) return 0
+      const target = chatsOf(to)
+      let room = limits.maxChats - shown(to).length
+      let moved = 0
+      const newestFirst = shown(from).sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? 1 : -1))
+      for (const chat of newestFirst) {
+        if (room <= 0) break
+        if (!target.has(chat.id)) {
+          target.set(chat.id, chat)
+          room--
+          moved++
+        }
+        owners.get(from)!.delete(chat.id)
+      }
+      return moved
+    },
+
     *create(owner, { chat, limits }) {
       if (shown(owner).length >= limits.maxChats) throw tooManyChats(limits.maxChats)
       const { entries, size } = entriesOf(chat.turns)

@@ -166,6 +166,29 @@ for _, id in ipairs(ids) do
 end
 return rows`)
 
+// A chat whole, to move it: its index entry (field, value…) and its entries; nil when there is none shown.
+const dumpChat = chatScript(`
+local row = redis.call('HGETALL', KEYS[1])
+if #row == 0 or redis.call('HEXISTS', KEYS[1], 'purgeAt') == 1 then return false end
+return {row, redis.call('LRANGE', KEYS[2], 0, -1)}`)
+
+// The moved chat under its new owner. ARGV: maxChats, id, updatedAt, the number of fields n, n field/value pairs, entries…
+// 1 put, 0 there already (moved before), -1 too many chats.
+const putMovedChat = chatScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[1]) then return -1 end
+local fields = tonumber(ARGV[4])
+for i = 5, 4 + fields * 2, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 5 + fields * 2, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[2])
+return 1`)
+
+// The moved chat gone from its old owner. ARGV: id.
+const dropMovedChat = chatScript(`
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return 1`)
+
 /**
  * A `ConversationStore` in Redis, shared by every instance on the same Redis and prefix. Every
  * write is one Lua script (atomic in Redis, its checks and its write together); a page of the
@@ -182,7 +205,7 @@ export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConv
     // The session store logs an outage; this one's calls fail as `ConversationStoreUnavailableError`.
     const redis = createStoreClient({
       url,
-      scripts: { createChat, startTurn, appendEvents, renameChat, deleteChat, restoreChat, readChat, listChats },
+      scripts: { createChat, startTurn, appendEvents, renameChat, deleteChat, restoreChat, readChat, listChats, dumpChat, putMovedChat, dropMovedChat },
       store: "The chats' store",
       Unavailable: ConversationStoreUnavailableError,
     })
@@ -304,6 +327,28 @@ export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConv
         const reply = yield* command<number>(() => timed.restoreChat(keysOf(owner, id), [id, at, limits.maxChats]))
         if (reply === -1) throw tooManyChats(limits.maxChats)
         return reply === 1
+      },
+
+      // An owner's keys share a hash slot, two owners' need not: a chat moves in three steps, each
+      // atomic — read it, put it under `to` unless it is there already, drop it from `from` — so
+      // that a repeat after an interruption finds it under `to` and only drops the old copy.
+      *moveChats(from, to, { limits }) {
+        if (from === to) return 0
+        const list = keysOf(from, '').list
+        const ids = yield* command<string[]>(() => timed.zRange(list, '+inf', '-inf', { BY: 'SCORE', REV: true }))
+        let moved = 0
+        for (const id of ids) {
+          const dump = yield* command<[string[], string[]] | null>(() => timed.dumpChat(keysOf(from, id), []))
+          if (!dump) continue
+          const [fields, entries] = dump
+          const updatedAt = fields[fields.indexOf('updatedAt') + 1] ?? '0'
+          const reply = yield* command<number>(() => timed.putMovedChat(keysOf(to, id), [limits.maxChats, id, updatedAt, fields.length / 2, ...fields, ...entries]))
+          // The account is full: this chat and the older ones stay with the browser.
+          if (reply === -1) break
+          yield* command<number>(() => timed.dropMovedChat(keysOf(from, id), [id]))
+          if (reply === 1) moved++
+        }
+        return moved
       },
 
       // Redis forgets a deleted chat by itself (its keys' TTL): there is nothing to sweep.

@@ -155,6 +155,43 @@ export function describeConversationStoreContract(name: string, { expiresItself,
       expect(chat!.turns[0]!.events).toHaveLength(FIRST_TURN.length)
     })
 
+    it('moves an owner’s chats whole to another (a browser’s to its account), exactly once, as many as fit', async () => {
+      const account = 'account-identity'
+      const waiting = await waitingChat()
+      clock += 1
+      const { id: other } = await run(() => chats.create(alice))
+      clock += 1
+      const { id: deleted } = await run(() => chats.create(alice))
+      await run(() => chats.delete(alice, deleted))
+      const before = await run(() => chats.get(alice, waiting))
+
+      expect(await run(() => chats.moveChats(alice, account))).toBe(2)
+      expect(await run(() => chats.get(account, waiting))).toEqual(before)
+      expect((await run(() => chats.list(account))).chats.map((chat) => [chat.id, chat.waiting])).toEqual([
+        [other, false],
+        [waiting, true],
+      ])
+      // Gone from the browser, which keeps only what it deleted (forgotten as usual).
+      expect(await run(() => chats.list(alice))).toEqual({ chats: [] })
+      expect(await run(() => chats.get(alice, waiting))).toBeUndefined()
+      // The chat goes on under the account.
+      const turn = await run(() => chats.startTurn(account, waiting, { pluginElicitResponses: [SEAT_ANSWER] }))
+      await run(() => chats.appendEvents(account, waiting, turn, SECOND_TURN))
+      expect(await run(() => chats.get(account, waiting))).toMatchObject({ waiting: false, turns: [expect.anything(), { input: { pluginElicitResponses: [SEAT_ANSWER] } }] })
+      // A repeat moves nothing more.
+      expect(await run(() => chats.moveChats(alice, account))).toBe(0)
+      expect((await run(() => chats.list(account))).chats).toHaveLength(2)
+
+      // Only as many as the account has room for (3 here), the newest first; the rest stay.
+      for (let index = 0; index < 2; index++) {
+        clock += 1
+        await run(() => chats.create(mallory))
+      }
+      expect(await run(() => chats.moveChats(mallory, account))).toBe(1)
+      expect((await run(() => chats.list(mallory))).chats).toHaveLength(1)
+      expect((await run(() => chats.list(account))).chats).toHaveLength(3)
+    })
+
     it('refuses a chat past the limit of chats per owner, and counts each owner apart', async () => {
       for (let index = 0; index < LIMITS.maxChats; index++) await run(() => chats.create(alice))
       expect(await codeOf(run(() => chats.create(alice)))).toBe('too_many_chats')

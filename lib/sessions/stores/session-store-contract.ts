@@ -1,6 +1,7 @@
 import { all, createScope, sleep, spawn, suspend, type Operation, type Scope } from 'effection'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SESSION_RECORD_FORMAT, SessionRecordError, type SessionRecord } from '../session-record'
+import { moveWaitingSessions } from '../move-waiting'
 import { EVENT_LOG_START, type SessionStore } from '../session-store'
 
 /** A store under test, and a way to reach under it. */
@@ -275,6 +276,25 @@ export function describeSessionStoreContract(name: string, { expiresItself, setu
       // Used again: its expiry moves, and so does its place.
       expect(await run(() => store.update(sessionRecord({ id: 'sooner', status: 'running', pending: undefined, expiresAt: now + 70_000 }), 1))).toBe(2)
       expect((await run(() => store.openOf({ clientId: 'client-a', now, limit: 10 }))).map((open) => open.id)).toEqual(['later', 'sooner'])
+    })
+
+    it('moves a client’s waiting sessions to another (a browser’s to its account), once, leaving the running ones', async () => {
+      const now = Date.now()
+      const waiting = sessionRecord({ id: 'call-waiting' })
+      const running = sessionRecord({ id: 'call-running', status: 'running', pending: undefined })
+      await run(() => store.create(waiting))
+      await run(() => store.create(running))
+      expect(await run(() => moveWaitingSessions(store, { from: 'client-a', to: 'account-a', now }))).toBe(1)
+      expect(await run(() => store.get('account-a', 'call-waiting'))).toEqual({ record: { ...waiting, clientId: 'account-a' }, version: 1 })
+      expect(await run(() => store.get('client-a', 'call-waiting'))).toBeUndefined()
+      expect(await run(() => store.countOpen({ clientId: 'account-a', now }))).toEqual({ client: 1, all: 2 })
+      expect(await run(() => store.get('client-a', 'call-running'))).toMatchObject({ record: { status: 'running' } })
+      // A repeat moves nothing; one interrupted after the copy only removes what was left behind.
+      expect(await run(() => moveWaitingSessions(store, { from: 'client-a', to: 'account-a', now }))).toBe(0)
+      await run(() => store.create(waiting))
+      expect(await run(() => moveWaitingSessions(store, { from: 'client-a', to: 'account-a', now }))).toBe(1)
+      expect(await run(() => store.get('client-a', 'call-waiting'))).toBeUndefined()
+      expect(await run(() => store.get('account-a', 'call-waiting'))).toMatchObject({ version: 1 })
     })
 
     it('keeps event streams in order, bounded, apart from each other, and forgets a deleted one', async () => {
