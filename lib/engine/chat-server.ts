@@ -8,6 +8,7 @@ import {
   type SessionLimits,
   type SessionRuntime,
   type SessionStore,
+  type WaitingCall,
 } from '../sessions'
 import type { Work } from '../http/admission'
 import { createCallIdIssuer } from './call-ids'
@@ -69,6 +70,8 @@ export interface ChatServerOptions {
   hotMs?: number
   /** How long a running session's process may go without writing before another may take it over. */
   leaseMs?: number
+  /** This server instance's name, kept in the session records it writes (the operator's view says where a call waits). */
+  instance?: string
   /**
    * Where sessions are kept, opened in the server's scope and closed with it (default: in
    * memory, for tests). The app passes the embedded store, or Redis.
@@ -111,6 +114,13 @@ export interface ChatServer {
   workOf(body: unknown, clientId: string): Work
   /** The sessions that wait or run; a `SessionStoreUnavailableError` (`toChatFailure`: a 503) when the store cannot be reached. */
   listActive(): Promise<PluginSessionInfo[]>
+  /** The tool calls that wait for an answer, every client's and every instance's (the store's records). */
+  listWaiting(): Promise<WaitingCall[]>
+  /**
+   * End a tool call that waits for an answer, with `reason` as its ending (the person's chat
+   * says it when it next touches the call, as it says an expiry); false when it waits no more.
+   */
+  endWaiting(options: { clientId: string; callId: string; reason: string }): Promise<boolean>
   /**
    * The question a client's tool call waits on now, with its context; undefined when it waits
    * on none (answered, ended, another client's). Read only: what something outside the turn
@@ -123,7 +133,7 @@ export interface ChatServer {
   close(): Promise<void>
 }
 
-export type { WaitingQuestion }
+export type { WaitingCall, WaitingQuestion }
 
 /** Stores the refusal of a recorded turn; if that fails too, the refusal itself is still the answer. */
 function* keepRefusal(append: () => Operation<void>): Operation<void> {
@@ -164,6 +174,7 @@ export async function createChatServer({
   idleTimeoutMs,
   hotMs,
   leaseMs,
+  instance,
   useStore,
   branchLimits,
   history,
@@ -190,6 +201,7 @@ export async function createChatServer({
             idleTimeoutMs,
             hotMs,
             leaseMs,
+            instance,
           }),
         )
         yield* suspend()
@@ -264,6 +276,8 @@ export async function createChatServer({
     },
     workOf: (body, clientId) => workInProgress.workOf(body, clientId),
     listActive: () => run(() => sessions.listActive()),
+    listWaiting: () => run(() => sessions.listWaiting()),
+    endWaiting: ({ clientId, callId, reason }) => run(() => sessions.abort(clientId, callId, reason, { waitingOnly: true })),
     waitingQuestion: ({ clientId, callId }) =>
       run(function* () {
         const loaded = yield* sessions.load(clientId, callId)

@@ -11,6 +11,10 @@ import type { SessionStore, StoredSession } from './session-store'
 import { SessionLimitError } from './errors'
 import { answeredIn, refusal, settledOutcome, type AnswerOutcome, type AnswersOutcome, type SessionAnswer, type TakeOverOutcome } from './answer-outcome'
 import { createMemorySessionStore } from './stores/memory-store'
+import { waitingCalls, type WaitingCall } from './waiting-calls'
+import type { PluginSessionManagerOptions, SessionLimits } from './session-manager-options'
+
+export type { PluginSessionManagerOptions, SessionLimits }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000
 export const DEFAULT_HOT_MS = 60 * 1000
@@ -74,35 +78,16 @@ export interface PluginSessionManager {
   takeOver(options: { loaded: Extract<LoadedSession, { kind: 'running' }>; parentMessages: readonly ExtendedMessage[] }): Operation<TakeOverOutcome | undefined>
   /** Mark a live session as waiting now: it is dropped from memory after the hot time. */
   touch(session: LiveSession): void
-  abort(clientId: string, sessionId: string, reason?: string): Operation<boolean>
-  listActive(): Operation<PluginSessionInfo[]>
-}
-
-export interface PluginSessionManagerOptions {
-  /** The tool of each stored session, by name. */
-  tools: (name: string) => AnyMcpTool | undefined
-  runtime: SessionRuntime
-  store?: SessionStore
-  /** A session nobody answers is ended after this long (default 30 minutes). */
-  idleTimeoutMs?: number
-  /** A waiting tool is kept in memory this long (default one minute); after that, an answer replays it. */
-  hotMs?: number
-  leaseMs?: number
-  keepMs?: number
   /**
-   * Open sessions (waiting, or running within their lease) at most, per client and on the whole
-   * store: a tool call past either gets `SessionLimitError` from `start`. Both are counted by the
-   * store in the same atomic step that creates the session (`SessionStore.create`), so requests
-   * at the same moment cannot pass a limit together. Unset: no limit.
+   * Stop a session that waits or runs (`waitingOnly`: only one that waits for an answer), with
+   * `reason` as its ending; whether it was stopped here.
    */
-  limits?: SessionLimits
-  now?: () => number
+  abort(clientId: string, sessionId: string, reason?: string, options?: { waitingOnly?: boolean }): Operation<boolean>
+  listActive(): Operation<PluginSessionInfo[]>
+  /** The tool calls that wait for an answer and have not expired, every client's, read from the store. */
+  listWaiting(): Operation<WaitingCall[]>
 }
 
-export interface SessionLimits {
-  maxOpenPerClient?: number
-  maxOpen?: number
-}
 
 /**
  * Plugin sessions as data in a store, for the engine (and anything else that runs tools for a
@@ -125,10 +110,11 @@ export function usePluginSessionManager({
   leaseMs = DEFAULT_LEASE_MS,
   keepMs = DEFAULT_KEEP_MS,
   limits = {},
+  instance,
   now = Date.now,
 }: PluginSessionManagerOptions): Operation<PluginSessionManager> {
   return resource(function* (provide) {
-    const timing: SessionTiming = { now, idleTimeoutMs, leaseMs, keepMs }
+    const timing: SessionTiming = { now, idleTimeoutMs, leaseMs, keepMs, instance }
     const live = yield* useLiveTools({ store, runtime, timing, hotMs, expiredReason: (toolName) => expiredReason(toolName, idleTimeoutMs) })
     let wakeSweep: (() => void) | undefined
 
@@ -183,6 +169,7 @@ export function usePluginSessionManager({
         updatedAt: at,
         expiresAt: at + leaseMs,
         keepUntil: at + leaseMs + keepMs,
+        ...(instance ? { instance } : {}),
       }
       const cached = live.get(record.clientId, record.id)
       if (loaded.cached && cached?.waiting && cached.version === version) {
@@ -354,9 +341,10 @@ export function usePluginSessionManager({
         live.waits(session, { pinned: Boolean(tools(session.toolName)?.liveOnly) && !replayable(session.stored.record) })
       },
 
-      *abort(clientId, sessionId, reason = 'Stopped by the user.') {
+      *abort(clientId, sessionId, reason = 'Stopped by the user.', { waitingOnly = false } = {}) {
         for (let attempt = 0; attempt < 3; attempt++) {
           const loaded = yield* manager.load(clientId, sessionId)
+          if (loaded.kind === 'running' && waitingOnly) return false
           if (loaded.kind !== 'waiting' && loaded.kind !== 'running') {
             yield* live.forget(clientId, sessionId)
             return false
@@ -395,6 +383,17 @@ export function usePluginSessionManager({
             ageMs: at - record.createdAt,
             idleMs: at - record.updatedAt,
           }))
+      },
+
+      *listWaiting() {
+        const records = yield* store.list({ statuses: ['waiting'], limit: 10_000 })
+        return waitingCalls(records, {
+          at: now(),
+          instance,
+          hotMs,
+          liveOnly: (toolName) => Boolean(tools(toolName)?.liveOnly),
+          heldHere: (record) => Boolean(live.get(record.clientId, record.id)?.waiting),
+        })
       },
     }
 

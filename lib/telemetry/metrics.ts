@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { createRefusalTally, type RefusalTally } from './refusal-tally'
 
 /**
  * The server's metrics, in one registry that `METRICS_PORT` serves to Prometheus
@@ -13,8 +14,11 @@ export interface ServerMetrics {
   registry: Registry
   /** `http.server.request.duration`: from the request reaching Next to its response's end (a streamed turn included). */
   httpRequestDuration: Histogram<'http_request_method' | 'http_route' | 'http_response_status_code'>
-  /** Requests refused with a code of ours (`{ error: { code } }`), with the overload scope of a 429. */
-  refusals: Counter<'code' | 'scope'>
+  /**
+   * Requests refused with a code of ours (`{ error: { code } }`), with the overload scope of a
+   * 429: the one tally `elicit_refusals_total` and the operator's view (its last hour) both read.
+   */
+  refusals: RefusalTally
   /** Turns that streamed, then ended with an `error` event, by its code. */
   turnErrors: Counter<'code'>
   /** `gen_ai.client.operation.duration`: each model call of a chat step, with `error_type` when it failed. */
@@ -39,6 +43,17 @@ export function createServerMetrics(): ServerMetrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   let countWaiting: (() => Promise<ReadonlyMap<string, number>>) | undefined
+  const refusals = createRefusalTally()
+  new Counter({
+    name: 'elicit_refusals_total',
+    help: 'Requests refused with an error code of ours, by code and, for a 429, whose limit (address or server).',
+    labelNames: ['code', 'scope'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const { code, scope, count } of refusals.totals()) this.inc({ code, scope }, count)
+    },
+  })
   new Gauge({
     name: 'elicit_tool_sessions_waiting',
     help: 'Tool sessions waiting for a person to answer, by tool (read from the session store at each scrape).',
@@ -60,12 +75,7 @@ export function createServerMetrics(): ServerMetrics {
       buckets: DURATION_BUCKETS,
       registers: [registry],
     }),
-    refusals: new Counter({
-      name: 'elicit_refusals_total',
-      help: 'Requests refused with an error code of ours, by code and, for a 429, whose limit (address or server).',
-      labelNames: ['code', 'scope'],
-      registers: [registry],
-    }),
+    refusals,
     turnErrors: new Counter({
       name: 'elicit_turn_errors_total',
       help: 'Chat turns that began streaming and ended with an error event, by its code.',
