@@ -16,6 +16,7 @@ import { readConversationLimits } from './conversation-limits'
 import { openConversations, type OpenConversations } from './open-conversations'
 import { serverMetrics } from '../telemetry'
 import { modelCallMetrics } from './model-call-metrics'
+import { readInstanceName } from './instance-name'
 
 /** The app's chat server and the identity every request is resolved with. */
 export interface ChatApp {
@@ -30,6 +31,8 @@ export interface ChatApp {
   trustProxy: boolean
   /** Where sessions are kept: 'embedded', 'redis' or 'memory'. */
   store: string
+  /** This instance's name (`INSTANCE_NAME`, else host and process id), kept in the session records it writes. */
+  instance: string
   /** The chats kept on the server, in the sessions' store: the chat keeps its turns in them, the chats API serves them. */
   chats: OpenConversations & { limits: ConversationLimits }
 }
@@ -55,6 +58,7 @@ async function startChatApp(): Promise<ChatApp> {
   const chatLimits = readConversationLimits()
   const chats = await openConversations({ store, redisUrl, dataDir, limits: chatLimits })
   const chatModel = selectChatModel({ skills: offlineSkills })
+  const instance = readInstanceName()
   const chat = await createChatServer({
     model: chatModel.model,
     observeModelCall: modelCallMetrics(serverMetrics(), chatModel.name),
@@ -63,6 +67,7 @@ async function startChatApp(): Promise<ChatApp> {
     externalTools: createServerToolSource({ clients, callTimeoutMs: config.idleTimeoutMs }),
     idleTimeoutMs: config.idleTimeoutMs,
     hotMs: config.hotMs,
+    instance,
     secret: config.sessionSecret,
     maxIterations: limits.maxModelStepsPerTurn,
     maxToolCallsPerStep: limits.maxToolCallsPerStep,
@@ -94,5 +99,5 @@ async function startChatApp(): Promise<ChatApp> {
   const browserIdentity = createClientIdentity({ secret: config.sessionSecret, trustProxy: limits.trustProxy, revoked: devices.store.revoked })
   // With sign-in, the account is the identity: its work follows it to every device (docs/sign-in.md).
   const identity = signIn ? createAccountIdentity(signIn.signIn) : browserIdentity
-  return { chat, identity, admission, inFlight, trustProxy: limits.trustProxy, store, chats: { ...chats, limits: chatLimits } }
+  return { chat, identity, admission, inFlight, trustProxy: limits.trustProxy, store, instance, chats: { ...chats, limits: chatLimits } }
 }
