@@ -43,6 +43,8 @@ const APP_VARIABLES = [
   'AUTH_GROUPS_CLAIM',
   'AUTH_ADMIN_EMAILS',
   'AUTH_ADMIN_GROUPS',
+  'ADMIN_TOKEN',
+  'INSTANCE_NAME',
 ]
 
 export interface StartAppOptions {
