@@ -19,6 +19,7 @@ import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { AnyMcpTool } from '../tools/types'
 import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './run-turn'
 import type { ModelCallReport } from './model-step'
+import type { AnswerMetricOutcome } from './answer-metric'
 import { ChatRequestError, toChatFailure } from '../http/errors'
 import { openNdjsonStream } from './ndjson-stream'
 import { createTurnRunner } from './turn-runner'
@@ -50,6 +51,8 @@ export interface ChatServerOptions {
   modelTimeoutMs?: number
   /** Told of each chat step's model call once it is over: its duration, tokens or error (the server's metrics). */
   observeModelCall?: (report: ModelCallReport) => void
+  /** Told what became of each answer to a waiting tool (the server's metrics). */
+  observeAnswer?: (outcome: AnswerMetricOutcome) => void
   /** The most of the conversation a tool keeps as `ctx.parentMessages`, in JSON bytes (default 16 KiB). */
   maxToolContextBytes?: number
   /** Open sessions per client and in total at most (default: no limit). */
@@ -167,6 +170,7 @@ export async function createChatServer({
   maxOutputTokens,
   modelTimeoutMs,
   observeModelCall,
+  observeAnswer,
   sessionLimits,
   toolStartsPerAddress,
   maxToolContextBytes = DEFAULT_TOOL_CONTEXT_BYTES,
@@ -238,7 +242,7 @@ export async function createChatServer({
       }
       const request = parsed.data
       const { chatId } = request
-      const prepareOnly = () => prepareTurn({ request, clientId, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes })
+      const prepareOnly = () => prepareTurn({ request, clientId, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes, observeAnswer })
       // A new message of a client whose model budget is spent is refused first: before anything is prepared or recorded.
       const refuseSpent = budget && (() => refuseWhenBudgetSpent({ request, clientId, budget }))
       if (chatId === undefined) {

@@ -10,6 +10,7 @@ import type { SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
 import type { AppContext, ChatRequest, DirectToolCall, PluginElicitResponse } from '../protocol/request-schema'
 import type { Budget } from '../budgets/budget'
+import { answerMetricOutcomes, type AnswerMetricOutcome } from './answer-metric'
 
 /** What a turn will do, decided (and every refusal made) before the first byte streams. */
 export interface TurnPlan {
@@ -50,6 +51,8 @@ export interface PrepareTurnOptions {
   availabilityOf(name: string): ToolAvailability
   /** The most of the conversation a resumed tool keeps as `ctx.parentMessages` (see `toolContextOf`). */
   maxToolContextBytes: number
+  /** Told what became of each answer (the server's `elicit_answers_total`). */
+  observeAnswer?: (outcome: AnswerMetricOutcome) => void
 }
 
 /**
@@ -73,7 +76,7 @@ export function* refuseWhenBudgetSpent({
   yield* budget.check(clientId)
 }
 
-export function* prepareTurn({ request, clientId, address, sessions, signer, availabilityOf, maxToolContextBytes }: PrepareTurnOptions): Operation<TurnPlan> {
+export function* prepareTurn({ request, clientId, address, sessions, signer, availabilityOf, maxToolContextBytes, observeAnswer }: PrepareTurnOptions): Operation<TurnPlan> {
   if (request.messages.length === 0) {
     throw new ChatRequestError('invalid_conversation', 'messages must contain at least one message.')
   }
@@ -172,6 +175,7 @@ export function* prepareTurn({ request, clientId, address, sessions, signer, ava
       answers: [...responses.values()] satisfies SessionAnswer[],
       parentMessages: (callId) => toolContextOf({ conversation: messages, callId, maxBytes: maxToolContextBytes }),
     })
+    if (observeAnswer) for (const outcome of answerMetricOutcomes(answered, responses.size)) observeAnswer(outcome)
     if (answered.kind === 'refused') throw new ChatRequestError(answered.code, answered.message)
     for (const outcome of answered.outcomes) {
       const call = pendingById.get(outcome.callId)!

@@ -3,6 +3,7 @@ import { createAdmission, createClientIdentity, createInFlightLimiter, type Admi
 import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
+import { createMemorySessionStore } from '../sessions'
 import { offlineSkills, pluginTools } from '@/plugins'
 import { createServerToolSource } from '../mcp/client'
 import { createAccountIdentity } from '../auth'
@@ -17,6 +18,8 @@ import { openConversations, type OpenConversations } from './open-conversations'
 import { serverMetrics } from '../telemetry'
 import { modelCallMetrics } from './model-call-metrics'
 import { readInstanceName } from './instance-name'
+import { timedSessionStore } from './timed-session-store'
+import { storeOperationMetrics } from './store-operation-metrics'
 
 /** The app's chat server and the identity every request is resolved with. */
 export interface ChatApp {
@@ -76,12 +79,11 @@ async function startChatApp(): Promise<ChatApp> {
     sessionLimits: { maxOpenPerClient: limits.maxWaitingSessionsPerClient, maxOpen: limits.maxWaitingSessions },
     maxToolContextBytes: limits.toolContextMaxBytes,
     toolStartsPerAddress: { burst: limits.toolStartsBurst, perSecond: limits.toolStartsPerMinute / 60 },
-    useStore:
-      store === 'redis'
-        ? () => useRedisSessionStore({ url: redisUrl! })
-        : store === 'embedded'
-          ? () => useEmbeddedSessionStore({ directory: dataDir })
-          : undefined,
+    useStore: function* () {
+      const opened = store === 'redis' ? yield* useRedisSessionStore({ url: redisUrl! }) : store === 'embedded' ? yield* useEmbeddedSessionStore({ directory: dataDir }) : createMemorySessionStore()
+      return timedSessionStore(opened, storeOperationMetrics(serverMetrics(), store))
+    },
+    observeAnswer: (outcome) => serverMetrics().answers.inc({ outcome }),
     history: chatHistoryOf(chats.conversations),
     budget: budgets.budget,
   })

@@ -40,7 +40,8 @@ export type LoadedSession =
   | { kind: 'missing' }
   /** The record cannot be used: corrupted, from another version, or its tool is not served here. */
   | { kind: 'broken'; message: string }
-  | { kind: 'ended'; ending: SessionEnding; stored: StoredSession }
+  /** `expired`: a waiting one its idle time-out ended (its record may not say so yet). */
+  | { kind: 'ended'; ending: SessionEnding; stored: StoredSession; expired?: true }
   | { kind: 'waiting'; stored: StoredSession; request: PendingQuestion }
   /** Working in some request; `abandoned` when its process stopped writing (lease over). */
   | { kind: 'running'; stored: StoredSession; abandoned: boolean }
@@ -157,7 +158,7 @@ export function usePluginSessionManager({
       raw: ElicitAnswer<unknown>,
       checked: ElicitAnswer<unknown>,
       parentMessages: () => readonly ExtendedMessage[],
-    ): Operation<LiveSession | string | undefined> {
+    ): Operation<{ session: LiveSession; from: 'memory' | 'replay' } | string | undefined> {
       const { record, version } = loaded.stored
       const pending = record.pending!
       const at = now()
@@ -175,7 +176,7 @@ export function usePluginSessionManager({
       if (loaded.cached && cached?.waiting && cached.version === version) {
         live.answering(cached)
         cached.resumeUnwritten(next, checked)
-        return (yield* cached.recorded()) ? cached : undefined
+        return (yield* cached.recorded()) ? { session: cached, from: 'memory' } : undefined
       }
       const written = yield* store.update(next, version)
       if (written === undefined) return undefined
@@ -184,9 +185,10 @@ export function usePluginSessionManager({
       if (cached?.waiting && cached.version === version) {
         live.answering(cached)
         cached.resume(taken, checked)
-        return cached
+        return { session: cached, from: 'memory' }
       }
-      return yield* replay(taken, record, parentMessages())
+      const replayed = yield* replay(taken, record, parentMessages())
+      return typeof replayed === 'string' ? replayed : { session: replayed, from: 'replay' }
     }
 
     /** Run a taken session on by a replay of its journal (`previous`: the record it was taken from); a message when it cannot be. */
@@ -259,7 +261,7 @@ export function usePluginSessionManager({
         const tool = tools(record.toolName)
         if (!tool) return { kind: 'broken', message: `Session ${id} needs the tool "${record.toolName}", which this server does not offer.` }
         if (record.status === 'waiting' && record.expiresAt <= now()) {
-          return { kind: 'ended', stored, ending: { kind: 'aborted', reason: expiredReason(record.toolName, idleTimeoutMs) } }
+          return { kind: 'ended', stored, ending: { kind: 'aborted', reason: expiredReason(record.toolName, idleTimeoutMs) }, expired: true }
         }
         if (tool.liveOnly && !live.get(clientId, id) && !replayable(record)) {
           // Working in another process, it is running as any session there is; once that process is gone, it is lost.
@@ -305,13 +307,13 @@ export function usePluginSessionManager({
         }
         for (const { index, loaded, given, answer } of accepted) {
           const { callId, elicitId } = given
-          const session = yield* record(loaded, given.result, answer, () => parentMessages(callId))
-          if (typeof session === 'string') {
-            outcomes[index] = { kind: 'lost', callId, error: 'INTERNAL_ERROR', message: session }
+          const resumed = yield* record(loaded, given.result, answer, () => parentMessages(callId))
+          if (typeof resumed === 'string') {
+            outcomes[index] = { kind: 'lost', callId, error: 'INTERNAL_ERROR', message: resumed }
             continue
           }
-          if (session) {
-            outcomes[index] = { kind: 'accepted', callId, session }
+          if (resumed) {
+            outcomes[index] = { kind: 'accepted', callId, ...resumed }
             continue
           }
           // Read from this process's memory, and the store moved on: stopped or expired elsewhere, say so.
