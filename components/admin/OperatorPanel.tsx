@@ -42,7 +42,7 @@ export function OperatorPanel({ view }: { view: OperatorView }) {
         <h2 id="waiting-heading" className={HEADING}>
           Tool calls waiting for an answer ({view.waiting.length})
         </h2>
-        <p className={NOTE}>Every instance’s, from the sessions’ store. Ending one tells the person, in their chat, that an operator ended it.</p>
+        <p className={NOTE}>Every instance’s, from the sessions’ store. Ending one stops it at once; the person’s chat says an operator ended it when they next answer it.</p>
         {view.waiting.length === 0 ? (
           <p className={EMPTY}>No tool call is waiting.</p>
         ) : (
