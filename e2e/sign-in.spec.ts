@@ -65,7 +65,7 @@ test('every API answers an unsigned request 401 sign_in_required, and /api/mcp i
 })
 
 test('alice signs in and back to where she was; on her phone she sees the same chat and answers the question waiting there; bob sees none of it', async ({ browser }) => {
-  test.setTimeout(90_000)
+  test.setTimeout(150_000)
   const laptop = await newPerson(browser)
   await laptop.page.goto('/?from=bookmark')
   await expect(laptop.page).toHaveURL(new RegExp(`^${op.issuer}/`))
@@ -107,6 +107,13 @@ test('alice signs in and back to where she was; on her phone she sees the same c
   const forBob = await bob.page.request.get('/api/admin/usage')
   expect(forBob.status()).toBe(401)
   expect((await forBob.json()).error.code).toBe('admin_only')
+  // The operator's view likewise: alice, signed in as an admin, sees her booking waiting on its seat; bob sees it is not for him.
+  await laptop.page.goto('/admin')
+  await expect(laptop.page.getByRole('listitem', { name: 'book_flight, question pickSeat' })).toBeVisible()
+  await bob.page.goto('/admin')
+  await expect(bob.page.getByText('This page is for admins: sign in as one')).toBeVisible()
+  await expect(bob.page.getByRole('heading', { name: /Tool calls waiting/ })).toHaveCount(0)
+  expect((await bob.page.request.get('/api/admin/operator')).status()).toBe(401)
   await Promise.all([laptop.context.close(), phone.context.close(), bob.context.close()])
 })
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createChatApi } from '../e2e/support/chat-api'
+import { contextOf, createChatApi } from '../e2e/support/chat-api'
 import { freePort } from '../e2e/support/app-process'
 import { killServer, launchServer } from '../lib/testing/server-process'
 import { report } from './support/measure'
@@ -72,16 +72,24 @@ describe('what the operator sees', () => {
     expect(greeting.status).toBe(200)
     const booking = await chat.startBooking()
     expect(booking.elicit?.key).toBe('pickFlight')
+    // Its first answer, taken by the tool still in memory; the tool then waits on the seat.
+    const flights = contextOf(booking.elicit!).flights as Array<{ id: string }>
+    const seat = await chat.answer({ event: booking.elicit!, content: { flightId: flights[0]!.id } })
+    expect(seat.elicit?.key).toBe('pickSeat')
     // The metrics are on their own port only.
     expect((await fetch(`${app.url}/metrics`)).status).toBe(404)
 
     const prometheus = await startPrometheus(`127.0.0.1:${metricsPort}`)
     // Prometheus scrapes on its own clock (every second): the series appear once it has.
     const valueOf = async (expression: string) => Number((await prometheus.query(expression))[0]?.value[1] ?? NaN)
-    await expect.poll(() => valueOf('http_server_request_duration_seconds_count{http_route="/api/chat",http_request_method="POST",http_response_status_code="200"}'), { timeout: 20_000 }).toBe(2)
+    await expect.poll(() => valueOf('http_server_request_duration_seconds_count{http_route="/api/chat",http_request_method="POST",http_response_status_code="200"}'), { timeout: 20_000 }).toBe(3)
     expect(await valueOf('http_server_request_duration_seconds_count{http_route="/api/chat",http_response_status_code="400"}')).toBe(1)
     expect(await valueOf(`elicit_refusals_total{code="${refusedCode}"}`)).toBe(1)
     expect(await valueOf('elicit_tool_sessions_waiting{tool="book_flight"}')).toBe(1)
+    expect(await valueOf('elicit_answers_total{outcome="resumed_hot"}')).toBe(1)
+    // The sessions' store (the embedded one, SQLite): the booking's record created once, then written again.
+    expect(await valueOf('db_client_operation_duration_seconds_count{db_system_name="sqlite",db_operation_name="create",error_type=""}')).toBe(1)
+    expect(await valueOf('db_client_operation_duration_seconds_count{db_system_name="sqlite",db_operation_name="update",error_type=""}')).toBeGreaterThanOrEqual(1)
     // Two model calls (the greeting, the booking's call of its tool), each with its tokens.
     expect(await valueOf('gen_ai_client_operation_duration_seconds_count{gen_ai_provider_name="offline",gen_ai_operation_name="chat",error_type=""}')).toBe(2)
     expect(await valueOf('gen_ai_client_token_usage_count{gen_ai_provider_name="offline",gen_ai_token_type="input"}')).toBe(2)
@@ -96,6 +104,7 @@ describe('what the operator sees', () => {
       ['POST', 400, refusedCode],
       ['POST', 200, undefined],
       ['POST', 200, undefined],
+      ['POST', 200, undefined],
     ])
     for (const line of requests) {
       expect(typeof line.time).toBe('string')
@@ -104,12 +113,12 @@ describe('what the operator sees', () => {
     const cookieValue = chat.cookie!.split('=').slice(1).join('=')
     const hashed = createHash('sha256').update(cookieValue).digest('hex').slice(0, 16)
     // The first turn brings the browser its cookie: from its next request on, its identity is on the line.
-    expect(requests.map((line) => line.identity)).toEqual([undefined, undefined, hashed])
+    expect(requests.map((line) => line.identity)).toEqual([undefined, undefined, hashed, hashed])
     expect(app.output()).not.toContain(secret)
     expect(app.output()).not.toContain(cookieValue)
     report('telemetry', {
       'request log': '1 JSON line per request, refusal code on it, identity hashed, no message text',
-      prometheus: 'scraped request durations by route, refusals by code, 1 book_flight session waiting, 2 model calls with their tokens',
+      prometheus: 'scraped request durations by route, refusals by code, 1 book_flight session waiting, 1 answer resumed hot, the store timed, 2 model calls with their tokens',
     })
   })
 

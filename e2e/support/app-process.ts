@@ -46,6 +46,8 @@ const APP_VARIABLES = [
   'AUTH_GUESTS',
   'MODEL_BUDGET_TOKENS_PER_DAY',
   'GUEST_MODEL_BUDGET_TOKENS_PER_DAY',
+  'ADMIN_TOKEN',
+  'INSTANCE_NAME',
 ]
 
 export interface StartAppOptions {

@@ -10,6 +10,7 @@ import {
   type SessionLimits,
   type SessionRuntime,
   type SessionStore,
+  type WaitingCall,
 } from '../sessions'
 import type { Work } from '../http/admission'
 import { createCallIdIssuer } from './call-ids'
@@ -20,6 +21,7 @@ import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { AnyMcpTool } from '../tools/types'
 import { DEFAULT_SYSTEM_PROMPT, runTurn, type ChatEngineConfig } from './run-turn'
 import type { ModelCallReport } from './model-step'
+import type { AnswerMetricOutcome } from './answer-metric'
 import { ChatRequestError, toChatFailure } from '../http/errors'
 import { openNdjsonStream } from './ndjson-stream'
 import { createTurnRunner } from './turn-runner'
@@ -54,6 +56,8 @@ export interface ChatServerOptions {
   modelTimeoutMs?: number
   /** Told of each chat step's model call once it is over: its duration, tokens or error (the server's metrics). */
   observeModelCall?: (report: ModelCallReport) => void
+  /** Told what became of each answer to a waiting tool (the server's metrics). */
+  observeAnswer?: (outcome: AnswerMetricOutcome) => void
   /** The most of the conversation a tool keeps as `ctx.parentMessages`, in JSON bytes (default 16 KiB). */
   maxToolContextBytes?: number
   /** Open sessions per client and in total at most (default: no limit). */
@@ -74,6 +78,8 @@ export interface ChatServerOptions {
   hotMs?: number
   /** How long a running session's process may go without writing before another may take it over. */
   leaseMs?: number
+  /** This server instance's name, kept in the session records it writes (the operator's view says where a call waits). */
+  instance?: string
   /**
    * Where sessions are kept, opened in the server's scope and closed with it (default: in
    * memory, for tests). The app passes the embedded store, or Redis.
@@ -116,6 +122,13 @@ export interface ChatServer {
   workOf(body: unknown, clientId: string): Work
   /** The sessions that wait or run; a `SessionStoreUnavailableError` (`toChatFailure`: a 503) when the store cannot be reached. */
   listActive(): Promise<PluginSessionInfo[]>
+  /** The tool calls that wait for an answer, every client's and every instance's (the store's records). */
+  listWaiting(): Promise<WaitingCall[]>
+  /**
+   * End a tool call that waits for an answer, with `reason` as its ending (the person's chat
+   * says it when it next touches the call, as it says an expiry); false when it waits no more.
+   */
+  endWaiting(options: { clientId: string; callId: string; reason: string }): Promise<boolean>
   /**
    * The question a client's tool call waits on now, with its context; undefined when it waits
    * on none (answered, ended, another client's). Read only: what something outside the turn
@@ -130,7 +143,7 @@ export interface ChatServer {
   close(): Promise<void>
 }
 
-export type { WaitingQuestion }
+export type { WaitingCall, WaitingQuestion }
 
 /** Stores the refusal of a recorded turn; if that fails too, the refusal itself is still the answer. */
 function* keepRefusal(append: () => Operation<void>): Operation<void> {
@@ -165,6 +178,7 @@ export async function createChatServer({
   maxOutputTokens,
   modelTimeoutMs,
   observeModelCall,
+  observeAnswer,
   sessionLimits,
   toolStartsPerAddress,
   maxToolContextBytes = DEFAULT_TOOL_CONTEXT_BYTES,
@@ -172,6 +186,7 @@ export async function createChatServer({
   idleTimeoutMs,
   hotMs,
   leaseMs,
+  instance,
   useStore,
   branchLimits,
   history,
@@ -199,6 +214,7 @@ export async function createChatServer({
             idleTimeoutMs,
             hotMs,
             leaseMs,
+            instance,
           }),
         })
         yield* suspend()
@@ -235,7 +251,7 @@ export async function createChatServer({
       }
       const request = parsed.data
       const { chatId } = request
-      const prepareOnly = () => prepareTurn({ request, clientId, person, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes })
+      const prepareOnly = () => prepareTurn({ request, clientId, person, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes, observeAnswer })
       // A new message of a client whose model budget is spent is refused first: before anything is prepared or recorded.
       const refuseSpent = budget && (() => refuseWhenBudgetSpent({ request, clientId, budget }))
       if (chatId === undefined) {
@@ -273,6 +289,8 @@ export async function createChatServer({
     },
     workOf: (body, clientId) => workInProgress.workOf(body, clientId),
     listActive: () => run(() => sessions.listActive()),
+    listWaiting: () => run(() => sessions.listWaiting()),
+    endWaiting: ({ clientId, callId, reason }) => run(() => sessions.abort(clientId, callId, reason, { waitingOnly: true })),
     waitingQuestion: ({ clientId, callId }) =>
       run(function* () {
         const loaded = yield* sessions.load(clientId, callId)

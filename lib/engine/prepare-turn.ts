@@ -11,6 +11,7 @@ import type { SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
 import type { AppContext, ChatRequest, DirectToolCall, PluginElicitResponse } from '../protocol/request-schema'
 import type { Budget } from '../budgets/budget'
+import { answerMetricOutcomes, type AnswerMetricOutcome } from './answer-metric'
 
 /** What a turn will do, decided (and every refusal made) before the first byte streams. */
 export interface TurnPlan {
@@ -55,6 +56,8 @@ export interface PrepareTurnOptions {
   availabilityOf(name: string, person?: Person): ToolAvailability
   /** The most of the conversation a resumed tool keeps as `ctx.parentMessages` (see `toolContextOf`). */
   maxToolContextBytes: number
+  /** Told what became of each answer (the server's `elicit_answers_total`). */
+  observeAnswer?: (outcome: AnswerMetricOutcome) => void
 }
 
 /**
@@ -83,7 +86,7 @@ function notAllowed(name: string): ChatRequestError {
   return new ChatRequestError('tool_not_allowed', `The tool "${name}" is not yours to use: its MCP server is for the people its entry in mcp.json names (ask an admin).`)
 }
 
-export function* prepareTurn({ request, clientId, person, address, sessions, signer, availabilityOf, maxToolContextBytes }: PrepareTurnOptions): Operation<TurnPlan> {
+export function* prepareTurn({ request, clientId, person, address, sessions, signer, availabilityOf, maxToolContextBytes, observeAnswer }: PrepareTurnOptions): Operation<TurnPlan> {
   if (request.messages.length === 0) {
     throw new ChatRequestError('invalid_conversation', 'messages must contain at least one message.')
   }
@@ -186,6 +189,7 @@ export function* prepareTurn({ request, clientId, person, address, sessions, sig
       answers: [...responses.values()] satisfies SessionAnswer[],
       parentMessages: (callId) => toolContextOf({ conversation: messages, callId, maxBytes: maxToolContextBytes }),
     })
+    if (observeAnswer) for (const outcome of answerMetricOutcomes(answered, responses.size)) observeAnswer(outcome)
     if (answered.kind === 'refused') throw new ChatRequestError(answered.code, answered.message)
     for (const outcome of answered.outcomes) {
       const call = pendingById.get(outcome.callId)!

@@ -24,7 +24,7 @@ const notes = (globalForNotes.requestNotes ??= new AsyncLocalStorage<RequestNote
  * calling a route directly) it only counts.
  */
 export function noteRefusal(code: string, scope?: string): void {
-  serverMetrics().refusals.inc({ code, scope: scope ?? '' })
+  serverMetrics().refusals.note(code, scope)
   const note = notes.getStore()
   if (note) {
     note.code = code

@@ -32,3 +32,23 @@ export const CHAT_ERROR_STATUS = {
 } as const
 
 export type ChatErrorCode = keyof typeof CHAT_ERROR_STATUS
+
+/**
+ * The error codes the admin routes (`/api/admin/*`: the operator's view, ending a waiting call,
+ * the admin cookie, each account's use) refuse a request with, and the HTTP status of each.
+ */
+export const ADMIN_ERROR_STATUS = {
+  /** Not an admin: no admin cookie or `Authorization: Bearer <ADMIN_TOKEN>`, and not signed in as an admin (`AUTH_ADMIN_*`). */
+  admin_only: 401,
+  /** The token given for the admin cookie is not `ADMIN_TOKEN`, or no `ADMIN_TOKEN` is configured. */
+  wrong_admin_token: 401,
+  unsupported_media_type: 415,
+  body_too_large: 413,
+  invalid_json: 400,
+  invalid_request: 400,
+  /** The call named to be ended does not wait for an answer: answered, ended, expired, or never one. */
+  call_not_waiting: 404,
+  store_unavailable: 503,
+} as const
+
+export type AdminErrorCode = keyof typeof ADMIN_ERROR_STATUS

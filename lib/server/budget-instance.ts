@@ -1,8 +1,8 @@
 import type { Operation } from 'effection'
-import { getSignIn } from './sign-in-instance'
 import { isAccountId } from '../auth'
 import { readAuthConfig } from './auth-config'
-import { adminTokenCheck, createBudget, createMemoryBudgetStore, useEmbeddedBudgetStore, useRedisBudgetStore, type Budget, type BudgetStore, type LimitFor, type UsageApp } from '../budgets'
+import { getAdminAccess } from './admin-access'
+import { createBudget, createMemoryBudgetStore, useEmbeddedBudgetStore, useRedisBudgetStore, type Budget, type BudgetStore, type LimitFor, type UsageApp } from '../budgets'
 import { ConfigError, type Environment } from './config-error'
 import { readServerConfig } from './config'
 import { openForProcess } from './open-for-process'
@@ -80,10 +80,8 @@ async function open(): Promise<BudgetInstance> {
   return { budget: createBudget({ store, limitFor: limitsOf(budgetConfig, { guests: readAuthConfig(process.env)?.guests }) }), run }
 }
 
-/** What `GET /api/admin/usage` needs: the budgets and the admin check (`ADMIN_TOKEN`, or an account `AUTH_ADMIN_*` names). */
+/** What `GET /api/admin/usage` needs: the budgets and the admin check (`admin-access.ts`: `ADMIN_TOKEN` or its cookie, or an account `AUTH_ADMIN_*` names). */
 export async function getUsageApp(): Promise<UsageApp> {
-  const [{ budget, run }, signIn] = await Promise.all([getBudgets(), getSignIn()])
-  const byToken = adminTokenCheck(readBudgetConfig().adminToken)
-  const isAdmin = async (request: Request) => byToken(request) || (signIn ? (await signIn.signIn.account(request))?.isAdmin === true : false)
-  return { budget, run, isAdmin }
+  const [{ budget, run }, access] = await Promise.all([getBudgets(), getAdminAccess()])
+  return { budget, run, isAdmin: access.isAdmin }
 }

@@ -3,6 +3,7 @@ import { createAdmission, createInFlightLimiter, type Admission, type ClientIden
 import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
+import { createMemorySessionStore } from '../sessions'
 import { offlineSkills, pluginTools } from '@/plugins'
 import { createServerToolSource, type ToolAudience } from '../mcp/client'
 import { createAccountIdentity } from '../auth'
@@ -16,6 +17,9 @@ import { readConversationLimits } from './conversation-limits'
 import { openConversations, type OpenConversations } from './open-conversations'
 import { serverMetrics } from '../telemetry'
 import { modelCallMetrics } from './model-call-metrics'
+import { readInstanceName } from './instance-name'
+import { timedSessionStore } from './timed-session-store'
+import { storeOperationMetrics } from './store-operation-metrics'
 
 /** The app's chat server and the identity every request is resolved with. */
 export interface ChatApp {
@@ -32,6 +36,8 @@ export interface ChatApp {
   trustProxy: boolean
   /** Where sessions are kept: 'embedded', 'redis' or 'memory'. */
   store: string
+  /** This instance's name (`INSTANCE_NAME`, else host and process id), kept in the session records it writes. */
+  instance: string
   /** The chats kept on the server, in the sessions' store: the chat keeps its turns in them, the chats API serves them. */
   chats: OpenConversations & { limits: ConversationLimits }
   /**
@@ -63,6 +69,7 @@ async function startChatApp(): Promise<ChatApp> {
   const chatLimits = readConversationLimits()
   const chats = await openConversations({ store, redisUrl, dataDir, limits: chatLimits })
   const chatModel = selectChatModel({ skills: offlineSkills })
+  const instance = readInstanceName()
   const chat = await createChatServer({
     model: chatModel.model,
     observeModelCall: modelCallMetrics(serverMetrics(), chatModel.name),
@@ -72,6 +79,7 @@ async function startChatApp(): Promise<ChatApp> {
     toolAudience,
     idleTimeoutMs: config.idleTimeoutMs,
     hotMs: config.hotMs,
+    instance,
     secret: config.sessionSecret,
     maxIterations: limits.maxModelStepsPerTurn,
     maxToolCallsPerStep: limits.maxToolCallsPerStep,
@@ -80,12 +88,11 @@ async function startChatApp(): Promise<ChatApp> {
     sessionLimits: { maxOpenPerClient: limits.maxWaitingSessionsPerClient, maxOpen: limits.maxWaitingSessions },
     maxToolContextBytes: limits.toolContextMaxBytes,
     toolStartsPerAddress: { burst: limits.toolStartsBurst, perSecond: limits.toolStartsPerMinute / 60 },
-    useStore:
-      store === 'redis'
-        ? () => useRedisSessionStore({ url: redisUrl! })
-        : store === 'embedded'
-          ? () => useEmbeddedSessionStore({ directory: dataDir })
-          : undefined,
+    useStore: function* () {
+      const opened = store === 'redis' ? yield* useRedisSessionStore({ url: redisUrl! }) : store === 'embedded' ? yield* useEmbeddedSessionStore({ directory: dataDir }) : createMemorySessionStore()
+      return timedSessionStore(opened, storeOperationMetrics(serverMetrics(), store))
+    },
+    observeAnswer: (outcome) => serverMetrics().answers.inc({ outcome }),
     history: chatHistoryOf(chats.conversations),
     budget: budgets.budget,
   })
@@ -106,5 +113,5 @@ async function startChatApp(): Promise<ChatApp> {
     await chat.moveWaiting({ from, to })
     await chats.run(() => chats.conversations.moveChats(from, to))
   }
-  return { chat, identity, toolAudience, admission, inFlight, trustProxy: limits.trustProxy, store, chats: { ...chats, limits: chatLimits }, adopt }
+  return { chat, identity, toolAudience, admission, inFlight, trustProxy: limits.trustProxy, store, instance, chats: { ...chats, limits: chatLimits }, adopt }
 }

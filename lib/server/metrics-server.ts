@@ -14,9 +14,8 @@ export async function startMetricsServer({ port, host, metrics, logger }: { port
   const { chat } = await getChatApp()
   metrics.countWaitingSessions(async () => {
     const counts = new Map<string, number>()
-    for (const session of await chat.listActive()) {
-      if (session.status === 'awaiting_elicit') counts.set(session.toolName, (counts.get(session.toolName) ?? 0) + 1)
-    }
+    // The list the operator's view shows (`/admin`): one read of the store's records, two readers.
+    for (const call of await chat.listWaiting()) counts.set(call.toolName, (counts.get(call.toolName) ?? 0) + 1)
     return counts
   })
   const server = http.createServer((request, response) => {

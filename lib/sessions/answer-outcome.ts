@@ -16,14 +16,14 @@ export interface SessionAnswer {
 
 /** What became of one answer the manager did not refuse (`PluginSessionManager.answer`). */
 export type AnswerOutcome =
-  /** Recorded: `session` is the tool going on with it, for the caller to drive. */
-  | { kind: 'accepted'; callId: string; session: LiveSession }
+  /** Recorded: `session` is the tool going on with it, for the caller to drive; `from`: the tool in memory, or a replay of its journal. */
+  | { kind: 'accepted'; callId: string; session: LiveSession; from: 'memory' | 'replay' }
   /** It does not fit the question: nothing is recorded, and the session still waits on `question`. */
   | { kind: 'rejected'; callId: string; question: PendingQuestion; message: string; issues: ValidationIssue[] }
   /** The session had ended by itself before the answer came: its result is the tool call's. */
   | { kind: 'ended'; callId: string; ending: Exclude<SessionEnding, { kind: 'aborted' }> }
-  /** There is no session to answer: gone, stopped or expired, or one this server cannot run. */
-  | { kind: 'lost'; callId: string; error: SessionErrorCode; message: string }
+  /** There is no session to answer: gone, stopped or expired (`expired`: its idle time-out ended it), or one this server cannot run. */
+  | { kind: 'lost'; callId: string; error: SessionErrorCode; message: string; expired?: true }
 
 /**
  * A request's answers refused as a whole, with the code the client is told: it names a
@@ -53,7 +53,7 @@ export function refusal(code: AnswerRefusal['code'], message: string): AnswerRef
  */
 export function settledOutcome(
   callId: string,
-  loaded: { kind: 'missing' } | { kind: 'broken'; message: string } | { kind: 'ended'; ending: SessionEnding; stored: StoredSession },
+  loaded: { kind: 'missing' } | { kind: 'broken'; message: string } | { kind: 'ended'; ending: SessionEnding; stored: StoredSession; expired?: true },
 ): Extract<AnswerOutcome, { kind: 'ended' | 'lost' }> {
   switch (loaded.kind) {
     case 'missing':
@@ -62,7 +62,7 @@ export function settledOutcome(
       return { kind: 'lost', callId, error: 'INTERNAL_ERROR', message: loaded.message }
     case 'ended':
       return loaded.ending.kind === 'aborted'
-        ? { kind: 'lost', callId, error: 'SESSION_ABORTED', message: loaded.ending.reason }
+        ? { kind: 'lost', callId, error: 'SESSION_ABORTED', message: loaded.ending.reason, ...(loaded.expired ? { expired: true as const } : {}) }
         : { kind: 'ended', callId, ending: loaded.ending }
   }
 }

@@ -12,6 +12,7 @@ export type {
   PluginSessionManagerOptions,
   SessionLimits,
 } from './plugin-session-manager'
+export type { WaitingCall } from './waiting-calls'
 export { settledOutcome } from './answer-outcome'
 export type { AnswerOutcome, AnswerRefusal, AnswersOutcome, SessionAnswer, TakeOverOutcome } from './answer-outcome'
 export { LiveSession } from './live-session'

@@ -614,6 +614,32 @@ describe('PluginSessionManager', () => {
     expect(await on(a, () => a.manager.listActive())).toEqual([])
   })
 
+  it('lists the calls waiting on every instance sharing the store, hot where held, and ends one for an operator: its answer then hears why', async () => {
+    const store = createMemorySessionStore()
+    let now = 1_000
+    const a = await startManager({ store, now: () => now, instance: 'a', hotMs: 60_000, idleTimeoutMs: 600_000 })
+    const b = await startManager({ store, now: () => now, instance: 'b', hotMs: 60_000, idleTimeoutMs: 600_000 })
+    const { session, request } = await on(a, () => startAsking(a, 'where?'))
+    const listed = { clientId: 'client-a', callId: session.id, toolName: 'ask', key: 'answer', since: 1_000, expiresAt: 601_000, instance: 'a', hot: true }
+    // a holds it in memory; b reads the record a wrote, and knows a keeps it for the hot time.
+    expect(await on(a, () => a.manager.listWaiting())).toEqual([listed])
+    expect(await on(b, () => b.manager.listWaiting())).toEqual([listed])
+    now += 60_001
+    expect(await on(b, () => b.manager.listWaiting())).toEqual([{ ...listed, hot: false }])
+
+    // Ended from b: gone from every list; a second end finds nothing waiting.
+    expect(await on(b, () => b.manager.abort('client-a', session.id, 'An operator ended this question.', { waitingOnly: true }))).toBe(true)
+    expect(await on(a, () => a.manager.listWaiting())).toEqual([])
+    expect(await on(b, () => b.manager.abort('client-a', session.id, 'Again.', { waitingOnly: true }))).toBe(false)
+    // The answer reaches a, which still holds the tool: it hears the operator's reason, nothing is recorded.
+    const outcome = await on(a, () => give(a, session.id, request.elicitId, 'Rome'))
+    expect(outcome).toEqual({
+      kind: 'answered',
+      outcomes: [{ kind: 'lost', callId: session.id, error: 'SESSION_ABORTED', message: 'An operator ended this question.' }],
+    })
+    expect(stepRuns).toBe(0)
+  })
+
   it('ends a waiting session after the idle time-out, wherever it is asked about', async () => {
     const store = createMemorySessionStore()
     let now = 1_000

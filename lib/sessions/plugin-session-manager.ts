@@ -11,6 +11,10 @@ import type { SessionStore, StoredSession } from './session-store'
 import { SessionLimitError } from './errors'
 import { answeredIn, refusal, settledOutcome, type AnswerOutcome, type AnswersOutcome, type SessionAnswer, type TakeOverOutcome } from './answer-outcome'
 import { createMemorySessionStore } from './stores/memory-store'
+import { waitingCalls, type WaitingCall } from './waiting-calls'
+import type { PluginSessionManagerOptions, SessionLimits } from './session-manager-options'
+
+export type { PluginSessionManagerOptions, SessionLimits }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000
 export const DEFAULT_HOT_MS = 60 * 1000
@@ -36,7 +40,8 @@ export type LoadedSession =
   | { kind: 'missing' }
   /** The record cannot be used: corrupted, from another version, or its tool is not served here. */
   | { kind: 'broken'; message: string }
-  | { kind: 'ended'; ending: SessionEnding; stored: StoredSession }
+  /** `expired`: a waiting one its idle time-out ended (its record may not say so yet). */
+  | { kind: 'ended'; ending: SessionEnding; stored: StoredSession; expired?: true }
   | { kind: 'waiting'; stored: StoredSession; request: PendingQuestion }
   /** Working in some request; `abandoned` when its process stopped writing (lease over). */
   | { kind: 'running'; stored: StoredSession; abandoned: boolean }
@@ -74,35 +79,16 @@ export interface PluginSessionManager {
   takeOver(options: { loaded: Extract<LoadedSession, { kind: 'running' }>; parentMessages: readonly ExtendedMessage[] }): Operation<TakeOverOutcome | undefined>
   /** Mark a live session as waiting now: it is dropped from memory after the hot time. */
   touch(session: LiveSession): void
-  abort(clientId: string, sessionId: string, reason?: string): Operation<boolean>
-  listActive(): Operation<PluginSessionInfo[]>
-}
-
-export interface PluginSessionManagerOptions {
-  /** The tool of each stored session, by name. */
-  tools: (name: string) => AnyMcpTool | undefined
-  runtime: SessionRuntime
-  store?: SessionStore
-  /** A session nobody answers is ended after this long (default 30 minutes). */
-  idleTimeoutMs?: number
-  /** A waiting tool is kept in memory this long (default one minute); after that, an answer replays it. */
-  hotMs?: number
-  leaseMs?: number
-  keepMs?: number
   /**
-   * Open sessions (waiting, or running within their lease) at most, per client and on the whole
-   * store: a tool call past either gets `SessionLimitError` from `start`. Both are counted by the
-   * store in the same atomic step that creates the session (`SessionStore.create`), so requests
-   * at the same moment cannot pass a limit together. Unset: no limit.
+   * Stop a session that waits or runs (`waitingOnly`: only one that waits for an answer), with
+   * `reason` as its ending; whether it was stopped here.
    */
-  limits?: SessionLimits
-  now?: () => number
+  abort(clientId: string, sessionId: string, reason?: string, options?: { waitingOnly?: boolean }): Operation<boolean>
+  listActive(): Operation<PluginSessionInfo[]>
+  /** The tool calls that wait for an answer and have not expired, every client's, read from the store. */
+  listWaiting(): Operation<WaitingCall[]>
 }
 
-export interface SessionLimits {
-  maxOpenPerClient?: number
-  maxOpen?: number
-}
 
 /**
  * Plugin sessions as data in a store, for the engine (and anything else that runs tools for a
@@ -125,10 +111,11 @@ export function usePluginSessionManager({
   leaseMs = DEFAULT_LEASE_MS,
   keepMs = DEFAULT_KEEP_MS,
   limits = {},
+  instance,
   now = Date.now,
 }: PluginSessionManagerOptions): Operation<PluginSessionManager> {
   return resource(function* (provide) {
-    const timing: SessionTiming = { now, idleTimeoutMs, leaseMs, keepMs }
+    const timing: SessionTiming = { now, idleTimeoutMs, leaseMs, keepMs, instance }
     const live = yield* useLiveTools({ store, runtime, timing, hotMs, expiredReason: (toolName) => expiredReason(toolName, idleTimeoutMs) })
     let wakeSweep: (() => void) | undefined
 
@@ -171,7 +158,7 @@ export function usePluginSessionManager({
       raw: ElicitAnswer<unknown>,
       checked: ElicitAnswer<unknown>,
       parentMessages: () => readonly ExtendedMessage[],
-    ): Operation<LiveSession | string | undefined> {
+    ): Operation<{ session: LiveSession; from: 'memory' | 'replay' } | string | undefined> {
       const { record, version } = loaded.stored
       const pending = record.pending!
       const at = now()
@@ -183,12 +170,13 @@ export function usePluginSessionManager({
         updatedAt: at,
         expiresAt: at + leaseMs,
         keepUntil: at + leaseMs + keepMs,
+        ...(instance ? { instance } : {}),
       }
       const cached = live.get(record.clientId, record.id)
       if (loaded.cached && cached?.waiting && cached.version === version) {
         live.answering(cached)
         cached.resumeUnwritten(next, checked)
-        return (yield* cached.recorded()) ? cached : undefined
+        return (yield* cached.recorded()) ? { session: cached, from: 'memory' } : undefined
       }
       const written = yield* store.update(next, version)
       if (written === undefined) return undefined
@@ -197,9 +185,10 @@ export function usePluginSessionManager({
       if (cached?.waiting && cached.version === version) {
         live.answering(cached)
         cached.resume(taken, checked)
-        return cached
+        return { session: cached, from: 'memory' }
       }
-      return yield* replay(taken, record, parentMessages())
+      const replayed = yield* replay(taken, record, parentMessages())
+      return typeof replayed === 'string' ? replayed : { session: replayed, from: 'replay' }
     }
 
     /** Run a taken session on by a replay of its journal (`previous`: the record it was taken from); a message when it cannot be. */
@@ -272,7 +261,7 @@ export function usePluginSessionManager({
         const tool = tools(record.toolName)
         if (!tool) return { kind: 'broken', message: `Session ${id} needs the tool "${record.toolName}", which this server does not offer.` }
         if (record.status === 'waiting' && record.expiresAt <= now()) {
-          return { kind: 'ended', stored, ending: { kind: 'aborted', reason: expiredReason(record.toolName, idleTimeoutMs) } }
+          return { kind: 'ended', stored, ending: { kind: 'aborted', reason: expiredReason(record.toolName, idleTimeoutMs) }, expired: true }
         }
         if (tool.liveOnly && !live.get(clientId, id) && !replayable(record)) {
           // Working in another process, it is running as any session there is; once that process is gone, it is lost.
@@ -318,13 +307,13 @@ export function usePluginSessionManager({
         }
         for (const { index, loaded, given, answer } of accepted) {
           const { callId, elicitId } = given
-          const session = yield* record(loaded, given.result, answer, () => parentMessages(callId))
-          if (typeof session === 'string') {
-            outcomes[index] = { kind: 'lost', callId, error: 'INTERNAL_ERROR', message: session }
+          const resumed = yield* record(loaded, given.result, answer, () => parentMessages(callId))
+          if (typeof resumed === 'string') {
+            outcomes[index] = { kind: 'lost', callId, error: 'INTERNAL_ERROR', message: resumed }
             continue
           }
-          if (session) {
-            outcomes[index] = { kind: 'accepted', callId, session }
+          if (resumed) {
+            outcomes[index] = { kind: 'accepted', callId, ...resumed }
             continue
           }
           // Read from this process's memory, and the store moved on: stopped or expired elsewhere, say so.
@@ -354,9 +343,10 @@ export function usePluginSessionManager({
         live.waits(session, { pinned: Boolean(tools(session.toolName)?.liveOnly) && !replayable(session.stored.record) })
       },
 
-      *abort(clientId, sessionId, reason = 'Stopped by the user.') {
+      *abort(clientId, sessionId, reason = 'Stopped by the user.', { waitingOnly = false } = {}) {
         for (let attempt = 0; attempt < 3; attempt++) {
           const loaded = yield* manager.load(clientId, sessionId)
+          if (loaded.kind === 'running' && waitingOnly) return false
           if (loaded.kind !== 'waiting' && loaded.kind !== 'running') {
             yield* live.forget(clientId, sessionId)
             return false
@@ -395,6 +385,17 @@ export function usePluginSessionManager({
             ageMs: at - record.createdAt,
             idleMs: at - record.updatedAt,
           }))
+      },
+
+      *listWaiting() {
+        const records = yield* store.list({ statuses: ['waiting'], limit: 10_000 })
+        return waitingCalls(records, {
+          at: now(),
+          instance,
+          hotMs,
+          liveOnly: (toolName) => Boolean(tools(toolName)?.liveOnly),
+          heldHere: (record) => Boolean(live.get(record.clientId, record.id)?.waiting),
+        })
       },
     }
 

@@ -43,6 +43,8 @@ export interface SessionRecord {
   expiresAt: number
   /** When the store may forget the record altogether. */
   keepUntil: number
+  /** The server instance that wrote it last (`INSTANCE_NAME`, else host and process id): where its tool may be in memory. */
+  instance?: string
 }
 
 const json = z.custom<unknown>((value) => value !== undefined, 'a JSON value')
@@ -91,6 +93,7 @@ const sessionRecordSchema = z.object({
   updatedAt: z.number(),
   expiresAt: z.number(),
   keepUntil: z.number(),
+  instance: z.string().max(200).optional(),
 })
 
 /** A stored record that cannot be read: corrupted, or written by an incompatible version. */

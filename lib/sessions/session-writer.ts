@@ -13,6 +13,8 @@ export interface SessionTiming {
   leaseMs: number
   /** How long an ended session's record is kept, so late requests learn how it ended. */
   keepMs: number
+  /** This server instance's name, written in every record it writes (`SessionRecord.instance`). */
+  instance?: string
 }
 
 /**
@@ -117,7 +119,8 @@ export class SessionWriter {
     try {
       if (this.refusal) throw this.refusal
       if (onlyUnwritten && !this.unwrittenChanges) return
-      const next = change(this.current)
+      const changed = change(this.current)
+      const next = this.timing.instance ? { ...changed, instance: this.timing.instance } : changed
       // A new session is created by its first write: with its first question, when it asks at once.
       let version: number | undefined
       try {

@@ -15,7 +15,7 @@ describe('the metrics', () => {
   it('serve, in Prometheus text, the series counted: a request by route and status, a refusal by code and scope, waiting sessions by tool', async () => {
     const metrics = createServerMetrics()
     metrics.httpRequestDuration.observe({ http_request_method: 'POST', http_route: '/api/chat', http_response_status_code: 429 }, 0.02)
-    metrics.refusals.inc({ code: 'rate_limited', scope: 'server' })
+    metrics.refusals.note('rate_limited', 'server')
     metrics.countWaitingSessions(async () => new Map([['book_flight', 2]]))
     const text = await metrics.registry.metrics()
     expect(text).toContain('http_server_request_duration_seconds_count{http_request_method="POST",http_route="/api/chat",http_response_status_code="429"} 1')

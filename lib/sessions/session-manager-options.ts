@@ -1,0 +1,32 @@
+import type { AnyMcpTool } from '../tools/types'
+import type { SessionRuntime } from './live-session'
+import type { SessionStore } from './session-store'
+
+/** What `usePluginSessionManager` is made with: the tools, the store, how long things last, the limits. */
+export interface PluginSessionManagerOptions {
+  /** The tool of each stored session, by name. */
+  tools: (name: string) => AnyMcpTool | undefined
+  runtime: SessionRuntime
+  store?: SessionStore
+  /** A session nobody answers is ended after this long (default 30 minutes). */
+  idleTimeoutMs?: number
+  /** A waiting tool is kept in memory this long (default one minute); after that, an answer replays it. */
+  hotMs?: number
+  leaseMs?: number
+  keepMs?: number
+  /**
+   * Open sessions (waiting, or running within their lease) at most, per client and on the whole
+   * store: a tool call past either gets `SessionLimitError` from `start`. Both are counted by the
+   * store in the same atomic step that creates the session (`SessionStore.create`), so requests
+   * at the same moment cannot pass a limit together. Unset: no limit.
+   */
+  limits?: SessionLimits
+  /** This server instance's name, written in each record it writes (`WaitingCall.instance`). */
+  instance?: string
+  now?: () => number
+}
+
+export interface SessionLimits {
+  maxOpenPerClient?: number
+  maxOpen?: number
+}
