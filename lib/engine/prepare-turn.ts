@@ -1,6 +1,6 @@
 import type { Operation } from 'effection'
 import type { PendingQuestion } from '../runtime/pending-question'
-import { settledOutcome, type LiveSession, type LoadedSession, type PluginSessionManager, type SessionAnswer } from '../sessions'
+import { settledOutcome, type LiveSession, type LoadedSession, type PluginSessionManager, type SessionAnswer, type SpanRef, type ToolResume } from '../sessions'
 import { analyzeConversation } from './conversation'
 import type { ConversationSigner } from './conversation-signature'
 import { ChatRequestError } from '../http/errors'
@@ -50,6 +50,8 @@ export interface PrepareTurnOptions {
   availabilityOf(name: string): ToolAvailability
   /** The most of the conversation a resumed tool keeps as `ctx.parentMessages` (see `toolContextOf`). */
   maxToolContextBytes: number
+  /** Traces on: the span of each answered tool call that goes on (`PluginSessionManager.answer`). */
+  traceResume?(resume: ToolResume): SpanRef
 }
 
 /**
@@ -73,7 +75,7 @@ export function* refuseWhenBudgetSpent({
   yield* budget.check(clientId)
 }
 
-export function* prepareTurn({ request, clientId, address, sessions, signer, availabilityOf, maxToolContextBytes }: PrepareTurnOptions): Operation<TurnPlan> {
+export function* prepareTurn({ request, clientId, address, sessions, signer, availabilityOf, maxToolContextBytes, traceResume }: PrepareTurnOptions): Operation<TurnPlan> {
   if (request.messages.length === 0) {
     throw new ChatRequestError('invalid_conversation', 'messages must contain at least one message.')
   }
@@ -171,6 +173,7 @@ export function* prepareTurn({ request, clientId, address, sessions, signer, ava
       clientId,
       answers: [...responses.values()] satisfies SessionAnswer[],
       parentMessages: (callId) => toolContextOf({ conversation: messages, callId, maxBytes: maxToolContextBytes }),
+      traceResume,
     })
     if (answered.kind === 'refused') throw new ChatRequestError(answered.code, answered.message)
     for (const outcome of answered.outcomes) {
