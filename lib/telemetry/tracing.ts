@@ -1,9 +1,9 @@
 import { trace, type Tracer } from '@opentelemetry/api'
 
 /**
- * The server's traces: OpenTelemetry spans exported over OTLP (HTTP, protobuf) when the standard
- * `OTEL_EXPORTER_OTLP_ENDPOINT` or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is set, and nothing at all
- * when neither is: the SDK is not even loaded, no span is made, and the layers that trace are
+ * The server's traces: OpenTelemetry spans exported over OTLP/HTTP (`http/protobuf`, or
+ * `http/json` by `OTEL_EXPORTER_OTLP_PROTOCOL`) when the standard `OTEL_EXPORTER_OTLP_ENDPOINT` or
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is set, and nothing at all when neither is: the SDK is not even loaded, no span is made, and the layers that trace are
  * handed no tracer. The exporter, the sampler (`OTEL_TRACES_SAMPLER`, default: every trace, or
  * as the incoming `traceparent` says), the resource (`OTEL_SERVICE_NAME`, default `elicit-chat`,
  * and `OTEL_RESOURCE_ATTRIBUTES`) and the batching (`OTEL_BSP_*`) read the SDK's own variables.
@@ -14,6 +14,8 @@ import { trace, type Tracer } from '@opentelemetry/api'
 export type TracingEnv = Partial<Record<string, string>> & {
   OTEL_EXPORTER_OTLP_ENDPOINT?: string
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string
+  OTEL_EXPORTER_OTLP_PROTOCOL?: string
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?: string
   OTEL_SDK_DISABLED?: string
   OTEL_SERVICE_NAME?: string
   OTEL_SEMCONV_STABILITY_OPT_IN?: string
@@ -32,6 +34,17 @@ export function tracingConfigured(env: TracingEnv = process.env): boolean {
  */
 export function captureContent(env: TracingEnv = process.env): boolean {
   return env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.trim().toLowerCase() === 'true'
+}
+
+/**
+ * The OTLP encoding (`OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`):
+ * `http/protobuf` (the default) or `http/json`; gRPC is not offered, and any other value is a
+ * setting to change, said at the start.
+ */
+export function tracesProtocol(env: TracingEnv = process.env): 'http/protobuf' | 'http/json' {
+  const value = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim() || 'http/protobuf'
+  if (value === 'http/protobuf' || value === 'http/json') return value
+  throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (gRPC is not offered), not ${JSON.stringify(value)}.`)
 }
 
 /** The instrumentation scope of every span of ours. */
@@ -58,9 +71,10 @@ export async function startTracing(env: TracingEnv = process.env): Promise<Trace
     return undefined
   }
   // Loaded only here: with no endpoint, a process never pays for the SDK.
+  const protocol = tracesProtocol(env)
   const [{ NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { defaultResource, resourceFromAttributes }] = await Promise.all([
     import('@opentelemetry/sdk-trace-node'),
-    import('@opentelemetry/exporter-trace-otlp-proto'),
+    protocol === 'http/json' ? import('@opentelemetry/exporter-trace-otlp-http') : import('@opentelemetry/exporter-trace-otlp-proto'),
     import('@opentelemetry/resources'),
   ])
   const resource = defaultResource().merge(resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || TRACER_NAME }))
