@@ -51,6 +51,14 @@ describe('traces over OTLP', () => {
       'elicit.question.key': 'pickFlight',
       'elicit.pause.reason': 'awaiting_user_input',
     })
+    // …with its turn's agent and server spans, which end as its response does.
+    const turnOf = (piece: ReceivedSpan) =>
+      otlp.waitFor((spans) => {
+        const agent = spans.find((span) => span.spanId === piece.parentSpanId)
+        const server = spans.find((span) => span.traceId === piece.traceId && span.scope === 'elicit-chat' && span.kind === OTLP_SERVER_KIND && span.attributes['http.route'] === '/api/chat')
+        return agent && server ? { agent, server } : undefined
+      })
+    const pausedTurn = await turnOf(paused)
     await first.kill('SIGKILL')
 
     const second = await processes.app({ env: tracing(otlp.url), dataDir: first.dataDir })
@@ -74,14 +82,14 @@ describe('traces over OTLP', () => {
     expect(hot!.links).toEqual([{ traceId: cold!.traceId, spanId: cold!.spanId, attributes: { 'elicit.link.kind': 'resume' } }])
 
     // Three turns, three traces, each an HTTP server span > invoke_agent (the chat's id) > the tool's span.
-    const spans = otlp.spans()
-    for (const piece of [paused, cold!, hot!]) {
-      const agent = spans.find((span) => span.spanId === piece.parentSpanId)!
+    for (const { agent, server } of [pausedTurn, await turnOf(cold!), await turnOf(hot!)]) {
       expect(agent.name).toBe('invoke_agent elicit-chat')
       expect(agent.attributes['gen_ai.conversation.id']).toBe(chat.id)
-      const server = spans.find((span) => span.traceId === piece.traceId && span.kind === OTLP_SERVER_KIND && span.attributes['http.route'] === '/api/chat')
-      expect(server?.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.response.status_code': 200 })
+      expect(server.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.response.status_code': 200 })
+      // The agent's span is within the request's: its server span, or Next's handler span under it.
+      expect(agent.traceId).toBe(server.traceId)
     }
+    const spans = otlp.spans()
     expect(new Set([paused.traceId, cold!.traceId, hot!.traceId]).size).toBe(3)
     // The first turn's model call: its model, tokens and why it stopped.
     const model = spans.find((span) => span.traceId === paused.traceId && span.name.startsWith('chat '))!
@@ -103,7 +111,7 @@ describe('traces over OTLP', () => {
       body: '{"messages":"x"}',
     })
     expect(refused.status).toBe(400)
-    const server = await otlp.waitFor((spans) => spans.find((span) => span.traceId === traceId && span.attributes['http.route'] === '/api/chat'))
+    const server = await otlp.waitFor((spans) => spans.find((span) => span.traceId === traceId && span.scope === 'elicit-chat' && span.attributes['http.route'] === '/api/chat'))
     expect(server).toMatchObject({ parentSpanId: parentId, name: 'POST /api/chat' })
     expect(server.attributes).toMatchObject({ 'http.response.status_code': 400, 'elicit.refusal.code': 'invalid_request' })
   })

@@ -13,6 +13,8 @@ export interface ReceivedSpan {
   attributes: Record<string, unknown>
   links: Array<{ traceId: string; spanId: string; attributes: Record<string, unknown> }>
   service: string
+  /** The instrumentation scope that made it: `elicit-chat` for ours, `next.js` for Next's own. */
+  scope: string
 }
 
 export interface OtlpReceiver {
@@ -91,6 +93,7 @@ function spansOf(body: IExportTraceServiceRequest): ReceivedSpan[] {
         attributes: attributesOf(span.attributes),
         links: (span.links ?? []).map((link) => ({ traceId: String(link.traceId), spanId: String(link.spanId), attributes: attributesOf(link.attributes) })),
         service,
+        scope: scope.scope?.name ?? '',
       })),
     )
   })
