@@ -6,7 +6,7 @@ import { installPageIdentity } from './lib/http/page-identity'
 import { watchForStop } from './lib/server/graceful-stop'
 import { installRequestTelemetry } from './lib/http/request-telemetry'
 import { readMetricsConfig, startMetricsServer } from './lib/server/metrics-server'
-import { serverLogger, serverMetrics } from './lib/telemetry'
+import { serverLogger, serverMetrics, startTracing } from './lib/telemetry'
 import { installSignIn } from './lib/auth/page-gate'
 import { getSignIn } from './lib/server/sign-in-instance'
 
@@ -21,6 +21,8 @@ try {
   // A wrong LOG_LEVEL or METRICS_PORT stops the start here, saying what to change.
   const logger = serverLogger()
   const metricsAt = readMetricsConfig()
+  // Traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT (or …_TRACES_ENDPOINT) is set; before the chat server, which is handed the tracer.
+  const tracing = await startTracing()
   const [{ store, trustProxy, admission, identity }, signIn] = await Promise.all([getChatApp(), getSignIn()])
   // One log line and one duration per request (request-telemetry.ts); first, so that it sees only what reaches Next.
   installRequestTelemetry()
@@ -38,6 +40,7 @@ try {
     // A page's HTML brings its identity cookie, so that its first requests share one (page-identity.ts).
     installPageIdentity(identity)
   }
+  if (tracing) logger.info('Traces: exported over OTLP (OTEL_EXPORTER_OTLP_ENDPOINT)', { traces: 'otlp' })
   logger.info(`Sessions: ${store} store; client addresses from ${trustProxy ? "the proxy's X-Forwarded-For (TRUST_PROXY=1)" : 'the TCP peer'}`, { store, trustProxy })
   if (metricsAt) {
     await startMetricsServer({ ...metricsAt, metrics: serverMetrics(), logger })

@@ -33,7 +33,9 @@
 //
 // One section alone: BENCH_ONLY=<section> gives every other section's count a default of 0, e.g.
 // `BENCH_ONLY=overload npm run bench`. Sections: servers (BENCH_SERVERS and the HTTP counts), mcp,
-// mcp-oauth, sign-in, mcp-instances, overload, first-load, conversations, app-question, http-heap, waiting, dehydrated, bookings.
+// mcp-oauth, sign-in, mcp-instances, overload, first-load, conversations, app-question, http-heap, waiting, dehydrated, bookings, traces.
+// BENCH_TRACES_BOOKINGS (0 skips it): a booking's server CPU without an OTLP endpoint and exporting
+// every span to a live receiver, side by side (bench/traces-cpu.ts).
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { resolve } from 'node:path'
@@ -61,8 +63,9 @@ import { measureResumeStoreTime, type ResumeStoreTime } from './store-time'
 import { percentile, summary } from './stats'
 import { makeTempDir } from './temp-dir'
 import { timeTrivialRoute } from './trivial-route'
+import { describeTracesCpu, measureTracesCpu, TRACES_CPU_GROWTH_TARGET } from './traces-cpu'
 
-type Section = 'servers' | 'mcp' | 'mcp-oauth' | 'sign-in' | 'mcp-instances' | 'overload' | 'first-load' | 'conversations' | 'app-question' | 'http-heap' | 'waiting' | 'dehydrated' | 'bookings'
+type Section = 'servers' | 'mcp' | 'mcp-oauth' | 'sign-in' | 'mcp-instances' | 'overload' | 'first-load' | 'conversations' | 'app-question' | 'http-heap' | 'waiting' | 'dehydrated' | 'bookings' | 'traces'
 /** `BENCH_ONLY=<section>`: that section alone (its counts at their defaults unless set), every other one's counts 0 unless set. */
 const ONLY = (process.env.BENCH_ONLY?.trim() || undefined) as Section | undefined
 /** The variable `name` when set, else `fallback`, or 0 when BENCH_ONLY names another section. */
@@ -94,6 +97,7 @@ const CHATS = count('BENCH_CHATS', 1_000, 'conversations')
 const HISTORY_CPU_BOOKINGS = count('BENCH_HISTORY_CPU_BOOKINGS', 600, 'conversations')
 const OPEN_CHAT_RUNS = count('BENCH_OPEN_CHAT_RUNS', 7, 'conversations')
 const APP_QUESTION_RUNS = count('BENCH_APP_QUESTION_RUNS', 10, 'app-question')
+const TRACES_BOOKINGS = count('BENCH_TRACES_BOOKINGS', 600, 'traces')
 /** Answer p95 under a flood spending the server's budget, as a multiple of it without (issue 28). */
 const OVERLOAD_TARGET = 3
 /**
@@ -528,6 +532,10 @@ if (leak) {
   )
 }
 
+if (TRACES_BOOKINGS > 0) console.log('\nTraces (issue 37)...')
+const traces = TRACES_BOOKINGS > 0 ? await measureTracesCpu({ bookingsPerBlock: Math.max(1, Math.round(TRACES_BOOKINGS / 6)), blocks: 6 }) : undefined
+if (traces) console.log(`  a booking's server CPU: ${describeTracesCpu(traces)}: ${verdict(traces.growth <= TRACES_CPU_GROWTH_TARGET)}`)
+
 mkdirSync('bench/results', { recursive: true })
 writeFileSync(
   'bench/results/latest.json',
@@ -550,6 +558,7 @@ writeFileSync(
         historyCpuBookings: HISTORY_CPU_BOOKINGS,
         openChatRuns: OPEN_CHAT_RUNS,
         appQuestionRuns: APP_QUESTION_RUNS,
+        tracesBookings: TRACES_BOOKINGS,
       },
       servers: runs,
       storeTime,
@@ -560,6 +569,7 @@ writeFileSync(
       overload,
       firstLoad,
       conversations,
+      traces,
       appQuestion,
       httpHeap,
       waiting,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { LanguageModelV3 } from '@ai-sdk/provider'
+import { context, type Tracer } from '@opentelemetry/api'
 import { createScope, suspend, type Operation } from 'effection'
 import {
   createMemorySessionStore,
@@ -26,7 +27,7 @@ import { ChatRequestError, toChatFailure } from '../http/errors'
 import { openNdjsonStream } from './ndjson-stream'
 import { createTurnRunner } from './turn-runner'
 import { createWorkInProgress } from './work-in-progress'
-import { prepareTurn, refuseWhenBudgetSpent } from './prepare-turn'
+import { prepareTurn, refuseWhenBudgetSpent, type TurnPlan } from './prepare-turn'
 import { chatRequestSchema } from '../protocol/request-schema'
 import { createModelSampler } from '../runtime/sample-with-model'
 import type { ExternalToolSource } from '../tools/external-tools'
@@ -37,6 +38,7 @@ import type { WaitingQuestion } from '../runtime/pending-question'
 import { turnInputOf, type ChatHistory } from './chat-history'
 import type { ChatEvent } from '../protocol/events'
 import type { Budget } from '../budgets/budget'
+import { startTurnTrace } from './turn-trace'
 
 export interface ChatServerOptions {
   model: LanguageModelV3
@@ -98,6 +100,13 @@ export interface ChatServerOptions {
    * `budget_exhausted`) once its client's limit is spent. Without it nothing is counted or read.
    */
   budget?: Budget
+  /**
+   * Traces (`turn-trace.ts`): each turn's spans, children of the request's (the context active
+   * when `open` is called). Without a tracer no span is made.
+   */
+  tracer?: Tracer
+  /** Message contents, answers and a question's context on spans (default: never). */
+  traceContent?: boolean
 }
 
 /**
@@ -191,6 +200,8 @@ export async function createChatServer({
   branchLimits,
   history,
   budget,
+  tracer,
+  traceContent = false,
 }: ChatServerOptions): Promise<ChatServer> {
   if (branchLimits) checkLimits('createChatServer branchLimits', branchLimits)
   const registry = createToolRegistry(tools, externalTools, toolAudience)
@@ -240,66 +251,76 @@ export async function createChatServer({
     toolStarts: toolStartsPerAddress && createRateLimiter(toolStartsPerAddress),
     budget,
   }
-  const run = <T>(operation: () => Operation<T>) => scope.run(operation)
+  const inScope = <T>(operation: () => Operation<T>) => scope.run(operation)
   const turns = createTurnRunner(scope)
 
   return {
-    async open({ body, clientId, person, address = 'unknown', signal, onEnd }) {
+    async open({ body, clientId, person, address = 'unknown', signal, onEnd: ended }) {
       const parsed = chatRequestSchema.safeParse(body)
       if (!parsed.success) {
         throw new ChatRequestError('invalid_request', 'The request body does not match the chat contract.', toIssues(parsed.error))
       }
       const request = parsed.data
       const { chatId } = request
-      const prepareOnly = () => prepareTurn({ request, clientId, person, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes, observeAnswer })
+      const trace = tracer && startTurnTrace({ tracer, model, chatId, captureContent: traceContent, parent: context.active() })
+      const onEnd = trace ? (errorCode?: string) => (trace.end(errorCode), ended?.(errorCode)) : ended
+      const run = (plan: TurnPlan, emit: (event: ChatEvent) => void) => runTurn({ plan, config, emit, trace })
+      const prepareOnly = () =>
+        prepareTurn({ request, clientId, person, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes, observeAnswer, traceResume: trace?.resumeTool })
       // A new message of a client whose model budget is spent is refused first: before anything is prepared or recorded.
       const refuseSpent = budget && (() => refuseWhenBudgetSpent({ request, clientId, budget }))
-      if (chatId === undefined) {
-        const prepare = refuseSpent
-          ? function* () {
-              yield* refuseSpent()
-              return yield* prepareOnly()
+      try {
+        if (chatId === undefined) {
+          const prepare = refuseSpent
+            ? function* () {
+                yield* refuseSpent()
+                return yield* prepareOnly()
+              }
+            : prepareOnly
+          return await openNdjsonStream({ runner: turns, signal, onEnd, prepare, run })
+        }
+        if (!history) throw new ChatRequestError('chat_not_found', 'This server keeps no chats: send the request without chatId.')
+        return await openNdjsonStream({
+          runner: turns,
+          signal,
+          onEnd,
+          // The turn is recorded first: answers handed to the sessions by `prepareTurn` are never
+          // lost to a chat that turns out to be someone else's or full. A refusal after that is
+          // kept as the turn's one event, as the browser shows it.
+          prepare: function* () {
+            if (refuseSpent) yield* refuseSpent()
+            const turn = yield* history.startTurn(clientId, chatId, turnInputOf(request))
+            try {
+              return { plan: yield* prepareOnly(), turn }
+            } catch (error) {
+              const failure = toChatFailure(error)
+              if (failure) yield* keepRefusal(() => history.appendEvents(clientId, chatId, turn, [{ type: 'error', code: failure.code, message: failure.message }]))
+              throw error
             }
-          : prepareOnly
-        return await openNdjsonStream({ runner: turns, signal, onEnd, prepare, run: (plan, emit) => runTurn({ plan, config, emit }) })
+          },
+          run: ({ plan }, emit) => run(plan, emit),
+          // On one of the turn runner's long-lived tasks, not a task of its own: a turn appends once per batch (about 80 µs a task saved each).
+          keep: ({ turn }, events: readonly ChatEvent[]) => turns.run(() => history.appendEvents(clientId, chatId, turn, events)),
+        })
+      } catch (error) {
+        // Refused before streaming: the turn's span ends, saying why.
+        trace?.end(toChatFailure(error)?.code ?? 'turn_failed')
+        throw error
       }
-      if (!history) throw new ChatRequestError('chat_not_found', 'This server keeps no chats: send the request without chatId.')
-      return await openNdjsonStream({
-        runner: turns,
-        signal,
-        onEnd,
-        // The turn is recorded first: answers handed to the sessions by `prepareTurn` are never
-        // lost to a chat that turns out to be someone else's or full. A refusal after that is
-        // kept as the turn's one event, as the browser shows it.
-        prepare: function* () {
-          if (refuseSpent) yield* refuseSpent()
-          const turn = yield* history.startTurn(clientId, chatId, turnInputOf(request))
-          try {
-            return { plan: yield* prepareOnly(), turn }
-          } catch (error) {
-            const failure = toChatFailure(error)
-            if (failure) yield* keepRefusal(() => history.appendEvents(clientId, chatId, turn, [{ type: 'error', code: failure.code, message: failure.message }]))
-            throw error
-          }
-        },
-        run: ({ plan }, emit) => runTurn({ plan, config, emit }),
-        // On one of the turn runner's long-lived tasks, not a task of its own: a turn appends once per batch (about 80 µs a task saved each).
-        keep: ({ turn }, events: readonly ChatEvent[]) => turns.run(() => history.appendEvents(clientId, chatId, turn, events)),
-      })
     },
     workOf: (body, clientId) => workInProgress.workOf(body, clientId),
-    listActive: () => run(() => sessions.listActive()),
-    listWaiting: () => run(() => sessions.listWaiting()),
-    endWaiting: ({ clientId, callId, reason }) => run(() => sessions.abort(clientId, callId, reason, { waitingOnly: true })),
+    listActive: () => inScope(() => sessions.listActive()),
+    listWaiting: () => inScope(() => sessions.listWaiting()),
+    endWaiting: ({ clientId, callId, reason }) => inScope(() => sessions.abort(clientId, callId, reason, { waitingOnly: true })),
     waitingQuestion: ({ clientId, callId }) =>
-      run(function* () {
+      inScope(function* () {
         const loaded = yield* sessions.load(clientId, callId)
         if (loaded.kind !== 'waiting') return undefined
         const { request } = loaded
         return { toolName: loaded.stored.record.toolName, elicitId: request.elicitId, key: request.key, context: request.context }
       }),
     listTools: (person) => registry.describe(person),
-    moveWaiting: ({ from, to }) => run(() => moveWaitingSessions(store, { from, to, now: Date.now() })),
+    moveWaiting: ({ from, to }) => inScope(() => moveWaitingSessions(store, { from, to, now: Date.now() })),
     close: () => {
       turns.close()
       return destroy()

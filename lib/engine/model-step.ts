@@ -18,6 +18,8 @@ export interface ModelStepResult {
   text: string
   toolCalls: ModelToolCall[]
   usage: { inputTokens: number; outputTokens: number }
+  /** Why the model stopped (`stop`, `length`, `tool_calls`, `content_filter`, …; `unknown` when it did not say). */
+  finishReason: string
 }
 
 /**
@@ -120,7 +122,7 @@ interface StepReading {
  * many small deltas, and each wait cost more than the part it waited for.
  */
 async function readStep(reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>, emit: (event: ChatEvent) => void, reading: StepReading): Promise<ModelStepResult> {
-  const step: ModelStepResult = { text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } }
+  const step: ModelStepResult = { text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'unknown' }
   while (true) {
     const next = await reader.read()
     if (next.done) {
@@ -141,6 +143,7 @@ async function readStep(reader: ReadableStreamDefaultReader<LanguageModelV3Strea
         break
       case 'finish':
         step.usage = { inputTokens: part.usage.inputTokens.total ?? 0, outputTokens: part.usage.outputTokens.total ?? 0 }
+        step.finishReason = part.finishReason.unified.replace('-', '_')
         break
       case 'error':
         throw part.error instanceof Error ? part.error : new Error(typeof part.error === 'string' ? part.error : JSON.stringify(part.error))

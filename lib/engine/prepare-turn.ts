@@ -1,6 +1,6 @@
 import type { Operation } from 'effection'
 import type { PendingQuestion } from '../runtime/pending-question'
-import { settledOutcome, type LiveSession, type LoadedSession, type PluginSessionManager, type SessionAnswer } from '../sessions'
+import { settledOutcome, type LiveSession, type LoadedSession, type PluginSessionManager, type SessionAnswer, type SpanRef, type ToolResume } from '../sessions'
 import { analyzeConversation } from './conversation'
 import type { ConversationSigner } from './conversation-signature'
 import { ChatRequestError } from '../http/errors'
@@ -58,6 +58,8 @@ export interface PrepareTurnOptions {
   maxToolContextBytes: number
   /** Told what became of each answer (the server's `elicit_answers_total`). */
   observeAnswer?: (outcome: AnswerMetricOutcome) => void
+  /** Traces on: the span of each answered tool call that goes on (`PluginSessionManager.answer`). */
+  traceResume?(resume: ToolResume): SpanRef
 }
 
 /**
@@ -86,7 +88,7 @@ function notAllowed(name: string): ChatRequestError {
   return new ChatRequestError('tool_not_allowed', `The tool "${name}" is not yours to use: its MCP server is for the people its entry in mcp.json names (ask an admin).`)
 }
 
-export function* prepareTurn({ request, clientId, person, address, sessions, signer, availabilityOf, maxToolContextBytes, observeAnswer }: PrepareTurnOptions): Operation<TurnPlan> {
+export function* prepareTurn({ request, clientId, person, address, sessions, signer, availabilityOf, maxToolContextBytes, observeAnswer, traceResume }: PrepareTurnOptions): Operation<TurnPlan> {
   if (request.messages.length === 0) {
     throw new ChatRequestError('invalid_conversation', 'messages must contain at least one message.')
   }
@@ -188,6 +190,7 @@ export function* prepareTurn({ request, clientId, person, address, sessions, sig
       clientId,
       answers: [...responses.values()] satisfies SessionAnswer[],
       parentMessages: (callId) => toolContextOf({ conversation: messages, callId, maxBytes: maxToolContextBytes }),
+      traceResume,
     })
     if (observeAnswer) for (const outcome of answerMetricOutcomes(answered, responses.size)) observeAnswer(outcome)
     if (answered.kind === 'refused') throw new ChatRequestError(answered.code, answered.message)

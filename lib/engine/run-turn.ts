@@ -12,7 +12,8 @@ import { fieldTitlesOf } from '../protocol/question-form'
 import { callTitleOf } from '../tools/call-title'
 import type { Message, ToolCall } from '../protocol/messages'
 import { toolContextOf } from './tool-context'
-import { ModelTimeoutError, streamModelStep, type ModelCallReport } from './model-step'
+import { ModelTimeoutError, streamModelStep, type ModelCallReport, type ModelStepResult } from './model-step'
+import type { TurnTrace } from './turn-trace'
 import type { Budget } from '../budgets/budget'
 import type { TurnPlan } from './prepare-turn'
 import { withAppContext } from './app-context'
@@ -66,10 +67,13 @@ export function* runTurn({
   plan,
   config,
   emit,
+  trace,
 }: {
   plan: TurnPlan
   config: ChatEngineConfig
   emit(event: ChatEvent): void
+  /** The turn's spans, when traces are exported. */
+  trace?: TurnTrace
 }): Operation<void> {
   const { clientId } = plan
   const { sessions } = config
@@ -83,6 +87,7 @@ export function* runTurn({
   const toolMessage = (call: ToolCall, content: string) => conversation.push({ role: 'tool', tool_call_id: call.id, content })
 
   function settle(call: ToolCall, outcome: DriveOutcome): Waiting | undefined {
+    trace?.settleTool(call.id, outcome)
     const name = call.function.name
     switch (outcome.kind) {
       case 'waiting':
@@ -154,12 +159,13 @@ export function* runTurn({
       }
       let session: LiveSession
       try {
-        session = yield* sessions.start({ tool, params: input, callId: call.id, clientId, parentMessages })
+        session = yield* sessions.start({ tool, params: input, callId: call.id, clientId, parentMessages, span: trace?.startTool(call) })
       } catch (error) {
         const reason = error instanceof SessionLimitError ? error.message : toChatFailure(error)?.message
         if (reason === undefined) throw error
         // The call gets a result the model can read, so the conversation stays whole.
         const message = `The tool could not start: ${reason}`
+        trace?.dropTool(call.id, message)
         toolMessage(call, `Error: ${message}`)
         emit({ type: 'tool_error', id: call.id, name: call.function.name, message })
         continue
@@ -225,16 +231,27 @@ export function* runTurn({
         if (iteration === config.maxIterations) {
           throw new TurnError('iteration_limit', `Stopped after ${config.maxIterations} model calls in one turn.`)
         }
-        const step = yield* streamModelStep({
-          model: config.model,
-          system: withAppContext(config.systemPrompt, plan.appContext),
-          messages: conversation,
-          tools: config.tools.forModel(plan.person),
-          maxOutputTokens: config.maxOutputTokens,
-          timeoutMs: config.modelTimeoutMs,
-          emit,
-          observe: config.observeModelCall,
-        })
+        const traced = trace?.modelCall()
+        let step: ModelStepResult
+        try {
+          step = yield* streamModelStep({
+            model: config.model,
+            system: withAppContext(config.systemPrompt, plan.appContext),
+            messages: conversation,
+            tools: config.tools.forModel(plan.person),
+            maxOutputTokens: config.maxOutputTokens,
+            timeoutMs: config.modelTimeoutMs,
+            emit,
+            observe: config.observeModelCall,
+          })
+          traced?.({ step, messages: () => conversation })
+        } catch (error) {
+          traced?.({ error })
+          throw error
+        } finally {
+          // Halted during the call (a Stop): its span ends too.
+          traced?.({})
+        }
         text += step.text
         usage.inputTokens += step.usage.inputTokens
         usage.outputTokens += step.usage.outputTokens

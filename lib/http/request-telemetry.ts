@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { createHash } from 'node:crypto'
 import http from 'node:http'
-import { methodOf, routeOf, serverLogger, serverMetrics } from '../telemetry'
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api'
+import { methodOf, routeOf, serverLogger, serverMetrics, serverTracer } from '../telemetry'
 import { CLIENT_COOKIE } from './client-identity'
 
 const INSTALLED = Symbol.for('elicit-chat.request-telemetry')
@@ -57,6 +58,7 @@ export function installRequestTelemetry(): void {
   if (prototype[INSTALLED]) return
   prototype[INSTALLED] = true
   const logger = serverLogger()
+  const tracer = serverTracer()
   const { httpRequestDuration } = serverMetrics()
   const emit = prototype.emit
   prototype.emit = function (this: http.Server & { [UNOBSERVED]?: boolean }, event: string | symbol, ...args: unknown[]) {
@@ -66,11 +68,15 @@ export function installRequestTelemetry(): void {
     const response = args[1] as http.ServerResponse
     const started = performance.now()
     const note: RequestNote = {}
+    const method = methodOf(request.method)
+    const route = routeOf(request.url ?? '/')
+    // With traces on, the request's server span, continuing the caller's trace (`traceparent`).
+    const parent = tracer && propagation.extract(ROOT_CONTEXT, request.headers)
+    const span = tracer && startServerSpan(tracer, parent!, request, method, route)
     response.once('close', () => {
       const seconds = (performance.now() - started) / 1000
-      const method = methodOf(request.method)
-      const route = routeOf(request.url ?? '/')
       const status = response.statusCode
+      if (span) endServerSpan(span, status, note.code, !response.writableFinished)
       httpRequestDuration.observe({ http_request_method: method, http_route: route, http_response_status_code: status }, seconds)
       const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info'
       if (!logger.enabled(level)) return
@@ -86,8 +92,33 @@ export function installRequestTelemetry(): void {
         scope: note.scope,
       })
     })
-    return notes.run(note, pass)
+    if (!span) return notes.run(note, pass)
+    return context.with(trace.setSpan(parent!, span), () => notes.run(note, pass))
   } as typeof prototype.emit
+}
+
+/** The server span of a request, by the HTTP semantic conventions; a child of the incoming `traceparent`, if any. */
+function startServerSpan(tracer: Tracer, parent: Context, request: http.IncomingMessage, method: string, route: string): Span {
+  const path = (request.url ?? '/').split('?', 1)[0]!
+  return tracer.startSpan(
+    `${method === '_OTHER' ? 'HTTP' : method} ${route}`,
+    {
+      kind: SpanKind.SERVER,
+      attributes: { 'http.request.method': method, 'http.route': route, 'url.path': path, 'url.scheme': 'http', 'network.protocol.version': request.httpVersion },
+    },
+    parent,
+  )
+}
+
+function endServerSpan(span: Span, status: number, code: string | undefined, aborted: boolean): void {
+  span.setAttribute('http.response.status_code', status)
+  if (code) span.setAttribute('elicit.refusal.code', code)
+  if (status >= 500) {
+    span.setStatus({ code: SpanStatusCode.ERROR })
+    span.setAttribute('error.type', String(status))
+  }
+  if (aborted) span.setAttribute('elicit.request.aborted', true)
+  span.end()
 }
 
 /** The identity cookie's value (`chat_client_id`, or its `__Host-` form), hashed; undefined without one. */

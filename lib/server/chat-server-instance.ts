@@ -15,7 +15,7 @@ import { getMcpClients, getToolAudience } from './mcp-clients-instance'
 import { chatHistoryOf, type ConversationLimits } from '../conversations'
 import { readConversationLimits } from './conversation-limits'
 import { openConversations, type OpenConversations } from './open-conversations'
-import { serverMetrics } from '../telemetry'
+import { captureContent, serverMetrics, serverTracer } from '../telemetry'
 import { modelCallMetrics } from './model-call-metrics'
 import { readInstanceName } from './instance-name'
 import { timedSessionStore } from './timed-session-store'
@@ -73,6 +73,9 @@ async function startChatApp(): Promise<ChatApp> {
   const chat = await createChatServer({
     model: chatModel.model,
     observeModelCall: modelCallMetrics(serverMetrics(), chatModel.name),
+    // Traces only when an OTLP endpoint is set (instrumentation-node.ts started the SDK).
+    tracer: serverTracer(),
+    traceContent: captureContent(),
     tools: pluginTools,
     // An external call waits for its user as long as a plugin's question does.
     externalTools: createServerToolSource({ clients, callTimeoutMs: config.idleTimeoutMs }),

@@ -3,7 +3,7 @@ import type { PendingQuestion } from '../runtime/pending-question'
 import { parseElicitId } from '../tools/elicit-id'
 import type { ElicitAnswer } from '../tools/types'
 import type { LiveSession } from './live-session'
-import type { JournalEntry, SessionEnding } from './session-record'
+import type { JournalEntry, SessionEnding, SpanRef } from './session-record'
 import type { StoredSession } from './session-store'
 
 /** An answer a client sends to the question its tool call waits on. */
@@ -71,4 +71,16 @@ export function settledOutcome(
 export function answeredIn(journal: readonly JournalEntry[], elicitId: string): boolean {
   const id = parseElicitId(elicitId)
   return id !== undefined && journal.some((entry) => entry.kind === 'elicit' && entry.seq === id.seq)
+}
+
+/** How an answered tool call goes on, for its trace: the span it paused in, and from where it resumes. */
+export interface ToolResume {
+  callId: string
+  toolName: string
+  /** The span that paused (the record's), when the call was started with traces on. */
+  paused?: SpanRef
+  /** From memory (the tool waited in this process) or from the record (its journal replayed). */
+  from: 'memory' | 'record'
+  /** The journal entries the tool replays to get back to where it was (0 from memory). */
+  replayed: number
 }

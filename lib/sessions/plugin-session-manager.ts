@@ -6,10 +6,10 @@ import type { LiveSession, SessionRuntime } from './live-session'
 import { lostLiveOnly, replayable } from './live-only'
 import { useLiveTools } from './live-tools'
 import type { SessionTiming } from './session-writer'
-import { SESSION_RECORD_FORMAT, SessionRecordError, type SessionEnding, type SessionRecord } from './session-record'
+import { SESSION_RECORD_FORMAT, SessionRecordError, type SessionEnding, type SessionRecord, type SpanRef } from './session-record'
 import type { SessionStore, StoredSession } from './session-store'
 import { SessionLimitError } from './errors'
-import { answeredIn, refusal, settledOutcome, type AnswerOutcome, type AnswersOutcome, type SessionAnswer, type TakeOverOutcome } from './answer-outcome'
+import { answeredIn, refusal, settledOutcome, type AnswerOutcome, type AnswersOutcome, type SessionAnswer, type TakeOverOutcome, type ToolResume } from './answer-outcome'
 import { createMemorySessionStore } from './stores/memory-store'
 import { waitingCalls, type WaitingCall } from './waiting-calls'
 import type { PluginSessionManagerOptions, SessionLimits } from './session-manager-options'
@@ -54,7 +54,15 @@ type Answerable = Extract<LoadedSession, { kind: 'waiting' }> & { cached?: true 
 
 export interface PluginSessionManager {
   /** Start a tool call as a new session; throws when the call id is taken for this client. */
-  start(options: { tool: AnyMcpTool; params: unknown; callId: string; clientId: string; parentMessages: readonly ExtendedMessage[] }): Operation<LiveSession>
+  start(options: {
+    tool: AnyMcpTool
+    params: unknown
+    callId: string
+    clientId: string
+    parentMessages: readonly ExtendedMessage[]
+    /** Traces on: the call's span, kept with the record for the span that resumes it to link to. */
+    span?: SpanRef
+  }): Operation<LiveSession>
   /** The session as the store has it, for the client that started it only. */
   load(clientId: string, id: string): Operation<LoadedSession>
   /**
@@ -71,6 +79,8 @@ export interface PluginSessionManager {
     clientId: string
     answers: readonly SessionAnswer[]
     parentMessages(callId: string): readonly ExtendedMessage[]
+    /** Traces on: told how each answer's tool goes on, before its write; the span it returns is kept in that write. */
+    traceResume?(resume: ToolResume): SpanRef | undefined
   }): Operation<AnswersOutcome>
   /**
    * Take over a running session whose process is gone (`loaded` is `running` and `abandoned`)
@@ -158,21 +168,26 @@ export function usePluginSessionManager({
       raw: ElicitAnswer<unknown>,
       checked: ElicitAnswer<unknown>,
       parentMessages: () => readonly ExtendedMessage[],
+      traceResume: ((resume: ToolResume) => SpanRef | undefined) | undefined,
     ): Operation<{ session: LiveSession; from: 'memory' | 'replay' } | string | undefined> {
       const { record, version } = loaded.stored
       const pending = record.pending!
       const at = now()
+      const journal = [...record.journal, { seq: pending.seq, kind: 'elicit' as const, key: pending.key, answer: raw }]
+      const cached = live.get(record.clientId, record.id)
+      const hot = cached?.waiting === true && cached.version === version
+      const span = traceResume?.({ callId: record.id, toolName: record.toolName, paused: record.span, from: hot ? 'memory' : 'record', replayed: hot ? 0 : journal.length })
       const next: SessionRecord = {
         ...record,
         status: 'running',
         pending: undefined,
-        journal: [...record.journal, { seq: pending.seq, kind: 'elicit', key: pending.key, answer: raw }],
+        journal,
         updatedAt: at,
         expiresAt: at + leaseMs,
         keepUntil: at + leaseMs + keepMs,
         ...(instance ? { instance } : {}),
+        ...(span ? { span } : {}),
       }
-      const cached = live.get(record.clientId, record.id)
       if (loaded.cached && cached?.waiting && cached.version === version) {
         live.answering(cached)
         cached.resumeUnwritten(next, checked)
@@ -202,7 +217,7 @@ export function usePluginSessionManager({
     }
 
     const manager: PluginSessionManager = {
-      *start({ tool, params, callId, clientId, parentMessages }) {
+      *start({ tool, params, callId, clientId, parentMessages, span }) {
         const at = now()
         const record: SessionRecord = {
           format: SESSION_RECORD_FORMAT,
@@ -216,6 +231,7 @@ export function usePluginSessionManager({
           updatedAt: at,
           expiresAt: at + leaseMs,
           keepUntil: at + leaseMs + keepMs,
+          ...(span ? { span } : {}),
         }
         // Written with what the tool does first (its first question, at once for most tools), in
         // one write instead of two; before it does anything that could be seen outside (see
@@ -276,7 +292,7 @@ export function usePluginSessionManager({
         return { kind: 'waiting', stored, request }
       },
 
-      *answer({ clientId, answers, parentMessages }) {
+      *answer({ clientId, answers, parentMessages, traceResume }) {
         const outcomes: AnswerOutcome[] = []
         const accepted: Array<{ index: number; loaded: Answerable; given: SessionAnswer; answer: ElicitAnswer<unknown> }> = []
         // Every answer is loaded and checked before any is recorded: a refusal records none.
@@ -307,7 +323,7 @@ export function usePluginSessionManager({
         }
         for (const { index, loaded, given, answer } of accepted) {
           const { callId, elicitId } = given
-          const resumed = yield* record(loaded, given.result, answer, () => parentMessages(callId))
+          const resumed = yield* record(loaded, given.result, answer, () => parentMessages(callId), traceResume)
           if (typeof resumed === 'string') {
             outcomes[index] = { kind: 'lost', callId, error: 'INTERNAL_ERROR', message: resumed }
             continue

@@ -45,6 +45,19 @@ export interface SessionRecord {
   keepUntil: number
   /** The server instance that wrote it last (`INSTANCE_NAME`, else host and process id): where its tool may be in memory. */
   instance?: string
+  /**
+   * With traces on: the span of the tool call's latest piece (its start, or the resume that
+   * answered its last question), so that the turn bringing the next answer links to the span
+   * that paused, in this process or another, before or after a restart.
+   */
+  span?: SpanRef
+}
+
+/** A span's identity as data (W3C trace context): what a span link needs. */
+export interface SpanRef {
+  traceId: string
+  spanId: string
+  traceFlags: number
 }
 
 const json = z.custom<unknown>((value) => value !== undefined, 'a JSON value')
@@ -94,6 +107,7 @@ const sessionRecordSchema = z.object({
   expiresAt: z.number(),
   keepUntil: z.number(),
   instance: z.string().max(200).optional(),
+  span: z.object({ traceId: z.string(), spanId: z.string(), traceFlags: z.number().int() }).optional(),
 })
 
 /** A stored record that cannot be read: corrupted, or written by an incompatible version. */

@@ -1,6 +1,6 @@
 /**
  * What the server tells its operator: the JSON log (`logger.ts`), the metrics Prometheus scrapes
- * (`metrics.ts`), and the bounded names both use for a request (`http-route.ts`). A leaf: it
+ * (`metrics.ts`), the traces exported over OTLP (`tracing.ts`), and the bounded names both use for a request (`http-route.ts`). A leaf: it
  * imports nothing of ours, and the layers that observe something (the HTTP edge, the composition
  * root) import it. `docs/operating.md` lists every line's fields and every metric.
  */
@@ -12,3 +12,5 @@ export { createRefusalTally } from './refusal-tally'
 export type { RefusalCount, RefusalTally } from './refusal-tally'
 export { methodOf, routeOf, ROUTES } from './http-route'
 export type { HttpRoute } from './http-route'
+export { captureContent, flushTracing, serverTracer, startTracing, tracingConfigured, TRACER_NAME } from './tracing'
+export type { TracingEnv } from './tracing'
