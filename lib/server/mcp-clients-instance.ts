@@ -1,7 +1,18 @@
-import { provideAppMcpClients, readMcpServersConfig, resolveMcpConfigPath, startMcpClients, type McpClients } from '../mcp/client'
+import type { Operation } from 'effection'
+import { provideAppMcpClients, readMcpServersConfig, resolveMcpConfigPath, startMcpClients, type McpClients, type McpServersConfig } from '../mcp/client'
+import {
+  createMemoryCredentialStore,
+  createPersonalAccess,
+  useEmbeddedCredentialStore,
+  useRedisCredentialStore,
+  type CredentialStore,
+  type PersonalAccess,
+} from '../mcp/client/personal'
+import { readServerConfig } from './config'
 import { ConfigError, type Environment } from './config-error'
+import { openForProcess } from './open-for-process'
 
-const globalForMcpClients = globalThis as typeof globalThis & { mcpClients?: Promise<McpClients> }
+const globalForMcpClients = globalThis as typeof globalThis & { mcpClients?: Promise<McpClients>; personalAccess?: Promise<PersonalAccess | undefined> }
 
 /**
  * The app's connections to the external MCP servers of `mcp.json` (or `MCP_CONFIG`), started
@@ -10,18 +21,27 @@ const globalForMcpClients = globalThis as typeof globalThis & { mcpClients?: Pro
  */
 export function getMcpClients(): Promise<McpClients> {
   if (!globalForMcpClients.mcpClients) {
-    globalForMcpClients.mcpClients = start()
+    const env = process.env
+    const file = resolveMcpConfigPath({ env, cwd: process.cwd() })
+    const config = readMcpServersConfig({ file, required: Boolean(env.MCP_CONFIG?.trim()) })
+    globalForMcpClients.personalAccess = config.servers.some((server) => server.transport !== 'stdio') ? openPersonalAccess(env) : Promise.resolve(undefined)
+    globalForMcpClients.mcpClients = start(config, globalForMcpClients.personalAccess)
     provideAppMcpClients(globalForMcpClients.mcpClients)
   }
   return globalForMcpClients.mcpClients
 }
 
-async function start(): Promise<McpClients> {
+/** Each person's credentials for the `url` servers of `mcp.json`; undefined when it has none. */
+export async function getPersonalAccess(): Promise<PersonalAccess | undefined> {
+  await getMcpClients()
+  return globalForMcpClients.personalAccess
+}
+
+async function start(config: McpServersConfig, personalAccess: Promise<PersonalAccess | undefined>): Promise<McpClients> {
   const env = process.env
-  const file = resolveMcpConfigPath({ env, cwd: process.cwd() })
-  const config = readMcpServersConfig({ file, required: Boolean(env.MCP_CONFIG?.trim()) })
   const initializeTimeoutMs = readInitializeTimeout(env)
-  const { clients } = await startMcpClients({ config, timing: initializeTimeoutMs ? { initializeTimeoutMs } : {} })
+  const personal = await personalAccess
+  const { clients } = await startMcpClients({ config, timing: initializeTimeoutMs ? { initializeTimeoutMs } : {}, ...(personal ? { personal } : {}) })
   const disabled = config.disabled ?? []
   if (config.servers.length + config.invalid.length + disabled.length > 0) {
     const names = [...config.servers.map((server) => server.name), ...config.invalid.map(({ name }) => `${name} (invalid)`), ...disabled.map((name) => `${name} (disabled)`)]
@@ -38,4 +58,37 @@ export function readInitializeTimeout(env: Environment): number | undefined {
   const value = Number(text)
   if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`MCP_INITIALIZE_TIMEOUT_MS must be a positive whole number of milliseconds; got "${text}".`)
   return value
+}
+
+/**
+ * Each person's credentials for the `url` servers: sealed with a key derived from
+ * `SESSION_SECRET` (given, or made once in `DATA_DIR`), kept where the other data is (Redis, else
+ * `DATA_DIR/mcp-credentials.db`; `SESSION_STORE=memory`: in memory). The OAuth callback is
+ * `APP_URL`'s (`http://localhost:<PORT>` without it).
+ */
+async function openPersonalAccess(env: Environment): Promise<PersonalAccess> {
+  const server = readServerConfig()
+  const useStore = (): Operation<CredentialStore> =>
+    server.redisUrl
+      ? useRedisCredentialStore({ url: server.redisUrl })
+      : env.SESSION_STORE === 'memory'
+        ? (function* () {
+            return createMemoryCredentialStore()
+          })()
+        : useEmbeddedCredentialStore({ directory: server.dataDir })
+  const { value: store, run } = await openForProcess(useStore)
+  return createPersonalAccess({ store, secret: server.sessionSecret, run, appUrl: readAppUrl(env) })
+}
+
+/** `APP_URL`, the public origin the authorization servers send people back to. */
+export function readAppUrl(env: Environment): URL {
+  const text = env.APP_URL?.trim() || `http://localhost:${env.PORT?.trim() || '3000'}`
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new ConfigError(`APP_URL must be the app's public origin, such as https://chat.example.com; got "${text}".`)
+  }
+  if (url.pathname !== '/' || url.search || url.hash) throw new ConfigError(`APP_URL must be an origin only, such as https://chat.example.com (no path); got "${url.href}".`)
+  return url
 }

@@ -14,15 +14,21 @@ export const dynamic = 'force-dynamic'
  */
 export async function GET(request: Request): Promise<Response> {
   const [{ chat, identity }, clients] = await Promise.all([getChatApp(), getMcpClients()])
+  let person: string
   try {
     // With sign-in configured, an unsigned request is refused (401 sign_in_required).
-    await identity.identify(request)
+    person = (await identity.identify(request)).clientId
   } catch (error) {
     const failure = toChatFailure(error)
     if (failure) return failure.toResponse()
     throw error
   }
   const after = new URL(request.url).searchParams.get('after')
-  if (after !== null) await waitForStatusChange({ clients, after: after.slice(0, 4_000), signal: request.signal })
-  return Response.json({ tools: chat.listTools(), servers: clients.servers() })
+  // A server each person connects to is listed with this person's status.
+  let servers = await clients.serversFor(person)
+  if (after !== null) {
+    await waitForStatusChange({ clients, after: after.slice(0, 4_000), signal: request.signal, current: servers })
+    servers = await clients.serversFor(person)
+  }
+  return Response.json({ tools: chat.listTools(), servers })
 }
