@@ -63,13 +63,14 @@ const stdioEntry = z.strictObject({
 /** A user variable's name, as `${NAME}` in `headers`: what shells and `.env` files call a variable. */
 const VARIABLE_NAME = /^[A-Z][A-Z0-9_]{0,63}$/
 const oauthEntry = z.strictObject({
-  clientId: z.string().min(1, 'oauth.clientId must not be empty'),
-  clientSecret: z.string().min(1, 'oauth.clientSecret must not be empty').optional(),
-  scope: z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/, 'oauth.scope must be scope names separated by single spaces').optional(),
+  clientId: z.string().min(1, 'must not be empty'),
+  clientSecret: z.string().min(1, 'must not be empty').optional(),
+  scope: z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/, 'must be scope names separated by single spaces').optional(),
 })
 const userVariable = z.strictObject({ title: z.string().min(1).max(200), description: z.string().max(1000).optional() })
 const userVariables = z
-  .record(z.string().regex(VARIABLE_NAME, 'a user variable is named in capitals, digits and underscores (LINEAR_KEY)'), userVariable)
+  .record(z.string(), userVariable)
+  .refine((variables) => Object.keys(variables).every((name) => VARIABLE_NAME.test(name)), 'each user variable is named in capitals, digits and underscores (LINEAR_KEY)')
   .refine((variables) => Object.keys(variables).length <= 16, 'at most 16 userVariables')
 const urlEntry = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: 'url must be an http or https URL' }),
