@@ -118,7 +118,8 @@ export interface ChatServer {
    */
   waitingQuestion(options: { clientId: string; callId: string }): Promise<WaitingQuestion | undefined>
   /** Every tool the chat can use now, the app's own and external ones. */
-  listTools(): ToolDescription[]
+  /** Every tool; with `person`, the tools of their own servers too. */
+  listTools(person?: string): ToolDescription[]
   /** Halt every session and the scope. */
   close(): Promise<void>
 }
@@ -271,7 +272,7 @@ export async function createChatServer({
         const { request } = loaded
         return { toolName: loaded.stored.record.toolName, elicitId: request.elicitId, key: request.key, context: request.context }
       }),
-    listTools: () => registry.describe(),
+    listTools: (person) => registry.describe(person),
     close: () => {
       turns.close()
       return destroy()

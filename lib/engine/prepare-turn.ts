@@ -47,7 +47,7 @@ export interface PrepareTurnOptions {
   /** Checks that every assistant and tool message is one this server produced. */
   signer: ConversationSigner
   /** Whether a slash command may start a tool of this name: it exists and is not only for its app. */
-  availabilityOf(name: string): ToolAvailability
+  availabilityOf(name: string, person?: string): ToolAvailability
   /** The most of the conversation a resumed tool keeps as `ctx.parentMessages` (see `toolContextOf`). */
   maxToolContextBytes: number
 }
@@ -111,7 +111,7 @@ export function* prepareTurn({ request, clientId, address, sessions, signer, ava
     if (messages.at(-1)!.role !== 'user' || request.pluginAbort || request.pluginElicitResponses?.length) {
       throw new ChatRequestError('invalid_request', 'directToolCall goes with a new user message only (no answers, no abort).')
     }
-    const availability = availabilityOf(request.directToolCall.name)
+    const availability = availabilityOf(request.directToolCall.name, clientId)
     if (availability === 'unknown') {
       throw new ChatRequestError('unknown_tool', `There is no tool named "${request.directToolCall.name}". Type / in the composer to see the tools.`)
     }

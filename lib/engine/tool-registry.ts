@@ -19,14 +19,17 @@ export type ToolAvailability = 'available' | 'app-only' | 'unknown'
 
 export interface ToolRegistry {
   /** Any tool by name, app-only ones too (a session already running still needs its tool). */
-  get(name: string): AnyMcpTool | undefined
+  get(name: string, person?: string): AnyMcpTool | undefined
   /** Whether the model or a person may start it: an app-only tool is for its app alone. */
-  availabilityOf(name: string): ToolAvailability
+  availabilityOf(name: string, person?: string): ToolAvailability
   /** Where an external tool comes from; undefined for the app's own. */
-  originOf(name: string): ExternalToolOrigin | undefined
-  /** The tools as the model sees them now: name, description, JSON Schema; executed by the engine. */
-  forModel(): ToolSet
-  describe(): ToolDescription[]
+  originOf(name: string, person?: string): ExternalToolOrigin | undefined
+  /**
+   * The tools as the model sees them now: name, description, JSON Schema; executed by the engine.
+   * `person`: whose turn it is (the client id), whose own servers' tools are offered too.
+   */
+  forModel(person?: string): ToolSet
+  describe(person?: string): ToolDescription[]
 }
 
 export const PLUGIN_TOOL_SOURCE = 'plugin'
@@ -55,15 +58,15 @@ export function createToolRegistry(tools: readonly AnyMcpTool[], external?: Exte
   let last: { offered: readonly ExternalTool[]; set: ToolSet } = { offered: [], set: own }
   return {
     // The app's own tools first: an external server cannot take over a plugin's name.
-    get: (name) => byName.get(name) ?? external?.get(name)?.tool,
-    originOf: (name) => (byName.has(name) ? undefined : external?.get(name)?.origin),
-    availabilityOf(name) {
+    get: (name, person) => byName.get(name) ?? external?.get(name, person)?.tool,
+    originOf: (name, person) => (byName.has(name) ? undefined : external?.get(name, person)?.origin),
+    availabilityOf(name, person) {
       if (byName.has(name)) return 'available'
-      const entry = external?.get(name)
+      const entry = external?.get(name, person)
       return !entry ? 'unknown' : entry.appOnly ? 'app-only' : 'available'
     },
-    forModel() {
-      const offered = external?.list().filter((entry) => !byName.has(entry.tool.name) && !entry.appOnly) ?? []
+    forModel(person) {
+      const offered = external?.list(person).filter((entry) => !byName.has(entry.tool.name) && !entry.appOnly) ?? []
       if (offered.length === 0) return own
       // The same set while the servers offer the same tools: the model layer converts each set once.
       if (offered.length !== last.offered.length || offered.some((entry, index) => entry !== last.offered[index])) {
@@ -71,9 +74,9 @@ export function createToolRegistry(tools: readonly AnyMcpTool[], external?: Exte
       }
       return last.set
     },
-    describe: () => [
+    describe: (person) => [
       ...tools.map((tool) => ({ name: tool.name, description: tool.description, source: PLUGIN_TOOL_SOURCE })),
-      ...(external?.list() ?? [])
+      ...(external?.list(person) ?? [])
         .filter((entry) => !byName.has(entry.tool.name))
         .map((entry) => ({ name: entry.tool.name, description: entry.description, source: entry.source, ...(entry.appOnly ? { appOnly: true as const } : {}) })),
     ],

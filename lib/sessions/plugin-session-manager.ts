@@ -80,7 +80,8 @@ export interface PluginSessionManager {
 
 export interface PluginSessionManagerOptions {
   /** The tool of each stored session, by name. */
-  tools: (name: string) => AnyMcpTool | undefined
+  /** A tool by name, for the person whose session it is (their own servers' tools are theirs). */
+  tools: (name: string, clientId: string) => AnyMcpTool | undefined
   runtime: SessionRuntime
   store?: SessionStore
   /** A session nobody answers is ended after this long (default 30 minutes). */
@@ -206,7 +207,7 @@ export function usePluginSessionManager({
     function* replay(taken: StoredSession, previous: SessionRecord, parentMessages: readonly ExtendedMessage[]): Operation<LiveSession | string> {
       const { record } = taken
       yield* live.forget(record.clientId, record.id)
-      const tool = tools(record.toolName)
+      const tool = tools(record.toolName, record.clientId)
       if (!tool) return `Session ${record.id} needs the tool "${record.toolName}", which this server does not offer.`
       if (tool.liveOnly && !replayable(previous)) return lostLiveOnly(record.toolName)
       return live.remember(live.run({ tool, stored: taken, parentMessages }))
@@ -269,7 +270,7 @@ export function usePluginSessionManager({
         if (!stored || stored.record.clientId !== clientId) return { kind: 'missing' }
         const { record } = stored
         if (record.ending) return { kind: 'ended', ending: record.ending, stored }
-        const tool = tools(record.toolName)
+        const tool = tools(record.toolName, record.clientId)
         if (!tool) return { kind: 'broken', message: `Session ${id} needs the tool "${record.toolName}", which this server does not offer.` }
         if (record.status === 'waiting' && record.expiresAt <= now()) {
           return { kind: 'ended', stored, ending: { kind: 'aborted', reason: expiredReason(record.toolName, idleTimeoutMs) } }
@@ -351,7 +352,7 @@ export function usePluginSessionManager({
       touch(session) {
         // Dropped from memory, a live-only tool whose outside work began would be lost: it stays
         // until it ends, at the latest at its idle time-out.
-        live.waits(session, { pinned: Boolean(tools(session.toolName)?.liveOnly) && !replayable(session.stored.record) })
+        live.waits(session, { pinned: Boolean(tools(session.toolName, session.clientId)?.liveOnly) && !replayable(session.stored.record) })
       },
 
       *abort(clientId, sessionId, reason = 'Stopped by the user.') {

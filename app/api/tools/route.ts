@@ -30,5 +30,5 @@ export async function GET(request: Request): Promise<Response> {
     await waitForStatusChange({ clients, after: after.slice(0, 4_000), signal: request.signal, current: servers })
     servers = await clients.serversFor(person)
   }
-  return Response.json({ tools: chat.listTools(), servers })
+  return Response.json({ tools: chat.listTools(person), servers })
 }

@@ -49,6 +49,10 @@ export interface McpClients {
   personalConnection(server: string, person: string): Promise<McpServerConnection | undefined>
   /** End the person's own connection to a server (after Disconnect, or new values). */
   forgetPersonal(server: string, person: string): Promise<void>
+  /** The tools of the person's own connections that run now (their servers that ask each person to connect). */
+  personalTools(person: string): ExternalToolInfo[]
+  /** The person's own connection to a server, if it runs now. */
+  runningPersonal(server: string, person: string): McpServerConnection | undefined
 }
 
 export interface UseMcpClientsOptions {
@@ -115,8 +119,16 @@ export function useMcpClients({ config, timing = {}, personal }: UseMcpClientsOp
       ...disabled,
     ]
 
+    const toolsOf = (connection: McpServerConnection): ExternalToolInfo[] =>
+      connection.tools.flatMap((tool) => {
+        const name = externalToolName({ server: connection.name, tool: tool.name })
+        return name ? [{ name, server: connection.name, tool }] : []
+      })
+
     yield* provide({
       servers,
+      personalTools: (person) => personalConnections?.runningFor(person).flatMap(toolsOf) ?? [],
+      runningPersonal: (server, person) => personalConnections?.running(server, person),
       async serversFor(person) {
         return Promise.all(
           servers().map(async (info) => {
@@ -133,13 +145,7 @@ export function useMcpClients({ config, timing = {}, personal }: UseMcpClientsOp
       async forgetPersonal(server, person) {
         await personalConnections?.forget(server, person)
       },
-      tools: () =>
-        [...connections.values()].flatMap((connection) =>
-          connection.tools.flatMap((tool) => {
-            const name = externalToolName({ server: connection.name, tool: tool.name })
-            return name ? [{ name, server: connection.name, tool }] : []
-          }),
-        ),
+      tools: () => [...connections.values()].flatMap(toolsOf),
       getTool: (server, name) => connections.get(server)?.tools.find((tool) => tool.name === name),
       connection: (server) => connections.get(server),
       changed: (signal) =>

@@ -22,14 +22,18 @@ export interface PersonalConnections {
   connection(server: UrlServerConfig, person: string): Promise<McpServerConnection | undefined>
   /** How `server` is for `person`, starting their connection if they have connected. */
   info(server: UrlServerConfig, person: string): Promise<PersonalServerInfo>
+  /** The person's connection to `server` if it runs now (synchronous: for the tools offered to the model). */
+  running(server: string, person: string): McpServerConnection | undefined
+  /** Every running connection of the person's. */
+  runningFor(person: string): McpServerConnection[]
   /** End and forget the person's connection (after Disconnect, or new values). */
   forget(server: string, person: string): Promise<void>
-  /** Resolves at the next change of any personal connection's status, or when `signal` aborts. */
+  /** Told at every change of any personal connection's status. */
   watchers: Set<() => void>
 }
 
 export function createPersonalConnections({ access, scope, timing }: { access: PersonalAccess; scope: Scope; timing: McpServerTiming }): PersonalConnections {
-  const running = new Map<string, { connection: McpServerConnection; task: Task<never> }>()
+  const running = new Map<string, { connection: McpServerConnection; task: Task<never>; person: string }>()
   const watchers = new Set<() => void>()
   const keyOf = (server: string, person: string) => `${server}\u0000${person}`
 
@@ -49,13 +53,15 @@ export function createPersonalConnections({ access, scope, timing }: { access: P
     })
     const authProvider = server.userVariables && !server.oauth ? undefined : access.authProvider(person, server)
     const task = scope.run(() => runMcpServer({ config: { ...server, headers }, connection: made, timing, ...(authProvider ? { authProvider } : {}) }))
-    running.set(key, { connection: made, task })
+    running.set(key, { connection: made, task, person })
     return made
   }
 
   return {
     connection,
     watchers,
+    running: (server, person) => running.get(keyOf(server, person))?.connection,
+    runningFor: (person) => [...running.values()].filter((entry) => entry.person === person).map((entry) => entry.connection),
     async info(server, person) {
       const connect: PersonalServerInfo['connect'] = server.userVariables ? { kind: 'variables', variables: server.userVariables } : { kind: 'oauth' }
       const own = await connection(server, person)

@@ -16,6 +16,7 @@ import { firstChoices } from '../../server/testing/booking-client'
 import { serveFetch } from '../../server/testing/serve-fetch'
 import { RELATED_CALL } from '../related-calls'
 import type { McpServerConnection } from '../server-connection'
+import { createServerToolSource } from '../server-tool-source'
 import { startMcpClients } from '../start-mcp-clients'
 import type { McpClients } from '../use-mcp-clients'
 import { handleAccessRequest, type AccessApp } from './handle-access-request'
@@ -155,6 +156,13 @@ describe('the chat as an OAuth client of a remote MCP server, per person', () =>
     const booked = await bookThrough(aliceConnection!)
     expect(booked.isError).toBeFalsy()
     expect(booked.structuredContent).toMatchObject({ status: 'confirmed' })
+    // The model is offered the remote's tools in alice's turns only, called through her connection.
+    const source = createServerToolSource({ clients: chat.clients })
+    expect(source.list(alice.person).map((tool) => tool.tool.name)).toContain('remote__book_train')
+    expect(source.list(bob.person).map((tool) => tool.tool.name)).not.toContain('remote__book_train')
+    expect(source.list().map((tool) => tool.tool.name)).not.toContain('remote__book_train')
+    expect(source.get('remote__book_train', alice.person)?.origin).toEqual({ server: 'remote', tool: 'book_train' })
+    expect(source.get('remote__book_train', bob.person)).toBeUndefined()
     // Bob's view is his own: he has not connected.
     expect(await statusFor(bob.person)).toBe('needs_connect')
     expect(await chat.clients.personalConnection('remote', bob.person)).toBeUndefined()
