@@ -13,6 +13,14 @@ async function postJson(path: string, body: unknown): Promise<Response> {
   return fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 }
 
+/** Start connecting to `server`: the chat's Connect, then the authorization server's sign-in, then back to this page. */
+export async function startConnect(server: string): Promise<void> {
+  const response = await postJson('/api/mcp-oauth/connect', { server, returnTo: `${window.location.pathname}${window.location.search}` })
+  if (!response.ok) throw new Error(await refusal(response))
+  const { authorizationUrl } = (await response.json()) as { authorizationUrl: string }
+  window.location.assign(authorizationUrl)
+}
+
 /**
  * One server that asks each person to connect: **Connect** (its authorization server's sign-in,
  * then back to this chat), or a form for the values its entry asks each person for; once
@@ -33,13 +41,7 @@ export function ServerConnect({ server, onChanged }: { server: Server; onChanged
       setBusy(false)
     }
   }
-  const connect = () =>
-    run(async () => {
-      const response = await postJson('/api/mcp-oauth/connect', { server: server.name, returnTo: `${window.location.pathname}${window.location.search}` })
-      if (!response.ok) throw new Error(await refusal(response))
-      const { authorizationUrl } = (await response.json()) as { authorizationUrl: string }
-      window.location.assign(authorizationUrl)
-    })
+  const connect = () => run(() => startConnect(server.name))
   const disconnect = () =>
     run(async () => {
       const response = await postJson('/api/mcp-oauth/disconnect', { server: server.name })

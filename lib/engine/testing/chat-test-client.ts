@@ -1,4 +1,5 @@
 import type { Admission } from '../../http/admission'
+import type { ClientIdentityResolver } from '../../http/client-identity'
 import type { ChatServer } from '../chat-server'
 import type { ChatEvent, PluginElicitRequestEvent, ValidationIssue } from '../../protocol/events'
 import { handleChatRequest } from '../../http/handle-chat-request'
@@ -18,7 +19,7 @@ export type ElicitAnswer = PluginElicitResponse['result']
  * does, and speaks the HTTP contract through the real request handler (with `admission`, from
  * `address`, as a server would admit it).
  */
-export function createChatTestClient({ chat, admission, address }: { chat: ChatServer; admission?: Admission; address?: string }) {
+export function createChatTestClient({ chat, admission, address, identity }: { chat: ChatServer; admission?: Admission; address?: string; identity?: ClientIdentityResolver }) {
   let cookie: string | undefined
   let messages: Message[] = []
   /** The chat kept on the server its turns belong to, as the chat UI sends it; undefined: none (an API client). */
@@ -45,7 +46,7 @@ export function createChatTestClient({ chat, admission, address }: { chat: ChatS
       body: typeof body === 'string' ? body : JSON.stringify(body),
       signal,
     })
-    const response = await handleChatRequest({ request, chat, admission })
+    const response = await handleChatRequest({ request, chat, admission, ...(identity ? { identity } : {}) })
     const setCookie = response.headers.get('set-cookie')
     if (setCookie) cookie = setCookie.split(';')[0]
     return response

@@ -11,6 +11,7 @@ import { encodeCallToolResult, ExternalResultError } from './call-result'
 import { EXTERNAL_QUESTION, type UrlQuestion } from './external-questions'
 import { externalQuestions, type ExternalToolContext } from './question-specs'
 import { callOnce, connectionFor, type ExternalCall, type Settled } from './server-call'
+import { connectFirst } from './personal/connect-first'
 import type { McpClients } from './use-mcp-clients'
 
 export { externalQuestions }
@@ -90,6 +91,11 @@ const CALL_STARTED = 'call the server'
 
 function* callExternalTool({ name, listed, call }: { name: string; listed: Tool; call: ExternalCall }): Operation<string> {
   const { server, tool, ctx, clients } = call
+  // A server each person connects to: this person's own connection first, or "Connect X to go on".
+  if (call.person !== undefined) {
+    const declined = yield* connectFirst({ server, tool, person: call.person, clients, ctx })
+    if (declined) return resultOf(declined)
+  }
   const approval = yield* approveCall({ server, chatName: name, tool: listed, params: call.params, policy: connectionFor(call)?.approve ?? DEFAULT_APPROVAL_POLICY, ctx })
   if (!approval.approved) return resultOf(approval.result)
   const note = { allowedForThisChat: approval.forThisChat }

@@ -32,8 +32,11 @@ export function createServerToolSource({ clients, callTimeoutMs }: { clients: Mc
       if (!parts) return undefined
       const tool = clients.getTool(parts.server, parts.tool)
       if (tool) return externalOf({ name, server: parts.server, tool })
-      const own = person === undefined ? undefined : clients.runningPersonal(parts.server, person)?.tools.find((listed) => listed.name === parts.tool)
-      return own ? personalOf({ name, server: parts.server, tool: own }, person!) : undefined
+      if (person === undefined || !clients.personalServer(parts.server)) return undefined
+      const own = clients.runningPersonal(parts.server, person)?.tools.find((listed) => listed.name === parts.tool)
+      if (own) return personalOf({ name, server: parts.server, tool: own }, person)
+      // Not connected now (never, or not since a restart): the call asks the person to connect first, then finds the tool.
+      return createExternalTool({ name, server: parts.server, tool: { name: parts.tool, inputSchema: { type: 'object' } }, clients, callTimeoutMs, person })
     },
   }
 }

@@ -16,6 +16,12 @@ import { firstChoices } from '../../server/testing/booking-client'
 import { serveFetch } from '../../server/testing/serve-fetch'
 import { RELATED_CALL } from '../related-calls'
 import type { McpServerConnection } from '../server-connection'
+import { createChatServer } from '../../../engine/chat-server'
+import { createChatTestClient, elicitRequests, eventsOf } from '../../../engine/testing/chat-test-client'
+import { createMemorySessionStore } from '../../../sessions'
+import { decodeModelContext } from '../../../tools/model-context'
+import type { PluginElicitRequestEvent } from '../../../protocol/events'
+import { EXTERNAL_QUESTION } from '../external-questions'
 import { createServerToolSource } from '../server-tool-source'
 import { startMcpClients } from '../start-mcp-clients'
 import type { McpClients } from '../use-mcp-clients'
@@ -27,6 +33,7 @@ import type { CredentialStore } from './credential-store'
 
 const SCOPES = ['tools:book_train', 'mcp:use']
 const APP = new URL('http://chat.test:3000')
+const CHAT_SECRET = 'y'.repeat(40)
 
 let remote: { url: URL; close(): Promise<void> }
 let endpoint: McpEndpoint
@@ -60,7 +67,7 @@ beforeEach(async () => {
   store = await openInScope(() => useEmbeddedCredentialStore({ directory: dataDir }))
   const personal = createPersonalAccess({ store: store.value, secret: 'x'.repeat(40), run: store.run, appUrl: APP })
   chat = await startMcpClients({ config: { servers: [{ name: 'remote', transport: 'http', url: remote.url, headers: {} }], invalid: [] }, personal })
-  identity = createClientIdentity({ secret: 'y'.repeat(40) })
+  identity = createClientIdentity({ secret: CHAT_SECRET })
   app = { identity, clients: chat.clients, personal }
 })
 
@@ -162,7 +169,8 @@ describe('the chat as an OAuth client of a remote MCP server, per person', () =>
     expect(source.list(bob.person).map((tool) => tool.tool.name)).not.toContain('remote__book_train')
     expect(source.list().map((tool) => tool.tool.name)).not.toContain('remote__book_train')
     expect(source.get('remote__book_train', alice.person)?.origin).toEqual({ server: 'remote', tool: 'book_train' })
-    expect(source.get('remote__book_train', bob.person)).toBeUndefined()
+    // Bob's name for it is no tool of his connection: a call of it asks him to connect first.
+    expect(source.get('remote__book_train', bob.person)).not.toBe(source.get('remote__book_train', alice.person))
     // Bob's view is his own: he has not connected.
     expect(await statusFor(bob.person)).toBe('needs_connect')
     expect(await chat.clients.personalConnection('remote', bob.person)).toBeUndefined()
@@ -231,5 +239,61 @@ describe('the chat as an OAuth client of a remote MCP server, per person', () =>
       endpoint: { action: 'connect' },
     })
     expect(crossSite.status).toBe(403)
+  })
+})
+
+describe('a call of a server the person has not connected', () => {
+  it('waits in its card as "Connect remote to go on": declining is a result the model reads; after connecting, Go on runs the call once', async () => {
+    await until(async () => (chat.clients.servers()[0]!.status === 'needs_connect' ? true : undefined))
+    const server = await createChatServer({
+      model: createOfflineModel({ delayMs: 0 }),
+      tools: [],
+      externalTools: createServerToolSource({ clients: chat.clients }),
+      secret: CHAT_SECRET,
+      // eslint-disable-next-line require-yield
+      useStore: function* () {
+        return createMemorySessionStore()
+      },
+    })
+    try {
+      const browserOf = createChatTestClient({ chat: server, identity })
+      const args = { from: 'Paris', to: 'Lyon' }
+      const book = () => browserOf.post({ messages: [{ role: 'user', content: `/remote__book_train ${JSON.stringify(args)}` }], directToolCall: { name: 'remote__book_train', arguments: args } })
+      const contextOf = (request: PluginElicitRequestEvent) => decodeModelContext({ message: request.message, schema: request.schema }).context
+
+      const first = await book()
+      const [asked] = elicitRequests(first.events)
+      expect(asked).toMatchObject({ key: EXTERNAL_QUESTION.connect, message: expect.stringContaining('Connect remote to go on') })
+      expect(contextOf(asked!)).toEqual({ server: 'remote', kind: 'oauth' })
+      const declined = await browserOf.answer([{ request: asked!, result: { action: 'decline' } }])
+      expect(JSON.parse(eventsOf(declined.events, 'tool_result')[0]!.content).content[0].text).toBe('The person did not connect remote, which book_train needs; book_train was not called.')
+
+      const second = await book()
+      const [again] = elicitRequests(second.events)
+      expect(again!.key).toBe(EXTERNAL_QUESTION.connect)
+      // The person presses Connect in the card, signs in, and comes back.
+      const who = { cookie: browserOf.cookie! }
+      const connected = (await connect(who, 'alice')).response
+      expect(connected.status, await connected.clone().text()).toBe(303)
+      let turn = await browserOf.answer([{ request: again!, result: { action: 'accept', content: {} } }])
+      const keys: string[] = []
+      for (let step = 0; step < 12 && eventsOf(turn.events, 'tool_result').length === 0; step++) {
+        const [question] = elicitRequests(turn.events)
+        expect(question, JSON.stringify(turn.events.slice(-3))).toBeDefined()
+        keys.push(question!.key)
+        const result =
+          question!.key === EXTERNAL_QUESTION.approval
+            ? { action: 'accept' as const, content: { scope: 'once' } }
+            : question!.key === EXTERNAL_QUESTION.form
+              ? firstChoices({ schema: contextOf(question!).requestedSchema as Record<string, unknown> })
+              : { action: 'accept' as const, content: {} }
+        turn = await browserOf.answer([{ request: question!, result }])
+      }
+      // A typed command is its own approval; after Go on, only the remote's own questions (and its sampling request) come.
+      expect(keys).toEqual([EXTERNAL_QUESTION.form, EXTERNAL_QUESTION.form, EXTERNAL_QUESTION.sampling])
+      expect(JSON.parse(eventsOf(turn.events, 'tool_result')[0]!.content).structuredContent).toMatchObject({ status: 'confirmed' })
+    } finally {
+      await server.close()
+    }
   })
 })
