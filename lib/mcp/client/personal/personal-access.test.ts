@@ -38,8 +38,8 @@ afterEach(async () => {
   for (const thing of opened.splice(0).reverse()) await thing.close()
 })
 
-async function startChat(servers: McpServerConfig[]): Promise<void> {
-  const personal = createPersonalAccess({ store: store.value, secret: 'x'.repeat(40), run: store.run, appUrl: APP })
+async function startChat(servers: McpServerConfig[], requestTimeoutMs?: number): Promise<void> {
+  const personal = createPersonalAccess({ store: store.value, secret: 'x'.repeat(40), run: store.run, appUrl: APP, ...(requestTimeoutMs ? { requestTimeoutMs } : {}) })
   chat = await startMcpClients({ config: { servers, invalid: [] }, personal })
   app = { identity, clients: chat.clients, personal }
 }
@@ -104,6 +104,22 @@ describe('discovery that the chat refuses, and authorization servers that answer
     const refused = await post('connect', browser(), { server: 'junk' })
     expect(refused.status).toBe(502)
     expect(await refused.json()).toMatchObject({ error: { code: 'authorization_failed', message: expect.stringMatching(/^Connecting to junk failed at its authorization server: /) } })
+    expect(chat.clients.servers()[0]!.status).toBe('needs_connect')
+  })
+})
+
+describe('an authorization server that does not answer', () => {
+  it('fails Connect with 502 authorization_failed once its request times out; the server and the chat stay up', async () => {
+    const silent = await serveFetch((request) => new Promise<Response>((resolve) => request.signal.addEventListener('abort', () => resolve(new Response(null, { status: 499 })))))
+    opened.push(silent)
+    const url = await challenging((origin) => `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/api/mcp"`, {
+      '/.well-known/oauth-protected-resource/api/mcp': (origin) => Response.json({ resource: `${origin}/api/mcp`, authorization_servers: [silent.url.origin] }),
+    })
+    await startChat([{ name: 'slow', transport: 'http', url, headers: {} }], 1_000)
+    expect(await settled('slow')).toMatchObject({ status: 'needs_connect' })
+    const refused = await post('connect', browser(), { server: 'slow' })
+    expect(refused.status).toBe(502)
+    expect(await refused.json()).toMatchObject({ error: { code: 'authorization_failed', message: expect.stringContaining('failed at its authorization server') } })
     expect(chat.clients.servers()[0]!.status).toBe('needs_connect')
   })
 })

@@ -33,15 +33,18 @@ export function createPersonalAccess({
   secret,
   run,
   appUrl,
+  requestTimeoutMs,
 }: {
   store: CredentialStore
   /** What the seal's key is derived from (the app's `SESSION_SECRET`). */
   secret: string
   run: <R>(operation: () => Operation<R>) => Promise<R>
   appUrl: URL
+  /** Each request of the OAuth flow at most (default 10 s). */
+  requestTimeoutMs?: number
 }): PersonalAccess {
   const credentials = sealCredentials({ store, secret })
-  const oauth = createPersonalOAuth({ credentials, run, appUrl })
+  const oauth = createPersonalOAuth({ credentials, run, appUrl, ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) })
   const asOAuth = (server: UrlServerConfig): OAuthServer => server
   return {
     oauth,

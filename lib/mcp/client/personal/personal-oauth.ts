@@ -27,6 +27,8 @@ export const CONNECT_FLOW_MS = 10 * 60_000
 export const REFRESH_AHEAD_MS = 60_000
 /** How long Disconnect waits for the authorization server to revoke a token. */
 const REVOKE_TIMEOUT_MS = 5_000
+/** How long each request of the flow (metadata, registration, token) may take before it fails. */
+export const AUTHORIZATION_REQUEST_TIMEOUT_MS = 10_000
 
 export const CALLBACK_PATH = '/api/mcp-oauth/callback'
 export const CLIENT_METADATA_PATH = '/api/mcp-oauth/client'
@@ -65,14 +67,20 @@ export function createPersonalOAuth({
   credentials,
   run,
   appUrl,
-  fetchFn,
+  fetchFn: given,
+  requestTimeoutMs = AUTHORIZATION_REQUEST_TIMEOUT_MS,
 }: {
   credentials: SealedCredentials
   run: <R>(operation: () => Operation<R>) => Promise<R>
   /** The app's public origin (`APP_URL`): where the callback is and the metadata document is served. */
   appUrl: URL
   fetchFn?: FetchLike
+  /** Each request to the resource's metadata and the authorization server: an answer that takes longer fails the flow. */
+  requestTimeoutMs?: number
 }): PersonalOAuth {
+  const base = given ?? fetch
+  // A slow or silent authorization server fails the flow with a clear error, never holds it.
+  const fetchFn: FetchLike = (url, init) => base(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(requestTimeoutMs)]) : AbortSignal.timeout(requestTimeoutMs) })
   const redirectUrl = new URL(CALLBACK_PATH, appUrl).href
   const metadataUrl = new URL(CLIENT_METADATA_PATH, appUrl).href
   const clientMetadata: OAuthClientMetadata = {
@@ -150,7 +158,7 @@ export function createPersonalOAuth({
         clientInformation: client,
         refreshToken: kept.tokens.refresh_token,
         ...(kept.resource ? { resource: new URL(kept.resource) } : {}),
-        ...(fetchFn ? { fetchFn } : {}),
+        fetchFn,
       })
       // A server may not send a new refresh token: the old one stays good.
       const next = { ...kept, tokens: { ...tokens, refresh_token: tokens.refresh_token ?? kept.tokens.refresh_token }, savedAt: Date.now() }
@@ -173,7 +181,7 @@ export function createPersonalOAuth({
       }
       const provider = new FlowProvider(person, server)
       const result = await authorizing(server, () =>
-        auth(provider, { serverUrl: server.url, ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(server.oauth?.scope ? { scope: server.oauth.scope } : {}), ...(fetchFn ? { fetchFn } : {}) }),
+        auth(provider, { serverUrl: server.url, ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(server.oauth?.scope ? { scope: server.oauth.scope } : {}), fetchFn }),
       )
       if (result !== 'REDIRECT' || !provider.authorizationUrl) {
         throw new McpAccessRefusal('authorization_failed', `${server.name}'s authorization server did not ask the person to sign in; connect again.`)
@@ -193,7 +201,7 @@ export function createPersonalOAuth({
       const provider = new FlowProvider(person, server, flow)
       const resourceMetadataUrl = flow.discovery?.resourceMetadataUrl ? new URL(flow.discovery.resourceMetadataUrl) : undefined
       await authorizing(server, () =>
-        auth(provider, { serverUrl: server.url, authorizationCode: code, ...(iss ? { iss } : {}), ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(fetchFn ? { fetchFn } : {}) }),
+        auth(provider, { serverUrl: server.url, authorizationCode: code, ...(iss ? { iss } : {}), ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), fetchFn }),
       )
       return { server: server.name, returnTo: flow.returnTo }
     },
@@ -225,8 +233,8 @@ export function createPersonalOAuth({
       if (!kept || typeof endpoint !== 'string' || !client) return { revoked: false }
       // Revoking the refresh token ends the grant (RFC 7009 §2.1); an access token is revoked too where the
       // server can (a JWT often cannot: `unsupported_token_type`), and otherwise lapses on its own.
-      const access = await revoke(endpoint, kept.tokens.access_token, 'access_token', client, fetchFn ?? fetch)
-      const revoked = kept.tokens.refresh_token ? await revoke(endpoint, kept.tokens.refresh_token, 'refresh_token', client, fetchFn ?? fetch) : access
+      const access = await revoke(endpoint, kept.tokens.access_token, 'access_token', client, fetchFn)
+      const revoked = kept.tokens.refresh_token ? await revoke(endpoint, kept.tokens.refresh_token, 'refresh_token', client, fetchFn) : access
       return { revoked }
     },
   }
