@@ -111,7 +111,7 @@ export function Chat({ chatId, suggestions = [], onCreated }: { chatId?: string;
         </div>
       </main>
       <footer className="shrink-0 bg-gradient-to-t from-zinc-50 via-zinc-50 to-zinc-50/0 dark:from-zinc-950 dark:via-zinc-950 dark:to-zinc-950/0">
-        <ServerNotice servers={listing.servers} />
+        <ServerNotice servers={listing.servers} onChanged={listing.reload} />
         {/* Where a refused request's error shows: while the busy server's refusal is retried, a quiet notice instead. */}
         <BusyNotice busy={busy} />
         {state.budgetSpent && !busy ? <BudgetNotice resetsAt={state.budgetSpent.resetsAt} /> : null}

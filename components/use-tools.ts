@@ -4,7 +4,18 @@ import { serverStatusKey } from '@/lib/mcp/client/server-status'
 export interface ToolListing {
   /** `appOnly`: only its MCP App may call it, so it is no slash command. */
   tools: Array<{ name: string; description: string; source: string; appOnly?: boolean }>
-  servers: Array<{ name: string; status: 'starting' | 'ready' | 'failed' | 'disabled'; error?: string }>
+  /**
+   * `needs_connect`: the server asks each person to connect (OAuth, or values of their own);
+   * `connect` says how, and stays once this person has connected (so they can disconnect).
+   */
+  servers: Array<{
+    name: string
+    status: 'starting' | 'ready' | 'failed' | 'disabled' | 'needs_connect'
+    error?: string
+    connect?: { kind: 'oauth' } | { kind: 'variables'; variables: Record<string, { title: string; description?: string }> }
+  }>
+  /** Read the listing again now (after connecting or disconnecting a server). */
+  reload?: () => void
 }
 
 const EMPTY: ToolListing = { tools: [], servers: [] }
@@ -20,6 +31,8 @@ const EMPTY: ToolListing = { tools: [], servers: [] }
 export function useTools(refreshKey: unknown): ToolListing {
   const [listing, setListing] = useState<ToolListing>(EMPTY)
   const [waits, setWaits] = useState(0)
+  const [reloads, setReloads] = useState(0)
+  const reload = useCallback(() => setReloads((count) => count + 1), [])
   /** The listing that came, if one did. */
   const load = useCallback(async (query: string, signal: AbortSignal): Promise<ToolListing | undefined> => {
     try {
@@ -37,7 +50,7 @@ export function useTools(refreshKey: unknown): ToolListing {
     const abort = new AbortController()
     void load('', abort.signal)
     return () => abort.abort()
-  }, [load, refreshKey])
+  }, [load, refreshKey, reloads])
 
   const statuses = serverStatusKey(listing.servers)
   const settling = listing.servers.some((server) => server.status === 'starting' || server.status === 'failed')
@@ -51,5 +64,5 @@ export function useTools(refreshKey: unknown): ToolListing {
     })
     return () => abort.abort()
   }, [load, statuses, settling, waits])
-  return listing
+  return { ...listing, reload }
 }

@@ -31,7 +31,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'lib/budgets': ['lib/http', 'lib/storage'],
   'lib/engine': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/budgets'],
   'lib/plugins': ['lib/protocol', 'lib/tools', 'lib/models'],
-  'lib/mcp': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/plugins'],
+  'lib/mcp': ['lib/protocol', 'lib/tools', 'lib/models', 'lib/runtime', 'lib/sessions', 'lib/http', 'lib/plugins', 'lib/storage'],
   'lib/client': ['lib/protocol', 'lib/tools', 'lib/plugins'],
   // The chats kept on the server: the events they hold are the protocol's, the API's edge is lib/http's.
   'lib/conversations': ['lib/protocol', 'lib/http', 'lib/storage'],

@@ -1,18 +1,30 @@
 import type { ToolListing } from '../use-tools'
 import { AlertIcon } from '../icons'
+import { ServerConnect } from './ServerConnect'
 
 /**
  * The external MCP servers that are not up, and why: down ones (their tools are missing until
  * they are back) and ones still starting (their tools come when they are ready).
  */
-export function ServerNotice({ servers }: { servers: ToolListing['servers'] }) {
+export function ServerNotice({ servers, onChanged }: { servers: ToolListing['servers']; onChanged?: () => void }) {
   // A server that failed and is being started again is still down until it is ready; one
   // starting for the first time has not failed: it is starting.
   const down = servers.filter((server) => server.status === 'failed' || (server.status === 'starting' && server.error))
   const starting = servers.filter((server) => server.status === 'starting' && !server.error)
-  if (down.length === 0 && starting.length === 0) return null
+  // Servers each person connects to on their own: Connect (or Disconnect, once connected).
+  const personal = servers.filter((server) => server.connect && (server.status === 'needs_connect' || server.status === 'ready'))
+  if (down.length === 0 && starting.length === 0 && personal.length === 0) return null
   return (
     <div className="mx-auto w-full max-w-3xl space-y-2 px-3 pb-2 sm:px-4">
+      {personal.length > 0 ? (
+        <div role="status" aria-label="MCP servers to connect" className="rounded-xl border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300">
+          <ul className="space-y-2">
+            {personal.map((server) => (
+              <ServerConnect key={server.name} server={server} onChanged={onChanged} />
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {starting.length > 0 ? (
         <div role="status" aria-label="MCP servers starting" className="rounded-xl border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300">
           <ul className="space-y-1">

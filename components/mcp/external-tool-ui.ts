@@ -3,7 +3,8 @@ import 'client-only'
 import '@/lib/plugins/zod-without-eval'
 import type { ElicitAnswer } from '@/lib/protocol'
 import type { PluginClientRegistration } from '@/lib/plugins'
-import { EXTERNAL_QUESTION, type ApprovalQuestion, type FormQuestion, type SamplingQuestion, type UrlQuestion } from '@/lib/mcp/client/external-questions'
+import { EXTERNAL_QUESTION, type ApprovalQuestion, type ConnectQuestion as ConnectQuestionContext, type FormQuestion, type SamplingQuestion, type UrlQuestion } from '@/lib/mcp/client/external-questions'
+import { ConnectQuestion } from './ConnectQuestion'
 import { ExternalForm } from './ExternalForm'
 import { ExternalResult } from './ExternalResult'
 import { QuestionApp } from './QuestionApp'
@@ -34,6 +35,9 @@ export const externalToolUi: Omit<PluginClientRegistration, 'toolName'> = {
     *[EXTERNAL_QUESTION.url](request, ctx) {
       const { server, url } = request.context as unknown as UrlQuestion
       return yield* ctx.render(UrlQuestionView, { message: request.message, server, url })
+    },
+    *[EXTERNAL_QUESTION.connect](request, ctx) {
+      return yield* ctx.render(ConnectQuestion, { message: request.message, question: request.context as unknown as ConnectQuestionContext })
     },
     *[EXTERNAL_QUESTION.sampling](request, ctx) {
       return yield* ctx.render(SamplingApproval, { question: request.context as unknown as SamplingQuestion })

@@ -31,7 +31,7 @@ import { prepareTurn, refuseWhenBudgetSpent, type TurnPlan } from './prepare-tur
 import { chatRequestSchema } from '../protocol/request-schema'
 import { createModelSampler } from '../runtime/sample-with-model'
 import type { ExternalToolSource } from '../tools/external-tools'
-import { createToolRegistry, type ExternalToolAudience, type ToolDescription } from './tool-registry'
+import { createToolRegistry, type ExternalToolAudience, type ToolAsker, type ToolDescription } from './tool-registry'
 import type { Person } from '../http/people-list'
 import { toIssues } from '../runtime/json-schema'
 import type { WaitingQuestion } from '../runtime/pending-question'
@@ -144,8 +144,8 @@ export interface ChatServer {
    * needs to serve that one question, e.g. the MCP App an external server's form names.
    */
   waitingQuestion(options: { clientId: string; callId: string }): Promise<WaitingQuestion | undefined>
-  /** Every tool the chat can use now for `person` (undefined without sign-in), the app's own and external ones. */
-  listTools(person?: Person): ToolDescription[]
+  /** Every tool the one asking can use now (`asker`: their client id and, with sign-in, the person), the app's own and external ones. */
+  listTools(asker?: ToolAsker): ToolDescription[]
   /** Moves `from`'s waiting tool sessions to `to` (a browser's to the account it signs in to: `moveWaitingSessions`); how many moved. */
   moveWaiting(options: { from: string; to: string }): Promise<number>
   /** Halt every session and the scope. */
@@ -319,7 +319,7 @@ export async function createChatServer({
         const { request } = loaded
         return { toolName: loaded.stored.record.toolName, elicitId: request.elicitId, key: request.key, context: request.context }
       }),
-    listTools: (person) => registry.describe(person),
+    listTools: (asker) => registry.describe(asker),
     moveWaiting: ({ from, to }) => inScope(() => moveWaitingSessions(store, { from, to, now: Date.now() })),
     close: () => {
       turns.close()

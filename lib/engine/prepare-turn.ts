@@ -5,7 +5,7 @@ import { analyzeConversation } from './conversation'
 import type { ConversationSigner } from './conversation-signature'
 import { ChatRequestError } from '../http/errors'
 import type { Person } from '../http/people-list'
-import type { ToolAvailability } from './tool-registry'
+import type { ToolAsker, ToolAvailability } from './tool-registry'
 import { toolContextOf } from './tool-context'
 import type { SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
@@ -53,7 +53,7 @@ export interface PrepareTurnOptions {
   /** Checks that every assistant and tool message is one this server produced. */
   signer: ConversationSigner
   /** Whether a slash command may start a tool of this name: it exists, is not only for its app, and is the person's to use. */
-  availabilityOf(name: string, person?: Person): ToolAvailability
+  availabilityOf(name: string, asker?: ToolAsker): ToolAvailability
   /** The most of the conversation a resumed tool keeps as `ctx.parentMessages` (see `toolContextOf`). */
   maxToolContextBytes: number
   /** Told what became of each answer (the server's `elicit_answers_total`). */
@@ -127,7 +127,7 @@ export function* prepareTurn({ request, clientId, person, address, sessions, sig
     if (messages.at(-1)!.role !== 'user' || request.pluginAbort || request.pluginElicitResponses?.length) {
       throw new ChatRequestError('invalid_request', 'directToolCall goes with a new user message only (no answers, no abort).')
     }
-    const availability = availabilityOf(request.directToolCall.name, person)
+    const availability = availabilityOf(request.directToolCall.name, { clientId, person })
     if (availability === 'not-allowed') throw notAllowed(request.directToolCall.name)
     if (availability === 'unknown') {
       throw new ChatRequestError('unknown_tool', `There is no tool named "${request.directToolCall.name}". Type / in the composer to see the tools.`)
@@ -150,7 +150,7 @@ export function* prepareTurn({ request, clientId, person, address, sessions, sig
     const field = `pluginElicitResponses.${index}`
     const call = pendingCall(response.sessionId, field)
     // An answer (an approval too) carries a call on: not for a tool whose server is not the person's.
-    if (availabilityOf(call.function.name, person) === 'not-allowed') throw notAllowed(call.function.name)
+    if (availabilityOf(call.function.name, { clientId, person }) === 'not-allowed') throw notAllowed(call.function.name)
     if (response.callId !== response.sessionId) {
       throw new ChatRequestError('unknown_tool_call', `${field}: callId must equal sessionId (both are the tool call id).`)
     }

@@ -123,8 +123,8 @@ export function* runTurn({
     emit({
       type: 'tool_calls',
       calls: entries.map(({ call, input }) => {
-        const external = config.tools.originOf(call.function.name)
-        const title = callTitleOf(config.tools.get(call.function.name), input)
+        const external = config.tools.originOf(call.function.name, clientId)
+        const title = callTitleOf(config.tools.get(call.function.name, clientId), input)
         return { id: call.id, name: call.function.name, arguments: input, ...(title ? { title } : {}), ...(external ? { external } : {}) }
       }),
     })
@@ -133,8 +133,8 @@ export function* runTurn({
     for (const [index, { call, input }] of entries.entries()) {
       // An app-only tool is not the model's to start, whatever name it gives.
       // Nor is a tool of a server that is not the person's (as if there were none: the model was never offered it).
-      const availability = config.tools.availabilityOf(call.function.name, plan.person)
-      const tool = availability === 'available' ? config.tools.get(call.function.name) : undefined
+      const availability = config.tools.availabilityOf(call.function.name, { clientId, person: plan.person })
+      const tool = availability === 'available' ? config.tools.get(call.function.name, clientId) : undefined
       if (index >= config.maxToolCallsPerStep) {
         const message = `Not run: at most ${config.maxToolCallsPerStep} tool calls are run per model step. Ask for the rest in a later step.`
         toolMessage(call, `Error: ${message}`)
@@ -238,7 +238,7 @@ export function* runTurn({
             model: config.model,
             system: withAppContext(config.systemPrompt, plan.appContext),
             messages: conversation,
-            tools: config.tools.forModel(plan.person),
+            tools: config.tools.forModel({ clientId, person: plan.person }),
             maxOutputTokens: config.maxOutputTokens,
             timeoutMs: config.modelTimeoutMs,
             emit,

@@ -58,7 +58,7 @@ describe('the tool registry with external tools', () => {
 
   it('lists, offers and lets start an external server\'s tools only for the people its audience admits', () => {
     const listed = [external('files__read'), external('notes__add')]
-    const person = (email: string) => ({ email, emailVerified: true, groups: [], isAdmin: false })
+    const person = (email: string) => ({ person: { email, emailVerified: true, groups: [], isAdmin: false } })
     const registry = createToolRegistry([own], { list: () => listed, get: (name) => listed.find((entry) => entry.tool.name === name) }, {
       admits: (server, who) => server === 'notes' || who?.email === 'alice@example.com',
     })

@@ -31,20 +31,30 @@ export interface ExternalToolAudience {
 }
 
 /**
- * The tools, for the person asking: `person` is the signed-in one (`ClientIdentity.person`),
- * undefined without sign-in. An external server's tools that are not theirs are not listed, not
- * offered to the model, and not available to start.
+ * Who is asking for tools: `clientId`, whose own connected servers' tools are theirs too (a
+ * server each person connects to, lib/mcp/client/personal), and `person`, the signed-in one
+ * (`ClientIdentity.person`, undefined without sign-in) whom mcp.json's `users` admit or not.
+ */
+export interface ToolAsker {
+  clientId?: string
+  person?: Person
+}
+
+/**
+ * The tools, for the one asking. An external server's tools that are not theirs are not listed,
+ * not offered to the model, and not available to start.
  */
 export interface ToolRegistry {
   /** Any tool by name, app-only ones too (a session already running still needs its tool). */
-  get(name: string): AnyMcpTool | undefined
+  /** `clientId`: whose session it is (their own servers' tools are theirs). */
+  get(name: string, clientId?: string): AnyMcpTool | undefined
   /** Whether the model or a person may start it: an app-only tool is for its app alone, another's server's tool for them. */
-  availabilityOf(name: string, person?: Person): ToolAvailability
+  availabilityOf(name: string, asker?: ToolAsker): ToolAvailability
   /** Where an external tool comes from; undefined for the app's own. */
-  originOf(name: string): ExternalToolOrigin | undefined
-  /** The tools as the model sees them now: name, description, JSON Schema; executed by the engine. */
-  forModel(person?: Person): ToolSet
-  describe(person?: Person): ToolDescription[]
+  originOf(name: string, clientId?: string): ExternalToolOrigin | undefined
+  /** The tools as the model sees them now for the one asking: name, description, JSON Schema; executed by the engine. */
+  forModel(asker?: ToolAsker): ToolSet
+  describe(asker?: ToolAsker): ToolDescription[]
 }
 
 export const PLUGIN_TOOL_SOURCE = 'plugin'
@@ -73,18 +83,18 @@ export function createToolRegistry(tools: readonly AnyMcpTool[], external?: Exte
   let last: { offered: readonly ExternalTool[]; set: ToolSet } = { offered: [], set: own }
   const admits = (entry: ExternalTool, person: Person | undefined) => !audience || audience.admits(entry.origin.server, person)
   /** The external tools the person may see now, the app's own names left to the app. */
-  const listedFor = (person: Person | undefined) => external?.list().filter((entry) => !byName.has(entry.tool.name) && admits(entry, person)) ?? []
+  const listedFor = ({ clientId, person }: ToolAsker = {}) => external?.list(clientId).filter((entry) => !byName.has(entry.tool.name) && admits(entry, person)) ?? []
   return {
     // The app's own tools first: an external server cannot take over a plugin's name.
-    get: (name) => byName.get(name) ?? external?.get(name)?.tool,
-    originOf: (name) => (byName.has(name) ? undefined : external?.get(name)?.origin),
-    availabilityOf(name, person) {
+    get: (name, clientId) => byName.get(name) ?? external?.get(name, clientId)?.tool,
+    originOf: (name, clientId) => (byName.has(name) ? undefined : external?.get(name, clientId)?.origin),
+    availabilityOf(name, asker = {}) {
       if (byName.has(name)) return 'available'
-      const entry = external?.get(name)
-      return !entry ? 'unknown' : !admits(entry, person) ? 'not-allowed' : entry.appOnly ? 'app-only' : 'available'
+      const entry = external?.get(name, asker.clientId)
+      return !entry ? 'unknown' : !admits(entry, asker.person) ? 'not-allowed' : entry.appOnly ? 'app-only' : 'available'
     },
-    forModel(person) {
-      const offered = listedFor(person).filter((entry) => !entry.appOnly)
+    forModel(asker) {
+      const offered = listedFor(asker).filter((entry) => !entry.appOnly)
       if (offered.length === 0) return own
       // The same set while the servers offer the same tools: the model layer converts each set once.
       if (offered.length !== last.offered.length || offered.some((entry, index) => entry !== last.offered[index])) {
@@ -92,9 +102,9 @@ export function createToolRegistry(tools: readonly AnyMcpTool[], external?: Exte
       }
       return last.set
     },
-    describe: (person) => [
+    describe: (asker) => [
       ...tools.map((tool) => ({ name: tool.name, description: tool.description, source: PLUGIN_TOOL_SOURCE })),
-      ...listedFor(person).map((entry) => ({ name: entry.tool.name, description: entry.description, source: entry.source, ...(entry.appOnly ? { appOnly: true as const } : {}) })),
+      ...listedFor(asker).map((entry) => ({ name: entry.tool.name, description: entry.description, source: entry.source, ...(entry.appOnly ? { appOnly: true as const } : {}) })),
     ],
   }
 }

@@ -1,11 +1,23 @@
-import { createToolAudience, provideAppMcpClients, readMcpServersConfig, resolveMcpConfigPath, startMcpClients, type McpClients, type ToolAudience } from '../mcp/client'
+import type { Operation } from 'effection'
+import { createToolAudience, provideAppMcpClients, readMcpServersConfig, resolveMcpConfigPath, startMcpClients, type McpClients, type McpServersConfig, type ToolAudience } from '../mcp/client'
+import {
+  createMemoryCredentialStore,
+  createPersonalAccess,
+  useEmbeddedCredentialStore,
+  useRedisCredentialStore,
+  type CredentialStore,
+  type PersonalAccess,
+} from '../mcp/client/personal'
+import { readServerConfig } from './config'
 import { ConfigError, type Environment } from './config-error'
+import { openForProcess } from './open-for-process'
 import { getSignIn } from './sign-in-instance'
 
-/** The servers of `mcp.json`: their connections, and who may use which one's tools. */
+/** The servers of `mcp.json`: their connections, who may use which one's tools, and each person's credentials for the `url` ones. */
 interface McpServers {
   clients: McpClients
   audience: ToolAudience
+  personal: PersonalAccess | undefined
 }
 
 const globalForMcpClients = globalThis as typeof globalThis & { mcpServers?: Promise<McpServers> }
@@ -35,21 +47,27 @@ export async function getToolAudience(): Promise<ToolAudience> {
   return (await mcpServers()).audience
 }
 
+/** Each person's credentials for the `url` servers of `mcp.json`; undefined when it has none. */
+export async function getPersonalAccess(): Promise<PersonalAccess | undefined> {
+  return (await mcpServers()).personal
+}
+
 async function start(): Promise<McpServers> {
   const env = process.env
   const file = resolveMcpConfigPath({ env, cwd: process.cwd() })
-  const config = readMcpServersConfig({ file, required: Boolean(env.MCP_CONFIG?.trim()) })
+  const config: McpServersConfig = readMcpServersConfig({ file, required: Boolean(env.MCP_CONFIG?.trim()) })
   // Read first: a sign-in configured wrongly stops the start before any server is.
   const signIn = (await getSignIn()) !== undefined
   const initializeTimeoutMs = readInitializeTimeout(env)
-  const { clients } = await startMcpClients({ config, timing: initializeTimeoutMs ? { initializeTimeoutMs } : {} })
+  const personal = config.servers.some((server) => server.transport !== 'stdio') ? await openPersonalAccess(env) : undefined
+  const { clients } = await startMcpClients({ config, timing: initializeTimeoutMs ? { initializeTimeoutMs } : {}, ...(personal ? { personal } : {}) })
   const disabled = config.disabled ?? []
   if (config.servers.length + config.invalid.length + disabled.length > 0) {
     const names = [...config.servers.map((server) => server.name), ...config.invalid.map(({ name }) => `${name} (invalid)`), ...disabled.map((name) => `${name} (disabled)`)]
     console.log(`MCP servers from ${config.path}: ${names.join(', ')}`)
     for (const { error } of config.invalid) console.error(`MCP server config: ${error}`)
   }
-  return { clients, audience: createToolAudience({ config, signIn }) }
+  return { clients, audience: createToolAudience({ config, signIn }), personal }
 }
 
 /** `MCP_INITIALIZE_TIMEOUT_MS`: how long a server may take to answer `initialize` (default 30 s; an entry's `initializeTimeoutMs` wins). */
@@ -59,4 +77,37 @@ export function readInitializeTimeout(env: Environment): number | undefined {
   const value = Number(text)
   if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`MCP_INITIALIZE_TIMEOUT_MS must be a positive whole number of milliseconds; got "${text}".`)
   return value
+}
+
+/**
+ * Each person's credentials for the `url` servers: sealed with a key derived from
+ * `SESSION_SECRET` (given, or made once in `DATA_DIR`), kept where the other data is (Redis, else
+ * `DATA_DIR/mcp-credentials.db`; `SESSION_STORE=memory`: in memory). The OAuth callback is
+ * `APP_URL`'s (`http://localhost:<PORT>` without it).
+ */
+async function openPersonalAccess(env: Environment): Promise<PersonalAccess> {
+  const server = readServerConfig()
+  const useStore = (): Operation<CredentialStore> =>
+    server.redisUrl
+      ? useRedisCredentialStore({ url: server.redisUrl })
+      : env.SESSION_STORE === 'memory'
+        ? (function* () {
+            return createMemoryCredentialStore()
+          })()
+        : useEmbeddedCredentialStore({ directory: server.dataDir })
+  const { value: store, run } = await openForProcess(useStore)
+  return createPersonalAccess({ store, secret: server.sessionSecret, run, appUrl: readAppUrl(env) })
+}
+
+/** `APP_URL`, the public origin the authorization servers send people back to. */
+export function readAppUrl(env: Environment): URL {
+  const text = env.APP_URL?.trim() || `http://localhost:${env.PORT?.trim() || '3000'}`
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new ConfigError(`APP_URL must be the app's public origin, such as https://chat.example.com; got "${text}".`)
+  }
+  if (url.pathname !== '/' || url.search || url.hash) throw new ConfigError(`APP_URL must be an origin only, such as https://chat.example.com (no path); got "${url.href}".`)
+  return url
 }

@@ -99,7 +99,6 @@ export interface PluginSessionManager {
   listWaiting(): Operation<WaitingCall[]>
 }
 
-
 /**
  * Plugin sessions as data in a store, for the engine (and anything else that runs tools for a
  * client): it starts them, tells how each stands, takes the answers to their questions and
@@ -210,7 +209,7 @@ export function usePluginSessionManager({
     function* replay(taken: StoredSession, previous: SessionRecord, parentMessages: readonly ExtendedMessage[]): Operation<LiveSession | string> {
       const { record } = taken
       yield* live.forget(record.clientId, record.id)
-      const tool = tools(record.toolName)
+      const tool = tools(record.toolName, record.clientId)
       if (!tool) return `Session ${record.id} needs the tool "${record.toolName}", which this server does not offer.`
       if (tool.liveOnly && !replayable(previous)) return lostLiveOnly(record.toolName)
       return live.remember(live.run({ tool, stored: taken, parentMessages }))
@@ -274,7 +273,7 @@ export function usePluginSessionManager({
         if (!stored || stored.record.clientId !== clientId) return { kind: 'missing' }
         const { record } = stored
         if (record.ending) return { kind: 'ended', ending: record.ending, stored }
-        const tool = tools(record.toolName)
+        const tool = tools(record.toolName, record.clientId)
         if (!tool) return { kind: 'broken', message: `Session ${id} needs the tool "${record.toolName}", which this server does not offer.` }
         if (record.status === 'waiting' && record.expiresAt <= now()) {
           return { kind: 'ended', stored, ending: { kind: 'aborted', reason: expiredReason(record.toolName, idleTimeoutMs) }, expired: true }
@@ -356,7 +355,7 @@ export function usePluginSessionManager({
       touch(session) {
         // Dropped from memory, a live-only tool whose outside work began would be lost: it stays
         // until it ends, at the latest at its idle time-out.
-        live.waits(session, { pinned: Boolean(tools(session.toolName)?.liveOnly) && !replayable(session.stored.record) })
+        live.waits(session, { pinned: Boolean(tools(session.toolName, session.clientId)?.liveOnly) && !replayable(session.stored.record) })
       },
 
       *abort(clientId, sessionId, reason = 'Stopped by the user.', { waitingOnly = false } = {}) {
@@ -409,7 +408,7 @@ export function usePluginSessionManager({
           at: now(),
           instance,
           hotMs,
-          liveOnly: (toolName) => Boolean(tools(toolName)?.liveOnly),
+          liveOnly: (toolName, clientId) => Boolean(tools(toolName, clientId)?.liveOnly),
           heldHere: (record) => Boolean(live.get(record.clientId, record.id)?.waiting),
         })
       },

@@ -4,8 +4,8 @@ import type { SessionStore } from './session-store'
 
 /** What `usePluginSessionManager` is made with: the tools, the store, how long things last, the limits. */
 export interface PluginSessionManagerOptions {
-  /** The tool of each stored session, by name. */
-  tools: (name: string) => AnyMcpTool | undefined
+  /** A tool by name, for the client whose session it is (their own servers' tools are theirs). */
+  tools: (name: string, clientId: string) => AnyMcpTool | undefined
   runtime: SessionRuntime
   store?: SessionStore
   /** A session nobody answers is ended after this long (default 30 minutes). */

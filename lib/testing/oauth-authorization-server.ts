@@ -50,6 +50,7 @@ export async function startTestAuthorizationServer({
       devInteractions: { enabled: true },
       registration: { enabled: true },
       introspection: { enabled: true },
+      revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,

@@ -23,8 +23,11 @@ export interface ExternalTool {
  * chat engine without either importing the other.
  */
 export interface ExternalToolSource {
-  /** The tools offered now. */
-  list(): readonly ExternalTool[]
-  /** One tool by name, offered now or not (a session waiting for it still needs it). */
-  get(name: string): ExternalTool | undefined
+  /**
+   * The tools offered now; with `person`, theirs too (the tools of servers each person connects
+   * to on their own, from their own connection).
+   */
+  list(person?: string): readonly ExternalTool[]
+  /** One tool by name, offered now or not (a session waiting for it still needs it); with `person`, theirs too. */
+  get(name: string, person?: string): ExternalTool | undefined
 }

@@ -25,8 +25,13 @@ export async function GET(request: Request): Promise<Response> {
     if (failure) return failure.toResponse()
     throw error
   }
-  const servers = () => clients.servers().filter((server) => toolAudience.admits(server.name, client.person))
   const after = new URL(request.url).searchParams.get('after')
-  if (after !== null) await waitForStatusChange({ clients: { servers, changed: clients.changed }, after: after.slice(0, 4_000), signal: request.signal })
-  return Response.json({ tools: chat.listTools(client.person), servers: servers() })
+  // A server each person connects to is listed with this person's status; one not theirs is not listed.
+  const serversFor = async () => (await clients.serversFor(client.clientId)).filter((server) => toolAudience.admits(server.name, client.person))
+  let servers = await serversFor()
+  if (after !== null) {
+    await waitForStatusChange({ clients, after: after.slice(0, 4_000), signal: request.signal, current: servers })
+    servers = await serversFor()
+  }
+  return Response.json({ tools: chat.listTools({ clientId: client.clientId, person: client.person }), servers })
 }

@@ -46,7 +46,7 @@ export function createChatTestClient({ chat, admission, address, identity }: { c
       body: typeof body === 'string' ? body : JSON.stringify(body),
       signal,
     })
-    const response = await handleChatRequest({ request, chat, admission, identity })
+    const response = await handleChatRequest({ request, chat, admission, ...(identity ? { identity } : {}) })
     const setCookie = response.headers.get('set-cookie')
     if (setCookie) cookie = setCookie.split(';')[0]
     return response

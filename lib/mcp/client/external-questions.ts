@@ -11,6 +11,8 @@ export const EXTERNAL_QUESTION = {
   url: 'mcp_url',
   /** The server asks the chat's model something; approve or deny; context `SamplingQuestion`. */
   sampling: 'mcp_sampling',
+  /** A call of a server the person has not connected (or whose token was refused): connect, then go on; context `ConnectQuestion`. */
+  connect: 'mcp_connect',
 } as const
 
 export interface FormQuestion {
@@ -32,6 +34,13 @@ export interface FormQuestionApp {
 export interface UrlQuestion {
   server: string
   url: string
+}
+
+/** "Connect X to go on": the server asks each person to connect, and this person has not (or no longer). */
+export interface ConnectQuestion {
+  server: string
+  /** How: an OAuth authorization (the card's Connect), or values the person enters (the server notice's form). */
+  kind: 'oauth' | 'variables'
 }
 
 export interface SamplingQuestion {

@@ -10,7 +10,8 @@ import { DEFAULT_APPROVAL_POLICY } from './approval-policy'
 import { encodeCallToolResult, ExternalResultError } from './call-result'
 import { EXTERNAL_QUESTION, type UrlQuestion } from './external-questions'
 import { externalQuestions, type ExternalToolContext } from './question-specs'
-import { callOnce, type ExternalCall, type Settled } from './server-call'
+import { callOnce, connectionFor, type ExternalCall, type Settled } from './server-call'
+import { connectFirst } from './personal/connect-first'
 import type { McpClients } from './use-mcp-clients'
 
 export { externalQuestions }
@@ -39,12 +40,15 @@ export function createExternalTool({
   tool,
   clients,
   callTimeoutMs = DEFAULT_EXTERNAL_CALL_TIMEOUT_MS,
+  person,
 }: {
   name: string
   server: string
   tool: Tool
   clients: McpClients
   callTimeoutMs?: number
+  /** For a tool of a person's own connection: whose (their calls go through it alone). */
+  person?: string
 }): ExternalTool {
   const mcpTool: AnyMcpTool = {
     kind: 'mcp-tool',
@@ -55,7 +59,7 @@ export function createExternalTool({
     requires: { elicitation: false, sampling: false },
     limits: {},
     liveOnly: true,
-    execute: (params: Record<string, unknown>, ctx: ExternalToolContext) => callExternalTool({ name, listed: tool, call: { server, tool: tool.name, params, ctx, clients, callTimeoutMs } }),
+    execute: (params: Record<string, unknown>, ctx: ExternalToolContext) => callExternalTool({ name, listed: tool, call: { server, tool: tool.name, params, ctx, clients, callTimeoutMs, ...(person !== undefined ? { person } : {}) } }),
   }
   const uiResourceUri = uiResourceUriOf(tool)
   return {
@@ -87,7 +91,12 @@ const CALL_STARTED = 'call the server'
 
 function* callExternalTool({ name, listed, call }: { name: string; listed: Tool; call: ExternalCall }): Operation<string> {
   const { server, tool, ctx, clients } = call
-  const approval = yield* approveCall({ server, chatName: name, tool: listed, params: call.params, policy: clients.connection(server)?.approve ?? DEFAULT_APPROVAL_POLICY, ctx })
+  // A server each person connects to: this person's own connection first, or "Connect X to go on".
+  if (call.person !== undefined) {
+    const declined = yield* connectFirst({ server, tool, person: call.person, clients, ctx })
+    if (declined) return resultOf(declined)
+  }
+  const approval = yield* approveCall({ server, chatName: name, tool: listed, params: call.params, policy: connectionFor(call)?.approve ?? DEFAULT_APPROVAL_POLICY, ctx })
   if (!approval.approved) return resultOf(approval.result)
   const note = { allowedForThisChat: approval.forThisChat }
   for (let round = 0; ; round++) {

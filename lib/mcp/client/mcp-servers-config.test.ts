@@ -163,6 +163,42 @@ describe('mcp.json', () => {
     ])
   })
 
+  it("keeps a url entry's oauth client and userVariables, and refuses them when they are wrong, naming the file", () => {
+    const { servers, invalid } = parseMcpServers({
+      file: '/srv/app/mcp.json',
+      data: {
+        mcpServers: {
+          github: { url: 'https://api.example.test/mcp', oauth: { clientId: 'chat', clientSecret: 's3cret', scope: 'repo read:org' } },
+          linear: { url: 'https://linear.example.test/mcp', headers: { Authorization: 'Bearer ${LINEAR_KEY}' }, userVariables: { LINEAR_KEY: { title: 'Your Linear API key' } } },
+          undeclared: { url: 'https://x.example.test/mcp', headers: { Authorization: 'Bearer ${KEY}' } },
+          lower: { url: 'https://x.example.test/mcp', userVariables: { key: { title: 'k' } } },
+          'no-title': { url: 'https://x.example.test/mcp', userVariables: { KEY: {} } },
+          'empty-client': { url: 'https://x.example.test/mcp', oauth: { clientId: '' } },
+          'odd-scope': { url: 'https://x.example.test/mcp', oauth: { clientId: 'c', scope: 'a  b' } },
+          'oauth-typo': { url: 'https://x.example.test/mcp', oauth: { client_id: 'c' } },
+        },
+      },
+    })
+    expect(servers).toEqual([
+      { name: 'github', transport: 'http', url: new URL('https://api.example.test/mcp'), headers: {}, oauth: { clientId: 'chat', clientSecret: 's3cret', scope: 'repo read:org' } },
+      {
+        name: 'linear',
+        transport: 'http',
+        url: new URL('https://linear.example.test/mcp'),
+        headers: { Authorization: 'Bearer ${LINEAR_KEY}' },
+        userVariables: { LINEAR_KEY: { title: 'Your Linear API key' } },
+      },
+    ])
+    expect(Object.fromEntries(invalid.map(({ name, error }) => [name, error]))).toEqual({
+      undeclared: '/srv/app/mcp.json: headers use ${KEY}, which userVariables does not declare',
+      lower: expect.stringContaining('capitals, digits and underscores'),
+      'no-title': expect.stringContaining('userVariables.KEY.title'),
+      'empty-client': '/srv/app/mcp.json: oauth.clientId: must not be empty',
+      'odd-scope': expect.stringContaining('separated by single spaces'),
+      'oauth-typo': expect.stringMatching(/^\/srv\/app\/mcp\.json: .*client_id/),
+    })
+  })
+
   it('every error names the file that was read, as MCP_CONFIG named it', () => {
     const directory = mkdtempSync(path.join(tmpdir(), 'mcp-config-'))
     const file = resolveMcpConfigPath({ env: { MCP_CONFIG: 'conf/servers.json' }, cwd: directory })

@@ -12,9 +12,19 @@ import { APPROVAL_POLICIES, type ApprovalPolicy } from './approval-policy'
  */
 export type McpServerConfig = (
   | { name: string; transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { name: string; transport: 'http'; url: URL; headers: Record<string, string> }
-  | { name: string; transport: 'sse'; url: URL; headers: Record<string, string> }
+  | ({ name: string; transport: 'http'; url: URL; headers: Record<string, string> } & PersonalAccess)
+  | ({ name: string; transport: 'sse'; url: URL; headers: Record<string, string> } & PersonalAccess)
 ) & { initializeTimeoutMs?: number; approve?: ApprovalPolicy; users?: PeopleList }
+
+/**
+ * What a `url` entry may say about each person's own access to it: the OAuth client the chat is
+ * at the server's authorization server, when it was registered there by hand (`oauth`), and the
+ * values each person enters once, used in `headers` as `${NAME}` (`userVariables`).
+ */
+export interface PersonalAccess {
+  oauth?: { clientId: string; clientSecret?: string; scope?: string }
+  userVariables?: Record<string, { title: string; description?: string }>
+}
 
 /** What `mcp.json` holds: the servers that can be started, the entries that cannot (with why), and those turned off. */
 export interface McpServersConfig {
@@ -63,9 +73,23 @@ const stdioEntry = z.strictObject({
   type: z.literal('stdio').optional(),
   ...common,
 })
+/** A user variable's name, as `${NAME}` in `headers`: what shells and `.env` files call a variable. */
+const VARIABLE_NAME = /^[A-Z][A-Z0-9_]{0,63}$/
+const oauthEntry = z.strictObject({
+  clientId: z.string().min(1, 'must not be empty'),
+  clientSecret: z.string().min(1, 'must not be empty').optional(),
+  scope: z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/, 'must be scope names separated by single spaces').optional(),
+})
+const userVariable = z.strictObject({ title: z.string().min(1).max(200), description: z.string().max(1000).optional() })
+const userVariables = z
+  .record(z.string(), userVariable)
+  .refine((variables) => Object.keys(variables).every((name) => VARIABLE_NAME.test(name)), 'each user variable is named in capitals, digits and underscores (LINEAR_KEY)')
+  .refine((variables) => Object.keys(variables).length <= 16, 'at most 16 userVariables')
 const urlEntry = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: 'url must be an http or https URL' }),
   headers: stringRecord.default({}),
+  oauth: oauthEntry.optional(),
+  userVariables: userVariables.optional(),
   // `sse` is the 2024-11-05 HTTP+SSE transport; the others are Streamable HTTP.
   type: z.enum(['http', 'streamable-http', 'sse'], 'type must be "stdio", "http" or "sse"').optional(),
   ...common,
@@ -146,13 +170,22 @@ export function parseMcpServers({ data, file }: { data: unknown; file: string })
       continue
     }
     const value = parsed.data
+    const unknownVariable = 'url' in value ? undeclaredVariable(value.headers, value.userVariables ?? {}) : undefined
+    if (unknownVariable) {
+      fail(name, `headers use \${${unknownVariable}}, which userVariables does not declare`)
+      continue
+    }
     const options = {
       ...(value.initializeTimeoutMs !== undefined ? { initializeTimeoutMs: value.initializeTimeoutMs } : {}),
       ...(value.approve !== undefined ? { approve: value.approve } : {}),
       ...(value.users !== undefined ? { users: value.users } : {}),
     }
     if ('url' in value) {
-      const url = { name, url: new URL(value.url), headers: value.headers, ...options }
+      const personal = {
+        ...(value.oauth ? { oauth: value.oauth } : {}),
+        ...(value.userVariables && Object.keys(value.userVariables).length > 0 ? { userVariables: value.userVariables } : {}),
+      }
+      const url = { name, url: new URL(value.url), headers: value.headers, ...personal, ...options }
       servers.push(value.type === 'sse' ? { ...url, transport: 'sse' } : { ...url, transport: 'http' })
     } else {
       servers.push({
@@ -167,6 +200,14 @@ export function parseMcpServers({ data, file }: { data: unknown; file: string })
     }
   }
   return { servers, invalid, disabled }
+}
+
+/** The first `${NAME}` in `headers` that `declared` does not name. */
+function undeclaredVariable(headers: Record<string, string>, declared: Record<string, unknown>): string | undefined {
+  for (const value of Object.values(headers)) {
+    for (const [, variable] of value.matchAll(/\$\{([^}]*)\}/g)) if (!Object.hasOwn(declared, variable!)) return variable
+  }
+  return undefined
 }
 
 function messageOf(error: unknown): string {

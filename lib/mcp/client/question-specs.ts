@@ -24,6 +24,7 @@ export const externalQuestions = {
   },
   [EXTERNAL_QUESTION.url]: { response: z.object({}), context: z.object({ server: z.string(), url: z.string() }) },
   [EXTERNAL_QUESTION.sampling]: { response: z.object({}), context: z.object({ server: z.string() }).loose() },
+  [EXTERNAL_QUESTION.connect]: { response: z.object({}), context: z.object({ server: z.string(), kind: z.enum(['oauth', 'variables']) }) },
 }
 
 /** What an external tool's call runs with: its questions, its progress and logs, its step. */

@@ -1,12 +1,24 @@
 import type { ChildProcess } from 'node:child_process'
-import { Client, ProtocolError, ProtocolErrorCode, SdkHttpError, SSEClientTransport, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client'
+import {
+  Client,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkHttpError,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type AuthProvider,
+  type Tool,
+  type Transport,
+} from '@modelcontextprotocol/client'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio'
-import { createQueue, ensure, race, scoped, sleep, spawn, until, withResolvers, type Operation } from 'effection'
+import { createQueue, ensure, race, scoped, sleep, spawn, suspend, until, withResolvers, type Operation } from 'effection'
 import { CHAT_CLIENT_CAPABILITIES } from './app-elicitations'
 import type { McpServerConfig } from './mcp-servers-config'
 import type { McpServerConnection } from './server-connection'
 import { trackChildProcess } from './child-processes'
 import { relatedCallOf, relatedCallsFetch } from './related-calls'
+import { challengeOf, type AuthChallenge } from './personal/auth-challenge'
 
 export interface McpServerTiming {
   /**
@@ -34,15 +46,23 @@ export function* runMcpServer({
   config,
   connection,
   timing = DEFAULT_MCP_SERVER_TIMING,
+  authProvider,
 }: {
   config: McpServerConfig
   connection: McpServerConnection
   timing?: McpServerTiming
+  /** A person's token for this server (a person's own connection, see `personal-connections.ts`). */
+  authProvider?: AuthProvider
 }): Operation<never> {
   let failuresInARow = 0
   while (true) {
     connection.starting()
-    const { reason, wasReady } = yield* connectOnce({ config, connection, timing })
+    const { reason, wasReady, challenge } = yield* connectOnce({ config, connection, timing, authProvider })
+    if (challenge) {
+      // The server wants a person's authorization: not a failure to retry, but a Connect for each person.
+      connection.needsConnect(challenge)
+      yield* suspend()
+    }
     connection.failed(reason)
     failuresInARow = wasReady ? 1 : failuresInARow + 1
     yield* sleep(backoffDelay(timing, failuresInARow))
@@ -55,22 +75,32 @@ export function backoffDelay(timing: McpServerTiming, failuresInARow: number): n
   return Math.min(timing.maxBackoffMs, timing.backoffMs * 2 ** (Math.max(1, failuresInARow) - 1))
 }
 
+type Attempt = { reason: string; wasReady: boolean; challenge?: AuthChallenge }
+
 function* connectOnce({
   config,
   connection,
   timing,
+  authProvider,
 }: {
   config: McpServerConfig
   connection: McpServerConnection
   timing: McpServerTiming
-}): Operation<{ reason: string; wasReady: boolean }> {
+  authProvider?: AuthProvider
+}): Operation<Attempt> {
   // Each attempt in a scope of its own: its end closes the client and the process, whatever happened.
-  return yield* scoped(function* (): Operation<{ reason: string; wasReady: boolean }> {
+  return yield* scoped(function* (): Operation<Attempt> {
     let stderr = ''
     const exit = { text: '' }
-    const transport = createTransport(config, (chunk) => {
-      stderr = (stderr + chunk).slice(-STDERR_TAIL)
-    })
+    // The last 401's WWW-Authenticate, if the server answered one (an OAuth-protected server).
+    const unauthorized: { response?: Response } = {}
+    const transport = createTransport(
+      config,
+      (chunk) => {
+        stderr = (stderr + chunk).slice(-STDERR_TAIL)
+      },
+      { authProvider, onUnauthorized: (response) => (unauthorized.response = response) },
+    )
     watchExit(transport, exit)
     const client = new Client(CLIENT_INFO, { capabilities: CHAT_CLIENT_CAPABILITIES })
     const closed = withResolvers<void>('the connection to close')
@@ -113,6 +143,12 @@ function* connectOnce({
       ])
       if (!connected) return { reason: describe(`it did not answer initialize within ${seconds(initializeTimeoutMs)}`), wasReady: false }
     } catch (error) {
+      const refused = unauthorized.response && (error instanceof UnauthorizedError || (error instanceof SdkHttpError && error.status === 401))
+      if (refused && config.transport !== 'stdio') {
+        const challenge = challengeOf(unauthorized.response!, config.url)
+        if ('refused' in challenge) return { reason: challenge.refused, wasReady: false }
+        return { reason: 'it needs each person to connect', wasReady: false, challenge }
+      }
       return { reason: describe(`it could not be ${config.transport === 'stdio' ? 'started' : 'reached'}: ${messageOf(error)}${exit.text}`), wasReady: false }
     }
     const pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined
@@ -147,10 +183,20 @@ function* listTools(client: Client): Operation<readonly Tool[]> {
   return tools
 }
 
-function createTransport(config: McpServerConfig, onStderr: (chunk: string) => void): Transport {
+function createTransport(
+  config: McpServerConfig,
+  onStderr: (chunk: string) => void,
+  { authProvider, onUnauthorized }: { authProvider?: AuthProvider; onUnauthorized: (response: Response) => void },
+): Transport {
   if (config.transport === 'http') {
     // Every message the server sends within a call is tagged with that call (see relatedCallsFetch).
-    return new StreamableHTTPClientTransport(config.url, { requestInit: { headers: config.headers }, fetch: relatedCallsFetch() })
+    const related = relatedCallsFetch()
+    const fetch: typeof related = async (input, init) => {
+      const response = await related(input, init)
+      if (response.status === 401) onUnauthorized(response)
+      return response
+    }
+    return new StreamableHTTPClientTransport(config.url, { requestInit: { headers: config.headers }, fetch, ...(authProvider ? { authProvider } : {}) })
   }
   // The 2024-11-05 HTTP+SSE transport (VS Code's `"type": "sse"`): the headers go on its event stream's GET and on every POST.
   if (config.transport === 'sse') return new SSEClientTransport(config.url, { requestInit: { headers: config.headers } })

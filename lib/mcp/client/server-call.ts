@@ -43,14 +43,21 @@ export interface ExternalCall {
   ctx: Context
   clients: McpClients
   callTimeoutMs: number
+  /** Whose call it is, for a server each person connects to on their own: their connection is used, nobody else's. */
+  person?: string
+}
+
+/** The connection a call goes through: the server's one, or the person's own. */
+export function connectionFor({ server, clients, person }: Pick<ExternalCall, 'server' | 'clients' | 'person'>) {
+  return person === undefined ? clients.connection(server) : clients.runningPersonal(server, person)
 }
 
 /** How a call to the server ended: its result, or what it failed with. */
 export type Settled = { ok: true; result: CallToolResult } | { ok: false; error: unknown }
 
 /** One call to the server, its questions, progress and logs handled while it runs. */
-export function* callOnce({ server, tool, params, ctx, clients, callTimeoutMs }: ExternalCall): Operation<Settled> {
-  const connection = clients.connection(server)
+export function* callOnce({ server, tool, params, ctx, clients, callTimeoutMs, person }: ExternalCall): Operation<Settled> {
+  const connection = connectionFor({ server, clients, person })
   const client = connection?.status === 'ready' ? connection.client : undefined
   if (!connection || !client) {
     throw new Error(`The MCP server "${server}" is ${connection?.status === 'starting' ? 'still starting' : `down${connection?.error ? `: ${connection.error}` : ''}`}.`)

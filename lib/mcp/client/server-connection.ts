@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import type { Client, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, LoggingMessageNotificationParams, Tool } from '@modelcontextprotocol/client'
 import { DEFAULT_APPROVAL_POLICY, type ApprovalPolicy } from './approval-policy'
+import type { AuthChallenge } from './personal/auth-challenge'
 
-/** How a server is doing, as `GET /api/tools` and the chat show it. */
-export type McpServerStatus = 'starting' | 'ready' | 'failed'
+/**
+ * How a server is doing, as `GET /api/tools` and the chat show it. `needs_connect`: it answered
+ * with an OAuth challenge (or its entry has `userVariables`), so each person connects on their own.
+ */
+export type McpServerStatus = 'starting' | 'ready' | 'failed' | 'needs_connect'
 
 /**
  * One external tool call in flight, as its server's requests reach it: the server's questions
@@ -28,6 +32,8 @@ export class McpServerConnection {
   pid: number | undefined = undefined
   client: Client | undefined = undefined
   tools: readonly Tool[] = []
+  /** The server's OAuth challenge, once it answered one (`needs_connect`). */
+  challenge: AuthChallenge | undefined = undefined
   /** Restarts so far (0 while the first connection is being made). */
   restarts = 0
   /**
@@ -72,6 +78,18 @@ export class McpServerConnection {
     this.tools = tools
     this.pid = pid
     this.relatesRequests = relatesRequests
+    this.changed()
+  }
+
+  /** It asks each person to connect: its tools come with each person's own connection. */
+  needsConnect(challenge: AuthChallenge): void {
+    this.status = 'needs_connect'
+    this.error = undefined
+    this.challenge = challenge
+    this.client = undefined
+    this.pid = undefined
+    this.tools = []
+    this.relatesRequests = false
     this.changed()
   }
 

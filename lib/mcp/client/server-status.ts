@@ -21,13 +21,16 @@ export async function waitForStatusChange({
   after,
   signal,
   maxWaitMs = STATUS_WAIT_MS,
+  current = clients.servers(),
 }: {
   clients: Pick<McpClients, 'servers' | 'changed'>
   after: string
   signal: AbortSignal
   maxWaitMs?: number
+  /** The statuses as this person sees them (`serversFor`); everyone's by default. */
+  current?: ReadonlyArray<Pick<McpServerInfo, 'name' | 'status'>>
 }): Promise<void> {
-  if (serverStatusKey(clients.servers()) !== after || signal.aborted) return
+  if (serverStatusKey(current) !== after || signal.aborted) return
   const timeout = AbortSignal.timeout(maxWaitMs)
   await clients.changed(AbortSignal.any([signal, timeout]))
 }

@@ -69,8 +69,8 @@ async function instance({ store, users }: { store: SessionStore; users?: string[
 describe('an external server’s tools, per person', { timeout: 30_000 }, () => {
   it('are listed to, offered to the model for, and run for the people its users names only', async () => {
     const chat = await instance({ store: createMemorySessionStore(), users: ['bob@example.com'] })
-    expect(chat.listTools(bob).map((tool) => tool.name)).toContain('faulty__peek')
-    expect(chat.listTools(carol).filter((tool) => tool.source === 'mcp:faulty')).toEqual([])
+    expect(chat.listTools({ person: bob }).map((tool) => tool.name)).toContain('faulty__peek')
+    expect(chat.listTools({ person: carol }).filter((tool) => tool.source === 'mcp:faulty')).toEqual([])
 
     const asBob = createChatTestClient({ chat, identity: signedIn('B'.repeat(43), bob) })
     const peeked = await asBob.post({ messages: [{ role: 'user', content: '/faulty__peek' }], directToolCall: { name: 'faulty__peek', arguments: { key: 'k' } } })
