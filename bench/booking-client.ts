@@ -66,6 +66,11 @@ export async function bookOverHttp({ baseUrl, serverPid, chat }: { baseUrl: stri
   return timings
 }
 
+/** A booking as the chat page makes one in a new chat: the chat made, then its three turns naming it. */
+export async function bookInKeptChat(baseUrl: string): Promise<Timed[]> {
+  return await bookOverHttp({ baseUrl, chat: await createKeptChat(baseUrl) })
+}
+
 function elicitOf(kind: RequestKind, events: ChatEvent[]): PluginElicitRequestEvent {
   const request = events.find((event): event is PluginElicitRequestEvent => event.type === 'plugin_elicit_request')
   if (!request) throw new Error(`${kind}: no elicitation in ${JSON.stringify(events)}`)

@@ -4,7 +4,7 @@ import type Database from 'libsql'
 import { openEmbeddedDatabase } from '../../storage/embedded-database'
 import type { Message } from '../../protocol/messages'
 import type { ChatSummary } from '../chat'
-import type { ConversationStore } from '../conversation-store'
+import type { ConversationStore, StartTurnOptions } from '../conversation-store'
 import { tooManyChats } from '../errors'
 import { waitingCalls } from '../waiting'
 import { assembleTurns, byteLength, decodeEntry, encodeEvents, entriesOf, refuseOverSize, type EntryKind } from './chat-entries'
@@ -21,6 +21,8 @@ export interface EmbeddedConversationStoreOptions {
  * also lets an operator back up, move or drop the chats without touching waiting sessions.
  */
 export const CONVERSATIONS_DATABASE_FILE = 'conversations.db'
+
+const EMPTY = { events: 0, bytes: 0, stateBytes: 0 }
 
 /** At most this many deleted chats are purged per `sweep`, so one sweep never holds the writer long. */
 const SWEEP_BATCH = 200
@@ -186,15 +188,18 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       for (const entry of entries) statements.insertEntry.run(owner, chat.id, entry.turn, entry.kind, entry.text)
     })
 
-    const startTurn = db.transaction((owner: string, id: string, { input, title, at, limits }: Parameters<ConversationStore['startTurn']>[2]) => {
+    const startTurn = db.transaction((owner: string, id: string, { input, title, at, limits, create }: StartTurnOptions) => {
       const row = rowOf(owner, id)
-      if (!row || row.purge_at !== null) return undefined
+      if (create ? row : !row || row.purge_at !== null) return undefined
+      if (create && countOf(owner) >= limits.maxChats) throw tooManyChats(limits.maxChats)
       const text = JSON.stringify(input)
       const bytes = byteLength(text)
-      refuseOverSize(limits, { events: row.events, bytes: row.bytes, stateBytes: row.state_bytes }, { events: 1, bytes })
-      statements.insertEntry.run(owner, id, row.turns, 'input', text)
-      statements.startTurn.run({ owner, id, bytes, at, title: title ?? null })
-      return row.turns
+      refuseOverSize(limits, row ? { events: row.events, bytes: row.bytes, stateBytes: row.state_bytes } : EMPTY, { events: 1, bytes })
+      const turn = row ? row.turns : 0
+      statements.insertEntry.run(owner, id, turn, 'input', text)
+      if (row) statements.startTurn.run({ owner, id, bytes, at, title: title ?? null })
+      else statements.insert.run({ owner, id, title: title ?? '', createdAt: at, updatedAt: at, turns: 1, events: 0, bytes, waitingCalls: '[]', stateBytes: 0 })
+      return turn
     })
 
     const appendEvents = db.transaction((owner: string, id: string, { turn, events, at, limits }: Parameters<ConversationStore['appendEvents']>[2]) => {
