@@ -8,7 +8,7 @@
 // `BENCH_PROFILE_FLOW=kept`: each booking in a chat kept on the server, as the browser books.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { bookInKeptChat, bookOverHttp } from './booking-client'
+import { bookInNewChat, bookOverHttp } from './booking-client'
 import { bookOverMcpRounds } from './mcp-booking'
 import { processCpuMs } from './process-cpu'
 import { startServer } from './server-process'
@@ -87,7 +87,7 @@ try {
     env: { DATA_DIR: dataDir.path, REDIS_URL: '', SESSION_STORE: '', SESSION_SECRET: '' },
     nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profiles.path],
   })
-  const book = FLOW === 'mcp' ? () => bookOverMcpRounds(server.base) : FLOW === 'kept' ? () => bookInKeptChat(server.base) : () => bookOverHttp({ baseUrl: server.base })
+  const book = FLOW === 'mcp' ? () => bookOverMcpRounds(server.base) : FLOW === 'kept' ? () => bookInNewChat(server.base) : () => bookOverHttp({ baseUrl: server.base })
   try {
     for (let index = 0; index < WARM_UP; index++) await book()
     // A pause the profile shows as a long idle stretch: what comes before it (start-up, warm-up) is left out.

@@ -40,7 +40,7 @@ import { useEmbeddedConversationStore, useRedisConversationStore } from '../lib/
 import { startRedisServer } from '../lib/sessions/testing/redis-server'
 import { describeConversationMeasures, measureConversations } from './conversations'
 import { measureDehydratedSessions } from './dehydrated-sessions'
-import { describeHistoryCpu, HISTORY_CPU_GROWTH_TARGET, measureHistoryCpu } from './history-cpu'
+import { concurrentShare, describeHistoryConcurrent, describeHistoryCpu, HISTORY_CONCURRENT_SHARE_TARGET, HISTORY_CPU_GROWTH_TARGET, measureHistoryCpu } from './history-cpu'
 import { measureOpenChat, OPEN_CHAT_RENDER_MS_TARGET } from './open-chat'
 import { APP_QUESTION_MS_TARGET, measureAppQuestion } from './app-question'
 import { describePageLoad, FIRST_LOAD_LCP_RATIO_TARGET, FIRST_LOAD_SCRIPT_KIB_TARGET, measureFirstLoad } from './first-load'
@@ -369,6 +369,7 @@ async function measureHistoryCpuOnBoth() {
   for (const store of ['embedded', 'memory'] as const) {
     const result = await measureHistoryCpu({ port: CONVERSATIONS_PORT, store, bookingsPerBlock, blocks })
     console.log(`  a booking's server CPU, ${describeHistoryCpu(result)}: ${verdict(result.growth <= HISTORY_CPU_GROWTH_TARGET)}`)
+    if (result.concurrent > 0) console.log(`  ${describeHistoryConcurrent(result)}: ${verdict(concurrentShare(result) >= HISTORY_CONCURRENT_SHARE_TARGET)}`)
     results.push(result)
   }
   return results
