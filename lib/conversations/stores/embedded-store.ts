@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { resource, type Operation } from 'effection'
 import type Database from 'libsql'
-import { openEmbeddedDatabase } from '../../storage/embedded-database'
+import { immediateTransaction, openEmbeddedDatabase } from '../../storage/embedded-database'
 import type { Message } from '../../protocol/messages'
 import type { ChatSummary } from '../chat'
 import type { ConversationStore, StartTurnOptions } from '../conversation-store'
@@ -154,7 +154,8 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
            state_bytes = coalesce(@stateBytes, state_bytes)
          where owner = @owner and id = @id`,
       ),
-      putState: db.prepare<[string, string, string]>('insert or replace into chat_states (owner, id, state) values (?, ?, ?)'),
+      // In place when the chat has one: cheaper than `insert or replace` (a delete and an insert), and a turn writes one at its end.
+      putState: db.prepare<[string, string, string]>('insert into chat_states (owner, id, state) values (?, ?, ?) on conflict (owner, id) do update set state = excluded.state'),
       rename: db.prepare<[string, number, string, string]>('update chats set title = ?, updated_at = ? where owner = ? and id = ? and purge_at is null'),
       delete: db.prepare<[number, string, string]>('update chats set purge_at = ? where owner = ? and id = ? and purge_at is null'),
       restore: db.prepare<[string, string]>('update chats set purge_at = null where owner = ? and id = ?'),
@@ -168,7 +169,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
     const rowOf = (owner: string, id: string) => statements.row.get(owner, id) as ChatRow | undefined
     const countOf = (owner: string) => (statements.count.get(owner) as { count: number }).count
 
-    const create = db.transaction((owner: string, { chat, limits }: Parameters<ConversationStore['create']>[1]) => {
+    const create = immediateTransaction(db, (owner: string, { chat, limits }: Parameters<ConversationStore['create']>[1]) => {
       if (countOf(owner) >= limits.maxChats) throw tooManyChats(limits.maxChats)
       const { entries, size } = entriesOf(chat.turns)
       const state = chat.conversationState ? JSON.stringify(chat.conversationState) : null
@@ -188,7 +189,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       for (const entry of entries) statements.insertEntry.run(owner, chat.id, entry.turn, entry.kind, entry.text)
     })
 
-    const startTurn = db.transaction((owner: string, id: string, { input, title, at, limits, create }: StartTurnOptions) => {
+    const startTurn = immediateTransaction(db, (owner: string, id: string, { input, title, at, limits, create }: StartTurnOptions) => {
       const row = rowOf(owner, id)
       if (create ? row : !row || row.purge_at !== null) return undefined
       if (create && countOf(owner) >= limits.maxChats) throw tooManyChats(limits.maxChats)
@@ -202,7 +203,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       return turn
     })
 
-    const appendEvents = db.transaction((owner: string, id: string, { turn, events, at, limits }: Parameters<ConversationStore['appendEvents']>[2]) => {
+    const appendEvents = immediateTransaction(db, (owner: string, id: string, { turn, events, at, limits }: Parameters<ConversationStore['appendEvents']>[2]) => {
       const row = rowOf(owner, id)
       if (!row || turn < 0 || turn >= row.turns) return false
       const encoded = encodeEvents(events)
@@ -225,7 +226,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       return true
     })
 
-    const restore = db.transaction((owner: string, id: string, { at, limits }: Parameters<ConversationStore['restore']>[2]) => {
+    const restore = immediateTransaction(db, (owner: string, id: string, { at, limits }: Parameters<ConversationStore['restore']>[2]) => {
       const row = rowOf(owner, id)
       if (!row) return false
       if (row.purge_at === null) return true
@@ -235,7 +236,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       return true
     })
 
-    const sweep = db.transaction((now: number) => {
+    const sweep = immediateTransaction(db, (now: number) => {
       const due = statements.due.all(now, SWEEP_BATCH) as Array<{ owner: string; id: string }>
       for (const { owner, id } of due) {
         statements.purgeEntries.run(owner, id)
@@ -257,7 +258,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       kind: 'embedded',
 
       *create(owner, options) {
-        create.immediate(owner, options)
+        create(owner, options)
       },
 
       *list(owner, { limit, after }) {
@@ -276,11 +277,11 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       },
 
       *startTurn(owner, id, options) {
-        return startTurn.immediate(owner, id, options)
+        return startTurn(owner, id, options)
       },
 
       *appendEvents(owner, id, options) {
-        return appendEvents.immediate(owner, id, options)
+        return appendEvents(owner, id, options)
       },
 
       *rename(owner, id, { title, at }) {
@@ -292,12 +293,12 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       },
 
       *restore(owner, id, options) {
-        return restore.immediate(owner, id, options)
+        return restore(owner, id, options)
       },
 
       *sweep(now) {
         // A full batch may have left more that are due: sweep again at once.
-        if (sweep.immediate(now) === SWEEP_BATCH) return now
+        if (sweep(now) === SWEEP_BATCH) return now
         const { next } = statements.nextDue.get() as { next: number | null }
         return next ?? undefined
       },
