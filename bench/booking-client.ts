@@ -1,4 +1,4 @@
-import type { ChatEvent, Message, PluginElicitRequestEvent } from '../lib/protocol'
+import { newChatId, type ChatEvent, type Message, type PluginElicitRequestEvent } from '../lib/protocol'
 import { BOOKING_MESSAGE, chooseFlight, chooseSeat } from './booking-answers'
 import { processCpuMs } from './process-cpu'
 
@@ -16,19 +16,20 @@ export interface Timed {
  * `serverPid`, the server's CPU is read around each request too (work the server does after the
  * last byte, such as a write finishing, falls between requests and is not counted there).
  */
-/** A chat kept on the server, made as the chat page makes one (`POST /api/chats`), and the cookie of the browser it belongs to. */
-export async function createKeptChat(baseUrl: string): Promise<{ id: string; cookie: string }> {
-  const response = await fetch(`${baseUrl}/api/chats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(30_000) })
-  if (response.status !== 201) throw new Error(`POST /api/chats: HTTP ${response.status} ${await response.text()}`)
-  const cookie = response.headers.get('set-cookie')?.split(';')[0]
-  if (!cookie) throw new Error('POST /api/chats: no cookie')
-  return { id: ((await response.json()) as { chat: { id: string } }).chat.id, cookie }
+/**
+ * With `chat`, every request names it (`chatId`), as the chat page does: the server stores the
+ * booking in it. With `newChat`, the first request makes it, as the chat page's first message does.
+ */
+export interface BookingChat {
+  id: string
+  cookie?: string
+  newChat?: boolean
 }
 
-export async function bookOverHttp({ baseUrl, serverPid, chat }: { baseUrl: string; serverPid?: number; chat?: { id: string; cookie: string } }): Promise<Timed[]> {
-  /** With `chat`, every request names it (`chatId`), as the chat page does: the server stores the booking in it. */
+export async function bookOverHttp({ baseUrl, serverPid, chat }: { baseUrl: string; serverPid?: number; chat?: BookingChat }): Promise<Timed[]> {
   let cookie: string | undefined = chat?.cookie
   const chatId = chat?.id
+  let newChat = chat?.newChat === true
   let messages: Message[] = []
   const timings: Timed[] = []
 
@@ -38,9 +39,10 @@ export async function bookOverHttp({ baseUrl, serverPid, chat }: { baseUrl: stri
     const response = await fetch(`${baseUrl}/api/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-      body: JSON.stringify(chatId === undefined ? body : { ...(body as object), chatId }),
+      body: JSON.stringify(chatId === undefined ? body : { ...(body as object), chatId, ...(newChat ? { newChat } : {}) }),
       signal: AbortSignal.timeout(30_000),
     })
+    newChat = false
     const text = await response.text()
     const ms = performance.now() - started
     timings.push(serverPid === undefined ? { kind, ms } : { kind, ms, cpuMs: processCpuMs(serverPid) - cpuBefore })
@@ -64,6 +66,11 @@ export async function bookOverHttp({ baseUrl, serverPid, chat }: { baseUrl: stri
   const done = await post('finish', answer(seatRequest, chooseSeat(seatRequest)))
   if (!done.some((event) => event.type === 'tool_result')) throw new Error(`finish: no ticket in ${JSON.stringify(done)}`)
   return timings
+}
+
+/** A booking as the chat page makes one in a new chat: three turns naming it, the first making it (`newChat`), by a browser new to the server. */
+export async function bookInNewChat(baseUrl: string): Promise<Timed[]> {
+  return await bookOverHttp({ baseUrl, chat: { id: newChatId(), newChat: true } })
 }
 
 function elicitOf(kind: RequestKind, events: ChatEvent[]): PluginElicitRequestEvent {

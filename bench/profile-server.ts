@@ -4,10 +4,11 @@
 // first, so that its chunks keep their function names. Prints the server's CPU per booking
 // by area (Next, Node's HTTP and sockets, web streams, Effection, our code, the store, GC …)
 // and the functions that cost most themselves. Figures for the README's performance section.
-// `BENCH_PROFILE_FLOW=mcp`: MCP bookings instead, three 2026-07-28 rounds over /api/mcp each.
+// `BENCH_PROFILE_FLOW=mcp`: MCP bookings instead, three 2026-07-28 rounds over /api/mcp each;
+// `BENCH_PROFILE_FLOW=kept`: each booking in a chat kept on the server, as the browser books.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { bookOverHttp } from './booking-client'
+import { bookInNewChat, bookOverHttp } from './booking-client'
 import { bookOverMcpRounds } from './mcp-booking'
 import { processCpuMs } from './process-cpu'
 import { startServer } from './server-process'
@@ -74,7 +75,7 @@ function summarise(profile: Profile, bookings: number) {
   for (const [name, us] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${perBooking(us)} ${share(us)}  ${name.slice(0, 110)}`)
 }
 
-const FLOW = process.env.BENCH_PROFILE_FLOW === 'mcp' ? 'mcp' : 'chat'
+const FLOW = process.env.BENCH_PROFILE_FLOW === 'mcp' ? 'mcp' : process.env.BENCH_PROFILE_FLOW === 'kept' ? 'kept' : 'chat'
 let cpuPerBookingMs = 0
 const dataDir = makeTempDir('profile-data')
 // BENCH_PROFILE_DIR keeps the .cpuprofile (for DevTools, or to look further); a temp dir otherwise.
@@ -86,7 +87,7 @@ try {
     env: { DATA_DIR: dataDir.path, REDIS_URL: '', SESSION_STORE: '', SESSION_SECRET: '' },
     nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profiles.path],
   })
-  const book = FLOW === 'mcp' ? () => bookOverMcpRounds(server.base) : () => bookOverHttp({ baseUrl: server.base })
+  const book = FLOW === 'mcp' ? () => bookOverMcpRounds(server.base) : FLOW === 'kept' ? () => bookInNewChat(server.base) : () => bookOverHttp({ baseUrl: server.base })
   try {
     for (let index = 0; index < WARM_UP; index++) await book()
     // A pause the profile shows as a long idle stretch: what comes before it (start-up, warm-up) is left out.
@@ -95,7 +96,7 @@ try {
     const cpuBefore = processCpuMs(server.pid)
     for (let index = 0; index < BOOKINGS; index++) await book()
     cpuPerBookingMs = (processCpuMs(server.pid) - cpuBefore) / BOOKINGS
-    console.log(`${BOOKINGS} ${FLOW === 'mcp' ? 'MCP ' : ''}bookings in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+    console.log(`${BOOKINGS} ${FLOW === 'mcp' ? 'MCP ' : FLOW === 'kept' ? 'kept-chat ' : ''}bookings in ${((performance.now() - started) / 1000).toFixed(1)} s`)
   } finally {
     await server.stop()
   }

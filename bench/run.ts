@@ -20,7 +20,8 @@
 // the chats kept on the server (issue 25): BENCH_CHATS (0 skips it: the list of that many chats,
 // in-process, embedded store and Redis, bench/conversations.ts), BENCH_HISTORY_CPU_BOOKINGS (0
 // skips it: a booking's server CPU without and with its chat kept, that many of each, embedded and
-// memory stores, bench/history-cpu.ts), BENCH_OPEN_CHAT_RUNS (0 skips it: a chat of 200 messages
+// memory stores, bench/history-cpu.ts; BENCH_HISTORY_CONCURRENT, 200, 0 skips it: that many bookings
+// at once without chats and in new kept chats, embedded store), BENCH_OPEN_CHAT_RUNS (0 skips it: a chat of 200 messages
 // opened in Chromium, bench/open-chat.ts); BENCH_APP_QUESTION_RUNS (0 skips it): bookings through MCP
 // Inspector's web client in Chromium, each question timed from the click that asks it to our
 // component painted in Inspector's app frame (bench/app-question.ts; the first run downloads
@@ -45,7 +46,7 @@ import { useEmbeddedConversationStore, useRedisConversationStore } from '../lib/
 import { startRedisServer } from '../lib/sessions/testing/redis-server'
 import { describeConversationMeasures, measureConversations } from './conversations'
 import { measureDehydratedSessions } from './dehydrated-sessions'
-import { describeHistoryCpu, HISTORY_CPU_GROWTH_TARGET, measureHistoryCpu } from './history-cpu'
+import { concurrentShare, describeHistoryConcurrent, describeHistoryCpu, HISTORY_CONCURRENT_SHARE_TARGET, HISTORY_CPU_GROWTH_TARGET, measureHistoryConcurrent, measureHistoryCpu } from './history-cpu'
 import { measureOpenChat, OPEN_CHAT_RENDER_MS_TARGET } from './open-chat'
 import { APP_QUESTION_MS_TARGET, measureAppQuestion } from './app-question'
 import { describePageLoad, FIRST_LOAD_LCP_RATIO_TARGET, FIRST_LOAD_SCRIPT_KIB_TARGET, measureFirstLoad } from './first-load'
@@ -95,6 +96,7 @@ const OVERLOAD: OverloadCounts = {
 }
 const CHATS = count('BENCH_CHATS', 1_000, 'conversations')
 const HISTORY_CPU_BOOKINGS = count('BENCH_HISTORY_CPU_BOOKINGS', 600, 'conversations')
+const HISTORY_CONCURRENT = count('BENCH_HISTORY_CONCURRENT', 200, 'conversations')
 const OPEN_CHAT_RUNS = count('BENCH_OPEN_CHAT_RUNS', 7, 'conversations')
 const APP_QUESTION_RUNS = count('BENCH_APP_QUESTION_RUNS', 10, 'app-question')
 const TRACES_BOOKINGS = count('BENCH_TRACES_BOOKINGS', 600, 'traces')
@@ -390,7 +392,9 @@ async function measureHistoryCpuOnBoth() {
     console.log(`  a booking's server CPU, ${describeHistoryCpu(result)}: ${verdict(result.growth <= HISTORY_CPU_GROWTH_TARGET)}`)
     results.push(result)
   }
-  return results
+  const concurrent = HISTORY_CONCURRENT > 0 ? await measureHistoryConcurrent({ port: CONVERSATIONS_PORT, concurrent: HISTORY_CONCURRENT }) : undefined
+  if (concurrent) console.log(`  ${describeHistoryConcurrent(concurrent)}: ${verdict(concurrentShare(concurrent) >= HISTORY_CONCURRENT_SHARE_TARGET)}`)
+  return { cpu: results, concurrent }
 }
 
 function indent(text: string) {

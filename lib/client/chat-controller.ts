@@ -5,7 +5,8 @@ import { createChatStore, type ChatSnapshot } from './chat-store'
 import { createChatTransport, STOP_REASON } from './chat-transport'
 import { createHandlerTasks } from './handler-tasks'
 import { parseComposerText } from './slash-command'
-import { createKeptChat, loadKeptChat, replayChat, type LoadedChat } from './server-chat'
+import { newChatId } from '../protocol/chat-id'
+import { loadKeptChat, replayChat, type LoadedChat } from './server-chat'
 
 export interface ChatController {
   getSnapshot(): ChatSnapshot
@@ -31,14 +32,14 @@ export interface CreateChatControllerOptions {
   fetch?: typeof globalThis.fetch
   /**
    * The chat is kept on the server (docs/conversations.md): with an `id` it is loaded from the
-   * chats API and replayed (`replayChat`); without, the first send creates it. Every request
+   * chats API and replayed (`replayChat`); without, the first send's turn makes it (`newChat`). Every request
    * names it (`chatId`), so the server stores each turn; nothing is kept in the browser.
    */
   kept?: KeptChatOptions
 }
 
 export interface KeptChatOptions {
-  /** The chat to open (`/c/<id>`); undefined: a new chat, created on the first send. */
+  /** The chat to open (`/c/<id>`); undefined: a new chat, made by the first send's turn. */
   id?: string
   /** The chats API (default `/api/chats`). */
   endpoint?: string
@@ -59,8 +60,10 @@ export function createChatController({
   fetch = (...args) => globalThis.fetch(...args),
   kept,
 }: CreateChatControllerOptions): ChatController {
-  /** The kept chat's id: given, or made by the first send. */
+  /** The kept chat's id: given, or made for the first send, whose turn makes the chat on the server (`newChat`). */
   let chatId = kept?.id
+  /** The server has the chat: it was given, or a request making it was taken. */
+  let made = chatId !== undefined
   const store = createChatStore()
   const tasks = createHandlerTasks({ registry, store, dispatch, afterReconcile: sendAnswersWhenDue })
   const transport = createChatTransport({
@@ -72,7 +75,16 @@ export function createChatController({
       tasks.reconcile()
       if (chatId !== undefined) kept?.onChange?.({ id: chatId, created: false })
     },
-    chatId: async (signal) => (kept ? await keptChatId(signal) : chatId),
+    chat() {
+      if (!kept) return undefined
+      chatId ??= newChatId()
+      return { id: chatId, newChat: !made }
+    },
+    accepted(id) {
+      if (made || id !== chatId) return
+      made = true
+      kept?.onChange?.({ id, created: true })
+    },
   })
   let stopping: Promise<void> | undefined
   /** Set by a second Stop while a Stop waits for the busy server: the sessions left are not stopped. */
@@ -157,14 +169,6 @@ export function createChatController({
     })
   }
 
-  /** The kept chat's id, creating the chat on the first send (a refusal throws, and the transport says it as the turn's). */
-  async function keptChatId(signal: AbortSignal): Promise<string> {
-    if (chatId !== undefined) return chatId
-    chatId = await createKeptChat({ endpoint: kept?.endpoint, fetch, signal })
-    kept?.onChange?.({ id: chatId, created: true })
-    return chatId
-  }
-
   return {
     getSnapshot: store.getSnapshot,
     subscribe: store.subscribe,
@@ -226,6 +230,7 @@ export function createChatController({
         const attached = tasks.isOpen
         tasks.close()
         chatId = undefined
+        made = false
         store.publish({ state: initialChatState, renders: {}, ready })
         if (attached) tasks.open()
         return

@@ -45,7 +45,8 @@ export function createChatTransport({
   store,
   dispatch,
   ended,
-  chatId = async () => undefined,
+  chat = () => undefined,
+  accepted = () => {},
 }: {
   endpoint: string
   fetch: typeof globalThis.fetch
@@ -55,11 +56,13 @@ export function createChatTransport({
   /** Called when a request is over (its end applied, nothing in flight). */
   ended: () => void
   /**
-   * The chat kept on the server each request belongs to (`chatId` in the body), if any; made
-   * here on the first request when there is none yet. Its making is part of the request: a
-   * busy server's refusal of it is waited out the same way, and Stop gives it up.
+   * The chat kept on the server each request belongs to (`chatId` in the body), if any, and
+   * whether the request is to make it (`newChat`: the first turn of a new chat makes it, with
+   * no request of its own).
    */
-  chatId?: (signal: AbortSignal) => Promise<string | undefined>
+  chat?: () => { id: string; newChat: boolean } | undefined
+  /** The server took a request of chat `id` (its turn is recorded, so the chat exists). */
+  accepted?: (id: string) => void
 }): ChatTransport {
   let inFlight: InFlight | undefined
   /** Bumped by New chat: a request of an earlier chat no longer touches the state. */
@@ -86,9 +89,10 @@ export function createChatTransport({
             if (sentIn === generation && snapshot.busy !== busy) store.publish({ ...snapshot, busy })
           },
         }
-        const id = await retryWhileBusy(() => chatId(abort.signal), waitingOut)
-        const sent = id === undefined ? body : { ...body, chatId: id }
+        const kept = chat()
+        const sent: ChatRequest = kept === undefined ? body : { ...body, chatId: kept.id, ...(kept.newChat ? { newChat: true } : {}) }
         const response = await retryWhileBusy(() => postChat({ body: sent, signal: abort.signal, endpoint, fetch }), waitingOut)
+        if (kept) accepted(kept.id)
         for await (const event of readNdjson(response.body)) {
           if (abort.signal.aborted) break
           streamed = true

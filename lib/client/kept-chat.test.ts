@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ChatEvent } from '../protocol/events'
+import { isChatId } from '../protocol/chat-id'
 import type { ChatRequest } from '../protocol/request-schema'
 import { createPluginRegistry } from '../plugins'
 import { TrainList } from '@/fixtures/book-train/components/TrainList'
@@ -14,10 +15,7 @@ beforeAll(async () => {
   await registry.load('book_train')
 })
 
-/**
- * The chats API beside the scripted `/api/chat`: `POST /api/chats` makes `chat-1`, and
- * `GET /api/chats/<id>` answers the chats in `kept` (404 for any other id).
- */
+/** The chats API beside the scripted `/api/chat`: `GET /api/chats/<id>` answers the chats in `kept` (404 for any other id). */
 function createApp(kept: Record<string, KeptChat> = {}) {
   const chat = createServer()
   const calls: string[] = []
@@ -25,9 +23,6 @@ function createApp(kept: Record<string, KeptChat> = {}) {
     const path = String(url)
     calls.push(`${init?.method ?? 'GET'} ${path}`)
     if (path === '/api/chat') return chat.fetch(url, init)
-    if (path === '/api/chats' && init?.method === 'POST') {
-      return Response.json({ chat: { id: 'chat-1', title: '', createdAt: 1, updatedAt: 1, waiting: false } }, { status: 201 })
-    }
     const id = /^\/api\/chats\/(.+)$/.exec(path)?.[1]
     const found = id === undefined ? undefined : kept[decodeURIComponent(id)]
     if (found) return Response.json({ chat: found })
@@ -60,25 +55,52 @@ async function ready(controller: ChatController) {
 }
 
 describe('a chat kept on the server', () => {
-  it('creates the chat on the first send, names it in every request, and says when it was created and when each turn ended', async () => {
+  it('makes the chat with the first send’s turn (no request of its own), names it in every request, and says when it was made and when each turn ended', async () => {
     const app = createApp()
     const changes: Array<{ id: string; created: boolean }> = []
     app.chat.stream(firstTurn)
     const live = await ready(start({ registry, fetch: app.fetch, kept: { onChange: (change) => changes.push(change) } }))
     await live.send('Book a train from Paris to Lyon')
 
-    expect(app.calls).toEqual(['POST /api/chats', 'POST /api/chat'])
-    expect(app.chat.requests[0]).toMatchObject({ chatId: 'chat-1', messages: [{ role: 'user', content: 'Book a train from Paris to Lyon' }] })
+    expect(app.calls).toEqual(['POST /api/chat'])
+    const first = app.chat.requests[0] as ChatRequest
+    expect(first).toMatchObject({ newChat: true, messages: [{ role: 'user', content: 'Book a train from Paris to Lyon' }] })
+    const id = first.chatId!
+    expect(isChatId(id)).toBe(true)
     expect(changes).toEqual([
-      { id: 'chat-1', created: true },
-      { id: 'chat-1', created: false },
+      { id, created: true },
+      { id, created: false },
     ])
 
     app.chat.stream(seatTurn)
     rendersOf(live, 'call-1')[0]!.respond({ action: 'accept', content: { trainId: trains[0].id } })
     await vi.waitFor(() => expect(app.chat.requests).toHaveLength(2))
-    expect(app.chat.requests[1]).toMatchObject({ chatId: 'chat-1', pluginElicitResponses: [{ sessionId: 'call-1' }] })
+    expect(app.chat.requests[1]).toMatchObject({ chatId: id, pluginElicitResponses: [{ sessionId: 'call-1' }] })
+    expect(app.chat.requests[1]).not.toHaveProperty('newChat')
     await vi.waitFor(() => expect(changes).toHaveLength(3))
+  })
+
+  it('makes the chat again with the next send when the server refused the first, and a new chat with a new id', async () => {
+    const app = createApp()
+    const changes: Array<{ id: string; created: boolean }> = []
+    app.chat.next(() => Response.json({ error: { code: 'too_many_chats', message: 'You have 5000 chats, as many as you may keep. Delete one to start another.' } }, { status: 429 }))
+    const live = await ready(start({ registry, fetch: app.fetch, kept: { onChange: (change) => changes.push(change) } }))
+    await live.send('Book a train from Paris to Lyon')
+    expect(live.getSnapshot().state.error).toContain('as many as you may keep')
+    expect(changes.filter((change) => change.created)).toEqual([])
+
+    app.chat.stream(firstTurn)
+    await live.send('Book a train from Paris to Lyon')
+    const [refused, taken] = app.chat.requests as ChatRequest[]
+    expect(taken).toMatchObject({ newChat: true, chatId: refused!.chatId })
+    expect(changes.filter((change) => change.created)).toEqual([{ id: refused!.chatId, created: true }])
+
+    await live.newChat()
+    app.chat.stream(firstTurn)
+    await live.send('Book a train from Paris to Lyon')
+    const another = app.chat.requests[2] as ChatRequest
+    expect(another.newChat).toBe(true)
+    expect(another.chatId).not.toBe(refused!.chatId)
   })
 
   it('opens a chat as it was shown live — its card, the folded answer, the question still waiting — and answers that question in the same chat', async () => {
@@ -144,7 +166,7 @@ describe('a chat kept on the server', () => {
     await live.newChat()
     expect(live.getSnapshot().state.entries).toEqual([])
     // No Stop went to the server for the waiting booking.
-    expect(app.calls).toEqual(['POST /api/chats', 'POST /api/chat'])
+    expect(app.calls).toEqual(['POST /api/chat'])
   })
 
   it('shows an answered question answered again, its answer the result, when the plugin arrives as a chunk', async () => {

@@ -66,15 +66,3 @@ export async function loadKeptChat({ id, endpoint = '/api/chats', fetch = global
   const { chat } = (await response.json()) as { chat: KeptChat }
   return { kind: 'found', chat }
 }
-
-/** `POST /api/chats`: a new empty chat of this browser; its id. */
-export async function createKeptChat({
-  endpoint = '/api/chats',
-  fetch = globalThis.fetch,
-  signal,
-}: { endpoint?: string; fetch?: typeof globalThis.fetch; signal?: AbortSignal } = {}): Promise<string> {
-  const response = await fetch(endpoint, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: '{}', signal })
-  if (!response.ok) throw await toRequestError(response)
-  const { chat } = (await response.json()) as { chat: { id: string } }
-  return chat.id
-}

@@ -9,14 +9,14 @@ import { isConversationError } from './errors'
 /**
  * The chats as the chat engine keeps its turns in them (the engine's `ChatHistory` port, which
  * this matches without importing the engine): `startTurn` and `appendEvents`, with their
- * refusals as the chat's own (`ChatRequestError`: `chat_not_found` 404, `chat_too_large` 413,
+ * refusals as the chat's own (`ChatRequestError`: `chat_not_found` 404, `chat_too_large` 413, `chat_exists` 409, `too_many_chats` 429,
  * `store_unavailable` 503), which the engine answers before streaming or as the `error` event
  * that ends a turn.
  */
 export function chatHistoryOf(conversations: Conversations) {
   return {
-    *startTurn(owner: string, chatId: string, input: TurnInput): Operation<number> {
-      return yield* refusedAsChat(() => conversations.startTurn(owner, chatId, input))
+    *startTurn(owner: string, chatId: string, input: TurnInput, options?: { create?: boolean }): Operation<number> {
+      return yield* refusedAsChat(() => conversations.startTurn(owner, chatId, input, options))
     },
     *appendEvents(owner: string, chatId: string, turn: number, events: readonly ChatEvent[]): Operation<void> {
       yield* refusedAsChat(() => conversations.appendEvents(owner, chatId, turn, events))
@@ -31,7 +31,8 @@ function* refusedAsChat<T>(operation: () => Operation<T>): Operation<T> {
     const failure = toConversationFailure(error)
     if (!failure) throw error
     if (isConversationError(failure)) {
-      if (failure.code === 'chat_not_found' || failure.code === 'chat_too_large') throw new ChatRequestError(failure.code, failure.message)
+      const { code } = failure
+      if (code === 'chat_not_found' || code === 'chat_too_large' || code === 'chat_exists' || code === 'too_many_chats') throw new ChatRequestError(code, failure.message)
       throw error
     }
     throw failure

@@ -14,6 +14,15 @@ export interface NewChat {
   conversationState?: Message[]
 }
 
+/** What starting a turn needs: the turn's input, the title a first message gives, and whether the turn makes its chat. */
+export interface StartTurnOptions {
+  input: TurnInput
+  title?: string
+  at: number
+  limits: ConversationLimits
+  create?: boolean
+}
+
 /** Where the list resumes: after the chat with this `updatedAt` and `id` (the list's order is both, descending). */
 export interface ListPosition {
   updatedAt: number
@@ -48,8 +57,12 @@ export interface ConversationStore {
    * Starts the chat's next turn with what the browser sent, and sets the title to `title` if the
    * chat has none yet; the new turn's index (from 0), or undefined when there is no such chat.
    * Throws `chatTooLarge` when the chat is at its limits already.
+   *
+   * With `create`, the chat is new: it is made (created at `at`) with this turn as its first, in
+   * the same atomic step, as `create` would make it (throws `tooManyChats`); undefined when the
+   * owner has a chat of that id already, deleted or not.
    */
-  startTurn(owner: string, id: string, options: { input: TurnInput; title?: string; at: number; limits: ConversationLimits }): Operation<number | undefined>
+  startTurn(owner: string, id: string, options: StartTurnOptions): Operation<number | undefined>
   /**
    * Appends `events` to turn `turn` (one that `startTurn` started) in one small write. A
    * `conversation_state` among them becomes the chat's conversation state. False when there is

@@ -2,9 +2,9 @@ import { resource, sleep, spawn, withResolvers, type Operation } from 'effection
 import type { ChatEvent } from '../protocol/events'
 import type { Chat, ChatSummary, TurnInput } from './chat'
 import type { ChatExport } from './chat-export'
-import { newChatId } from './chat-id'
+import { newChatId } from '../protocol/chat-id'
 import type { ConversationStore } from './conversation-store'
-import { chatNotFound } from './errors'
+import { chatExists, chatNotFound } from './errors'
 import { DEFAULT_CONVERSATION_LIMITS, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, UNDO_MS, type ConversationLimits } from './limits'
 import { decodeListCursor, encodeListCursor } from './list-cursor'
 import { byteLength, entriesOf, refuseOverSize } from './stores/chat-entries'
@@ -36,8 +36,12 @@ export interface Conversations {
    * Starts a turn of the chat with what the browser sent, before the engine streams anything,
    * and names the chat after its first message. The turn's index, for `appendEvents`.
    * Throws `chatNotFound`, or `chatTooLarge` when the chat is full.
+   *
+   * With `create`, the turn makes the chat `id` (a new id, `isChatId`), in the same write: the
+   * browser's first message of a new chat costs no request of its own. Throws `chatExists` when
+   * the owner has a chat of that id, `tooManyChats`.
    */
-  startTurn(owner: string, id: string, input: TurnInput): Operation<number>
+  startTurn(owner: string, id: string, input: TurnInput, options?: { create?: boolean }): Operation<number>
   /**
    * Appends events of turn `turn` as they stream, in one small write per call.
    *
@@ -126,10 +130,10 @@ export function useConversations({ store, limits = DEFAULT_CONVERSATION_LIMITS, 
         return yield* store.get(owner, id)
       },
 
-      *startTurn(owner, id, input) {
+      *startTurn(owner, id, input, { create = false } = {}) {
         const title = input.text === undefined ? undefined : titleFrom(input.text) || undefined
-        const turn = yield* store.startTurn(owner, id, { input, title, at: now(), limits })
-        if (turn === undefined) throw chatNotFound()
+        const turn = yield* store.startTurn(owner, id, { input, title, at: now(), limits, create })
+        if (turn === undefined) throw create ? chatExists() : chatNotFound()
         return turn
       },
 

@@ -8,6 +8,8 @@ export const CONVERSATION_ERROR_STATUS = {
   /** No such chat for this identity: unknown, malformed, deleted, or another identity's (never 403: that would say it exists). */
   chat_not_found: 404,
   invalid_request: 400,
+  /** A new chat's first turn names an id this identity has a chat of already. */
+  chat_exists: 409,
   /** An import that is not a chat export this server reads. */
   invalid_import: 400,
   /** The chat is at its limit of events or bytes (`CHAT_MAX_EVENTS`, `CHAT_MAX_BYTES`). */
@@ -38,6 +40,11 @@ export function isConversationError(error: unknown): error is ConversationError 
 
 export function chatNotFound(): ConversationError {
   return new ConversationError('chat_not_found', 'There is no such chat (it may have been deleted).')
+}
+
+/** A turn that makes its chat names an id the identity has a chat of. */
+export function chatExists(): ConversationError {
+  return new ConversationError('chat_exists', 'There is a chat of this id already: a new chat needs a new id.')
 }
 
 /** The identity has `limit` chats already. */

@@ -4,7 +4,7 @@ import { ChatRequestError, clientAddressOf, readJsonBody, type Admission, type C
 import { createChatBodySchema, exportChatQuerySchema, listChatsQuerySchema, renameChatBodySchema } from './api-schema'
 import type { ChatSummary } from './chat'
 import { chatExportSchema, toChatExport } from './chat-export'
-import { isChatId } from './chat-id'
+import { isChatId } from '../protocol/chat-id'
 import type { Conversations } from './conversations'
 import { toConversationFailure } from './conversation-failure'
 import { chatNotFound, ConversationError } from './errors'

@@ -14,7 +14,7 @@
  */
 export type { Chat, ChatSummary, ChatTurn, TurnInput } from './chat'
 export { turnInputSchema } from './chat'
-export { isChatId, newChatId } from './chat-id'
+export { isChatId, newChatId } from '../protocol/chat-id'
 export { titleFrom } from './title'
 export type { ConversationStore, NewChat, ListPosition } from './conversation-store'
 export { useConversations } from './conversations'

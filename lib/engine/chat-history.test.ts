@@ -7,6 +7,7 @@ import { decodeModelContext } from '../tools/model-context'
 import type { ChatEvent, PluginElicitRequestEvent } from '../protocol/events'
 import { chatHistoryOf, createMemoryConversationStore, useConversations, type Conversations, type ConversationLimits } from '../conversations'
 import { openInScope, type InScope } from '@/lib/testing/in-scope'
+import { newChatId } from '../protocol/chat-id'
 import { createChatServer, type ChatServer } from './chat-server'
 import { createChatTestClient, elicitRequests, eventsOf, type ChatTestClient } from './testing/chat-test-client'
 
@@ -69,6 +70,31 @@ describe('a turn that names a chat (chatId)', () => {
     expect(chat.turns.map((turn) => turn.events)).toEqual([asKept(asked.events, false), asKept(seatTurn.events, false), asKept(done.events, true)])
     expect(chat.conversationState).toEqual(browser.messages)
     expect(chat.waiting).toBe(false)
+  })
+
+  it('makes a new chat with its first turn (newChat), once: the same id again is refused with 409 before anything streams', async () => {
+    const { chats, browser, get } = await app()
+    await browser.post({ messages: [] })
+    const owner = browser.clientId!
+    const id = newChatId()
+    const text = 'Book a train from Paris to Lyon'
+    const asked = await browser.post({ messages: [{ role: 'user', content: text }], chatId: id, newChat: true })
+    expect(elicitRequests(asked.events)).toHaveLength(1)
+    expect(await get(owner, id)).toMatchObject({ title: text, waiting: true, turns: [{ input: { text }, events: asKept(asked.events, true) }] })
+
+    const again = await browser.post({ messages: [{ role: 'user', content: 'Hello' }], chatId: id, newChat: true })
+    expect(again).toMatchObject({ status: 409, events: [], error: { code: 'chat_exists' } })
+    expect((await get(owner, id))!.turns).toHaveLength(1)
+    expect((await chats.run(() => chats.value.list(owner))).chats).toHaveLength(1)
+  })
+
+  it('refuses newChat without a chat id the browser made, with 400, making nothing', async () => {
+    const { chats, browser } = await app()
+    await browser.post({ messages: [] })
+    for (const body of [{ newChat: true }, { newChat: true, chatId: 'chat-1' }]) {
+      expect(await browser.post({ messages: [{ role: 'user', content: 'Hello' }], ...body })).toMatchObject({ status: 400, error: { code: 'invalid_request' } })
+    }
+    expect((await chats.run(() => chats.value.list(browser.clientId!))).chats).toEqual([])
   })
 
   it('stores nothing for a request without chatId, as for any API client', async () => {

@@ -24,8 +24,11 @@ export interface TurnRecordInput {
  * the `error` event that ends the turn.
  */
 export interface ChatHistory {
-  /** Records a turn's input before anything streams; the turn's index. Refuses a chat that is not `owner`'s, or full. */
-  startTurn(owner: string, chatId: string, input: TurnRecordInput): Operation<number>
+  /**
+   * Records a turn's input before anything streams; the turn's index. Refuses a chat that is not
+   * `owner`'s, or full. With `create` (the request's `newChat`), the turn makes the chat, in the same write.
+   */
+  startTurn(owner: string, chatId: string, input: TurnRecordInput, options: { create: boolean }): Operation<number>
   /** Appends a batch of the turn's events, before they are written to the browser. */
   appendEvents(owner: string, chatId: string, turn: number, events: readonly ChatEvent[]): Operation<void>
 }

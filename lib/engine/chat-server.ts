@@ -289,7 +289,7 @@ export async function createChatServer({
           // kept as the turn's one event, as the browser shows it.
           prepare: function* () {
             if (refuseSpent) yield* refuseSpent()
-            const turn = yield* history.startTurn(clientId, chatId, turnInputOf(request))
+            const turn = yield* history.startTurn(clientId, chatId, turnInputOf(request), { create: request.newChat === true })
             try {
               return { plan: yield* prepareOnly(), turn }
             } catch (error) {

@@ -29,6 +29,10 @@ export const CHAT_ERROR_STATUS = {
   chat_not_found: 404,
   /** The chat named by `chatId` is at its limit of events or bytes; as an `error` event when reached mid-turn. */
   chat_too_large: 413,
+  /** `newChat` with a `chatId` this identity has a chat of already: a new chat needs a new id. */
+  chat_exists: 409,
+  /** `newChat`, and this identity keeps as many chats as it may (`CHATS_MAX_PER_IDENTITY`). */
+  too_many_chats: 429,
 } as const
 
 export type ChatErrorCode = keyof typeof CHAT_ERROR_STATUS

@@ -1,3 +1,4 @@
+import { isChatId } from './chat-id'
 import { z } from 'zod'
 import { MAX_APP_CONTEXT_CHARS, MAX_APP_CONTEXTS } from './app-context-limits'
 import { elicitAnswerSchema } from './elicit-answer'
@@ -53,10 +54,20 @@ export const chatRequestSchema = z.object({
    * (else 404 `chat_not_found`). Without it nothing is stored, as for any API client.
    */
   chatId: z.string().min(1).max(64).optional(),
+  /**
+   * This turn is the first of a new chat kept on the server, whose id the browser made
+   * (`newChatId`) and names in `chatId`: the server makes the chat with the turn, in the same
+   * write, instead of a `POST /api/chats` of its own. 409 `chat_exists` when this identity has a
+   * chat of that id, 429 `too_many_chats` when it keeps as many as it may.
+   */
+  newChat: z.literal(true).optional(),
   pluginElicitResponses: z.array(pluginElicitResponseSchema).max(32).optional(),
   pluginAbort: pluginAbortSchema.optional(),
   directToolCall: directToolCallSchema.optional(),
   appContext: z.array(appContextSchema).max(MAX_APP_CONTEXTS).optional(),
+}).refine((request) => !request.newChat || (request.chatId !== undefined && isChatId(request.chatId)), {
+  path: ['chatId'],
+  message: 'A new chat (newChat) needs its id in chatId: 22 base64url characters (newChatId).',
 })
 
 export type ChatRequest = z.infer<typeof chatRequestSchema>

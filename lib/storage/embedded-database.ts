@@ -70,6 +70,31 @@ export function* openEmbeddedDatabase({ directory, file, prepare, failure }: Emb
 }
 
 /**
+ * Wraps `fn` so that each call runs in one `BEGIN IMMEDIATE` transaction (it takes the write lock
+ * first, so its reads and checks hold until it commits), rolled back when `fn` throws. As
+ * libsql's `transaction(fn).immediate`, with `BEGIN`, `COMMIT` and `ROLLBACK` prepared once
+ * instead of parsed at every call: a store that writes once per batch of a streaming turn runs
+ * many of them.
+ */
+export function immediateTransaction<A extends unknown[], R>(db: Database.Database, fn: (...args: A) => R): (...args: A) => R {
+  const begin = db.prepare('BEGIN IMMEDIATE')
+  const commit = db.prepare('COMMIT')
+  const rollback = db.prepare('ROLLBACK')
+  return (...args) => {
+    begin.run()
+    let result: R
+    try {
+      result = fn(...args)
+    } catch (error) {
+      rollback.run()
+      throw error
+    }
+    commit.run()
+    return result
+  }
+}
+
+/**
  * `journal_mode = WAL`: a new database's switch writes its header, and while another connection
  * holds the write lock (another process creating the same database) SQLite answers SQLITE_BUSY
  * at once, without the busy timeout (it asks for the lock inside the statement's own read

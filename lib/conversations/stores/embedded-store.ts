@@ -1,10 +1,10 @@
 import { join } from 'node:path'
 import { resource, type Operation } from 'effection'
 import type Database from 'libsql'
-import { openEmbeddedDatabase } from '../../storage/embedded-database'
+import { immediateTransaction, openEmbeddedDatabase } from '../../storage/embedded-database'
 import type { Message } from '../../protocol/messages'
 import type { ChatSummary } from '../chat'
-import type { ConversationStore } from '../conversation-store'
+import type { ConversationStore, StartTurnOptions } from '../conversation-store'
 import { tooManyChats } from '../errors'
 import { waitingCalls } from '../waiting'
 import { assembleTurns, byteLength, decodeEntry, encodeEvents, entriesOf, refuseOverSize, type EntryKind } from './chat-entries'
@@ -21,6 +21,8 @@ export interface EmbeddedConversationStoreOptions {
  * also lets an operator back up, move or drop the chats without touching waiting sessions.
  */
 export const CONVERSATIONS_DATABASE_FILE = 'conversations.db'
+
+const EMPTY = { events: 0, bytes: 0, stateBytes: 0 }
 
 /** At most this many deleted chats are purged per `sweep`, so one sweep never holds the writer long. */
 const SWEEP_BATCH = 200
@@ -152,7 +154,8 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
            state_bytes = coalesce(@stateBytes, state_bytes)
          where owner = @owner and id = @id`,
       ),
-      putState: db.prepare<[string, string, string]>('insert or replace into chat_states (owner, id, state) values (?, ?, ?)'),
+      // In place when the chat has one: cheaper than `insert or replace` (a delete and an insert), and a turn writes one at its end.
+      putState: db.prepare<[string, string, string]>('insert into chat_states (owner, id, state) values (?, ?, ?) on conflict (owner, id) do update set state = excluded.state'),
       rename: db.prepare<[string, number, string, string]>('update chats set title = ?, updated_at = ? where owner = ? and id = ? and purge_at is null'),
       delete: db.prepare<[number, string, string]>('update chats set purge_at = ? where owner = ? and id = ? and purge_at is null'),
       restore: db.prepare<[string, string]>('update chats set purge_at = null where owner = ? and id = ?'),
@@ -170,7 +173,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
     const rowOf = (owner: string, id: string) => statements.row.get(owner, id) as ChatRow | undefined
     const countOf = (owner: string) => (statements.count.get(owner) as { count: number }).count
 
-    const create = db.transaction((owner: string, { chat, limits }: Parameters<ConversationStore['create']>[1]) => {
+    const create = immediateTransaction(db, (owner: string, { chat, limits }: Parameters<ConversationStore['create']>[1]) => {
       if (countOf(owner) >= limits.maxChats) throw tooManyChats(limits.maxChats)
       const { entries, size } = entriesOf(chat.turns)
       const state = chat.conversationState ? JSON.stringify(chat.conversationState) : null
@@ -190,18 +193,21 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       for (const entry of entries) statements.insertEntry.run(owner, chat.id, entry.turn, entry.kind, entry.text)
     })
 
-    const startTurn = db.transaction((owner: string, id: string, { input, title, at, limits }: Parameters<ConversationStore['startTurn']>[2]) => {
+    const startTurn = immediateTransaction(db, (owner: string, id: string, { input, title, at, limits, create }: StartTurnOptions) => {
       const row = rowOf(owner, id)
-      if (!row || row.purge_at !== null) return undefined
+      if (create ? row : !row || row.purge_at !== null) return undefined
+      if (create && countOf(owner) >= limits.maxChats) throw tooManyChats(limits.maxChats)
       const text = JSON.stringify(input)
       const bytes = byteLength(text)
-      refuseOverSize(limits, { events: row.events, bytes: row.bytes, stateBytes: row.state_bytes }, { events: 1, bytes })
-      statements.insertEntry.run(owner, id, row.turns, 'input', text)
-      statements.startTurn.run({ owner, id, bytes, at, title: title ?? null })
-      return row.turns
+      refuseOverSize(limits, row ? { events: row.events, bytes: row.bytes, stateBytes: row.state_bytes } : EMPTY, { events: 1, bytes })
+      const turn = row ? row.turns : 0
+      statements.insertEntry.run(owner, id, turn, 'input', text)
+      if (row) statements.startTurn.run({ owner, id, bytes, at, title: title ?? null })
+      else statements.insert.run({ owner, id, title: title ?? '', createdAt: at, updatedAt: at, turns: 1, events: 0, bytes, waitingCalls: '[]', stateBytes: 0 })
+      return turn
     })
 
-    const appendEvents = db.transaction((owner: string, id: string, { turn, events, at, limits }: Parameters<ConversationStore['appendEvents']>[2]) => {
+    const appendEvents = immediateTransaction(db, (owner: string, id: string, { turn, events, at, limits }: Parameters<ConversationStore['appendEvents']>[2]) => {
       const row = rowOf(owner, id)
       if (!row || turn < 0 || turn >= row.turns) return false
       const encoded = encodeEvents(events)
@@ -224,7 +230,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       return true
     })
 
-    const restore = db.transaction((owner: string, id: string, { at, limits }: Parameters<ConversationStore['restore']>[2]) => {
+    const restore = immediateTransaction(db, (owner: string, id: string, { at, limits }: Parameters<ConversationStore['restore']>[2]) => {
       const row = rowOf(owner, id)
       if (!row) return false
       if (row.purge_at === null) return true
@@ -235,7 +241,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
     })
 
     // One transaction: every chat is under one owner or the other, never both or neither.
-    const moveChats = db.transaction((from: string, to: string, { limits }: Parameters<ConversationStore['moveChats']>[2]) => {
+    const moveChats = immediateTransaction(db, (from: string, to: string, { limits }: Parameters<ConversationStore['moveChats']>[2]) => {
       if (from === to) return 0
       let room = limits.maxChats - countOf(to)
       let moved = 0
@@ -251,7 +257,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       return moved
     })
 
-    const sweep = db.transaction((now: number) => {
+    const sweep = immediateTransaction(db, (now: number) => {
       const due = statements.due.all(now, SWEEP_BATCH) as Array<{ owner: string; id: string }>
       for (const { owner, id } of due) {
         statements.purgeEntries.run(owner, id)
@@ -273,7 +279,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       kind: 'embedded',
 
       *create(owner, options) {
-        create.immediate(owner, options)
+        create(owner, options)
       },
 
       *list(owner, { limit, after }) {
@@ -292,11 +298,11 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       },
 
       *startTurn(owner, id, options) {
-        return startTurn.immediate(owner, id, options)
+        return startTurn(owner, id, options)
       },
 
       *appendEvents(owner, id, options) {
-        return appendEvents.immediate(owner, id, options)
+        return appendEvents(owner, id, options)
       },
 
       *rename(owner, id, { title, at }) {
@@ -308,16 +314,16 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       },
 
       *restore(owner, id, options) {
-        return restore.immediate(owner, id, options)
+        return restore(owner, id, options)
       },
 
       *moveChats(from, to, options) {
-        return moveChats.immediate(from, to, options)
+        return moveChats(from, to, options)
       },
 
       *sweep(now) {
         // A full batch may have left more that are due: sweep again at once.
-        if (sweep.immediate(now) === SWEEP_BATCH) return now
+        if (sweep(now) === SWEEP_BATCH) return now
         const { next } = statements.nextDue.get() as { next: number | null }
         return next ?? undefined
       },

@@ -38,6 +38,17 @@ export function createMemoryConversationStore(): ConversationStore {
     waiting: chat.waitingCalls.length > 0,
   })
 
+  const newChat = (id: string, at: number): MemoryChat => ({
+    id,
+    title: '',
+    createdAt: at,
+    updatedAt: at,
+    waitingCalls: [],
+    turns: 0,
+    entries: [],
+    size: { events: 0, bytes: 0, stateBytes: 0 },
+  })
+
   return {
     kind: 'memory',
 
@@ -95,12 +106,15 @@ export function createMemoryConversationStore(): ConversationStore {
       return { ...summaryOf(chat), turns, ...(state ? { conversationState: state } : {}) }
     },
 
-    *startTurn(owner, id, { input, title, at, limits }) {
-      const chat = live(owner, id)
+    *startTurn(owner, id, { input, title, at, limits, create }) {
+      if (create && chatsOf(owner).has(id)) return undefined
+      if (create && shown(owner).length >= limits.maxChats) throw tooManyChats(limits.maxChats)
+      const chat = create ? newChat(id, at) : live(owner, id)
       if (!chat) return undefined
       const text = JSON.stringify(input)
       // A turn needs room for at least one event: a full chat is refused before anything streams.
       refuseOverSize(limits, chat.size, { events: 1, bytes: byteLength(text) })
+      if (create) chatsOf(owner).set(id, chat)
       chat.entries.push({ turn: chat.turns, kind: 'input', text })
       chat.size.bytes += byteLength(text)
       if (title !== undefined && chat.title === '') chat.title = title

@@ -67,8 +67,18 @@ for i = 12, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 redis.call('ZADD', KEYS[3], ARGV[5], ARGV[2])
 return 1`)
 
-// ARGV: id, at, input, inputBytes, title ('' none), maxEvents, maxBytes. The turn, or -1 no chat, -2 events full, -3 bytes full.
+// ARGV: id, at, input, inputBytes, title ('' none), maxEvents, maxBytes, maxChats ('' the chat exists; else it is made by this turn).
+// The turn, or -1 no chat (or, to make one, the id taken), -2 events full, -3 bytes full, -4 too many chats.
 const startTurn = chatScript(`
+if ARGV[8] ~= '' then
+  if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
+  if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[8]) then return -4 end
+  if tonumber(ARGV[4]) > tonumber(ARGV[7]) then return -3 end
+  redis.call('HSET', KEYS[1], 'title', ARGV[5], 'createdAt', ARGV[2], 'updatedAt', ARGV[2], 'turns', 1, 'events', 0, 'bytes', ARGV[4], 'waiting', '[]', 'stateBytes', 0)
+  redis.call('RPUSH', KEYS[2], '0:i:' .. ARGV[3])
+  redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+  return 0
+end
 local row = redis.call('HMGET', KEYS[1], 'turns', 'events', 'bytes', 'stateBytes', 'purgeAt', 'title')
 if not row[1] or row[5] then return -1 end
 if tonumber(row[2]) + 1 > tonumber(ARGV[6]) then return -2 end
@@ -283,12 +293,13 @@ export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConv
         }
       },
 
-      *startTurn(owner, id, { input, title, at, limits }) {
+      *startTurn(owner, id, { input, title, at, limits, create }) {
         const text = JSON.stringify(input)
         const reply = yield* command<number>(() =>
-          timed.startTurn(keysOf(owner, id), [id, at, text, byteLength(text), title ?? '', limits.maxEvents, limits.maxBytes]),
+          timed.startTurn(keysOf(owner, id), [id, at, text, byteLength(text), title ?? '', limits.maxEvents, limits.maxBytes, create ? limits.maxChats : '']),
         )
         if (reply === -1) return undefined
+        if (reply === -4) throw tooManyChats(limits.maxChats)
         refuseOver(reply, limits)
         return reply
       },

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ConversationStore } from '../conversation-store'
 import { useConversations, type Conversations } from '../conversations'
 import { isConversationError } from '../errors'
+import { newChatId } from '@/lib/protocol/chat-id'
 import type { ConversationLimits } from '../limits'
 import { FIRST_TURN, SEAT_ANSWER, SECOND_TURN, conversation } from './chat-events'
 import { openInScope, type InScope } from '@/lib/testing/in-scope'
@@ -83,6 +84,30 @@ export function describeConversationStoreContract(name: string, { expiresItself,
         { input: { text: 'Book a flight from NYC to LAX' }, events: FIRST_TURN.map((event) => (event.type === 'conversation_state' ? { ...event, messages: [] } : event)) },
         { input: { pluginElicitResponses: [SEAT_ANSWER] }, events: SECOND_TURN },
       ])
+    })
+
+    it('makes a new chat with its first turn, in its owner’s list at once, and only once', async () => {
+      const id = newChatId()
+      clock += 1
+      expect(await run(() => chats.startTurn(alice, id, { text: 'Book a flight from NYC to LAX' }, { create: true }))).toBe(0)
+      await run(() => chats.appendEvents(alice, id, 0, FIRST_TURN))
+      expect((await run(() => chats.list(alice))).chats).toEqual([{ id, title: 'Book a flight from NYC to LAX', createdAt: clock, updatedAt: clock, waiting: true }])
+      expect((await run(() => chats.get(alice, id)))!.turns).toEqual([
+        { input: { text: 'Book a flight from NYC to LAX' }, events: FIRST_TURN },
+      ])
+      // The same id again, even deleted, is refused; another owner's chat of that id is another chat.
+      expect(await codeOf(run(() => chats.startTurn(alice, id, { text: 'again' }, { create: true })))).toBe('chat_exists')
+      await run(() => chats.delete(alice, id))
+      expect(await codeOf(run(() => chats.startTurn(alice, id, { text: 'again' }, { create: true })))).toBe('chat_exists')
+      expect(await run(() => chats.startTurn(mallory, id, { text: 'mine' }, { create: true }))).toBe(0)
+      expect((await run(() => chats.get(mallory, id)))!.turns).toEqual([{ input: { text: 'mine' }, events: [] }])
+    })
+
+    it('refuses a new chat by its first turn past the limit of chats per owner, making nothing', async () => {
+      for (let index = 0; index < LIMITS.maxChats; index++) await run(() => chats.create(alice))
+      const id = newChatId()
+      expect(await codeOf(run(() => chats.startTurn(alice, id, { text: 'one more' }, { create: true })))).toBe('too_many_chats')
+      expect(await run(() => chats.get(alice, id))).toBeUndefined()
     })
 
     it('titles a chat by its first message only', async () => {
