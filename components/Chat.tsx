@@ -24,7 +24,11 @@ import { McpAppHostProvider, type McpAppHost } from './mcp-app/mcp-app-host-cont
  * Tool UIs are found through this registry by tool name, never by branching on it; each
  * plugin's UI is loaded when its tool card first appears.
  */
-const registry = createPluginRegistry(pluginUis, { fallback: externalToolSource })
+const registry = createPluginRegistry(pluginUis, {
+  fallback: externalToolSource,
+  // A question no component answers: the form its tool declared, loaded with the first such question.
+  formQuestion: () => import('./FormQuestion').then((module) => module.FormQuestion),
+})
 
 /**
  * What the sidebar listens to (`chats:changed`, `detail.id`): a chat was created, or a turn of it
