@@ -49,8 +49,7 @@ export function getChatApp(): Promise<ChatApp> {
 
 async function startChatApp(): Promise<ChatApp> {
   const config = readServerConfig()
-  const { redisUrl, dataDir, limits } = config
-  const store = redisUrl ? 'redis' : process.env.SESSION_STORE === 'memory' ? 'memory' : 'embedded'
+  const { redisUrl, dataDir, limits, store } = config
   const [clients, devices, signIn, budgets] = await Promise.all([getMcpClients(), getDeviceStore(), getSignIn(), getBudgets()])
   const chatLimits = readConversationLimits()
   const chats = await openConversations({ store, redisUrl, dataDir, limits: chatLimits })

@@ -2,6 +2,7 @@ import type { Operation } from 'effection'
 import { createIdentityProvider, createMemoryAuthStore, createSignIn, useEmbeddedAuthStore, useRedisAuthStore, type AuthStore, type SignIn } from '../auth'
 import { readAuthConfig, type AuthConfig } from './auth-config'
 import { readServerConfig } from './config'
+import { useChosenStore } from './chosen-store'
 import { openForProcess } from './open-for-process'
 
 /** Sign-in as configured, with its redirect URI; undefined when the environment configures none. */
@@ -30,13 +31,7 @@ async function open(): Promise<SignInInstance> {
   if (!config) return undefined
   const server = readServerConfig()
   const useStore = (): Operation<AuthStore> =>
-    server.redisUrl
-      ? useRedisAuthStore({ url: server.redisUrl })
-      : process.env.SESSION_STORE === 'memory'
-        ? (function* () {
-            return createMemoryAuthStore()
-          })()
-        : useEmbeddedAuthStore({ directory: server.dataDir })
+    useChosenStore(server, { redis: (url) => useRedisAuthStore({ url }), memory: createMemoryAuthStore, embedded: (directory) => useEmbeddedAuthStore({ directory }) })
   const { value: store, run } = await openForProcess(useStore)
   const provider = createIdentityProvider({ issuer: config.issuer, clientId: config.clientId, clientSecret: config.clientSecret, groupsClaim: config.groupsClaim })
   const signIn = createSignIn({
