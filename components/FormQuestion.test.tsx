@@ -9,10 +9,10 @@ import type { ElicitationEntry } from '@/lib/client'
 import { createChatServer, type ChatServer } from '@/lib/engine/chat-server'
 import { createChatTestClient, elicitRequests, eventsOf, type ChatTestClient } from '@/lib/engine/testing/chat-test-client'
 import { createOfflineModel, type OfflineSkill } from '@/lib/models'
-import { createPluginClientContext, createPluginRegistry, executePluginElicitHandler, toPluginElicitRequest, type PluginElicitRequest, type RenderedComponent } from '@/lib/plugins'
+import { createPluginClientContext, executePluginElicitHandler, toPluginElicitRequest, type PluginElicitRequest, type RenderedComponent } from '@/lib/plugins'
 import type { ElicitAnswer } from '@/lib/protocol'
+import { createChatRegistry } from './chat-registry'
 import { ElicitationView } from './ElicitationView'
-import { FormQuestion } from './FormQuestion'
 
 /*
  * The smallest plugin: one tool.ts (fixtures/rsvp), no browser half. Its question, asked by the
@@ -24,8 +24,8 @@ configure({ asyncUtilTimeout: 10_000 })
 
 // The offline model calls the tool on any message; the fixture has no skill of its own.
 const callsRsvp: OfflineSkill = { toolName: 'rsvp', example: 'rsvp', recognise: () => ({ confidence: 1, text: 'Replying.', calls: [{ event: 'the launch' }] }) }
-// The registry as the chat makes it, with no plugin for the tool: only the generated form.
-const registry = createPluginRegistry([], { formQuestion: async () => FormQuestion })
+// The registry as the chat makes it, with no plugin for the tool: its question gets the generated form.
+const registry = createChatRegistry([])
 
 let chat: ChatServer
 let client: ChatTestClient

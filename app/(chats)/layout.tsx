@@ -1,7 +1,7 @@
 import { headers } from 'next/headers'
-import { ChatsShell } from '@/components/chats/ChatsShell'
 import { getSignIn } from '@/lib/server/sign-in-instance'
 import { pluginSuggestions } from '@/plugins'
+import { ChatsWithPlugins } from './chats-with-plugins'
 
 /**
  * Every page of a chat — `/` (a new one) and `/c/<id>` (a stored one) — is the same view: the
@@ -14,5 +14,5 @@ import { pluginSuggestions } from '@/plugins'
 export default async function ChatsLayout() {
   const configured = await getSignIn()
   const account = configured ? await configured.signIn.account(new Request(configured.config.appUrl, { headers: { cookie: (await headers()).get('cookie') ?? '' } })) : undefined
-  return <ChatsShell suggestions={pluginSuggestions} person={account ? { name: account.name, email: account.email } : undefined} />
+  return <ChatsWithPlugins suggestions={pluginSuggestions} person={account ? { name: account.name, email: account.email } : undefined} />
 }

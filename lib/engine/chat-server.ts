@@ -29,7 +29,7 @@ import type { ExternalToolSource } from '../tools/external-tools'
 import { createToolRegistry, type ToolDescription } from './tool-registry'
 import { toIssues } from '../runtime/json-schema'
 import type { WaitingQuestion } from '../runtime/pending-question'
-import { turnInputOf, type ChatHistory } from './chat-history'
+import { turnInputOf, type ChatHistory } from './chat-history-port'
 import type { ChatEvent } from '../protocol/events'
 import type { Budget } from '../budgets/budget'
 

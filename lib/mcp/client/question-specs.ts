@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { question } from '../../tools/elicits'
-import { field } from '../../tools/question-form'
+import { field } from '../../tools/form-fields'
 import type { McpToolContext } from '../../tools/types'
 import { EXTERNAL_QUESTION, type FormQuestion } from './external-questions'
 import { flatFormAnswerSchema, parseFlatForm } from './flat-form'
