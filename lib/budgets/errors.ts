@@ -1,9 +1,12 @@
-import { hasMark, Refusal, type RefusalCode } from '../http'
+import { hasMark, Refusal } from '../http'
 
-/** The codes `GET /api/admin/usage` refuses with (their statuses: lib/protocol/error-codes.ts; lib/http/errors.ts's JSON shape). */
-export const USAGE_ERROR_CODES = ['admin_only'] as const satisfies readonly RefusalCode[]
+/** The refusals of `GET /api/admin/usage` and the HTTP status of each (lib/http/errors.ts's JSON shape). */
+export const USAGE_ERROR_STATUS = {
+  /** No `Authorization: Bearer <ADMIN_TOKEN>`, a wrong one, or no `ADMIN_TOKEN` configured. */
+  admin_only: 401,
+} as const
 
-export type UsageErrorCode = (typeof USAGE_ERROR_CODES)[number]
+export type UsageErrorCode = keyof typeof USAGE_ERROR_STATUS
 
 /** Marks every `UsageError`, whichever copy of this module made it (`hasMark`). */
 const USAGE_ERROR = Symbol.for('chat-app.UsageError')
@@ -13,7 +16,7 @@ export class UsageError extends Refusal<UsageErrorCode> {
   override name = 'UsageError'
   readonly [USAGE_ERROR] = true
   constructor(code: UsageErrorCode, message: string) {
-    super(code, message)
+    super(code, USAGE_ERROR_STATUS[code], message)
   }
 }
 

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ChatErrorCode, type ErrorCode } from '../protocol/error-codes'
+import { CHAT_ERROR_STATUS, type ChatErrorCode } from '../protocol/error-codes'
 import type { ValidationIssue } from '../protocol/events'
 import { isSessionStoreUnavailable } from '../sessions/session-store'
 import { noteRefusal } from './request-telemetry'
@@ -13,24 +13,22 @@ export function hasMark(error: unknown, mark: symbol): boolean {
   return typeof error === 'object' && error !== null && mark in error
 }
 
-/** A code of the one table, for an API below the contract (devices, budgets) to name its own list with. */
-export type RefusalCode = ErrorCode
-
 /**
- * A request refused with a code of its API's own list (the chat's, the chats', the devices') and
- * that code's HTTP status from the one table (`ERROR_STATUS`, lib/protocol/error-codes.ts),
- * answered in the JSON shape of every refusal of this app: `{ error: { code, message, issues? } }`.
- * Each API's subclass keeps its codes, its messages and its mark (`hasMark`).
+ * A request refused with a code of its API's own table (the chat's, the chats', the devices')
+ * and that code's HTTP status, answered in the JSON shape of every refusal of this app:
+ * `{ error: { code, message, issues? } }`. Each API's subclass keeps its codes, its messages and
+ * its mark (`hasMark`).
  */
-export class Refusal<Code extends ErrorCode = ErrorCode> extends Error {
+export class Refusal<Code extends string = string> extends Error {
   readonly status: number
   constructor(
     readonly code: Code,
+    status: number,
     message: string,
     readonly issues?: ValidationIssue[],
   ) {
     super(message)
-    this.status = ERROR_STATUS[code]
+    this.status = status
   }
 
   toResponse(headers?: Record<string, string>): Response {
@@ -63,7 +61,7 @@ export class ChatRequestError extends Refusal<ChatErrorCode> {
     /** For a 429: whose limit it was — the client's own address, or the whole server's. */
     readonly scope?: 'address' | 'server',
   ) {
-    super(code, message, issues)
+    super(code, CHAT_ERROR_STATUS[code], message, issues)
   }
 
   override toResponse(headers?: Record<string, string>): Response {

@@ -41,7 +41,6 @@
 export { handleChatRequest } from './handle-chat-request'
 export type { ChatTurns } from './handle-chat-request'
 export { ChatRequestError, Refusal, hasMark, isChatRequestError, toApiFailure, toChatFailure } from './errors'
-export type { RefusalCode } from './errors'
 export { createClientIdentity, readCookies, CLIENT_COOKIE, SECURE_CLIENT_COOKIE } from './client-identity'
 export type { BrowserRevoked, ClientIdentity, ClientIdentityResolver } from './client-identity'
 export { readTrustProxy, requestIsHttps } from './request-is-https'
