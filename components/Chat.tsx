@@ -4,9 +4,7 @@ import Link from 'next/link'
 import { useRouter } from 'next/navigation'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { slashCommandTools, useChat } from '@/lib/client'
-import { createPluginRegistry } from '@/lib/plugins'
-import { pluginUis } from '@/plugins/browser'
-import { externalToolSource } from './mcp/external-tool-source'
+import type { PluginRegistry } from '@/lib/plugins'
 import { BusyNotice } from './BusyNotice'
 import { BudgetNotice } from './BudgetNotice'
 import { ChatHeader } from './ChatHeader'
@@ -21,12 +19,6 @@ import { teardownMcpApps } from './mcp-app/live-apps'
 import { McpAppHostProvider, type McpAppHost } from './mcp-app/mcp-app-host-context'
 
 /**
- * Tool UIs are found through this registry by tool name, never by branching on it; each
- * plugin's UI is loaded when its tool card first appears.
- */
-const registry = createPluginRegistry(pluginUis, { fallback: externalToolSource })
-
-/**
  * What the sidebar listens to (`chats:changed`, `detail.id`): a chat was created, or a turn of it
  * ended — its title, place in the list or waiting question may have changed.
  */
@@ -38,9 +30,20 @@ function announceChatsChanged(id: string) {
  * One chat, kept on the server; another chat is another `Chat` (`key`: components/chats/use-shown-chat.ts
  * decides which is shown). `chatId`: the chat of `/c/<id>`, loaded as it was; without, a new chat
  * (`/`), created by its first message, which `onCreated` says (the address then names it).
- * `suggestions`: what the plugins suggest saying in an empty chat (from the server's plugin list).
+ * `suggestions`: what the plugins suggest saying in an empty chat (from the server's plugin list);
+ * `registry`: the tool UIs, which `app/` composes (`createChatRegistry`).
  */
-export function Chat({ chatId, suggestions = [], onCreated }: { chatId?: string; suggestions?: readonly string[]; onCreated?: (id: string) => void }) {
+export function Chat({
+  chatId,
+  suggestions = [],
+  registry,
+  onCreated,
+}: {
+  chatId?: string
+  suggestions?: readonly string[]
+  registry: PluginRegistry
+  onCreated?: (id: string) => void
+}) {
   const router = useRouter()
   const onChange = useCallback(
     ({ id, created }: { id: string; created: boolean }) => {

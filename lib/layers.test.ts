@@ -44,6 +44,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 }
 const TEST_HELPERS_MAY_ALSO_IMPORT = ['lib/testing', 'fixtures']
 
+/** A layer's own part of a pattern every layer repeats: a file of this name may be in several. */
+const REPEATED_IN_EACH_LAYER = ['index.ts', 'errors.ts', 'types.ts', 'limits.ts', 'api-schema.ts', 'memory-store.ts', 'embedded-store.ts', 'redis-store.ts']
+/** The areas outside lib/, each one folder: the pages and routes, the chat UI, the plugins, the fixture plugins. */
+const OUTSIDE_LIB = ['app', 'components', 'plugins', 'fixtures']
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 function sourceFiles(directory: string): string[] {
@@ -108,10 +113,34 @@ describe('the layers of lib/', () => {
     expect(Object.keys(MAY_IMPORT).filter((area) => area !== 'lib/testing' && !drawn.has(area))).toEqual([])
   })
 
+  it('has no two files in different layers share a name, but the parts every layer repeats (its index, errors, stores)', () => {
+    const layersOf = new Map<string, Set<string>>()
+    for (const file of files) {
+      const name = path.posix.basename(file)
+      if (REPEATED_IN_EACH_LAYER.includes(name)) continue
+      layersOf.set(name, (layersOf.get(name) ?? new Set()).add(areaOf(file)))
+    }
+    expect([...layersOf].filter(([, layers]) => layers.size > 1).map(([name, layers]) => `${name} in ${[...layers].join(', ')}`)).toEqual([])
+  })
+
+  it('has no area import one that imports it back, inside lib/ or out of it (components/ never imports plugins/, whose components import the kit)', () => {
+    const outside = OUTSIDE_LIB.flatMap((folder) => sourceFiles(folder)).filter((file) => !file.includes('/testing/') && !file.includes('/e2e/'))
+    const edges = new Set<string>()
+    for (const file of [...files.filter((file) => !file.includes('/testing/')), ...outside]) {
+      for (const target of importsOf(file)) if (areaOf(target) !== areaOf(file)) edges.add(`${areaOf(file)} → ${areaOf(target)}`)
+    }
+    const back = [...edges].filter((edge) => {
+      const [from, to] = edge.split(' → ')
+      return edges.has(`${to} → ${from}`)
+    })
+    expect(back).toEqual([])
+  })
+
   it('finds the imports it checks', () => {
     // A guard on the check itself: a pattern that matched nothing would pass every file.
     expect(importsOf('lib/http/handle-chat-request.ts')).toEqual(expect.arrayContaining(['lib/http/client-address', 'lib/http/errors']))
     expect(importsOf('lib/engine/chat-server.ts')).toEqual(expect.arrayContaining(['lib/sessions', 'lib/http/errors']))
     expect(files).toEqual(expect.arrayContaining(['lib/protocol/events.ts', 'lib/mcp/server/mcp-endpoint.ts']))
+    expect(importsOf('app/(chats)/chats-with-plugins.tsx')).toEqual(expect.arrayContaining(['plugins/browser', 'components/chat-registry']))
   })
 })

@@ -18,7 +18,7 @@ export const plugins = [
   { name: bookFlightTool.name, tool: bookFlightTool, offline: bookFlightOffline, suggestions: ['Book a flight from NYC to LAX'] },
   { name: ticTacToeTool.name, tool: ticTacToeTool, offline: ticTacToeOffline, suggestions: ['Let’s play tic-tac-toe'] },
   { name: pickCardTool.name, tool: pickCardTool, offline: pickCardOffline, suggestions: ['Pick a card and help me choose'] },
-] as const satisfies ReadonlyArray<{ name: string; tool: AnyMcpTool; offline: OfflineSkill; suggestions?: readonly string[] }>
+] as const satisfies ReadonlyArray<{ name: string; tool: AnyMcpTool; offline?: OfflineSkill; suggestions?: readonly string[] }>
 
 /**
  * What the empty chat offers to say, each plugin's first (`suggestions` of its entry above: a
@@ -29,7 +29,7 @@ export const pluginSuggestions: readonly string[] = plugins.flatMap((plugin) => 
 /** Every plugin's tools, as the chat server offers them to the model. */
 export const pluginTools: readonly AnyMcpTool[] = plugins.map<AnyMcpTool>((plugin) => plugin.tool)
 
-/** What the offline model knows of each plugin's tool (its `offline.ts`), for the composition root to hand it. */
-export const offlineSkills: readonly OfflineSkill[] = plugins.map<OfflineSkill>((plugin) => plugin.offline)
+/** What the offline model knows of each plugin's tool (its `offline.ts`, when it has one), for the composition root to hand it. */
+export const offlineSkills: readonly OfflineSkill[] = plugins.flatMap<OfflineSkill>((plugin) => ('offline' in plugin ? [plugin.offline] : []))
 
 export type PluginName = (typeof plugins)[number]['name']

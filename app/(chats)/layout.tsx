@@ -1,8 +1,8 @@
 import { headers } from 'next/headers'
-import { ChatsShell } from '@/components/chats/ChatsShell'
 import { isAuthStoreUnavailable } from '@/lib/auth'
 import { getSignIn } from '@/lib/server/sign-in-instance'
 import { pluginSuggestions } from '@/plugins'
+import { ChatsWithPlugins } from './chats-with-plugins'
 
 /**
  * Every page of a chat — `/` (a new one) and `/c/<id>` (a stored one) — is the same view: the
@@ -14,7 +14,7 @@ import { pluginSuggestions } from '@/plugins'
  */
 export default async function ChatsLayout() {
   const configured = await getSignIn()
-  if (!configured) return <ChatsShell suggestions={pluginSuggestions} />
+  if (!configured) return <ChatsWithPlugins suggestions={pluginSuggestions} />
   const request = new Request(configured.config.appUrl, { headers: { cookie: (await headers()).get('cookie') ?? '' } })
   const account = await configured.signIn.account(request).catch((error: unknown) => {
     // Sign-ins out of reach: the proxy answered the 503 page already, unless guests may chat — then the page is a guest's.
@@ -22,5 +22,5 @@ export default async function ChatsLayout() {
     throw error
   })
   const person = account ? { name: account.name, email: account.email } : configured.signIn.guests ? { guest: true as const } : undefined
-  return <ChatsShell suggestions={pluginSuggestions} person={person} />
+  return <ChatsWithPlugins suggestions={pluginSuggestions} person={person} />
 }

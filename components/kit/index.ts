@@ -1,5 +1,7 @@
 export { AnswerBar, promptOf, QuestionPanel } from './QuestionPanel'
 export { ChoiceList } from './ChoiceList'
+export { Form } from './Form'
+export { NumberField } from './NumberField'
 export { PrimaryButton } from './PrimaryButton'
 export { TextField } from './TextField'
 export { QuietButton } from '../QuietButton'

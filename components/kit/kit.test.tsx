@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { AnswerBar, ChoiceList, PrimaryButton, QuietButton, TextField } from '.'
+import { parseFlatForm } from '@/lib/mcp/client/flat-form'
+import { AnswerBar, ChoiceList, Form, NumberField, PrimaryButton, QuietButton, TextField } from '.'
 
 const slots = ['09:00', '10:30', '14:00']
 const list = { choices: slots, keyOf: (slot: string) => slot, render: (slot: string) => slot, onChoose: () => {} }
@@ -48,6 +49,45 @@ describe('TextField', () => {
     expect(html).not.toMatch(/<(input|textarea|button)/)
     expect(html).toContain('Invitation')
     expect(html).toContain('Hi Dana')
+  })
+})
+
+describe('fields of a larger form', () => {
+  it('TextField without onSubmit is a labelled field alone: no form and no button of its own', () => {
+    const html = renderToStaticMarkup(<TextField label="Your name" value="Ada" onChange={() => {}} required disabled={false} />)
+    expect(html).not.toMatch(/<(form|button)/)
+    const input = html.match(/<input [^>]*>/)![0]
+    for (const attribute of ['aria-required="true"', 'type="text"', 'value="Ada"']) expect(input).toContain(attribute)
+    expect(html).toContain('Your name<span aria-hidden="true"> *</span>')
+  })
+
+  it('NumberField is a labelled number box within its bounds, whole numbers only when integer; answered, the number as text', () => {
+    const html = renderToStaticMarkup(<NumberField label="Guests" integer minimum={0} maximum={4} value="2" onChange={() => {}} disabled={false} />)
+    const input = html.match(/<input [^>]*>/)![0]
+    for (const attribute of ['type="number"', 'inputMode="numeric"', 'step="1"', 'min="0"', 'max="4"', 'value="2"']) expect(input).toContain(attribute)
+    const answered = renderToStaticMarkup(<NumberField label="Guests" value="" onChange={() => {}} answer={2} disabled />)
+    expect(answered).not.toContain('<input')
+    expect(answered).toContain('>2</p>')
+  })
+
+  it('Form draws a field per property of an MCP form with its buttons; answered, each field says what was given', () => {
+    const fields = parseFlatForm({
+      type: 'object',
+      properties: {
+        name: { type: 'string', title: 'Your name' },
+        guests: { type: 'integer', title: 'Guests', minimum: 0, maximum: 4 },
+        table: { type: 'string', title: 'Table', oneOf: [{ const: 'T1', title: 'By the door' }, { const: 'T2', title: 'By the window' }] },
+        vegetarian: { type: 'boolean', title: 'Vegetarian' },
+      },
+      required: ['name', 'table'],
+    })
+    const open = renderToStaticMarkup(<Form fields={fields} disabled={false} onSubmit={() => {}}><PrimaryButton type="submit">Send</PrimaryButton></Form>)
+    expect(open).toContain('Fields marked * are required.')
+    expect(open.match(/<input /g)).toHaveLength(5)
+    expect(open.match(/<button /g)).toHaveLength(1)
+    const answered = renderToStaticMarkup(<Form fields={fields} disabled answer={{ name: 'Ada', guests: 2, table: 'T2', vegetarian: true }} onSubmit={() => {}} />)
+    expect(answered).not.toMatch(/<(input|button)/)
+    for (const given of ['Ada', '2', 'By the window', 'Yes']) expect(answered).toContain(`>${given}</p>`)
   })
 })
 

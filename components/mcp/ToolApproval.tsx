@@ -1,6 +1,7 @@
 'use client'
 
 import type { ElicitAnswer } from '@/lib/protocol'
+import type { QuestionProps } from '@/lib/plugins'
 import type { ApprovalAnswer, ApprovalQuestion } from '@/lib/mcp/client/external-questions'
 import { AlertIcon } from '../icons'
 import { QuestionPanel } from '../kit'
@@ -12,6 +13,14 @@ const SECOND_BUTTON =
 
 /** A string this long, or with a line break, is shown as a block of its own. */
 const LONG_TEXT = 60
+
+/**
+ * The approval question of a call the model makes, as the chat asks it: once answered, the chat
+ * folds it to one line in the words of its form ("bump on faulty · Allowed once").
+ */
+export function ApprovalQuestionView({ context, respond, disabled, answered }: QuestionProps<ApprovalQuestion, ApprovalAnswer>) {
+  return <ToolApproval question={context} onRespond={respond} disabled={disabled} {...(answered ? { response: answered } : {})} />
+}
 
 /**
  * A call of an external tool waiting for the person: which server, which tool, what it says it

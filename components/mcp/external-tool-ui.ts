@@ -3,13 +3,14 @@ import 'client-only'
 import '@/lib/plugins/zod-without-eval'
 import type { ElicitAnswer } from '@/lib/protocol'
 import type { PluginClientRegistration } from '@/lib/plugins'
-import { EXTERNAL_QUESTION, type ApprovalQuestion, type ConnectQuestion as ConnectQuestionContext, type FormQuestion, type SamplingQuestion, type UrlQuestion } from '@/lib/mcp/client/external-questions'
+import { questionHandler } from '@/lib/plugins/question-handler'
+import { EXTERNAL_QUESTION, type ConnectQuestion as ConnectQuestionContext, type FormQuestion, type SamplingQuestion, type UrlQuestion } from '@/lib/mcp/client/external-questions'
 import { ConnectQuestion } from './ConnectQuestion'
 import { ExternalForm } from './ExternalForm'
 import { ExternalResult } from './ExternalResult'
 import { QuestionApp } from './QuestionApp'
 import { SamplingApproval } from './SamplingApproval'
-import { ToolApproval } from './ToolApproval'
+import { ApprovalQuestionView } from './ToolApproval'
 import { UrlQuestion as UrlQuestionView } from './UrlQuestion'
 
 /**
@@ -20,9 +21,8 @@ import { UrlQuestion as UrlQuestionView } from './UrlQuestion'
  */
 export const externalToolUi: Omit<PluginClientRegistration, 'toolName'> = {
   handlers: {
-    *[EXTERNAL_QUESTION.approval](request, ctx) {
-      return yield* ctx.render(ToolApproval, { question: request.context as unknown as ApprovalQuestion })
-    },
+    // A question like a plugin's, answered by its component: answered, it folds to one line.
+    [EXTERNAL_QUESTION.approval]: questionHandler(ApprovalQuestionView),
     *[EXTERNAL_QUESTION.form](request, ctx) {
       const { server, requestedSchema, app } = request.context as unknown as FormQuestion
       // The server's MCP App first, when it names one; its form when the app cannot answer.

@@ -12,7 +12,7 @@ import {
   updateElicitation,
   updateExistingTool,
   updateTool,
-} from './chat-entries'
+} from './entry-updates'
 
 export type ChatStatus = 'idle' | 'streaming' | 'awaiting_input' | 'error'
 export type ToolCallStatus = 'running' | 'awaiting_input' | 'completed' | 'failed' | 'cancelled' | 'stopped'

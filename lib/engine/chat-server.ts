@@ -35,7 +35,7 @@ import { createToolRegistry, type ExternalToolAudience, type ToolAsker, type Too
 import type { Person } from '../http/people-list'
 import { toIssues } from '../runtime/json-schema'
 import type { WaitingQuestion } from '../runtime/pending-question'
-import { turnInputOf, type ChatHistory } from './chat-history'
+import { turnInputOf, type ChatHistory } from './chat-history-port'
 import type { ChatEvent } from '../protocol/events'
 import type { Budget } from '../budgets/budget'
 import { startTurnTrace } from './turn-trace'

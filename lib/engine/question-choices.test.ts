@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { question } from '../tools/elicits'
 import { createMcpTool } from '../tools/create-mcp-tool'
-import { field } from '../tools/question-form'
+import { field } from '../tools/form-fields'
 import type { AnyMcpTool } from '../tools/types'
 import { elicitRequests, eventsOf } from './testing/chat-test-client'
 import { startScriptedChat, type ScriptedChat } from './testing/scripted-chat'
@@ -68,12 +68,14 @@ describe('a question’s choices in plugin_elicit_request', () => {
     expect(eventsOf(done.events, 'tool_result')[0]).toMatchObject({ content: 'Teal' })
   })
 
-  it('are left out when the question has none: the event is as it always was, with its fields’ titles', async () => {
+  it('are left out when the question has none: the event is as it always was, with its fields’ titles and its form', async () => {
     const client = await start(nameTool)
     const [request] = elicitRequests((await client.say('Name the boat')).events)
     expect(request).toBeDefined()
-    expect(Object.keys(request!).sort()).toEqual(['callId', 'elicitId', 'fieldTitles', 'key', 'message', 'schema', 'sessionId', 'toolName', 'type'])
+    expect(Object.keys(request!).sort()).toEqual(['callId', 'elicitId', 'fieldTitles', 'form', 'key', 'message', 'schema', 'sessionId', 'toolName', 'type'])
     expect(request!.fieldTitles).toEqual({ name: 'name' })
+    // The form a native client gets, which the chat shows when no component answers the question.
+    expect(request!.form).toMatchObject({ type: 'object', properties: { name: { title: 'name' } }, required: ['name'] })
   })
 })
 

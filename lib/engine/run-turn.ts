@@ -192,6 +192,7 @@ export function* runTurn({
         fieldTitles: fieldTitlesOf(schema),
         ...(Object.keys(answers).length > 0 ? { choiceAnswers: answers } : {}),
         ...(Object.keys(defaults).length > 0 ? { defaults } : {}),
+        form: schema,
       })
     }
   }

@@ -1,5 +1,5 @@
 import type { Message } from '../protocol/messages'
-import type { ExtendedMessage } from '../tools/messages'
+import type { ExtendedMessage } from '../tools/sample-messages'
 import { toExtendedMessages } from '../models/model-messages'
 
 /** The default of `maxToolContextBytes`: a few turns of an ordinary chat. */

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai'
-import type { ExtendedMessage } from '../tools/messages'
+import type { ExtendedMessage } from '../tools/sample-messages'
 import type { Message } from '../protocol/messages'
 
 /** The wire conversation as tools see it (`ctx.parentMessages`): arguments as objects. */

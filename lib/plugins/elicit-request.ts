@@ -26,5 +26,6 @@ export function toPluginElicitRequest(event: Omit<PluginElicitRequestEvent, 'typ
     fieldTitles: event.fieldTitles ?? {},
     choiceAnswers: event.choiceAnswers ?? {},
     defaults: event.defaults ?? {},
+    ...(event.form ? { form: event.form } : {}),
   }
 }

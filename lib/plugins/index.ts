@@ -5,6 +5,7 @@ export type { PluginRegistry } from './plugin-registry'
 export { createPluginClientContext, executePluginElicitHandler, PluginHandlerError } from './plugin-executor'
 export type { RenderedComponent, CreatePluginClientContextOptions } from './plugin-executor'
 export { toPluginElicitRequest } from './elicit-request'
+export type { FormQuestionProps } from './question-handler'
 export type {
   ElicitComponentProps,
   ElicitHandler,

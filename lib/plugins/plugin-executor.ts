@@ -66,7 +66,10 @@ export class PluginHandlerError extends Error {
   override name = 'PluginHandlerError'
 }
 
-/** Run the registered `onElicit` handler for a request and return the user's answer. */
+/**
+ * Run the registered `onElicit` handler for a request and return the user's answer; a question
+ * its plugin has no handler for (or whose tool has no browser half) is shown as its form.
+ */
 export function* executePluginElicitHandler({
   registry,
   request,
@@ -78,11 +81,13 @@ export function* executePluginElicitHandler({
 }): Operation<ElicitAnswer> {
   // The plugin's browser half arrives with its first question (or its tool card) in this page.
   const plugin = registry.get(request.toolName) ?? (yield* until(registry.load(request.toolName)))
-  if (!plugin) throw new PluginHandlerError(`No plugin is registered for tool "${request.toolName}".`)
   // Own keys only: a key such as "constructor" must not find Object.prototype's.
-  const handler = Object.hasOwn(plugin.handlers, request.key) ? plugin.handlers[request.key] : undefined
+  const own = plugin && Object.hasOwn(plugin.handlers, request.key) ? plugin.handlers[request.key] : undefined
+  const handler = own ?? (yield* until(registry.loadFormQuestion()))
   if (!handler) {
-    throw new PluginHandlerError(`Plugin "${request.toolName}" has no handler for elicitation "${request.key}".`)
+    throw new PluginHandlerError(
+      plugin ? `Plugin "${request.toolName}" has no handler for elicitation "${request.key}".` : `No plugin is registered for tool "${request.toolName}".`,
+    )
   }
   return yield* handler({ ...request.context, ...request }, ctx)
 }

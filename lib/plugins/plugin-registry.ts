@@ -1,4 +1,8 @@
+import type { ComponentType } from 'react'
+import { formQuestionHandler, type FormQuestionProps } from './question-handler'
 import type { PluginClientRegistration, PluginSource } from './types'
+
+type Handler = PluginClientRegistration['handlers'][string]
 
 export interface PluginRegistry {
   register(plugin: PluginSource): void
@@ -11,6 +15,11 @@ export interface PluginRegistry {
    */
   load(toolName: string): Promise<PluginClientRegistration | undefined>
   has(toolName: string): boolean
+  /**
+   * The handler of a question its plugin has no handler for (or whose tool has no browser half):
+   * the form generated from it, loaded the first time; undefined when the registry has none.
+   */
+  loadFormQuestion(): Promise<Handler | undefined>
 }
 
 interface Entry {
@@ -28,12 +37,15 @@ export function createPluginRegistry(
   plugins: readonly PluginSource[] = [],
   {
     fallback,
+    formQuestion,
   }: {
     /**
      * The browser half for a tool no plugin serves, if there is one for it (external MCP
      * tools share one); asked the first time a name is looked up, and kept when it gives one.
      */
     fallback?: (toolName: string) => PluginSource | undefined
+    /** Loads the component that shows a question as the form generated from it (`FormQuestion`), for questions no handler answers. */
+    formQuestion?: () => Promise<ComponentType<FormQuestionProps>>
   } = {},
 ): PluginRegistry {
   const byName = new Map<string, Entry>()
@@ -71,6 +83,19 @@ export function createPluginRegistry(
     return entry.loading
   }
 
+  let formQuestionLoading: Promise<Handler> | undefined
+  function loadFormQuestion(): Promise<Handler | undefined> {
+    if (!formQuestion) return Promise.resolve(undefined)
+    // Like a plugin's browser half, it parses with Zod: told first not to compile its parsers.
+    formQuestionLoading ??= loadZodWithoutEval()
+      .then(formQuestion)
+      .then(formQuestionHandler, (failure: unknown) => {
+        formQuestionLoading = undefined
+        throw failure
+      })
+    return formQuestionLoading
+  }
+
   const registry: PluginRegistry = {
     register(plugin) {
       if (byName.has(plugin.toolName)) {
@@ -84,6 +109,7 @@ export function createPluginRegistry(
       return entry ? load(entry) : undefined
     },
     has: (toolName) => entryOf(toolName) !== undefined,
+    loadFormQuestion,
   }
   for (const plugin of plugins) registry.register(plugin)
   return registry

@@ -1,5 +1,5 @@
 import { createElement, type ComponentType } from 'react'
-import type { FormChoices } from '../protocol/question-form'
+import type { ChoiceAnswers, FormChoices, FormSchema } from '../protocol/question-form'
 import type { ElicitAnswer } from '../protocol/elicit-answer'
 import type { RenderedComponent } from './plugin-executor'
 import type { ElicitComponentProps, PluginClientRegistration, QuestionProps } from './types'
@@ -13,6 +13,17 @@ interface QuestionRenderProps extends ElicitComponentProps<ElicitAnswer> {
   context: Record<string, unknown>
   choices: FormChoices
   defaults: Record<string, unknown>
+  /** For the form generated for a question no component answers (`formQuestionHandler`). */
+  form?: FormSchema
+  choiceAnswers?: ChoiceAnswers
+}
+
+/** The props of the component that shows a question as the form generated from it: a question's, with its form. */
+export interface FormQuestionProps extends QuestionProps<Record<string, unknown>, Record<string, unknown>> {
+  /** The question's form, its `requestedSchema` (absent in a chat kept before it was sent). */
+  form?: FormSchema
+  /** What the values of its choice fields stand for in the answer (`{}` when none do). */
+  choiceAnswers: ChoiceAnswers
 }
 
 /**
@@ -36,6 +47,18 @@ export function questionHandler(Component: AnyQuestionComponent): Handler {
   return function* answerWithComponent(request, ctx) {
     const { message, context, choices, defaults } = request
     return yield* ctx.render(Question, { Component, message, context, choices, defaults })
+  }
+}
+
+/**
+ * The handler of a question no component or handler of its plugin answers (or whose tool has no
+ * browser half): `Component` shows the form the tool declared for it, and answers with the
+ * tool's answer. Rendered as `questionHandler`'s are, so it folds to one line once answered.
+ */
+export function formQuestionHandler(Component: ComponentType<FormQuestionProps>): Handler {
+  return function* answerWithForm(request, ctx) {
+    const { message, context, choices, defaults, form, choiceAnswers } = request
+    return yield* ctx.render(Question, { Component: Component as unknown as AnyQuestionComponent, message, context, choices, defaults, choiceAnswers, ...(form ? { form } : {}) })
   }
 }
 

@@ -3,7 +3,7 @@ import type { ComponentClass, ComponentType, ExoticComponent, ReactElement } fro
 import type { ContextOf, ElicitSpec, ElicitsMap, ResponseOf } from '../tools/elicits'
 import type { ElicitAnswer } from '../protocol/elicit-answer'
 import type { AnyMcpTool, ElicitId } from '../tools/types'
-import type { ChoiceAnswers, FormChoices } from '../protocol/question-form'
+import type { ChoiceAnswers, FormChoices, FormSchema } from '../protocol/question-form'
 
 /**
  * The props of a component that answers a question by itself, registered for its key with
@@ -79,6 +79,8 @@ export interface PluginElicitRequest<TKey extends string = string, TContext = Re
   choiceAnswers: ChoiceAnswers
   /** The answer the question starts from, from its `defaults` (`{}` when it declares none). */
   defaults: Record<string, unknown>
+  /** The question as a native form, its `requestedSchema` (absent in a chat kept before it was sent): what the chat shows when no component answers it. */
+  form?: FormSchema
 }
 
 /** What an `onElicit` handler receives: the request, with its context also spread on it. */
@@ -147,8 +149,11 @@ export interface PluginUi<TTool extends AnyMcpTool = AnyMcpTool> extends PluginC
 /** Brings a plugin's browser half, e.g. `() => import('./book-flight/plugin').then((module) => module.bookFlightPlugin)`. */
 export type PluginUiLoader<TName extends string = string> = () => Promise<PluginClientRegistration & { toolName: TName }>
 
-/** One loader per plugin name: a name missing or one too many does not compile. */
-export type PluginUiLoaders<TName extends string> = { readonly [K in TName]: PluginUiLoader<K> }
+/**
+ * One loader per plugin name: a name missing or one too many does not compile. `null`: the plugin
+ * has no browser half (one `tool.ts`), and the chat shows each of its questions as its form.
+ */
+export type PluginUiLoaders<TName extends string> = { readonly [K in TName]: PluginUiLoader<K> | null }
 
 /** What a registry holds for a tool: its browser half, or how to load it when its card appears. */
 export type PluginSource = PluginClientRegistration | { toolName: string; load: PluginUiLoader }

@@ -1,5 +1,5 @@
 import type { Message } from './messages'
-import type { ChoiceAnswers, FormChoices } from './question-form'
+import type { ChoiceAnswers, FormChoices, FormSchema } from './question-form'
 
 export type SessionErrorCode = 'SESSION_NOT_FOUND' | 'SESSION_ABORTED' | 'INTERNAL_ERROR'
 export type LogLevel = 'debug' | 'info' | 'warning' | 'error'
@@ -46,6 +46,8 @@ export type ChatEvent =
       choiceAnswers?: ChoiceAnswers
       /** The answer the question starts from (its `defaults`), for the person to change; absent when it declares none. */
       defaults?: Record<string, unknown>
+      /** The question as a native form (its `requestedSchema`): what the chat shows when no component answers it. */
+      form?: FormSchema
     }
   | { type: 'plugin_elicit_rejected'; sessionId: string; elicitId: string; message: string; issues?: ValidationIssue[] }
   | { type: 'plugin_progress'; sessionId: string; callId: string; message: string; progress?: number }

@@ -120,6 +120,22 @@ export function formContentFor(
   return content
 }
 
+/**
+ * A form's content as the tool's answer: the inverse of `formContentFor`. A choice field whose
+ * values stand for parts of the answer gives the part its value stands for; any other field
+ * gives its own property. What the browser sends for a question shown as its form; the server
+ * checks it against the response schema as any other answer.
+ */
+export function answerOfFormContent(content: Record<string, unknown>, answers: ChoiceAnswers = {}): Record<string, unknown> {
+  const response: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(content)) {
+    const part = answers[name] && typeof value === 'string' && Object.hasOwn(answers[name], value) ? answers[name][value] : undefined
+    if (part) Object.assign(response, part)
+    else response[name] = value
+  }
+  return response
+}
+
 /** One part of an answer in the words of its question's form: the field's title, and what was chosen or given. */
 export interface AnswerPart {
   title: string

@@ -5,7 +5,7 @@ import { toJsonData } from '../tools/handoff'
 import { formatElicitId } from '../tools/elicit-id'
 import { createElicitExchange } from '../tools/exchange'
 import { checkLimits, type BranchLimits } from '../tools/limits'
-import type { ExtendedMessage } from '../tools/messages'
+import type { ExtendedMessage } from '../tools/sample-messages'
 import type {
   AnyMcpTool,
   BranchContext,

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { questionFormOf, responseSchemaOf, type ElicitSpec } from '../tools/elicits'
-import type { QuestionForm } from '../tools/question-form'
+import type { QuestionForm } from '../tools/form-fields'
 import type { ElicitAnswer, ElicitId } from '../tools/types'
 import { parseElicitId } from '../tools/elicit-id'
 import { encodeModelContext, type ModelContext } from '../tools/model-context'

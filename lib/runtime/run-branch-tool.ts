@@ -1,7 +1,7 @@
 import type { Operation } from 'effection'
 import type { z } from 'zod'
 import { checkLimits, type BranchLimits } from '../tools/limits'
-import type { ExtendedMessage } from '../tools/messages'
+import type { ExtendedMessage } from '../tools/sample-messages'
 import type { McpTool } from '../tools/types'
 import { runTool } from './run-tool'
 import type { ToolClient } from './tool-client'

@@ -1,7 +1,7 @@
 import type { Operation } from 'effection'
 import type { ElicitsMap } from '../tools/elicits'
 import { DEFAULT_BRANCH_LIMITS, type BranchLimits } from '../tools/limits'
-import type { ExtendedMessage } from '../tools/messages'
+import type { ExtendedMessage } from '../tools/sample-messages'
 import type { AnyMcpTool, McpToolContext } from '../tools/types'
 import { Branch, type ToolRun } from './branch'
 import { ToolUsageError } from './errors'

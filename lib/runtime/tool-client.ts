@@ -1,6 +1,6 @@
 import type { Operation } from 'effection'
 import type { LogLevel } from '../protocol/events'
-import type { ExtendedMessage } from '../tools/messages'
+import type { ExtendedMessage } from '../tools/sample-messages'
 import type { ElicitAnswer, SampleResult } from '../tools/types'
 import type { PendingQuestion } from './pending-question'
 

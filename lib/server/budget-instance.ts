@@ -5,6 +5,7 @@ import { getAdminAccess } from './admin-access'
 import { createBudget, createMemoryBudgetStore, useEmbeddedBudgetStore, useRedisBudgetStore, type Budget, type BudgetStore, type LimitFor, type UsageApp } from '../budgets'
 import { ConfigError, type Environment } from './config-error'
 import { readServerConfig } from './config'
+import { useChosenStore } from './chosen-store'
 import { openForProcess } from './open-for-process'
 
 /** The model budgets' configuration (README, "Configuration"). */
@@ -69,13 +70,7 @@ async function open(): Promise<BudgetInstance> {
   }
   const config = readServerConfig()
   const useStore = (): Operation<BudgetStore> =>
-    config.redisUrl
-      ? useRedisBudgetStore({ url: config.redisUrl })
-      : process.env.SESSION_STORE === 'memory'
-        ? (function* () {
-            return createMemoryBudgetStore()
-          })()
-        : useEmbeddedBudgetStore({ directory: config.dataDir })
+    useChosenStore(config, { redis: (url) => useRedisBudgetStore({ url }), memory: createMemoryBudgetStore, embedded: (directory) => useEmbeddedBudgetStore({ directory }) })
   const { value: store, run } = await openForProcess(useStore)
   return { budget: createBudget({ store, limitFor: limitsOf(budgetConfig, { guests: readAuthConfig(process.env)?.guests }) }), run }
 }

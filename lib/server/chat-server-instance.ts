@@ -63,8 +63,7 @@ export function getChatApp(): Promise<ChatApp> {
 
 async function startChatApp(): Promise<ChatApp> {
   const config = readServerConfig()
-  const { redisUrl, dataDir, limits } = config
-  const store = redisUrl ? 'redis' : process.env.SESSION_STORE === 'memory' ? 'memory' : 'embedded'
+  const { redisUrl, dataDir, limits, store } = config
   const [clients, toolAudience, browserIdentity, signIn, budgets] = await Promise.all([getMcpClients(), getToolAudience(), getBrowserIdentity(), getSignIn(), getBudgets()])
   const chatLimits = readConversationLimits()
   const chats = await openConversations({ store, redisUrl, dataDir, limits: chatLimits })

@@ -26,11 +26,12 @@ function refusal(run: () => unknown): ConfigError {
 }
 
 describe('readServerConfig', () => {
-  it('defaults: .data in the directory the server was started from, a kept secret, one minute hot, 30 minutes idle', () => {
+  it('defaults: .data in the directory the server was started from, the embedded store, a kept secret, one minute hot, 30 minutes idle', () => {
     const config = readServerConfig({}, { cwd: root })
     expect(config).toEqual({
       dataDir: path.join(root, '.data'),
       redisUrl: undefined,
+      store: 'embedded',
       sessionSecret: expect.any(String),
       hotMs: 60_000,
       idleTimeoutMs: 1_800_000,
@@ -38,6 +39,13 @@ describe('readServerConfig', () => {
     })
     expect(config.sessionSecret.length).toBeGreaterThanOrEqual(32)
     expect(readFileSync(path.join(root, '.data', SESSION_SECRET_FILE), 'utf8').trim()).toBe(config.sessionSecret)
+  })
+
+  it('reads the store choice once: Redis with REDIS_URL (SESSION_STORE=memory or not), memory with SESSION_STORE=memory, else embedded', () => {
+    const secret = 's'.repeat(40)
+    expect(readServerConfig({ REDIS_URL: 'redis://cache:6379', SESSION_SECRET: secret, SESSION_STORE: 'memory' }, { cwd: root }).store).toBe('redis')
+    expect(readServerConfig({ SESSION_STORE: 'memory', SESSION_SECRET: secret }, { cwd: root }).store).toBe('memory')
+    expect(readServerConfig({ SESSION_STORE: '', SESSION_SECRET: secret }, { cwd: root }).store).toBe('embedded')
   })
 
   it('reads every limit from its variable, and refuses values that are not positive numbers, naming the variable', () => {

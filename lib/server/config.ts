@@ -10,6 +10,11 @@ export interface ServerConfig {
   dataDir: string
   /** `redis://` or `rediss://`: sessions live in Redis, so that several instances share them. */
   redisUrl?: string
+  /**
+   * Where every store keeps its data, read here once: `redis` with `REDIS_URL`, else `memory` with
+   * `SESSION_STORE=memory` (lost on restart: for benchmarks), else `embedded` under `dataDir`.
+   */
+  store: StoreChoice
   /** Signs the identity cookie (and later what else the server hands out). */
   sessionSecret: string
   /** How long a waiting session stays in memory after it was last touched (0: not at all). */
@@ -21,6 +26,8 @@ export interface ServerConfig {
 }
 
 export { ConfigError, type Environment }
+
+export type StoreChoice = 'redis' | 'memory' | 'embedded'
 
 export const MIN_SECRET_LENGTH = 32
 export const SESSION_SECRET_FILE = 'session-secret'
@@ -37,6 +44,7 @@ const MAKE_A_SECRET = `node -e "console.log(require('crypto').randomBytes(32).to
  *   instance must sign identities with the same secret.
  * - `SESSION_SECRET` has at least 32 characters. Without it and without Redis, a secret is made
  *   once and kept in `<DATA_DIR>/session-secret`; processes starting at once agree on one.
+ * - `SESSION_STORE=memory` (without Redis) keeps every store in memory; see `store`.
  * - `PLUGIN_SESSION_HOT_MS` (default 60000, may be 0) and `PLUGIN_SESSION_IDLE_TIMEOUT_MS`
  *   (default 1800000) are milliseconds.
  *
@@ -65,7 +73,8 @@ export function readServerConfig(env: Environment = process.env, { cwd = process
   }
   const dataDir = path.resolve(cwd, given(env.DATA_DIR) ?? '.data')
   ensureWritable(dataDir, given(env.DATA_DIR) === undefined)
-  return { dataDir, redisUrl, sessionSecret: secret ?? keptSecret(dataDir), hotMs, idleTimeoutMs, limits }
+  const store: StoreChoice = redisUrl ? 'redis' : given(env.SESSION_STORE) === 'memory' ? 'memory' : 'embedded'
+  return { dataDir, redisUrl, store, sessionSecret: secret ?? keptSecret(dataDir), hotMs, idleTimeoutMs, limits }
 }
 
 function given(value: string | undefined): string | undefined {

@@ -1,6 +1,7 @@
 import type { Operation } from 'effection'
 import { createMemoryDeviceStore, useEmbeddedDeviceStore, useRedisDeviceStore, type DeviceStore } from '../devices'
 import { readServerConfig } from './config'
+import { useChosenStore } from './chosen-store'
 import { openForProcess } from './open-for-process'
 
 /** The app's device store and how to run its operations. */
@@ -26,13 +27,7 @@ export function getDeviceStore(): Promise<DeviceStoreInstance> {
 async function open(): Promise<DeviceStoreInstance> {
   const config = readServerConfig()
   const useStore = (): Operation<DeviceStore> =>
-    config.redisUrl
-      ? useRedisDeviceStore({ url: config.redisUrl })
-      : process.env.SESSION_STORE === 'memory'
-        ? (function* () {
-            return createMemoryDeviceStore()
-          })()
-        : useEmbeddedDeviceStore({ directory: config.dataDir })
+    useChosenStore(config, { redis: (url) => useRedisDeviceStore({ url }), memory: createMemoryDeviceStore, embedded: (directory) => useEmbeddedDeviceStore({ directory }) })
   const { value: store, run } = await openForProcess(useStore)
   return { store, run }
 }

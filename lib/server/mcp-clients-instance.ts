@@ -11,6 +11,7 @@ import {
 import { readServerConfig } from './config'
 import { ConfigError, type Environment } from './config-error'
 import { openForProcess } from './open-for-process'
+import { useChosenStore } from './chosen-store'
 import { getSignIn } from './sign-in-instance'
 
 /** The servers of `mcp.json`: their connections, who may use which one's tools, and each person's credentials for the `url` ones. */
@@ -88,13 +89,7 @@ export function readInitializeTimeout(env: Environment): number | undefined {
 async function openPersonalAccess(env: Environment): Promise<PersonalAccess> {
   const server = readServerConfig()
   const useStore = (): Operation<CredentialStore> =>
-    server.redisUrl
-      ? useRedisCredentialStore({ url: server.redisUrl })
-      : env.SESSION_STORE === 'memory'
-        ? (function* () {
-            return createMemoryCredentialStore()
-          })()
-        : useEmbeddedCredentialStore({ directory: server.dataDir })
+    useChosenStore(server, { redis: (url) => useRedisCredentialStore({ url }), memory: createMemoryCredentialStore, embedded: (directory) => useEmbeddedCredentialStore({ directory }) })
   const { value: store, run } = await openForProcess(useStore)
   return createPersonalAccess({ store, secret: server.sessionSecret, run, appUrl: readAppUrl(env) })
 }

@@ -70,7 +70,7 @@ async function startMcpEndpoint(): Promise<McpEndpoint> {
   const config = readServerConfig()
   const mcp = readMcpConfig(process.env, config)
   const { redisUrl, dataDir } = config
-  const memory = !redisUrl && process.env.SESSION_STORE === 'memory'
+  const memory = config.store === 'memory'
   const extend = mcp.conformance ? (await import('../mcp/server/conformance/fixtures')).registerConformanceFixtures : undefined
   // One budget for the whole server: MCP calls and chat turns are admitted by the same rules.
   const { admission } = await getChatApp()

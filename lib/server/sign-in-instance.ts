@@ -3,6 +3,7 @@ import { createIdentityProvider, createMemoryAuthStore, createSignIn, useEmbedde
 import { readAuthConfig, type AuthConfig } from './auth-config'
 import { getBrowserIdentity } from './browser-identity-instance'
 import { readServerConfig } from './config'
+import { useChosenStore } from './chosen-store'
 import { openForProcess } from './open-for-process'
 
 /** Sign-in as configured, with its redirect URI; undefined when the environment configures none. */
@@ -31,13 +32,7 @@ async function open(): Promise<SignInInstance> {
   if (!config) return undefined
   const server = readServerConfig()
   const useStore = (): Operation<AuthStore> =>
-    server.redisUrl
-      ? useRedisAuthStore({ url: server.redisUrl })
-      : process.env.SESSION_STORE === 'memory'
-        ? (function* () {
-            return createMemoryAuthStore()
-          })()
-        : useEmbeddedAuthStore({ directory: server.dataDir })
+    useChosenStore(server, { redis: (url) => useRedisAuthStore({ url }), memory: createMemoryAuthStore, embedded: (directory) => useEmbeddedAuthStore({ directory }) })
   const { value: store, runNow } = await openForProcess(useStore)
   const browser = await getBrowserIdentity()
   const provider = createIdentityProvider({ issuer: config.issuer, clientId: config.clientId, clientSecret: config.clientSecret, groupsClaim: config.groupsClaim })

@@ -1,5 +1,5 @@
 import { resource, spawn, useScope, withResolvers, type Operation } from 'effection'
-import type { ExtendedMessage } from '../tools/messages'
+import type { ExtendedMessage } from '../tools/sample-messages'
 import type { AnyMcpTool } from '../tools/types'
 import { useDueQueue } from './due-queue'
 import { LiveSession, type SessionRuntime, type StartLiveSessionOptions } from './live-session'

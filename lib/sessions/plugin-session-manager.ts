@@ -1,5 +1,5 @@
 import { resource, sleep, spawn, withResolvers, type Operation } from 'effection'
-import type { ExtendedMessage } from '../tools/messages'
+import type { ExtendedMessage } from '../tools/sample-messages'
 import type { AnyMcpTool, ElicitAnswer } from '../tools/types'
 import { PendingQuestion } from '../runtime/pending-question'
 import type { LiveSession, SessionRuntime } from './live-session'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { buildQuestionForm, type FormFields, type QuestionForm } from './question-form'
+import { buildQuestionForm, type FormFields, type QuestionForm } from './form-fields'
 
 /**
  * What a tool declares for one elicitation key: the schema of the user's response, or

@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool } from './create-mcp-tool'
-import type { AssistantToolCallMessage, ExtendedMessage, ToolResultMessage } from './messages'
+import type { AssistantToolCallMessage, ExtendedMessage, ToolResultMessage } from './sample-messages'
 
 type Cell = 'X' | 'O' | null
 

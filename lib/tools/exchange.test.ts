@@ -5,7 +5,7 @@ import { createMockBranchClient } from '../runtime/mock-branch-client'
 import { runBranchTool } from '../runtime/run-branch-tool'
 import { createMcpTool } from './create-mcp-tool'
 import { createElicitExchange } from './exchange'
-import type { ExtendedMessage } from './messages'
+import type { ExtendedMessage } from './sample-messages'
 
 const board = ['X', null, 'O', null, null, null, null, null, null]
 

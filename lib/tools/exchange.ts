@@ -1,4 +1,4 @@
-import type { AssistantToolCallMessage, ToolResultMessage } from './messages'
+import type { AssistantToolCallMessage, ToolResultMessage } from './sample-messages'
 import type { ElicitExchange } from './types'
 
 /** The id of the tool call an elicitation becomes: unique per tool call and ctx call. */

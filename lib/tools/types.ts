@@ -4,7 +4,7 @@ import type { ElicitAnswer } from '../protocol/elicit-answer'
 import type { LogLevel } from '../protocol/events'
 import type { ElicitOptions, ElicitsMap, ResponseOf } from './elicits'
 import type { BranchLimits, ToolRequirements } from './limits'
-import type { AssistantToolCallMessage, ExtendedMessage, ToolResultMessage } from './messages'
+import type { AssistantToolCallMessage, ExtendedMessage, ToolResultMessage } from './sample-messages'
 
 export type { ElicitAnswer }
 

@@ -3,7 +3,7 @@ import type { Operation } from 'effection'
 import { z } from 'zod'
 import { askUntilValid } from '@/lib/plugins/kit'
 import { createMcpTool, field, question } from '@/lib/tools'
-import type { ExtendedMessage } from '@/lib/tools/messages'
+import type { ExtendedMessage } from '@/lib/tools/sample-messages'
 import {
   boardSchema,
   cellAt,

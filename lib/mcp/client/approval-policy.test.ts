@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { isReadOnly, needsApproval } from './approval-policy'
 import { allowedInChat } from './chat-allowance'
-import type { ExtendedMessage } from '../../tools/messages'
+import type { ExtendedMessage } from '../../tools/sample-messages'
 
 const readOnly = { annotations: { readOnlyHint: true } }
 const destructiveReader = { annotations: { readOnlyHint: true, destructiveHint: true } }

@@ -1,4 +1,4 @@
-import type { ExtendedMessage } from '../../tools/messages'
+import type { ExtendedMessage } from '../../tools/sample-messages'
 
 /**
  * The key of an external tool's result (the JSON the model reads, see `encodeCallToolResult`)

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { question } from '../../tools/elicits'
+import { field } from '../../tools/form-fields'
 import type { McpToolContext } from '../../tools/types'
 import { EXTERNAL_QUESTION, type FormQuestion } from './external-questions'
 import { flatFormAnswerSchema, parseFlatForm } from './flat-form'
@@ -7,7 +9,8 @@ const json = z.record(z.string(), z.unknown())
 
 /** What an external tool asks the user, as the tool runtime checks it. */
 export const externalQuestions = {
-  [EXTERNAL_QUESTION.approval]: {
+  // Its form names the call and says each choice as done, so the answered card folds to "bump on faulty · Allowed once".
+  [EXTERNAL_QUESTION.approval]: question({
     response: z.object({ scope: z.enum(['once', 'chat']) }),
     context: z.object({
       server: z.string(),
@@ -17,7 +20,13 @@ export const externalQuestions = {
       arguments: json,
       destructive: z.boolean().optional(),
     }),
-  },
+    form: ({ server, tool }) => ({
+      scope: field.choice(`${tool} on ${server}`, [
+        { value: 'once', title: 'Allowed once' },
+        { value: 'chat', title: 'Allowed for this chat' },
+      ]),
+    }),
+  }),
   [EXTERNAL_QUESTION.form]: {
     context: z.object({ server: z.string(), requestedSchema: json, app: z.object({ resourceUri: z.string().startsWith('ui://'), request: json }).optional() }),
     responseFor: ({ requestedSchema }: FormQuestion) => flatFormAnswerSchema(parseFlatForm(requestedSchema)),

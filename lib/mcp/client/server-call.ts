@@ -11,7 +11,7 @@ import type {
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client'
 import { createQueue, race, spawn, until, useAbortSignal, withResolvers, type Operation } from 'effection'
 import type { LogLevel } from '../../protocol/events'
-import type { ExtendedMessage } from '../../tools/messages'
+import type { ExtendedMessage } from '../../tools/sample-messages'
 import { elicitationAppOf } from './app-elicitations'
 import { EXTERNAL_QUESTION, type FormQuestion, type SamplingQuestion, type UrlQuestion } from './external-questions'
 import { FlatFormError, parseFlatForm } from './flat-form'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { deriveFormFields } from '../../tools/elicits'
-import { buildQuestionForm, field } from '../../tools/question-form'
+import { buildQuestionForm, field } from '../../tools/form-fields'
 import { whyNotInFormSubset } from './form-subset'
 
 const form = (properties: Record<string, unknown>, rest: Record<string, unknown> = {}) => ({ type: 'object', properties, ...rest })

@@ -1,6 +1,6 @@
 import type { CreateMessageRequestParams, CreateMessageResult, CreateMessageResultWithTools } from '@modelcontextprotocol/server'
 import type { ToolSampleRequest } from '../../runtime/tool-client'
-import type { ExtendedMessage } from '../../tools/messages'
+import type { ExtendedMessage } from '../../tools/sample-messages'
 
 const DEFAULT_MAX_TOKENS = 1000
 

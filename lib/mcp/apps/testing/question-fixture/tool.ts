@@ -2,7 +2,7 @@ import type { Operation } from 'effection'
 import { z } from 'zod'
 import { createMcpTool } from '../../../../tools'
 import { question } from '../../../../tools/elicits'
-import { field } from '../../../../tools/question-form'
+import { field } from '../../../../tools/form-fields'
 import { COLOURS, SIZES, type Colour, type Size } from './colors'
 
 /**

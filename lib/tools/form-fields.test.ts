@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { question, questionFormOf } from './elicits'
-import { buildQuestionForm, field } from './question-form'
+import { buildQuestionForm, field } from './form-fields'
 
 const seats = field.choice<{ row: number; seat: string }>('Seat', [
   { value: '10A', title: '10A · window', answer: { row: 10, seat: 'A' } },
