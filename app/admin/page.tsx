@@ -5,7 +5,7 @@ import { OperatorPanel } from '@/components/admin/OperatorPanel'
 import { toChatFailure } from '@/lib/http'
 import type { OperatorView } from '@/lib/protocol'
 import { getAdminApp } from '@/lib/server/admin-app'
-import { readOperatorView } from '@/lib/server/operator-view'
+import { readOperatorView } from '@/lib/server/read-operator-view'
 
 export const dynamic = 'force-dynamic'
 export const metadata: Metadata = { title: 'Operator’s view · Elicit Chat' }

@@ -3,7 +3,7 @@ import { readJsonBody, toChatFailure } from '../http'
 import type { AdminAccess } from './admin-access'
 import { AdminError, isAdminError } from './admin-error'
 import type { OperatorApp } from './operator-instance'
-import { accountHash, readOperatorView } from './operator-view'
+import { accountHash, readOperatorView } from './read-operator-view'
 
 /** What every admin route needs: who is an admin, and the operator's sources. */
 export interface AdminApp {

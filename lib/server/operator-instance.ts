@@ -2,7 +2,7 @@ import { serverMetrics } from '../telemetry'
 import { getBudgets } from './budget-instance'
 import { getChatApp } from './chat-server-instance'
 import { getMcpClients } from './mcp-clients-instance'
-import type { OperatorSources } from './operator-view'
+import type { OperatorSources } from './read-operator-view'
 
 /** The app's operator view's sources, and how to end a waiting call: the chat server's, the MCP clients', the metrics' tally, the budgets'. */
 export interface OperatorApp extends OperatorSources {
