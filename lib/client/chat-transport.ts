@@ -90,8 +90,17 @@ export function createChatTransport({
           },
         }
         const kept = chat()
-        const sent: ChatRequest = kept === undefined ? body : { ...body, chatId: kept.id, ...(kept.newChat ? { newChat: true } : {}) }
-        const response = await retryWhileBusy(() => postChat({ body: sent, signal: abort.signal, endpoint, fetch }), waitingOut)
+        const post = (newChat: boolean) => {
+          const sent: ChatRequest = kept === undefined ? body : { ...body, chatId: kept.id, ...(newChat ? { newChat: true } : {}) }
+          return retryWhileBusy(() => postChat({ body: sent, signal: abort.signal, endpoint, fetch }), waitingOut)
+        }
+        const response = await post(kept?.newChat === true).catch((failure: unknown) => {
+          // The server has this chat already, as this identity's: its first turn was refused after
+          // the chat was made (the refusal is kept in it), or the answer to it was lost on the way.
+          // The chat goes on as the one it is.
+          if (kept?.newChat && failure instanceof ChatHttpError && failure.code === 'chat_exists') return post(false)
+          throw failure
+        })
         if (kept) accepted(kept.id)
         for await (const event of readNdjson(response.body)) {
           if (abort.signal.aborted) break

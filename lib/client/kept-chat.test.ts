@@ -103,6 +103,26 @@ describe('a chat kept on the server', () => {
     expect(another.chatId).not.toBe(refused!.chatId)
   })
 
+  it('goes on in the chat the server made when a first turn was refused after it (409 chat_exists): the same id, no longer new', async () => {
+    const app = createApp()
+    const changes: Array<{ id: string; created: boolean }> = []
+    // The first turn made the chat, then was refused (a tool not the person's): the chat keeps the refusal.
+    app.chat.next(() => Response.json({ error: { code: 'tool_not_allowed', message: 'The tool "files__read" is not yours to use.' } }, { status: 403 }))
+    const live = await ready(start({ registry, fetch: app.fetch, kept: { onChange: (change) => changes.push(change) } }))
+    await live.send('/files__read {}')
+    expect(live.getSnapshot().state.error).toContain('not yours to use')
+
+    app.chat.next(() => Response.json({ error: { code: 'chat_exists', message: 'There is a chat of this id already: a new chat needs a new id.' } }, { status: 409 }))
+    app.chat.stream(firstTurn)
+    await live.send('Book a train from Paris to Lyon')
+    const [refused, exists, taken] = app.chat.requests as ChatRequest[]
+    expect(exists).toMatchObject({ newChat: true, chatId: refused!.chatId })
+    expect(taken).toMatchObject({ chatId: refused!.chatId })
+    expect(taken).not.toHaveProperty('newChat')
+    expect(live.getSnapshot().state.error).toBeUndefined()
+    expect(changes.filter((change) => change.created)).toEqual([{ id: refused!.chatId, created: true }])
+  })
+
   it('opens a chat as it was shown live — its card, the folded answer, the question still waiting — and answers that question in the same chat', async () => {
     // The chat, lived: a booking answered once, waiting at the seat.
     const liveApp = createApp()
