@@ -77,6 +77,8 @@ async function expectAccessible(page: Page) {
 }
 
 test('a write tool waits for approval, shown with its server, description and arguments; Allow once runs it once', async ({ page }) => {
+  // Many steps (an accessibility scan, two widths, screenshots): 30 s was too tight on a busy 2-core CI machine.
+  test.setTimeout(90_000)
   const chat = await open(page)
   await chat.say('Call faulty__bump with {"key": "once", "note": "first line\\nsecond line", "options": {"dryRun": false, "tags": ["a", "b"]}}')
   const card = approval(page)

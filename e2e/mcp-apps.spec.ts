@@ -77,6 +77,8 @@ async function openGetTime(page: Page, app: AppProcess) {
 }
 
 test('an MCP App in its tool card: rendered, given the input then the result, calls its server, posts a message, resizes, opens a link after asking', async ({ page, app }, testInfo) => {
+  // Many steps (an accessibility scan, two widths, screenshots): 30 s was too tight on a busy 2-core CI machine.
+  test.setTimeout(90_000)
   const consoleLines: string[] = []
   page.on('console', (message) => consoleLines.push(message.text()))
   const { chat, card } = await openGetTime(page, app)
