@@ -5,9 +5,11 @@ import {
   ProtocolErrorCode,
   SdkHttpError,
   SSEClientTransport,
+  SseError,
   StreamableHTTPClientTransport,
   UnauthorizedError,
   type AuthProvider,
+  type FetchLike,
   type Tool,
   type Transport,
 } from '@modelcontextprotocol/client'
@@ -143,7 +145,8 @@ function* connectOnce({
       ])
       if (!connected) return { reason: describe(`it did not answer initialize within ${seconds(initializeTimeoutMs)}`), wasReady: false }
     } catch (error) {
-      const refused = unauthorized.response && (error instanceof UnauthorizedError || (error instanceof SdkHttpError && error.status === 401))
+      // Said as UnauthorizedError (with a person's token), an HTTP error, or over HTTP+SSE its event stream's error.
+      const refused = unauthorized.response && (error instanceof UnauthorizedError || (error instanceof SdkHttpError && error.status === 401) || (error instanceof SseError && error.code === 401))
       if (refused && config.transport !== 'stdio') {
         const challenge = challengeOf(unauthorized.response!, config.url)
         if ('refused' in challenge) return { reason: challenge.refused, wasReady: false }
@@ -188,18 +191,19 @@ function createTransport(
   onStderr: (chunk: string) => void,
   { authProvider, onUnauthorized }: { authProvider?: AuthProvider; onUnauthorized: (response: Response) => void },
 ): Transport {
-  if (config.transport === 'http') {
-    // Every message the server sends within a call is tagged with that call (see relatedCallsFetch).
-    const related = relatedCallsFetch()
-    const fetch: typeof related = async (input, init) => {
-      const response = await related(input, init)
+  if (config.transport !== 'stdio') {
+    // A 401 is noted for its challenge (`WWW-Authenticate`): the server asks each person to connect.
+    const noting401 = (base: FetchLike): FetchLike => async (input, init) => {
+      const response = await base(input, init)
       if (response.status === 401) onUnauthorized(response)
       return response
     }
-    return new StreamableHTTPClientTransport(config.url, { requestInit: { headers: config.headers }, fetch, ...(authProvider ? { authProvider } : {}) })
+    const auth = authProvider ? { authProvider } : {}
+    // Every message the server sends within a call is tagged with that call (see relatedCallsFetch).
+    if (config.transport === 'http') return new StreamableHTTPClientTransport(config.url, { requestInit: { headers: config.headers }, fetch: noting401(relatedCallsFetch()), ...auth })
+    // The 2024-11-05 HTTP+SSE transport (VS Code's `"type": "sse"`): the headers and the person's token go on its event stream's GET and on every POST.
+    return new SSEClientTransport(config.url, { requestInit: { headers: config.headers }, fetch: noting401(fetch), ...auth })
   }
-  // The 2024-11-05 HTTP+SSE transport (VS Code's `"type": "sse"`): the headers go on its event stream's GET and on every POST.
-  if (config.transport === 'sse') return new SSEClientTransport(config.url, { requestInit: { headers: config.headers } })
   const transport = new StdioClientTransport({
     command: config.command,
     args: config.args,
