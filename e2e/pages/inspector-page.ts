@@ -24,10 +24,20 @@ export class InspectorPage {
 
   /** Turn on the server's switch and wait until connected; the protocol revision it negotiated. */
   async connect(server: string): Promise<string> {
+    await this.toggleConnection(server)
+    return this.connected(server)
+  }
+
+  /** Click the server's switch, as a person does (an OAuth-protected server then sends the browser to sign in). */
+  async toggleConnection(server: string) {
     const toggle = this.page.getByRole('switch', { name: `Connect or disconnect "${server}"` })
     // The switch's input sits under its drawn track: a person clicks the track, which is its label.
     await this.page.locator(`label[for="${await toggle.getAttribute('id')}"]`).click()
-    await expect(toggle).toBeChecked()
+  }
+
+  /** Wait until the server is connected; the protocol revision it negotiated. */
+  async connected(server: string): Promise<string> {
+    await expect(this.page.getByRole('switch', { name: `Connect or disconnect "${server}"` })).toBeChecked()
     const revision = this.page.getByText(/^MCP 20\d\d-\d\d-\d\d$/)
     await expect(revision).toBeVisible()
     return (await revision.textContent())!
