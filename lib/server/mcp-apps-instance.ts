@@ -1,5 +1,5 @@
-import { createMcpAppsHost, type AppResourceSource, type McpAppsApp } from '../mcp/apps'
-import { DEFAULT_APPROVAL_POLICY, needsApproval, questionAppsOf, type McpClients } from '../mcp/client'
+import { clientsAppSource, createMcpAppsHost, type McpAppsApp } from '../mcp/apps'
+import { questionAppsOf } from '../mcp/client'
 import { getChatApp } from './chat-server-instance'
 import { readServerConfig } from './config'
 import { getMcpClients } from './mcp-clients-instance'
@@ -23,24 +23,7 @@ async function start(): Promise<McpAppsApp> {
     admission,
     host:
       clients.servers().length > 0
-        ? createMcpAppsHost({ source: appResourceSource(clients), questions: questionAppsOf(chat), audience: toolAudience, secret: readServerConfig().sessionSecret })
+        ? createMcpAppsHost({ source: clientsAppSource(clients), questions: questionAppsOf(chat), audience: toolAudience, secret: readServerConfig().sessionSecret })
         : undefined,
-  }
-}
-
-/** The host's view of the connections: a server that is not up says why, instead of "no such tool". */
-function appResourceSource(clients: McpClients): AppResourceSource {
-  return {
-    async getTool({ server, name }) {
-      const info = clients.servers().find((candidate) => candidate.name === server)
-      if (!info) throw new Error(`there is no MCP server named "${server}" in mcp.json`)
-      if (info.status === 'disabled') throw new Error('it is disabled in the MCP servers config')
-      if (info.status !== 'ready') throw new Error(info.status === 'starting' ? 'it is still starting' : `it is down (${info.error ?? 'failed'})`)
-      return clients.getTool(server, name)
-    },
-    readResource: ({ server, uri, signal }) => clients.readResource(server, uri, { signal }),
-    callTool: ({ server, name, arguments: args, signal }) => clients.callTool(server, name, args, { signal }),
-    // An app's call asks the person when the model's would: the server's `approve`, the tool's annotations.
-    needsApproval: ({ server, tool }) => needsApproval({ policy: clients.connection(server)?.approve ?? DEFAULT_APPROVAL_POLICY, tool }),
   }
 }

@@ -1,4 +1,5 @@
 export type { AppResourceSource } from './app-resource-source'
+export { clientsAppSource } from './clients-source'
 export { createMcpAppsHost, appResourceUriOf, APP_FRAME_PATH } from './mcp-apps-host'
 export type { McpAppsHost, OpenedApp, OpenedQuestionApp, QuestionAppSource } from './mcp-apps-host'
 export { McpAppError, isMcpAppError, MCP_APP_ERROR_STATUS } from './mcp-app-error'

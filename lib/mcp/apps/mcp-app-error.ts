@@ -14,6 +14,8 @@ export const MCP_APP_ERROR_STATUS = {
   /** No question of this browser waits for an answer in an app there. */
   unknown_question: 404,
   tool_not_allowed: 403,
+  /** The app's server asks each person to connect, and this person has not (or their token was refused). */
+  not_connected: 403,
   /** The app's tool call waits for the person's approval, as the model's would: ask, then send it again, approved. */
   approval_required: 428,
   forbidden_origin: 403,

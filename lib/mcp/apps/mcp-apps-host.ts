@@ -4,7 +4,7 @@ import { EVERYONE, type ToolAudience } from '../client/tool-audience'
 import type { AppResourceSource } from './app-resource-source'
 import { createAppFramePolicy, type AppCsp } from './app-frame-policy'
 import { createAppTicketCodec, type AppTicketCodec } from './app-frame-ticket'
-import { McpAppError } from './mcp-app-error'
+import { McpAppError, isMcpAppError } from './mcp-app-error'
 import { readAppResource } from './read-app-resource'
 import { visibleToApps } from '../tool-visibility'
 
@@ -92,10 +92,11 @@ export function createMcpAppsHost({
   toolTimeoutMs?: number
   tickets?: AppTicketCodec
 }): McpAppsHost {
-  async function toolOf(server: string, name: string): Promise<Tool | undefined> {
+  async function toolOf(server: string, name: string, clientId: string): Promise<Tool | undefined> {
     try {
-      return await source.getTool({ server, name })
+      return await source.getTool({ server, name, clientId })
     } catch (error) {
+      if (isMcpAppError(error)) throw error
       throw new McpAppError('server_unavailable', `"${server}" cannot be reached: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
@@ -108,12 +109,12 @@ export function createMcpAppsHost({
   return {
     async openApp({ clientId, person, server, tool, signal }) {
       refuseUnlessAdmitted(server, person)
-      const listed = await toolOf(server, tool)
+      const listed = await toolOf(server, tool, clientId)
       if (!listed) throw new McpAppError('no_app', `"${server}" has no tool named "${tool}".`)
       const uri = appResourceUriOf(listed)
       if (!uri) throw new McpAppError('no_app', `The tool "${tool}" of "${server}" has no MCP App (no ui:// _meta.ui.resourceUri).`)
       // Read now so that a broken app is a clear error in the card, not a blank frame.
-      const resource = await readAppResource({ source, server, uri, signal })
+      const resource = await readAppResource({ source, server, uri, clientId, signal })
       const frameTicket = tickets.issue({ kind: 'frame', clientId, server, tool, uri })
       return {
         uri,
@@ -128,7 +129,7 @@ export function createMcpAppsHost({
       const app = await questions?.questionApp({ clientId, callId, elicitId })
       if (!app) throw new McpAppError('unknown_question', 'This question is not waiting for an answer in an MCP App (it was answered, it ended, or it names no app).')
       refuseUnlessAdmitted(app.server, person)
-      const resource = await readAppResource({ source, server: app.server, uri: app.uri, signal })
+      const resource = await readAppResource({ source, server: app.server, uri: app.uri, clientId, signal })
       return {
         uri: app.uri,
         src: `${APP_FRAME_PATH}${tickets.issue({ kind: 'frame', clientId, server: app.server, tool: app.tool, uri: app.uri })}`,
@@ -141,7 +142,7 @@ export function createMcpAppsHost({
       const frame = tickets.verify({ token: ticket, kind: 'frame', clientId })
       if (!frame) throw new McpAppError('unknown_frame', 'No such app frame for this browser (or it expired): reload the chat.')
       refuseUnlessAdmitted(frame.server, person)
-      const resource = await readAppResource({ source, server: frame.server, uri: frame.uri, signal })
+      const resource = await readAppResource({ source, server: frame.server, uri: frame.uri, clientId, signal })
       return new Response(resource.html, {
         headers: {
           'Content-Type': 'text/html; charset=utf-8',
@@ -159,7 +160,7 @@ export function createMcpAppsHost({
       const app = tickets.verify({ token: bridgeTicket, kind: 'bridge', clientId })
       if (!app) throw new McpAppError('unknown_frame', 'No such app for this browser (or it expired): reload the chat.')
       refuseUnlessAdmitted(app.server, person)
-      const tool = await toolOf(app.server, name)
+      const tool = await toolOf(app.server, name, clientId)
       if (!tool) throw new McpAppError('tool_not_allowed', `"${app.server}" has no tool named "${name}".`)
       if (!visibleToApps(tool)) throw new McpAppError('tool_not_allowed', `The tool "${name}" of "${app.server}" is not offered to apps.`)
       // An app can call tools by itself, without anybody acting in it: a tool that may change
@@ -177,8 +178,9 @@ export function createMcpAppsHost({
       }
       const timeout = AbortSignal.timeout(toolTimeoutMs)
       try {
-        return await source.callTool({ server: app.server, name, arguments: args, signal: signal ? AbortSignal.any([signal, timeout]) : timeout })
+        return await source.callTool({ server: app.server, name, arguments: args, clientId, signal: signal ? AbortSignal.any([signal, timeout]) : timeout })
       } catch (error) {
+        if (isMcpAppError(error)) throw error
         if (timeout.aborted) throw new McpAppError('server_unavailable', `"${app.server}" did not answer ${name} within ${toolTimeoutMs / 1000} s.`)
         throw new McpAppError('server_unavailable', `"${app.server}" failed to run ${name}: ${error instanceof Error ? error.message : String(error)}`)
       }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { AppResourceSource } from './app-resource-source'
 import { appCspSchema, type AppCsp } from './app-frame-policy'
-import { McpAppError } from './mcp-app-error'
+import { McpAppError, isMcpAppError } from './mcp-app-error'
 import { MCP_APP_MIME_TYPE } from '../mcp-apps-extension'
 
 /** The one MIME type of an MCP App's HTML (MCP Apps 2026-01-26). */
@@ -34,17 +34,21 @@ export async function readAppResource({
   source,
   server,
   uri,
+  clientId,
   signal,
 }: {
   source: AppResourceSource
   server: string
   uri: string
+  /** Who asks (whose own connection serves a server each person connects to). */
+  clientId: string
   signal?: AbortSignal
 }): Promise<AppResource> {
   let result: unknown
   try {
-    result = await source.readResource({ server, uri, signal })
+    result = await source.readResource({ server, uri, clientId, signal })
   } catch (error) {
+    if (isMcpAppError(error)) throw error
     throw new McpAppError('server_unavailable', `"${server}" could not read ${uri}: ${error instanceof Error ? error.message : String(error)}`)
   }
   const contents = z.object({ contents: z.array(z.unknown()).max(64) }).safeParse(result)

@@ -91,7 +91,7 @@ export async function startOAuthSseServer(): Promise<OAuthSseServer> {
 
 function whoamiServer(): McpServer {
   const server = new McpServer({ name: 'oauth-sse-whoami', version: '1.0.0' })
-  server.registerTool('whoami', { description: 'Says whose token the call carried.', _meta: { ui: { resourceUri: WHOAMI_APP_URI } } }, (extra) => ({
+  server.registerTool('whoami', { description: 'Says whose token the call carried.', annotations: { readOnlyHint: true }, _meta: { ui: { resourceUri: WHOAMI_APP_URI } } }, (extra) => ({
     content: [{ type: 'text', text: `signed in as ${extra.authInfo?.clientId ?? 'nobody'}` }],
   }))
   server.registerResource('whoami app', WHOAMI_APP_URI, { mimeType: MCP_APP_MIME_TYPE }, (uri) => ({
