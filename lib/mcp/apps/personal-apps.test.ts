@@ -34,7 +34,7 @@ beforeEach(async () => {
   store = await openInScope(function* () {
     return createMemoryCredentialStore()
   })
-  const personal = createPersonalAccess({ store: store.value, secret: 'x'.repeat(40), run: store.run, appUrl: APP, login: loginAtProvider })
+  const personal = createPersonalAccess({ store: store.value, secret: 'x'.repeat(40), run: store.run, appUrl: APP })
   const config = { servers: [{ name: 'legacy', transport: 'sse' as const, url: remote.url, headers: {}, users: peopleListOf(['@example.com']) }], invalid: [] }
   chat = await startMcpClients({ config, personal })
   const identity = createClientIdentity({ secret: 'y'.repeat(40) })

@@ -41,7 +41,7 @@ beforeEach(async () => {
   store = await openInScope(function* () {
     return createMemoryCredentialStore()
   })
-  const personal = createPersonalAccess({ store: store.value, secret: 'x'.repeat(40), run: store.run, appUrl: APP, login: loginAtProvider })
+  const personal = createPersonalAccess({ store: store.value, secret: 'x'.repeat(40), run: store.run, appUrl: APP })
   chat = await startMcpClients({ config: { servers: [{ name: 'legacy', transport: 'sse', url: remote.url, headers: {} }], invalid: [] }, personal })
   identity = createClientIdentity({ secret: 'y'.repeat(40) })
   app = { identity, clients: chat.clients, personal, audience: EVERYONE }
