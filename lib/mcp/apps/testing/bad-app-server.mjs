@@ -4,11 +4,10 @@
 // Tools without an app: `plain` (may change things, as far as the host knows), `peek` (read-only),
 // `model-only` (hidden from apps), `app-only` (hidden from the model).
 //   node bad-app-server.mjs [hugeBytes]
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { McpServer } from '@modelcontextprotocol/server'
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio'
 import { z } from 'zod'
+import { appWithSdk } from './inline-app-sdk.mjs'
 
 const MIME = 'text/html;profile=mcp-app'
 const hugeBytes = Number(process.argv[2] ?? 5 * 1024 * 1024)
@@ -32,29 +31,19 @@ const cases = {
   }),
 }
 
-/**
- * The App SDK's self-contained bundle, inline (an app may load nothing): its closing
- * `export { local as Name, … }` becomes a global, since an inline module exports to nobody.
- */
+/** An app built on the official App SDK: it tells the model the text of its input. */
 function contextApp() {
-  const bundle = readFileSync(createRequire(import.meta.url).resolve('@modelcontextprotocol/ext-apps/app-with-deps'), 'utf8')
-  const exportAt = bundle.lastIndexOf('export{')
-  const names = bundle
-    .slice(exportAt + 'export{'.length, bundle.lastIndexOf('}'))
-    .split(',')
-    .map((entry) => entry.split(' as ').map((part) => part.trim()))
-    .map(([local, name]) => `${name ?? local}:${local}`)
-  const sdk = `${bundle.slice(0, exportAt)}globalThis.McpApps={${names.join(',')}};`
-  return `<!doctype html><html><body><p id="status">connecting</p><script type="module">${sdk.replaceAll('</script', '<\\/script')}
-const status = document.getElementById('status')
+  return appWithSdk({
+    body: '<p id="status">connecting</p>',
+    script: `const status = document.getElementById('status')
 const app = new McpApps.App({ name: 'context-app', version: '1.0.0' }, {})
 app.ontoolinput = async ({ arguments: args }) => {
   await app.updateModelContext({ content: [{ type: 'text', text: String(args?.text ?? '') }] })
   status.textContent = 'context sent: ' + args?.text
 }
 await app.connect()
-status.textContent = 'connected'
-</script></body></html>`
+status.textContent = 'connected'`,
+  })
 }
 cases.context = () => ({ contents: [{ uri: 'ui://bad/context', mimeType: MIME, text: contextApp() }] })
 

@@ -3,13 +3,28 @@ import type { AddressInfo } from 'node:net'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js'
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
+import { appWithSdk } from '../../apps/testing/inline-app-sdk.mjs'
 import { MCP_APP_MIME_TYPE } from '../../mcp-apps-extension'
 import { createResourceAuth } from '../../server/resource-auth'
 import { startTestAuthorizationServer, type TestAuthorizationServer } from '../../../testing/oauth-authorization-server'
 
-/** The MCP App of `whoami` (`_meta.ui.resourceUri`): a page that says it is the app. */
+/** The MCP App of `whoami` (`_meta.ui.resourceUri`). */
 export const WHOAMI_APP_URI = 'ui://whoami/app.html'
-export const WHOAMI_APP_HTML = '<!doctype html><html><body><p>The whoami app</p></body></html>'
+/** On the official App SDK: once the tool's result is in, it calls `whoami` itself, through the host, and shows the answer (or the refusal). */
+export const WHOAMI_APP_HTML = appWithSdk({
+  body: '<p>The whoami app</p><p id="who">waiting for the result</p>',
+  script: `const who = document.getElementById('who')
+const app = new McpApps.App({ name: 'whoami-app', version: '1.0.0' }, {})
+app.ontoolresult = async () => {
+  try {
+    const result = await app.callServerTool({ name: 'whoami', arguments: {} })
+    who.textContent = 'the app asked: ' + result.content[0].text
+  } catch (error) {
+    who.textContent = 'the app was refused: ' + error.message
+  }
+}
+await app.connect()`,
+})
 
 export interface OAuthSseServer {
   /** `http://127.0.0.1:<port>/sse`: the event stream; its messages go to `/messages?sessionId=…`. */
