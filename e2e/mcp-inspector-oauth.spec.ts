@@ -69,6 +69,8 @@ test('Inspector runs its OAuth flow against /api/mcp through the provider\'s log
     await inspector.answerSampling('Take the FlyAway bus to Union Station.')
     await expect(inspector.result).toContainText(/"ticketNumber": "TKT-[A-Z0-9]+"/)
     await expect(inspector.result).toContainText(`"seat": "${seat}"`)
+    // No access token (a JWT) in anything the server printed.
+    expect(app.output()).not.toMatch(/eyJ[\w-]*\.eyJ[\w-]*\./)
   } finally {
     if (testInfo.status !== testInfo.expectedStatus) {
       await testInfo.attach('inspector output', { body: inspectorProcess.output(), contentType: 'text/plain' })

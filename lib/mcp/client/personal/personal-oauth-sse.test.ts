@@ -90,4 +90,19 @@ describe('an "sse" server behind OAuth', () => {
     expect(logged.filter((line) => line.includes(token!))).toEqual([])
   })
 
+
+  it('asks a person whose token the server no longer takes to connect again, and leaves everyone else connected', async () => {
+    await flow.needsConnect('legacy')
+    const alice = flow.browser()
+    const bob = flow.browser()
+    await flow.connectAs('legacy', alice, 'alice')
+    await flow.connectAs('legacy', bob, 'bob')
+    remote.refuse('alice')
+    // Her connection starts again (as after a restart of the chat) with the token it holds: refused on the event stream.
+    await chat.clients.forgetPersonal('legacy', alice.person)
+    await flow.until(async () => ((await flow.statusFor('legacy', alice.person)) === 'needs_connect' ? true : undefined))
+    expect(chat.clients.personalTools(alice.person)).toEqual([])
+    expect(await flow.statusFor('legacy', bob.person)).toBe('ready')
+    expect(((await chat.clients.runningPersonal('legacy', bob.person)!.client!.callTool({ name: 'whoami' })) as CallToolResult).content).toEqual([{ type: 'text', text: 'signed in as bob' }])
+  })
 })

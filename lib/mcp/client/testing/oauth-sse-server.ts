@@ -31,6 +31,8 @@ export interface OAuthSseServer {
   url: URL
   /** The authorization server in front of it. */
   authServer: TestAuthorizationServer
+  /** From now on, tokens of `subject` are refused (`401 invalid_token`), as after their grant was revoked. */
+  refuse(subject: string): void
   close(): Promise<void>
 }
 
@@ -50,13 +52,14 @@ export async function startOAuthSseServer(): Promise<OAuthSseServer> {
   const authServer = await startTestAuthorizationServer({ resource: url.href, scopes: ['whoami'] })
   const resourceAuth = createResourceAuth({ issuer: authServer.issuer, resource: url.href, scopes: ['whoami'], principalOf: (_issuer, subject) => subject })
   const sessions = new Map<string, { transport: SSEServerTransport; subject: string }>()
+  const refused = new Set<string>()
 
   async function authorized(request: IncomingMessage, response: ServerResponse): Promise<AuthInfo | undefined> {
     const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1]
     const check = token ? await resourceAuth.verify(token) : undefined
-    if (check?.ok) return check.authInfo
+    if (check?.ok && !refused.has(check.authInfo.clientId)) return check.authInfo
     response
-      .writeHead(check?.status ?? 401, {
+      .writeHead(check && !check.ok ? check.status : 401, {
         'content-type': 'application/json',
         'www-authenticate': `Bearer ${check ? 'error="invalid_token", ' : ''}resource_metadata="${resourceAuth.resourceMetadataUrl}"`,
       })
@@ -95,6 +98,7 @@ export async function startOAuthSseServer(): Promise<OAuthSseServer> {
   return {
     url,
     authServer,
+    refuse: (subject) => void refused.add(subject),
     async close() {
       await Promise.all([...sessions.values()].map(({ transport }) => transport.close()))
       http.closeAllConnections()
