@@ -1,3 +1,4 @@
+import type { CallToolResult } from '@modelcontextprotocol/client'
 import { DEFAULT_APPROVAL_POLICY, needsApproval } from '../client/approval-policy'
 import type { McpServerConnection } from '../client/server-connection'
 import type { McpClients } from '../client/use-mcp-clients'
@@ -32,7 +33,7 @@ export function clientsAppSource(clients: McpClients): AppResourceSource {
   return {
     getTool: async ({ server, name, clientId }) => (await connectionFor(server, clientId)).tools.find((tool) => tool.name === name),
     readResource: async ({ server, uri, clientId, signal }) => (await connectionFor(server, clientId)).client!.readResource({ uri }, { signal }),
-    callTool: async ({ server, name, arguments: args, clientId, signal }) => (await connectionFor(server, clientId)).client!.callTool({ name, arguments: args }, { signal }) as never,
+    callTool: async ({ server, name, arguments: args, clientId, signal }) => (await (await connectionFor(server, clientId)).client!.callTool({ name, arguments: args }, { signal })) as CallToolResult,
     // An app's call asks the person when the model's would: the server's `approve`, the tool's annotations.
     needsApproval: ({ server, tool }) => needsApproval({ policy: clients.connection(server)?.approve ?? DEFAULT_APPROVAL_POLICY, tool }),
   }
