@@ -14,6 +14,8 @@ import { signInAtProvider } from './support/sign-in'
 // books a flight with the token; booking needs the scope `tools:book_flight`.
 
 const SERVER = 'elicit-chat-oauth'
+/** The same URL, on 2026-07-28: Inspector keeps OAuth state per server URL, so it uses the token the first entry got. */
+const SERVER_2026 = 'elicit-chat-oauth-2026'
 const SCOPES = ['tools:book_flight']
 
 let authServer: TestAuthorizationServer
@@ -29,7 +31,14 @@ test.beforeAll(async () => {
   const appUrl = `http://127.0.0.1:${port}`
   authServer = await startTestAuthorizationServer({ resource: `${appUrl}/api/mcp`, scopes: SCOPES })
   app = await startApp({ port, env: { APP_URL: appUrl, MCP_AUTH_ISSUER: authServer.issuer, MCP_AUTH_SCOPES: SCOPES.join(' ') } })
-  inspectorProcess = await startInspector({ servers: { [SERVER]: { url: `${app.url}/api/mcp` } } })
+  const url = `${app.url}/api/mcp`
+  inspectorProcess = await startInspector({ servers: { [SERVER]: { url }, [SERVER_2026]: { url, protocolEra: 'modern' } } })
+})
+
+test.afterEach(async ({}, testInfo) => {
+  if (testInfo.status === testInfo.expectedStatus) return
+  await testInfo.attach('inspector output', { body: inspectorProcess.output(), contentType: 'text/plain' })
+  await testInfo.attach('server output', { body: app.output(), contentType: 'text/plain' })
 })
 
 test.afterAll(async () => {
@@ -38,43 +47,50 @@ test.afterAll(async () => {
   await authServer?.stop()
 })
 
+/** book_flight from NYC to LAX in Inspector: our FlightList and SeatPicker answered in its app-rendered questions, the travel tip by hand; a ticket for the seat picked. */
+async function bookFlight(inspector: InspectorPage) {
+  await inspector.callTool('book_flight', { from: 'NYC', destination: 'LAX' })
+  const flights = inspector.app().getByRole('region', { name: 'Flights from NYC to LAX' })
+  await expect(flights).toBeVisible()
+  await inspector.app().getByRole('button', { name: /^JetStream JS \d+/ }).click()
+  const freeSeat = inspector.app().getByRole('button', { name: /^Seat \d+[A-F]$/, disabled: false }).first()
+  const seat = (await freeSeat.getAttribute('aria-label'))!.replace('Seat ', '')
+  await freeSeat.click()
+  await inspector.app().getByRole('button', { name: 'Confirm' }).click()
+  await inspector.answerSampling('Take the FlyAway bus to Union Station.')
+  await expect(inspector.result).toContainText(/"ticketNumber": "TKT-[A-Z0-9]+"/)
+  await expect(inspector.result).toContainText(`"seat": "${seat}"`)
+}
+
 test('Inspector runs its OAuth flow against /api/mcp through the provider\'s login and consent, connects, and books a flight with the token', async ({ page }, testInfo) => {
   const inspector = new InspectorPage(page, inspectorProcess.url)
-  try {
-    // Without a token the server says where its authorization server is; nothing else is open.
-    const refused = await fetch(`${app.url}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' })
-    expect(refused.status).toBe(401)
-    expect(refused.headers.get('www-authenticate')).toContain(`resource_metadata="${app.url}/.well-known/oauth-protected-resource/api/mcp"`)
+  // Without a token the server says where its authorization server is; nothing else is open.
+  const refused = await fetch(`${app.url}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' })
+  expect(refused.status).toBe(401)
+  expect(refused.headers.get('www-authenticate')).toContain(`resource_metadata="${app.url}/.well-known/oauth-protected-resource/api/mcp"`)
 
-    await inspector.open()
-    await inspector.toggleConnection(SERVER)
-    // Inspector sends the browser to the authorization server: its own login, then its consent.
-    await page.waitForURL((url) => url.origin === authServer.issuer)
-    await page.screenshot({ path: testInfo.outputPath('inspector-oauth-login.png') })
-    await signInAtProvider(page, 'alice')
-    // Back at Inspector's callback, which finishes the flow and connects.
-    await page.waitForURL((url) => url.origin === new URL(inspectorProcess.url).origin)
-    expect(await inspector.connected(SERVER)).toBe('MCP 2025-11-25')
-    await expect(page.getByText('Authorization complete')).toBeVisible()
-    await page.screenshot({ path: testInfo.outputPath('inspector-oauth-connected.png') })
+  await inspector.open()
+  await inspector.toggleConnection(SERVER)
+  // Inspector sends the browser to the authorization server: its own login, then its consent.
+  await page.waitForURL((url) => url.origin === authServer.issuer)
+  await page.screenshot({ path: testInfo.outputPath('inspector-oauth-login.png') })
+  await signInAtProvider(page, 'alice')
+  // Back at Inspector's callback, which finishes the flow and connects.
+  await page.waitForURL((url) => url.origin === new URL(inspectorProcess.url).origin)
+  expect(await inspector.connected(SERVER)).toBe('MCP 2025-11-25')
+  await expect(page.getByText('Authorization complete')).toBeVisible()
+  await page.screenshot({ path: testInfo.outputPath('inspector-oauth-connected.png') })
 
-    await inspector.callTool('book_flight', { from: 'NYC', destination: 'LAX' })
-    const flights = inspector.app().getByRole('region', { name: 'Flights from NYC to LAX' })
-    await expect(flights).toBeVisible()
-    await inspector.app().getByRole('button', { name: /^JetStream JS \d+/ }).click()
-    const freeSeat = inspector.app().getByRole('button', { name: /^Seat \d+[A-F]$/, disabled: false }).first()
-    const seat = (await freeSeat.getAttribute('aria-label'))!.replace('Seat ', '')
-    await freeSeat.click()
-    await inspector.app().getByRole('button', { name: 'Confirm' }).click()
-    await inspector.answerSampling('Take the FlyAway bus to Union Station.')
-    await expect(inspector.result).toContainText(/"ticketNumber": "TKT-[A-Z0-9]+"/)
-    await expect(inspector.result).toContainText(`"seat": "${seat}"`)
-    // No access token (a JWT) in anything the server printed.
-    expect(app.output()).not.toMatch(/eyJ[\w-]*\.eyJ[\w-]*\./)
-  } finally {
-    if (testInfo.status !== testInfo.expectedStatus) {
-      await testInfo.attach('inspector output', { body: inspectorProcess.output(), contentType: 'text/plain' })
-      await testInfo.attach('server output', { body: app.output(), contentType: 'text/plain' })
-    }
-  }
+  await bookFlight(inspector)
+  // No access token (a JWT) in anything the server printed.
+  expect(app.output()).not.toMatch(/eyJ[\w-]*\.eyJ[\w-]*\./)
+})
+
+test("on 2026-07-28 too: an entry of the same URL connects with the token Inspector holds for it, no sign-in again, and books", async ({ page }) => {
+  const inspector = new InspectorPage(page, inspectorProcess.url)
+  await inspector.open()
+  expect(await inspector.connect(SERVER_2026)).toBe('MCP 2026-07-28')
+  expect(new URL(page.url()).origin).toBe(new URL(inspectorProcess.url).origin)
+  await bookFlight(inspector)
+  expect(app.output()).not.toMatch(/eyJ[\w-]*\.eyJ[\w-]*\./)
 })
