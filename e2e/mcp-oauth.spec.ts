@@ -131,8 +131,10 @@ test('alice sees the remote as needing her to connect, connects on its own pages
   expect(remote.callsOf('book_flight')).toBe(1)
 
   // Disconnect: the token is forgotten (revoked at the authorization server); a call afterwards asks her to connect first.
+  const revoked = remote.authServer.revokedGrants()
   await line.getByRole('button', { name: 'Disconnect' }).click()
   await expect(line).toContainText('MCP server remote needs you to connect')
+  expect(remote.authServer.revokedGrants()).toBe(revoked + 1)
   await alice.chat.say('/remote__book_flight {"from": "BOS", "destination": "SEA"}')
   const question = alice.page.getByRole('region', { name: 'Connect remote' })
   await expect(question).toContainText('Connect remote to go on')
