@@ -15,6 +15,7 @@ export { createIdentityProvider, isProviderError, ProviderError, type IdentityPr
 export { installSignIn, pageGate, type PageGate } from './page-gate'
 export { safeNextPath } from './safe-next'
 export { AUTH_PAGES, CALLBACK_PATH, SIGN_IN_PATH, createSignIn, type SignIn, type SignInPolicy, type SignInProblem } from './sign-in'
+export { KEEP_CONNECTIONS_FIELD } from './sign-out-form'
 export { createMemoryAuthStore } from './stores/memory-store'
 export { useEmbeddedAuthStore } from './stores/embedded-store'
 export { useRedisAuthStore } from './stores/redis-store'

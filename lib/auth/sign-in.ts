@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import * as oidc from 'openid-client'
 import type { Operation } from 'effection'
-import { ChatRequestError, names, type ClientIdentityResolver, type PeopleList } from '../http'
+import { ChatRequestError, names, readBodyText, type ClientIdentityResolver, type PeopleList } from '../http'
 import { accountIdOf, guestOf, type Account } from './account'
 import { createAuthCookies } from './auth-cookies'
 import type { AuthSession, AuthStore } from './auth-store'
 import { isProviderError, type IdentityProvider, type ProviderClaims } from './identity-provider'
 import { safeNextPath } from './safe-next'
+import { KEEP_CONNECTIONS_FIELD } from './sign-out-form'
 import { createSigner } from './signed-value'
 
 /** Who may sign in, who is an admin, and for how long; checked at start (lib/server/auth-config.ts). */
@@ -31,6 +32,9 @@ export const AUTH_PAGES = { notAllowed: '/auth/not-allowed', signedOut: '/auth/s
 /** Why a sign-in could not finish, as `/auth/problem?reason=` says it (never the provider's own words). */
 export type SignInProblem = 'unreachable' | 'failed' | 'expired'
 
+/** The sign-out form is one box: a larger body is no form of ours. */
+const SIGN_OUT_BODY_BYTES = 1024
+
 const FLOW_MS = 10 * 60 * 1000
 const SESSION_ID_BYTES = 24
 
@@ -39,7 +43,11 @@ export interface SignIn {
   start(request: Request): Promise<Response>
   /** `GET /auth/callback`: the provider's answer checked, the session made, back to where the person was. */
   callback(request: Request): Promise<Response>
-  /** `POST /auth/sign-out`: the session ended in the store (so on every instance), the cookie cleared. */
+  /**
+   * `POST /auth/sign-out`: what the account keeps for its connections (`forget`) forgotten unless
+   * the form's `keepConnections` box is ticked, the session ended in the store (so on every
+   * instance), the cookie cleared.
+   */
   signOut(request: Request): Promise<Response>
   /** The signed-in account of the request, checked against the store, the allow-list and (once a minute) the provider. */
   account(request: Request): Promise<Account | undefined>
@@ -78,6 +86,7 @@ export function createSignIn({
   browser,
   guests = false,
   adopt,
+  forget,
   now = Date.now,
   log = (message: string) => console.warn(message),
 }: {
@@ -96,6 +105,12 @@ export function createSignIn({
    * Must be idempotent: two sign-ins of one browser may both call it.
    */
   adopt?: (from: string, to: string) => Promise<void>
+  /**
+   * Forgets what the account keeps for its connections to other services (its MCP servers'
+   * tokens and values, revoked where the server can); called by sign-out unless the person ticked
+   * `keepConnections`, before the session ends, so a failure leaves them signed in to try again.
+   */
+  forget?: (accountId: string) => Promise<void>
   now?: () => number
   log?: (message: string) => void
 }): SignIn {
@@ -233,7 +248,12 @@ export function createSignIn({
         throw new ChatRequestError('invalid_request', 'Sign out from the chat itself.')
       }
       const named = sessionOf(request)
-      if (named) await run(() => store.endSession(named.id))
+      if (named) {
+        // Only a session that is still on says whose connections to forget: an old cookie forgets nothing.
+        const session = forget ? await run(() => store.getSession(named.id, now())) : undefined
+        if (session && session.account.id === named.accountId && !(await keepsConnections(request))) await forget!(named.accountId)
+        await run(() => store.endSession(named.id))
+      }
       return redirect(AUTH_PAGES.signedOut, [cookies.clear('session')])
     },
 
@@ -256,4 +276,10 @@ export function createSignIn({
       return Object.keys(found.headers).length > 0 ? undefined : guestOf(found.clientId)
     },
   }
+}
+
+/** Whether the sign-out form's "keep my connected MCP servers" box was ticked; a body that is no such form says no. */
+async function keepsConnections(request: Request): Promise<boolean> {
+  if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get('content-type') ?? '')) return false
+  return new URLSearchParams(await readBodyText(request, SIGN_OUT_BODY_BYTES)).get(KEEP_CONNECTIONS_FIELD) === 'on'
 }

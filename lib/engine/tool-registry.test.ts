@@ -12,7 +12,7 @@ const own = createMcpTool('echo').description('Echoes').parameters(z.object({ te
 
 function external(name: string): ExternalTool {
   return {
-    tool: { ...own, name, liveOnly: true },
+    tool: { ...own, name, liveOnly: { startedBy: 'call the server' } },
     description: `${name} from a server`,
     inputSchema: { type: 'object', properties: { message: { type: 'string' } } },
     source: `mcp:${name.split('__')[0]}`,

@@ -47,7 +47,7 @@ export type { BrowserRevoked, ClientIdentity, ClientIdentityResolver } from './c
 export { isEmptyList, names, parsePeopleList, peopleListOf } from './people-list'
 export type { PeopleList, Person } from './people-list'
 export { readTrustProxy, requestIsHttps } from './request-is-https'
-export { readJsonBody, MAX_BODY_BYTES } from './read-json-body'
+export { readBodyText, readJsonBody, MAX_BODY_BYTES } from './read-json-body'
 export { clientAddressOf, addressKey } from './client-address'
 export { installPeerAddress } from './peer-address'
 export { installPageIdentity, pageIdentityHeaders } from './page-identity'

@@ -8,10 +8,21 @@ export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Pr
   if (!/^application\/json\b/i.test(type)) {
     throw new ChatRequestError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.')
   }
+  if (!request.body) throw new ChatRequestError('invalid_json', 'The request has no body.')
+  const text = await readBodyText(request, limit)
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new ChatRequestError('invalid_json', `The body is not valid JSON: ${(error as Error).message}`)
+  }
+}
+
+/** The request's body as text, refusing one larger than `limit` bytes (declared or sent) before reading the rest. */
+export async function readBodyText(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? 0)
   if (declared > limit) throw tooLarge(limit)
   const reader = request.body?.getReader()
-  if (!reader) throw new ChatRequestError('invalid_json', 'The request has no body.')
+  if (!reader) return ''
   const chunks: Uint8Array[] = []
   let size = 0
   while (true) {
@@ -24,14 +35,9 @@ export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Pr
     }
     chunks.push(value)
   }
-  const text = Buffer.concat(chunks).toString('utf8')
-  try {
-    return JSON.parse(text)
-  } catch (error) {
-    throw new ChatRequestError('invalid_json', `The body is not valid JSON: ${(error as Error).message}`)
-  }
+  return Buffer.concat(chunks).toString('utf8')
 }
 
 function tooLarge(limit: number) {
-  return new ChatRequestError('body_too_large', `The body is larger than ${limit / 1024 / 1024} MiB.`)
+  return new ChatRequestError('body_too_large', limit >= 1024 * 1024 ? `The body is larger than ${limit / 1024 / 1024} MiB.` : `The body is larger than ${limit} bytes.`)
 }

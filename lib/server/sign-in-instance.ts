@@ -47,6 +47,11 @@ async function open(): Promise<SignInInstance> {
     guests: config.guests,
     // The chat app opens after the sign-in (its identity is the account): reached when a browser signs in, not before.
     adopt: async (from, to) => (await import('./chat-server-instance')).getChatApp().then((app) => app.adopt(from, to)),
+    // Signing out without "keep my connected MCP servers": the account's tokens revoked and forgotten, its values too.
+    forget: async (account) => {
+      const [{ getMcpClients, getPersonalAccess }, { disconnectEveryServer }] = await Promise.all([import('./mcp-clients-instance'), import('../mcp/client/personal')])
+      await disconnectEveryServer({ personal: await getPersonalAccess(), clients: await getMcpClients(), person: account })
+    },
   })
   return { signIn, config }
 }

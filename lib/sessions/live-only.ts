@@ -3,14 +3,16 @@ import type { SessionRecord } from './session-record'
 /**
  * Whether a live-only tool's session may be run again from this record (on another process,
  * after a restart, or after being dropped from memory). A live-only tool does its outside work
- * (a call to another server) only after a journaled step (`ctx.step`) that marks its start, and
- * before that only asks questions, which a replay answers from the journal without asking again.
- * Every question is written with the whole journal so far, so a record that waits for an answer
- * and holds no step was written before the outside work began: running it again redoes nothing.
- * A running record is never replayed: its process may be doing the work right now.
+ * (a call to another server) only after the journaled step named `startedBy` (`ctx.step`) that
+ * marks its start, and before that only asks questions and takes steps that reach nothing
+ * outside (a look at its connection), which a replay answers from the journal without asking or
+ * looking again. Every question is written with the whole journal so far, so a record that waits
+ * for an answer and holds no `startedBy` step was written before the outside work began: running
+ * it again redoes nothing. A running record is never replayed: its process may be doing the work
+ * right now.
  */
-export function replayable(record: SessionRecord): boolean {
-  return record.status === 'waiting' && !record.journal.some((entry) => entry.kind === 'step')
+export function replayable(record: SessionRecord, startedBy: string): boolean {
+  return record.status === 'waiting' && !record.journal.some((entry) => entry.kind === 'step' && entry.name === startedBy)
 }
 
 /** What the client hears of a live-only tool's session that cannot be run again (see `replayable`). */

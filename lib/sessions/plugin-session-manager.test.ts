@@ -73,10 +73,12 @@ const gatedTool = createMcpTool('gated')
   })
 
 let outsideCalls = 0
+let looks = 0
 
 /**
- * Like an external server's tool: asks before its outside work, marks the work's start with a
- * step, then asks again while the work runs (as a server's own question).
+ * Like an external server's tool: looks at its connection (a step that reaches nothing outside)
+ * and asks before its outside work, marks the work's start with the step it names as
+ * `startedBy`, then asks again while the work runs (as a server's own question).
  */
 const outsideTool = {
   ...createMcpTool('outside')
@@ -85,6 +87,10 @@ const outsideTool = {
     .elicits({ approve: z.object({ text: z.string() }), during: z.object({ text: z.string() }) })
     .execute(function* (_params, ctx) {
       try {
+        yield* ctx.step('look', function* () {
+          looks++
+          return true
+        })
         const approval = yield* ctx.elicit('approve', { message: 'May I?' })
         if (approval.action !== 'accept') return 'not allowed'
         yield* ctx.step('call started', function* () {
@@ -98,7 +104,7 @@ const outsideTool = {
         onTeardown?.('outside')
       }
     }),
-  liveOnly: true,
+  liveOnly: { startedBy: 'call started' },
 }
 
 const runtime = {
@@ -136,6 +142,7 @@ beforeEach(() => {
   duringStep = undefined
   gates = undefined
   outsideCalls = 0
+  looks = 0
 })
 afterEach(async () => {
   for (const instance of instances.splice(0)) await instance.destroy()
@@ -736,7 +743,7 @@ describe('PluginSessionManager', () => {
     expect(await on(a, () => a.manager.load('client-a', session.id))).toMatchObject({ kind: 'broken', message: expect.stringContaining('format 99') })
   })
   describe('a live-only tool (an external call)', () => {
-    it('is data until its outside work starts: its first question survives a restart, and the answer runs the work once', async () => {
+    it('is data until its outside work starts (a step before it does not pin it): its first question survives a restart, and the answer runs the work once', async () => {
       const store = createMemorySessionStore()
       const a = await startManager({ store })
       const session = await on(a, () => startOutside(a))
@@ -748,6 +755,8 @@ describe('PluginSessionManager', () => {
       const { end } = await on(b, () => answer(b, session.id, 'yes'))
       expect(end).toMatchObject({ type: 'elicit', request: { key: 'during' } })
       expect(outsideCalls).toBe(1)
+      // The look before the question was taken from the journal, not taken again.
+      expect(looks).toBe(1)
     })
 
     it('is lost, never replayed, anywhere but the process doing its outside work', async () => {

@@ -211,7 +211,7 @@ export function usePluginSessionManager({
       yield* live.forget(record.clientId, record.id)
       const tool = tools(record.toolName, record.clientId)
       if (!tool) return `Session ${record.id} needs the tool "${record.toolName}", which this server does not offer.`
-      if (tool.liveOnly && !replayable(previous)) return lostLiveOnly(record.toolName)
+      if (tool.liveOnly && !replayable(previous, tool.liveOnly.startedBy)) return lostLiveOnly(record.toolName)
       return live.remember(live.run({ tool, stored: taken, parentMessages }))
     }
 
@@ -278,7 +278,7 @@ export function usePluginSessionManager({
         if (record.status === 'waiting' && record.expiresAt <= now()) {
           return { kind: 'ended', stored, ending: { kind: 'aborted', reason: expiredReason(record.toolName, idleTimeoutMs) }, expired: true }
         }
-        if (tool.liveOnly && !live.get(clientId, id) && !replayable(record)) {
+        if (tool.liveOnly && !live.get(clientId, id) && !replayable(record, tool.liveOnly.startedBy)) {
           // Working in another process, it is running as any session there is; once that process is gone, it is lost.
           if (record.status === 'running' && record.expiresAt > now()) return { kind: 'running', stored, abandoned: false }
           return { kind: 'broken', message: lostLiveOnly(record.toolName) }
@@ -355,7 +355,8 @@ export function usePluginSessionManager({
       touch(session) {
         // Dropped from memory, a live-only tool whose outside work began would be lost: it stays
         // until it ends, at the latest at its idle time-out.
-        live.waits(session, { pinned: Boolean(tools(session.toolName, session.clientId)?.liveOnly) && !replayable(session.stored.record) })
+        const liveOnly = tools(session.toolName, session.clientId)?.liveOnly
+        live.waits(session, { pinned: liveOnly !== undefined && !replayable(session.stored.record, liveOnly.startedBy) })
       },
 
       *abort(clientId, sessionId, reason = 'Stopped by the user.', { waitingOnly = false } = {}) {
@@ -408,7 +409,7 @@ export function usePluginSessionManager({
           at: now(),
           instance,
           hotMs,
-          liveOnly: (toolName, clientId) => Boolean(tools(toolName, clientId)?.liveOnly),
+          liveOnly: (toolName, clientId) => tools(toolName, clientId)?.liveOnly?.startedBy,
           heldHere: (record) => Boolean(live.get(record.clientId, record.id)?.waiting),
         })
       },

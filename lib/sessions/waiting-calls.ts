@@ -42,14 +42,16 @@ export function waitingCalls(
     /** This instance's name: a record it wrote is hot exactly when `heldHere` says so. */
     instance?: string
     hotMs: number
-    liveOnly(toolName: string, clientId: string): boolean
+    /** For a live-only tool, the step that starts its outside work (see `replayable`). */
+    liveOnly(toolName: string, clientId: string): string | undefined
     heldHere(record: SessionRecord): boolean
   },
 ): WaitingCall[] {
   return records.flatMap((record) => {
     if (record.status !== 'waiting' || !record.pending || record.expiresAt <= at) return []
     const here = instance !== undefined && record.instance === instance
-    const pinned = liveOnly(record.toolName, record.clientId) && !replayable(record)
+    const startedBy = liveOnly(record.toolName, record.clientId)
+    const pinned = startedBy !== undefined && !replayable(record, startedBy)
     const hot = here ? heldHere(record) : pinned || record.updatedAt + hotMs > at
     const { clientId, id: callId, toolName, updatedAt: since, expiresAt } = record
     return [{ clientId, callId, toolName, key: record.pending.key, since, expiresAt, instance: record.instance, hot }]

@@ -11,6 +11,8 @@ export interface TestAuthorizationServer {
   introspection: { url: string; clientId: string; clientSecret: string }
   /** A JWT access token signed with the server's own key (or another, `wrongKey`), with `claims` over sensible defaults for `resource`. */
   sign(claims?: JWTPayload, options?: { wrongKey?: boolean }): Promise<string>
+  /** How many grants were revoked so far (a refresh token revoked at its revocation endpoint, RFC 7009, ends its grant). */
+  revokedGrants(): number
   /** The server goes down (its port closed) / comes back on the same port. */
   stop(): Promise<void>
   restart(): Promise<void>
@@ -68,6 +70,8 @@ export async function startTestAuthorizationServer({
   }
   const provider = new Provider(issuer, configuration)
   provider.on('server_error', (_ctx, error) => console.error('test authorization server:', error))
+  let revokedGrants = 0
+  provider.on('grant.revoked', () => void revokedGrants++)
   handle = provider.callback()
   return {
     issuer,
@@ -78,6 +82,7 @@ export async function startTestAuthorizationServer({
         .setProtectedHeader({ alg: 'RS256', kid, typ: 'at+jwt' })
         .sign(wrongKey ? other.privateKey : keys.privateKey)
     },
+    revokedGrants: () => revokedGrants,
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections()

@@ -142,12 +142,13 @@ export interface McpTool<
   /**
    * Set for a tool whose calls cannot be replayed from their journal once their outside work
    * began (an external MCP server's: calling it again would redo its side effects). Such a tool
-   * marks that start with a `ctx.step` and only asks questions before it. Until then its session
-   * is data like any other (a question waiting for the person survives a restart); from then on
-   * it lives only in the process that started it, and a request that reaches it anywhere else,
-   * or after a restart, learns it was lost.
+   * marks that start with the `ctx.step` named `startedBy`, and before it only asks questions
+   * and takes steps that reach nothing outside (a look at its connection). Until then its
+   * session is data like any other (a question waiting for the person survives a restart); from
+   * then on it lives only in the process that started it, and a request that reaches it anywhere
+   * else, or after a restart, learns it was lost.
    */
-  readonly liveOnly?: boolean
+  readonly liveOnly?: { readonly startedBy: string }
   execute(params: z.output<TParams>, ctx: McpToolContext<TElicits>): Operation<TResult>
 }
 

@@ -58,7 +58,7 @@ export function createExternalTool({
     elicits: externalQuestions,
     requires: { elicitation: false, sampling: false },
     limits: {},
-    liveOnly: true,
+    liveOnly: { startedBy: CALL_STARTED },
     execute: (params: Record<string, unknown>, ctx: ExternalToolContext) => callExternalTool({ name, listed: tool, call: { server, tool: tool.name, params, ctx, clients, callTimeoutMs, ...(person !== undefined ? { person } : {}) } }),
   }
   const uiResourceUri = uiResourceUriOf(tool)

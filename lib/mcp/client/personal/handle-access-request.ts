@@ -4,6 +4,7 @@ import type { ToolAudience } from '../tool-audience'
 import type { McpClients } from '../use-mcp-clients'
 import { isMcpAccessRefusal, McpAccessRefusal } from './access-refusal'
 import { isCredentialStoreUnavailable } from './credential-store'
+import { disconnectPerson } from './disconnect-person'
 import type { PersonalAccess, UrlServerConfig } from './personal-access'
 
 /** What the routes under `app/api/mcp-oauth` need: who is asking, the servers, and each person's credentials. */
@@ -78,10 +79,7 @@ async function answer({ app, request, endpoint, person, admits }: { app: AccessA
     }
     case 'disconnect': {
       const { server: name } = parse(serverBody, await readJsonBody(request, SMALL_BODY_BYTES))
-      const server = personalServer(name)
-      const { revoked } = await personal.oauth.disconnect({ person, server })
-      await personal.forgetVariables(person, name)
-      await clients.forgetPersonal(name, person)
+      const { revoked } = await disconnectPerson({ personal, clients, person, server: personalServer(name) })
       return Response.json({ server: name, disconnected: true, revoked })
     }
     case 'variables': {

@@ -8,3 +8,4 @@ export { McpAccessRefusal, isMcpAccessRefusal, ACCESS_REFUSAL_STATUS } from './a
 export type { AccessRefusalCode } from './access-refusal'
 export { CALLBACK_PATH, CLIENT_METADATA_PATH } from './personal-oauth'
 export type { PersonalServerInfo } from './personal-connections'
+export { disconnectEveryServer } from './disconnect-person'

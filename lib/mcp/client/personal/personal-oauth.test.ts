@@ -3,13 +3,15 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CallToolResult, ElicitRequestParams } from '@modelcontextprotocol/client'
+import { run } from 'effection'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { bookTrainTool } from '@/fixtures/book-train/tool'
-import { accountIdOf } from '../../../auth/account'
+import { accountIdOf, createAccountIdentity, createIdentityProvider, createMemoryAuthStore, createSignIn, KEEP_CONNECTIONS_FIELD } from '../../../auth'
 import { loginAtProvider } from '../../../auth/testing/provider-login'
-import { createClientIdentity, type ClientIdentityResolver } from '../../../http'
+import { createClientIdentity, parsePeopleList, type ClientIdentityResolver } from '../../../http'
 import { createOfflineModel } from '../../../models'
 import { openInScope, type InScope } from '../../../testing/in-scope'
+import { startTestOidcProvider } from '../../../testing/oidc-provider'
 import { startTestAuthorizationServer, type TestAuthorizationServer } from '../../../testing/oauth-authorization-server'
 import { createMcpEndpoint, type McpEndpoint } from '../../server/mcp-endpoint'
 import { createResourceAuth, type ResourceAuth } from '../../server/resource-auth'
@@ -26,6 +28,7 @@ import { EXTERNAL_QUESTION } from '../external-questions'
 import { createServerToolSource } from '../server-tool-source'
 import { startMcpClients } from '../start-mcp-clients'
 import type { McpClients } from '../use-mcp-clients'
+import { disconnectEveryServer } from './disconnect-person'
 import { handleAccessRequest, type AccessApp } from './handle-access-request'
 import { createPersonalAccess } from './personal-access'
 import { CALLBACK_PATH } from './personal-oauth'
@@ -295,6 +298,71 @@ describe('a call of a server the person has not connected', () => {
       expect(JSON.parse(eventsOf(turn.events, 'tool_result')[0]!.content).structuredContent).toMatchObject({ status: 'confirmed' })
     } finally {
       await server.close()
+    }
+  })
+})
+
+describe('signing out of the chat', () => {
+  it('disconnects the person from every server that asks each person to connect (its grant revoked at the authorization server), unless they tick "keep"', async () => {
+    await until(async () => (chat.clients.servers()[0]!.status === 'needs_connect' ? true : undefined))
+    const appUrl = 'http://127.0.0.1:3999'
+    const op = await startTestOidcProvider({ redirectUris: [`${appUrl}/auth/callback`] })
+    try {
+      const signIn = createSignIn({
+        policy: { appUrl, allowed: parsePeopleList({ emails: '@example.com' }), admins: parsePeopleList({}), sessionMaxAgeMs: 3_600_000, recheckAfterMs: 60_000 },
+        provider: createIdentityProvider({ issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, groupsClaim: 'groups' }),
+        store: createMemoryAuthStore(),
+        run: (operation) => run(operation),
+        secret: CHAT_SECRET,
+        // As the app wires it (lib/server/sign-in-instance.ts).
+        forget: (account) => disconnectEveryServer({ personal: app.personal, clients: chat.clients, person: account }),
+      })
+      // The account is who connects, as with sign-in on.
+      const signedInApp: AccessApp = { ...app, identity: createAccountIdentity(signIn) }
+      const alice = accountIdOf(op.issuer, 'alice')
+      const signInAlice = async (): Promise<string> => {
+        const started = await signIn.start(new Request(`${appUrl}/auth/sign-in?next=/`))
+        const flow = started.headers.getSetCookie().find((line) => line.startsWith('chat_sign_in='))!.split(';')[0]!
+        const back = await loginAtProvider(started.headers.get('location')!, 'alice', { redirectUriPrefix: `${appUrl}/auth/callback` })
+        const done = await signIn.callback(new Request(back, { headers: { cookie: flow } }))
+        return done.headers.getSetCookie().find((line) => line.startsWith('chat_session='))!.split(';')[0]!
+      }
+      const connectAlice = async (session: string) => {
+        const started = await handleAccessRequest({
+          app: signedInApp,
+          request: new Request(new URL('/api/mcp-oauth/connect', APP), { method: 'POST', headers: { cookie: session, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' }, body: '{"server":"remote"}' }),
+          endpoint: { action: 'connect' },
+        })
+        const { authorizationUrl } = (await started.json()) as { authorizationUrl: string }
+        const back = await loginAtProvider(authorizationUrl, 'alice', { redirectUriPrefix: new URL(CALLBACK_PATH, APP).href })
+        expect((await handleAccessRequest({ app: signedInApp, request: new Request(back, { headers: { cookie: session } }), endpoint: { action: 'callback' } })).status).toBe(303)
+        await until(async () => ((await statusFor(alice)) === 'ready' ? true : undefined))
+      }
+      const signOut = (session: string, form: string) =>
+        signIn.signOut(new Request(`${appUrl}/auth/sign-out`, { method: 'POST', headers: { cookie: session, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' }, body: form }))
+
+      // Kept: signed out and in again, still connected; nothing revoked.
+      let session = await signInAlice()
+      await connectAlice(session)
+      expect((await signOut(session, `${KEEP_CONNECTIONS_FIELD}=on`)).headers.get('location')).toBe(`${appUrl}/auth/signed-out`)
+      expect(await statusFor(alice)).toBe('ready')
+      expect(authServer.revokedGrants()).toBe(0)
+
+      // A body no sign-out form sends is refused before anything is forgotten or ended.
+      session = await signInAlice()
+      const junk = await signOut(session, 'x'.repeat(2048)).catch((error: unknown) => error)
+      expect(junk).toMatchObject({ code: 'body_too_large' })
+      expect(await statusFor(alice)).toBe('ready')
+      expect(await signIn.account(new Request(`${appUrl}/api/chats`, { headers: { cookie: session } }))).toMatchObject({ id: alice })
+
+      // The default: the grant revoked at the authorization server, the tokens forgotten, the connection ended.
+      expect((await signOut(session, '')).headers.get('location')).toBe(`${appUrl}/auth/signed-out`)
+      expect(authServer.revokedGrants()).toBe(1)
+      expect(await app.personal!.oauth.connected({ person: alice, server: 'remote' })).toBe(false)
+      expect(await statusFor(alice)).toBe('needs_connect')
+      expect(await signIn.account(new Request(`${appUrl}/api/chats`, { headers: { cookie: session } }))).toBeUndefined()
+    } finally {
+      await op.stop()
     }
   })
 })
