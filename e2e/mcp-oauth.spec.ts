@@ -77,16 +77,14 @@ async function connectAt(page: Page, start: () => Promise<void>, login: string |
   await expect(serverLine(page)).toContainText('MCP server remote is connected for you.')
 }
 
-/** Answers the remote's booking in its card: its flight and its seat, each with the first choice, then its sampling request. */
+/** Answers the remote's booking in its card: its flight and its seat in the remote's own app, each the first one offered, then its sampling request. */
 async function answerBooking(card: Locator) {
-  const form = card.getByRole('region', { name: 'Form from remote' }).last()
-  const flight = form.getByRole('group', { name: 'Flight' }).getByRole('radio').first()
-  await flight.check()
-  await expect(flight).toBeChecked()
-  await form.getByRole('button', { name: 'Accept' }).click()
-  await expect(form).toContainText('Select your seat')
-  await form.getByRole('combobox', { name: 'Seat' }).selectOption({ index: 1 })
-  await form.getByRole('button', { name: 'Accept' }).click()
+  // The remote's questions show in its own MCP App, read through the asking person's connection.
+  const flights = card.locator('iframe').last().contentFrame()
+  await flights.getByRole('button', { name: /\$\d+$/ }).first().click()
+  const seats = card.locator('iframe').last().contentFrame()
+  await seats.getByRole('button', { name: /^Seat \d+[A-F]$/, disabled: false }).first().click()
+  await seats.getByRole('button', { name: 'Confirm' }).click()
   await card.getByRole('region', { name: 'Sampling request from remote' }).getByRole('button', { name: 'Approve' }).click()
 }
 
