@@ -1,7 +1,7 @@
 export type { AppResourceSource } from './app-resource-source'
 export { createMcpAppsHost, appResourceUriOf, APP_FRAME_PATH } from './mcp-apps-host'
 export type { McpAppsHost, OpenedApp, OpenedQuestionApp, QuestionAppSource } from './mcp-apps-host'
-export { McpAppError, isMcpAppError, MCP_APP_ERROR_STATUS } from './mcp-app-error'
+export { McpAppError, isMcpAppError } from './mcp-app-error'
 export type { McpAppErrorCode } from './mcp-app-error'
 export { createAppFramePolicy } from './app-frame-policy'
 export type { AppCsp } from './app-frame-policy'
