@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { prerender } from 'react-dom/static'
 import { describe, expect, it } from 'vitest'
 import type { ElicitationEntry } from '@/lib/client'
-import { toPluginElicitRequest, type ElicitHandlerRequest, type PluginClientContext, type QuestionProps, type RenderedComponent } from '@/lib/plugins'
+import { toPluginElicitRequest, type PluginClientContext, type PluginElicitRequest, type QuestionProps, type RenderedComponent } from '@/lib/plugins'
 import { questionHandler } from '@/lib/plugins/question-handler'
 import { ElicitationView } from './ElicitationView'
 
@@ -20,7 +20,7 @@ function questionRender(response?: unknown): RenderedComponent {
       yield undefined as never
     },
   } as unknown as PluginClientContext
-  const request = { message: 'Which seat?', context: {}, choices: {}, defaults: {} } as unknown as ElicitHandlerRequest<string, Record<string, unknown>>
+  const request = { message: 'Which seat?', context: {}, choices: {}, defaults: {} } as unknown as PluginElicitRequest
   questionHandler(SeatButtons as never)(request, ctx)[Symbol.iterator]().next()
   return shown!
 }

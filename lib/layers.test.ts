@@ -43,6 +43,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'lib/testing': [],
 }
 const TEST_HELPERS_MAY_ALSO_IMPORT = ['lib/testing', 'fixtures']
+/** The most lines a source file of lib/ may have (its tests are not counted). */
+const MAX_LINES = 400
 
 /** A layer's own part of a pattern every layer repeats: a file of this name may be in several. */
 const REPEATED_IN_EACH_LAYER = ['index.ts', 'errors.ts', 'types.ts', 'limits.ts', 'api-schema.ts', 'memory-store.ts', 'embedded-store.ts', 'redis-store.ts']
@@ -134,6 +136,14 @@ describe('the layers of lib/', () => {
       return edges.has(`${to} → ${from}`)
     })
     expect(back).toEqual([])
+  })
+
+  it('has no file of lib/ over 400 lines: a longer one holds more than one concept, to be split by concept', () => {
+    const long = files
+      .map((file) => [file, readFileSync(path.join(root, file), 'utf8').split('\n').length] as const)
+      .filter(([, lines]) => lines > MAX_LINES)
+      .map(([file, lines]) => `${file}: ${lines} lines`)
+    expect(long).toEqual([])
   })
 
   it('finds the imports it checks', () => {

@@ -3,13 +3,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge'
 import { useEffect, useRef, useState } from 'react'
-import type { LogLine } from '@/lib/client'
 import { AlertIcon } from '../icons'
-import { ToolLogs } from '../ToolLogs'
-import { connectAppBridge, inlineHostContext, type AppToolDecision, type OpenedApp } from './app-bridge-session'
+import { AppFrame, followHostContext, openAppFrame, useAppFrameChrome } from './AppFrame'
+import { connectAppBridge, type AppToolDecision, type OpenedApp } from './app-bridge-session'
 import { AppToolApproval, type PendingToolCall } from './AppToolApproval'
-import { LinkConfirm, type PendingLink } from './LinkConfirm'
-import { registerLiveApp } from './live-apps'
 import { useMcpAppHost } from './mcp-app-host-context'
 
 export interface McpAppFrameProps {
@@ -27,13 +24,9 @@ export interface McpAppFrameProps {
 
 type Opening = { status: 'opening' } | { status: 'open'; app: OpenedApp } | { status: 'failed'; message: string }
 
-const LEVELS = new Set<LogLine['level']>(['debug', 'info', 'warning', 'error'])
-
 /**
- * A tool's MCP App inside its card. The app's document comes from `/api/mcp-apps/frame/…`,
- * whose own CSP sandboxes it into an opaque origin, and the iframe is sandboxed too (scripts
- * and forms, never `allow-same-origin`): the app cannot read the chat, its cookies or its
- * storage, and it talks to the chat only through the `AppBridge` over `postMessage`.
+ * A tool's MCP App inside its card, in the chat's one app frame (`AppFrame`: sandboxed into an
+ * opaque origin, talking to the chat only through the `AppBridge` over `postMessage`).
  *
  * Why not the double iframe ("sandbox proxy") of the MCP Apps docs: it exists to give the app
  * an origin other than the host's, by loading a proxy from a second origin. We have one origin,
@@ -45,9 +38,7 @@ const LEVELS = new Set<LogLine['level']>(['debug', 'info', 'warning', 'error'])
 export function McpAppFrame({ server, tool, callId, arguments: args, result, cancelled }: McpAppFrameProps) {
   const host = useMcpAppHost()
   const [opening, setOpening] = useState<Opening>({ status: 'opening' })
-  const [height, setHeight] = useState(160)
-  const [logs, setLogs] = useState<LogLine[]>([])
-  const [link, setLink] = useState<PendingLink | undefined>()
+  const chrome = useAppFrameChrome()
   /** The app's tool calls waiting for the person, first asked first. */
   const [toolCalls, setToolCalls] = useState<PendingToolCall[]>([])
   const [initialized, setInitialized] = useState(false)
@@ -60,19 +51,10 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result, can
   useEffect(() => {
     const abort = new AbortController()
     setOpening({ status: 'opening' })
-    fetch('/api/mcp-apps/frames', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ server, tool }),
-      credentials: 'same-origin',
-      signal: abort.signal,
-    })
-      .then(async (response) => {
-        const body = (await response.json().catch(() => undefined)) as OpenedApp | { error?: { message?: string } } | undefined
-        if (!response.ok || !body || !('src' in body)) {
-          const message = (body as { error?: { message?: string } } | undefined)?.error?.message ?? `The server answered ${response.status}.`
-          setOpening({ status: 'failed', message })
-        } else setOpening({ status: 'open', app: body })
+    openAppFrame<OpenedApp>('/api/mcp-apps/frames', { server, tool }, abort.signal)
+      .then((answer) => {
+        if ('opened' in answer) setOpening({ status: 'open', app: answer.opened })
+        else setOpening({ status: 'failed', message: answer.refused ?? `The server answered ${answer.status}.` })
       })
       .catch((error: unknown) => {
         if (!abort.signal.aborted) setOpening({ status: 'failed', message: error instanceof Error ? error.message : String(error) })
@@ -93,30 +75,16 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result, can
       tornDown = true
       await bridge.current.teardownResource({})
     }
-    const unregister = registerLiveApp(teardown)
-    const dark = matchMedia('(prefers-color-scheme: dark)')
-    const hostContext = () => inlineHostContext(dark.matches)
-    const onTheme = () => bridge.current?.setHostContext(hostContext())
-    dark.addEventListener('change', onTheme)
+    const page = followHostContext({ setHostContext: (context) => bridge.current?.setHostContext(context), teardown })
     connectAppBridge({
       frame: window,
       opened: app,
-      hostContext: hostContext(),
+      hostContext: page.hostContext,
       handlers: {
+        ...chrome.handlers,
         initialized: () => setInitialized(true),
-        resized: setHeight,
         message: (text) => latest.current.host?.sendMessage(text) ?? false,
         appContext: (text) => latest.current.host?.setAppContext(source, text),
-        confirmLink: (url) =>
-          new Promise<boolean>((resolve) => {
-            setLink({
-              url,
-              decide(open) {
-                setLink(undefined)
-                resolve(open)
-              },
-            })
-          }),
         approveTool: (call, signal) =>
           new Promise<AppToolDecision>((resolve) => {
             const pending: PendingToolCall = {
@@ -132,8 +100,6 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result, can
             signal.addEventListener('abort', withdrawn, { once: true })
             setToolCalls((waiting) => [...waiting, pending])
           }),
-        log: (level, message) =>
-          setLogs((lines) => [...lines.slice(-49), { level: LEVELS.has(level as LogLine['level']) ? (level as LogLine['level']) : 'info', message }]),
       },
     }).then(
       (connected) => {
@@ -146,8 +112,7 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result, can
     )
     return () => {
       closed = true
-      unregister()
-      dark.removeEventListener('change', onTheme)
+      page.stop()
       const current = bridge.current
       bridge.current = undefined
       if (!current) return
@@ -155,6 +120,7 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result, can
       const ending = tornDown ? Promise.resolve() : current.teardownResource({}, { timeout: 1_000 }).then(undefined, () => {})
       void ending.then(() => current.close())
     }
+    // The chrome's handlers only set its state: the bridge is connected once per app.
   }, [app, source])
 
   // Input first, then the result (or the cancellation), each once the app is ready for it.
@@ -191,23 +157,9 @@ export function McpAppFrame({ server, tool, callId, arguments: args, result, can
   }
   return (
     <div className="mx-3 mb-3 sm:mx-4" data-testid="mcp-app" data-app-status={initialized ? 'ready' : opening.status}>
-      {app ? (
-        <iframe
-          ref={frame}
-          title={`App of ${server}__${tool}`}
-          data-testid="mcp-app-frame"
-          // Never allow-same-origin: with it the app would run on the chat's own origin.
-          sandbox="allow-scripts allow-forms"
-          referrerPolicy="no-referrer"
-          style={{ height }}
-          className={`block w-full rounded-lg bg-white dark:bg-zinc-950 ${app.prefersBorder === false ? '' : 'border border-zinc-200 dark:border-zinc-800'}`}
-        />
-      ) : (
-        <p className="text-xs text-zinc-500 dark:text-zinc-400">Loading the app…</p>
-      )}
-      {link ? <LinkConfirm link={link} /> : null}
-      {toolCalls[0] ? <AppToolApproval server={server} pending={toolCalls[0]} /> : null}
-      {logs.length > 0 ? <ToolLogs logs={logs} /> : null}
+      <AppFrame opened={app} frame={frame} title={`App of ${server}__${tool}`} testId="mcp-app-frame" chrome={chrome}>
+        {toolCalls[0] ? <AppToolApproval server={server} pending={toolCalls[0]} /> : null}
+      </AppFrame>
     </div>
   )
 }

@@ -1,15 +1,11 @@
 'use client'
 
 import { useEffect, useRef, useState } from 'react'
-import type { LogLine } from '@/lib/client'
 import type { ElicitAnswer } from '@/lib/protocol'
 import type { FormQuestionApp } from '@/lib/mcp/client/external-questions'
 import { flatFormAnswerSchema, FlatFormError, parseFlatForm } from '@/lib/mcp/client/flat-form'
 import { AlertIcon } from '../icons'
-import { ToolLogs } from '../ToolLogs'
-import { inlineHostContext } from '../mcp-app/app-bridge-session'
-import { LinkConfirm, type PendingLink } from '../mcp-app/LinkConfirm'
-import { registerLiveApp } from '../mcp-app/live-apps'
+import { AppFrame, followHostContext, openAppFrame, useAppFrameChrome } from '../mcp-app/AppFrame'
 import { connectQuestionAppBridge, type OpenedQuestionApp } from '../mcp-app/question-app-bridge'
 import { AnswerSummary } from './answer-parts'
 
@@ -21,8 +17,6 @@ export type QuestionAppOutcome = { via: 'app'; answer: ElicitAnswer<Record<strin
 
 /** How long an app may take to load and complete `ui/initialize` before the form is shown instead. */
 export const APP_START_TIMEOUT_MS = 10_000
-
-const LEVELS = new Set<LogLine['level']>(['debug', 'info', 'warning', 'error'])
 
 /**
  * An external server's form question answered inside that server's MCP App (app-rendered
@@ -94,9 +88,7 @@ function LiveQuestionApp({
   onRespond: (outcome: QuestionAppOutcome) => void
 }) {
   const [opening, setOpening] = useState<Opening>({ status: 'opening' })
-  const [height, setHeight] = useState(160)
-  const [logs, setLogs] = useState<LogLine[]>([])
-  const [link, setLink] = useState<PendingLink | undefined>()
+  const chrome = useAppFrameChrome()
   const frame = useRef<HTMLIFrameElement>(null)
   const latest = useRef({ onRespond, app, requestedSchema })
   latest.current = { onRespond, app, requestedSchema }
@@ -110,17 +102,10 @@ function LiveQuestionApp({
 
   useEffect(() => {
     const abort = new AbortController()
-    fetch('/api/mcp-apps/question-frames', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ callId, elicitId }),
-      credentials: 'same-origin',
-      signal: abort.signal,
-    })
-      .then(async (response) => {
-        const body = (await response.json().catch(() => undefined)) as OpenedQuestionApp | { error?: { message?: string } } | undefined
-        if (response.ok && body && 'src' in body) setOpening({ status: 'open', opened: body })
-        else respond({ via: 'form', reason: sentence((body as { error?: { message?: string } } | undefined)?.error?.message ?? `the chat's server answered ${response.status}`) })
+    openAppFrame<OpenedQuestionApp>('/api/mcp-apps/question-frames', { callId, elicitId }, abort.signal)
+      .then((answer) => {
+        if ('opened' in answer) setOpening({ status: 'open', opened: answer.opened })
+        else respond({ via: 'form', reason: sentence(answer.refused ?? `the chat's server answered ${answer.status}`) })
       })
       .catch((error: unknown) => {
         if (!abort.signal.aborted) respond({ via: 'form', reason: sentence(`it could not be loaded (${messageOf(error)})`) })
@@ -135,13 +120,10 @@ function LiveQuestionApp({
     const window = element?.contentWindow
     if (!opened || !element || !window) return
     const abort = new AbortController()
-    const dark = matchMedia('(prefers-color-scheme: dark)')
     let bridge: Awaited<ReturnType<typeof connectQuestionAppBridge>> | undefined
     let tornDown: Promise<void> | undefined
     const teardown = () => (tornDown ??= bridge ? bridge.teardown(1_000) : Promise.resolve())
-    const unregister = registerLiveApp(teardown)
-    const onTheme = () => bridge?.setHostContext(inlineHostContext(dark.matches))
-    dark.addEventListener('change', onTheme)
+    const page = followHostContext({ setHostContext: (context) => bridge?.setHostContext(context), teardown })
     /** Tear the app down, then answer: once React removes the iframe, nothing posted to it arrives. */
     const finish = async (outcome: QuestionAppOutcome) => {
       await teardown()
@@ -153,22 +135,8 @@ function LiveQuestionApp({
         bridge = await connectQuestionAppBridge({
           frame: window,
           opened,
-          hostContext: inlineHostContext(dark.matches),
-          handlers: {
-            resized: setHeight,
-            log: (level, message) =>
-              setLogs((lines) => [...lines.slice(-49), { level: LEVELS.has(level as LogLine['level']) ? (level as LogLine['level']) : 'info', message }]),
-            confirmLink: (url) =>
-              new Promise<boolean>((resolve) => {
-                setLink({
-                  url,
-                  decide(open) {
-                    setLink(undefined)
-                    resolve(open)
-                  },
-                })
-              }),
-          },
+          hostContext: page.hostContext,
+          handlers: chrome.handlers,
         })
         if (abort.signal.aborted) return void teardown()
         // Only now: the bridge listens before the app's first message can arrive.
@@ -188,8 +156,7 @@ function LiveQuestionApp({
 
     return () => {
       abort.abort()
-      unregister()
-      dark.removeEventListener('change', onTheme)
+      page.stop()
       // Stopped, or the card went away: the app goes too (the chat tears apps down first on New chat).
       void teardown()
     }
@@ -199,22 +166,7 @@ function LiveQuestionApp({
   return (
     <div data-testid="question-app" data-app-status={opened ? 'open' : 'opening'}>
       <p className="mb-1 text-xs text-zinc-500 dark:text-zinc-400">{server} asks, in its own app:</p>
-      {opened ? (
-        <iframe
-          ref={frame}
-          title={`App of ${server} for this question`}
-          data-testid="question-app-frame"
-          // Never allow-same-origin: with it the app would run on the chat's own origin.
-          sandbox="allow-scripts allow-forms"
-          referrerPolicy="no-referrer"
-          style={{ height }}
-          className={`block w-full rounded-lg bg-white dark:bg-zinc-950 ${opened.prefersBorder === false ? '' : 'border border-zinc-200 dark:border-zinc-800'}`}
-        />
-      ) : (
-        <p className="text-xs text-zinc-500 dark:text-zinc-400">Loading the app…</p>
-      )}
-      {link ? <LinkConfirm link={link} /> : null}
-      {logs.length > 0 ? <ToolLogs logs={logs} /> : null}
+      <AppFrame opened={opened} frame={frame} title={`App of ${server} for this question`} testId="question-app-frame" chrome={chrome} />
     </div>
   )
 }

@@ -1,12 +1,9 @@
 import { hasMark, Refusal } from '../http'
 
-/** The refusals of `GET /api/admin/usage` and the HTTP status of each (lib/http/errors.ts's JSON shape). */
-export const USAGE_ERROR_STATUS = {
-  /** No `Authorization: Bearer <ADMIN_TOKEN>`, a wrong one, or no `ADMIN_TOKEN` configured. */
-  admin_only: 401,
-} as const
+/** The codes `GET /api/admin/usage` refuses with: the admin routes' (their statuses: the app's one table, `ERROR_STATUS`). */
+export const USAGE_ERROR_CODES = ['admin_only'] as const
 
-export type UsageErrorCode = keyof typeof USAGE_ERROR_STATUS
+export type UsageErrorCode = (typeof USAGE_ERROR_CODES)[number]
 
 /** Marks every `UsageError`, whichever copy of this module made it (`hasMark`). */
 const USAGE_ERROR = Symbol.for('chat-app.UsageError')
@@ -16,7 +13,7 @@ export class UsageError extends Refusal<UsageErrorCode> {
   override name = 'UsageError'
   readonly [USAGE_ERROR] = true
   constructor(code: UsageErrorCode, message: string) {
-    super(code, USAGE_ERROR_STATUS[code], message)
+    super(code, message)
   }
 }
 

@@ -7,8 +7,8 @@ import {
   reduceChat,
   type ChatAction,
   type ChatState,
-  type ToolCallEntry,
 } from './chat-state'
+import type { ToolCallEntry } from './display-entries'
 
 function run(actions: ChatAction[], state: ChatState = initialChatState): ChatState {
   return actions.reduce(reduceChat, state)

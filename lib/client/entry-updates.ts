@@ -1,5 +1,6 @@
 // Immutable updates of the display entries, for the chat reducer.
-import type { ChatState, DisplayEntry, ElicitationEntry, ElicitationStatus, ToolCallEntry } from './chat-state'
+import type { ChatState } from './chat-state'
+import type { DisplayEntry, ElicitationEntry, ElicitationStatus, ToolCallEntry } from './display-entries'
 
 /** Elicitation states in which the server still waits and the browser has not answered. */
 export const OPEN: readonly ElicitationStatus[] = ['waiting', 'answered']

@@ -2,7 +2,8 @@ import { createScope, useAbortSignal, type Operation, type Scope, type Task } fr
 import type { ElicitAnswer } from '../protocol/elicit-answer'
 import { createPluginClientContext, executePluginElicitHandler } from '../plugins'
 import type { PluginRegistry, RenderedComponent } from '../plugins'
-import { allElicitations, type ChatAction, type ElicitationEntry } from './chat-state'
+import { allElicitations, type ChatAction } from './chat-state'
+import type { ElicitationEntry } from './display-entries'
 import type { ChatStore } from './chat-store'
 
 /** Where a render of an elicitation attempt is kept: a rejected answer starts a new attempt. */

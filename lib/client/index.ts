@@ -8,11 +8,9 @@ export type { ChatSnapshot, RenderMap } from './chat-store'
 export { renderKey } from './handler-tasks'
 export { STOP_REASON } from './chat-transport'
 export { initialChatState, reduceChat, openElicitations } from './chat-state'
+export type { ChatAction, ChatState, ChatStatus } from './chat-state'
 export type {
   AssistantEntry,
-  ChatAction,
-  ChatState,
-  ChatStatus,
   DisplayEntry,
   ElicitationEntry,
   ElicitationStatus,
@@ -20,7 +18,7 @@ export type {
   ToolCallEntry,
   ToolCallStatus,
   UserEntry,
-} from './chat-state'
+} from './display-entries'
 export { readNdjson, NdjsonParseError } from './read-ndjson'
 export { postChat, ChatHttpError } from './chat-request'
 export { BUSY_RETRY_LIMIT_MS, secondsUntil, untilNextSecond } from './busy-retry'

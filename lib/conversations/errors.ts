@@ -1,26 +1,10 @@
 import { hasMark, Refusal } from '../http'
 
 /**
- * The refusals of the chats API and the HTTP status of each. Their JSON is the shape every
- * refusal of this app has (lib/http/errors.ts): `{ error: { code, message, issues? } }`.
+ * The codes the chats API refuses with (their statuses: the app's one table, `ERROR_STATUS`), in
+ * the JSON shape every refusal of this app has (lib/http/errors.ts): `{ error: { code, message, issues? } }`.
  */
-export const CONVERSATION_ERROR_STATUS = {
-  /** No such chat for this identity: unknown, malformed, deleted, or another identity's (never 403: that would say it exists). */
-  chat_not_found: 404,
-  invalid_request: 400,
-  /** A new chat's first turn names an id this identity has a chat of already. */
-  chat_exists: 409,
-  /** An import that is not a chat export this server reads. */
-  invalid_import: 400,
-  /** The chat is at its limit of events or bytes (`CHAT_MAX_EVENTS`, `CHAT_MAX_BYTES`). */
-  chat_too_large: 413,
-  /** The identity keeps as many chats as it may (`CHATS_MAX_PER_IDENTITY`). */
-  too_many_chats: 429,
-  /** A change asked for by another site's page (`Sec-Fetch-Site`). */
-  forbidden_origin: 403,
-} as const
-
-export type ConversationErrorCode = keyof typeof CONVERSATION_ERROR_STATUS
+export type ConversationErrorCode = 'chat_not_found' | 'invalid_request' | 'chat_exists' | 'invalid_import' | 'chat_too_large' | 'too_many_chats' | 'forbidden_origin'
 
 /** Marks every `ConversationError`, whichever copy of this module made it (`hasMark`). */
 const CONVERSATION_ERROR = Symbol.for('chat-app.ConversationError')
@@ -30,7 +14,7 @@ export class ConversationError extends Refusal<ConversationErrorCode> {
   override name = 'ConversationError'
   readonly [CONVERSATION_ERROR] = true
   constructor(code: ConversationErrorCode, message: string, issues?: Array<{ path: string; message: string }>) {
-    super(code, CONVERSATION_ERROR_STATUS[code], message, issues)
+    super(code, message, issues)
   }
 }
 

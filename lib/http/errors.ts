@@ -1,4 +1,4 @@
-import { CHAT_ERROR_STATUS, type ChatErrorCode } from '../protocol/error-codes'
+import { ERROR_STATUS, type ChatErrorCode, type ErrorCode } from '../protocol/error-codes'
 import type { ValidationIssue } from '../protocol/events'
 import { isSessionStoreUnavailable } from '../sessions/session-store'
 import { noteRefusal } from './request-telemetry'
@@ -14,21 +14,20 @@ export function hasMark(error: unknown, mark: symbol): boolean {
 }
 
 /**
- * A request refused with a code of its API's own table (the chat's, the chats', the devices')
- * and that code's HTTP status, answered in the JSON shape of every refusal of this app:
- * `{ error: { code, message, issues? } }`. Each API's subclass keeps its codes, its messages and
- * its mark (`hasMark`).
+ * A request refused with a code and that code's HTTP status from the app's one table
+ * (`ERROR_STATUS`, lib/protocol/error-codes.ts), answered in the JSON shape of every refusal of
+ * this app: `{ error: { code, message, issues? } }`. Each API's subclass names the codes it
+ * answers with, keeps its messages and its mark (`hasMark`).
  */
-export class Refusal<Code extends string = string> extends Error {
+export class Refusal<Code extends ErrorCode = ErrorCode> extends Error {
   readonly status: number
   constructor(
     readonly code: Code,
-    status: number,
     message: string,
     readonly issues?: ValidationIssue[],
   ) {
     super(message)
-    this.status = status
+    this.status = ERROR_STATUS[code]
   }
 
   toResponse(headers?: Record<string, string>): Response {
@@ -61,7 +60,7 @@ export class ChatRequestError extends Refusal<ChatErrorCode> {
     /** For a 429: whose limit it was — the client's own address, or the whole server's. */
     readonly scope?: 'address' | 'server',
   ) {
-    super(code, CHAT_ERROR_STATUS[code], message, issues)
+    super(code, message, issues)
   }
 
   override toResponse(headers?: Record<string, string>): Response {

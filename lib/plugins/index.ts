@@ -9,7 +9,6 @@ export type { FormQuestionProps } from './question-handler'
 export type {
   ElicitComponentProps,
   ElicitHandler,
-  ElicitHandlerRequest,
   ElicitProps,
   ElicitRegistrations,
   PluginClientContext,

@@ -64,9 +64,9 @@ describe('makePlugin(tool).onElicit with components', () => {
     makePlugin<typeof bookTrainTool>('book_train').onElicit({
       pickTrain: TrainList,
       *pickSeat(request, ctx) {
-        expectTypeOf(request.seatMap).toEqualTypeOf<SeatMap>()
-        const ok = yield* ctx.render(YesNo, { question: `Any seat on ${request.train.number}?` })
-        return ok ? { action: 'accept', content: { row: request.seatMap.firstRow, seat: 'A' } } : { action: 'cancel' }
+        expectTypeOf(request.context.seatMap).toEqualTypeOf<SeatMap>()
+        const ok = yield* ctx.render(YesNo, { question: `Any seat on ${request.context.train.number}?` })
+        return ok ? { action: 'accept', content: { row: request.context.seatMap.firstRow, seat: 'A' } } : { action: 'cancel' }
       },
     })
   })
@@ -177,25 +177,27 @@ describe('makePlugin(tool).onElicit with generator handlers', () => {
     })
   })
 
-  it('gives each handler a request with its key and its typed context, also spread on the request', () => {
+  it('gives each handler a request with its key and its typed context, under `context` only', () => {
     makePlugin<typeof bookTrainTool>('book_train').onElicit({
       *pickTrain(request, ctx) {
         expectTypeOf(request.key).toEqualTypeOf<'pickTrain'>()
-        expectTypeOf(request.trains).toEqualTypeOf<Train[]>()
-        expectTypeOf(request.from).toEqualTypeOf<string>()
+        expectTypeOf(request.context.trains).toEqualTypeOf<Train[]>()
+        expectTypeOf(request.context.from).toEqualTypeOf<string>()
         expectTypeOf(request.context.to).toEqualTypeOf<string>()
+        // @ts-expect-error the context is not spread on the request
+        void request.trains
         expectTypeOf(request.message).toEqualTypeOf<string>()
         expectTypeOf(request.seq).toEqualTypeOf<number>()
         expectTypeOf(request.choices).toEqualTypeOf<FormChoices>()
         expectTypeOf(ctx).toEqualTypeOf<PluginClientContext>()
         // @ts-expect-error the seat map belongs to pickSeat's context
-        void request.seatMap
+        void request.context.seatMap
         return { action: 'decline' }
       },
       *pickSeat(request, _ctx) {
         expectTypeOf(request.key).toEqualTypeOf<'pickSeat'>()
-        expectTypeOf(request.seatMap).toEqualTypeOf<SeatMap>()
-        expectTypeOf(request.train).toEqualTypeOf<Train>()
+        expectTypeOf(request.context.seatMap).toEqualTypeOf<SeatMap>()
+        expectTypeOf(request.context.train).toEqualTypeOf<Train>()
         return { action: 'cancel' }
       },
     })
@@ -205,11 +207,26 @@ describe('makePlugin(tool).onElicit with generator handlers', () => {
     makePlugin<typeof confirmTool>('confirm_order').onElicit({
       *confirm(request, _ctx) {
         expectTypeOf(request.context).toEqualTypeOf<Record<string, unknown>>()
-        expectTypeOf(request.anything).toEqualTypeOf<unknown>()
+        expectTypeOf(request.context.anything).toEqualTypeOf<unknown>()
         return { action: 'decline' }
       },
       *pickSize(request, _ctx) {
-        expectTypeOf(request.sizes).toEqualTypeOf<string[]>()
+        expectTypeOf(request.context.sizes).toEqualTypeOf<string[]>()
+        return { action: 'decline' }
+      },
+    })
+  })
+
+  it('keeps a context key named as a field of the request: `message` is the question\'s, the context\'s is under `context`', () => {
+    const noticeTool = createMcpTool('notice')
+      .elicits({ ack: { response: z.object({ ok: z.boolean() }), context: z.object({ message: z.number(), key: z.boolean() }) } })
+      .execute(function* () {})
+    makePlugin<typeof noticeTool>('notice').onElicit({
+      *ack(request, _ctx) {
+        expectTypeOf(request.message).toEqualTypeOf<string>()
+        expectTypeOf(request.key).toEqualTypeOf<'ack'>()
+        expectTypeOf(request.context.message).toEqualTypeOf<number>()
+        expectTypeOf(request.context.key).toEqualTypeOf<boolean>()
         return { action: 'decline' }
       },
     })

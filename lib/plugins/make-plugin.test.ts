@@ -21,8 +21,8 @@ describe('makePlugin', () => {
     function* pickSize() {
       return { action: 'accept', content: { size: 'M' } } as const
     }
-    function* confirm(request: { total: number }) {
-      return { action: 'accept', content: { ok: request.total < 30 } } as const
+    function* confirm(request: { context: { total: number } }) {
+      return { action: 'accept', content: { ok: request.context.total < 30 } } as const
     }
     const plugin = makePlugin<typeof tool>('order_pizza').onElicit({ pickSize, confirm }).build()
     expect(plugin.toolName).toBe('order_pizza')
@@ -30,7 +30,7 @@ describe('makePlugin', () => {
     expect(plugin.handlers.pickSize).toBe(pickSize)
     expect(plugin).not.toHaveProperty('resultView')
     expect(plugin).not.toHaveProperty('components')
-    const result = await run(() => plugin.handlers.confirm!({ total: 12 } as never, {} as PluginClientContext))
+    const result = await run(() => plugin.handlers.confirm!({ context: { total: 12 } } as never, {} as PluginClientContext))
     expect(result).toEqual({ action: 'accept', content: { ok: true } })
   })
 

@@ -30,7 +30,7 @@ const pizzaPlugin = makePlugin<typeof pizzaTool>('order_pizza')
     *pickSize(request, ctx) {
       seen.requests.push(request)
       try {
-        const size = yield* ctx.render(SizePicker, { sizes: request.sizes, note: request.message })
+        const size = yield* ctx.render(SizePicker, { sizes: request.context.sizes, note: request.message })
         return { action: 'accept', content: { size } }
       } finally {
         seen.cleanedUp++
@@ -102,7 +102,7 @@ function* startHandler(request: PluginElicitRequest, recorded?: unknown[]) {
 }
 
 describe('executePluginElicitHandler', () => {
-  it('runs the registered handler with the context spread on the request', async () => {
+  it('runs the registered handler with the request as the chat keeps it, its context under `context`', async () => {
     seen.requests = []
     const request = requestFor('pickSize', { sizes: ['S', 'M'] })
     const result = await run(function* () {
@@ -112,7 +112,7 @@ describe('executePluginElicitHandler', () => {
       return yield* handler.task
     })
     expect(result).toEqual({ action: 'accept', content: { size: 'M' } })
-    expect(seen.requests).toEqual([{ ...request, sizes: ['S', 'M'] }])
+    expect(seen.requests).toEqual([request])
   })
 
   it('lets ctx.render show the component with its props and resume with the value passed to respond', async () => {

@@ -89,5 +89,5 @@ export function* executePluginElicitHandler({
       plugin ? `Plugin "${request.toolName}" has no handler for elicitation "${request.key}".` : `No plugin is registered for tool "${request.toolName}".`,
     )
   }
-  return yield* handler({ ...request.context, ...request }, ctx)
+  return yield* handler(request, ctx)
 }

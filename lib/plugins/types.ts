@@ -83,9 +83,6 @@ export interface PluginElicitRequest<TKey extends string = string, TContext = Re
   form?: FormSchema
 }
 
-/** What an `onElicit` handler receives: the request, with its context also spread on it. */
-export type ElicitHandlerRequest<TKey extends string, TContext> = TContext & PluginElicitRequest<TKey, TContext>
-
 export interface PluginClientContext {
   callId: string
   /** Aborted when the elicitation is stopped (Stop, New chat, the session ended). */
@@ -96,7 +93,8 @@ export interface PluginClientContext {
 }
 
 export type ElicitHandler<TKey extends string, S extends ElicitSpec> = (
-  request: ElicitHandlerRequest<TKey, ContextOf<S>>,
+  /** The question as the chat keeps it, its typed context under `context` (never spread on it: a context key may be named `message` or `key`). */
+  request: PluginElicitRequest<TKey, ContextOf<S>>,
   ctx: PluginClientContext,
 ) => Operation<ElicitAnswer<ResponseOf<S>>>
 
@@ -128,7 +126,7 @@ export interface ResultViewProps<TResult> {
 /** What the browser needs of a plugin: its tool's name, one handler per elicitation key, and optionally a result view. */
 export interface PluginClientRegistration {
   toolName: string
-  handlers: Record<string, (request: ElicitHandlerRequest<string, Record<string, unknown>>, ctx: PluginClientContext) => Operation<ElicitAnswer>>
+  handlers: Record<string, (request: PluginElicitRequest<string, Record<string, unknown>>, ctx: PluginClientContext) => Operation<ElicitAnswer>>
   /**
    * The keys registered with a component that answers by itself (`.onElicit({ pickSeat: SeatPicker })`):
    * each is also an MCP App, built from the same component file.

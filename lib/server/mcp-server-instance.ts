@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { accountIdOf } from '../auth/account'
+import { Refusal } from '../http'
 import { createMcpEndpoint, createResourceAuth, readQuestionApps, type McpEndpoint, type ResourceAuth } from '../mcp/server'
 import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
@@ -33,7 +34,7 @@ export function getMcpResourceAuth(): ResourceAuth | undefined {
 /** `/.well-known/oauth-protected-resource[/api/mcp]` (RFC 9728): the resource's metadata, or 404 when `/api/mcp` takes no access tokens. */
 export function protectedResourceMetadata(): Response {
   const resourceAuth = getMcpResourceAuth()
-  if (!resourceAuth) return Response.json({ error: { code: 'not_found', message: 'This server takes no OAuth access tokens (MCP_AUTH_ISSUER is not set).' } }, { status: 404 })
+  if (!resourceAuth) return new Refusal('not_found', 'This server takes no OAuth access tokens (MCP_AUTH_ISSUER is not set).').toResponse()
   return resourceAuth.metadataResponse()
 }
 

@@ -1,12 +1,12 @@
 import { resource, sleep, spawn, withResolvers, type Operation } from 'effection'
 import type { ExtendedMessage } from '../tools/sample-messages'
 import type { AnyMcpTool, ElicitAnswer } from '../tools/types'
-import { PendingQuestion } from '../runtime/pending-question'
 import type { LiveSession, SessionRuntime } from './live-session'
 import { lostLiveOnly, replayable } from './live-only'
+import { expiredReason, loadSession, type LoadedSession } from './loaded-session'
 import { useLiveTools } from './live-tools'
 import type { SessionTiming } from './session-writer'
-import { SESSION_RECORD_FORMAT, SessionRecordError, type SessionEnding, type SessionRecord, type SpanRef } from './session-record'
+import { SESSION_RECORD_FORMAT, type SessionRecord, type SpanRef } from './session-record'
 import type { SessionStore, StoredSession } from './session-store'
 import { SessionLimitError } from './errors'
 import { answeredIn, refusal, settledOutcome, type AnswerOutcome, type AnswersOutcome, type SessionAnswer, type TakeOverOutcome, type ToolResume } from './answer-outcome'
@@ -14,7 +14,7 @@ import { createMemorySessionStore } from './stores/memory-store'
 import { waitingCalls, type WaitingCall } from './waiting-calls'
 import type { PluginSessionManagerOptions, SessionLimits } from './session-manager-options'
 
-export type { PluginSessionManagerOptions, SessionLimits }
+export type { LoadedSession, PluginSessionManagerOptions, SessionLimits }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000
 export const DEFAULT_HOT_MS = 60 * 1000
@@ -34,17 +34,6 @@ export interface PluginSessionInfo {
   ageMs: number
   idleMs: number
 }
-
-/** A session as the store has it, for the client asking, with its idle time-out applied. */
-export type LoadedSession =
-  | { kind: 'missing' }
-  /** The record cannot be used: corrupted, from another version, or its tool is not served here. */
-  | { kind: 'broken'; message: string }
-  /** `expired`: a waiting one its idle time-out ended (its record may not say so yet). */
-  | { kind: 'ended'; ending: SessionEnding; stored: StoredSession; expired?: true }
-  | { kind: 'waiting'; stored: StoredSession; request: PendingQuestion }
-  /** Working in some request; `abandoned` when its process stopped writing (lease over). */
-  | { kind: 'running'; stored: StoredSession; abandoned: boolean }
 
 /**
  * A waiting session as an answer finds it; `cached`: read from the tool waiting in this process,
@@ -262,33 +251,8 @@ export function usePluginSessionManager({
         return live.remember(session)
       },
 
-      *load(clientId, id) {
-        let stored: StoredSession | undefined
-        try {
-          stored = yield* store.get(clientId, id)
-        } catch (error) {
-          if (error instanceof SessionRecordError) return { kind: 'broken', message: `Session ${id} cannot be continued: ${error.message}` }
-          throw error
-        }
-        if (!stored || stored.record.clientId !== clientId) return { kind: 'missing' }
-        const { record } = stored
-        if (record.ending) return { kind: 'ended', ending: record.ending, stored }
-        const tool = tools(record.toolName, record.clientId)
-        if (!tool) return { kind: 'broken', message: `Session ${id} needs the tool "${record.toolName}", which this server does not offer.` }
-        if (record.status === 'waiting' && record.expiresAt <= now()) {
-          return { kind: 'ended', stored, ending: { kind: 'aborted', reason: expiredReason(record.toolName, idleTimeoutMs) }, expired: true }
-        }
-        if (tool.liveOnly && !live.get(clientId, id) && !replayable(record, tool.liveOnly.startedBy)) {
-          // Working in another process, it is running as any session there is; once that process is gone, it is lost.
-          if (record.status === 'running' && record.expiresAt > now()) return { kind: 'running', stored, abandoned: false }
-          return { kind: 'broken', message: lostLiveOnly(record.toolName) }
-        }
-        if (record.status === 'running') return { kind: 'running', stored, abandoned: record.expiresAt <= now() }
-        const pending = record.pending
-        const spec = pending && Object.hasOwn(tool.elicits, pending.key) ? tool.elicits[pending.key] : undefined
-        const request = pending && spec ? PendingQuestion.fromRecord(pending, spec) : undefined
-        if (!request) return { kind: 'broken', message: `Session ${id} waits for a question this server cannot ask.` }
-        return { kind: 'waiting', stored, request }
+      load(clientId, id) {
+        return loadSession({ store, tools, now, idleTimeoutMs, heldHere: (clientId, id) => live.get(clientId, id) !== undefined }, clientId, id)
       },
 
       *answer({ clientId, answers, parentMessages, traceResume }) {
@@ -418,8 +382,4 @@ export function usePluginSessionManager({
     // Ending this resource ends the cache's, which halts every tool still in memory.
     yield* provide(manager)
   })
-}
-
-function expiredReason(toolName: string, idleTimeoutMs: number): string {
-  return `The ${toolName} session expired after ${Math.round(idleTimeoutMs / 1000)} s without an answer.`
 }

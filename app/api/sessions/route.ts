@@ -1,4 +1,4 @@
-import { toChatFailure } from '@/lib/http'
+import { Refusal, toChatFailure } from '@/lib/http'
 import { getChatApp } from '@/lib/server/chat-server-instance'
 
 export const dynamic = 'force-dynamic'
@@ -6,7 +6,7 @@ export const dynamic = 'force-dynamic'
 /** Live plugin sessions, for inspection while developing; hidden in production. */
 export async function GET(request: Request): Promise<Response> {
   if (process.env.NODE_ENV === 'production' && process.env.EXPOSE_SESSIONS !== '1') {
-    return Response.json({ error: { code: 'not_found', message: 'Not found.' } }, { status: 404 })
+    return new Refusal('not_found', 'Not found.').toResponse()
   }
   const { chat, identity } = await getChatApp()
   try {

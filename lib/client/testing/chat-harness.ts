@@ -9,7 +9,7 @@ import { makePlugin, type ElicitComponentProps } from '../../plugins'
 import { createMcpTool, encodeModelContext, formatElicitId } from '../../tools'
 import { createChatController, type ChatController } from '../chat-controller'
 import { renderKey } from '../handler-tasks'
-import type { ToolCallEntry } from '../chat-state'
+import type { ToolCallEntry } from '../display-entries'
 
 /** A scripted `/api/chat`: each request gets the next answer, given the parsed body. */
 export function createServer() {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { clientAddressOf, toChatFailure, type Admission, type ClientIdentity, type ClientIdentityResolver } from '../../http'
+import { ChatRequestError, clientAddressOf, toChatFailure, type Admission, type ClientIdentity, type ClientIdentityResolver } from '../../http'
 import type { AppAsker, McpAppsHost } from './mcp-apps-host'
 import { McpAppError, isMcpAppError } from './mcp-app-error'
 
@@ -40,10 +40,7 @@ export async function answerAppRequest({
     if (rate && !rate.allowed) {
       const message =
         rate.scope === 'address' ? 'Too many requests from your address. Wait a moment, then try again.' : 'The server is taking too many requests right now. Wait a moment, then try again.'
-      return Response.json(
-        { error: { code: 'rate_limited', message, scope: rate.scope } },
-        { status: 429, headers: { 'Retry-After': String(Math.max(1, Math.ceil(rate.retryAfterSeconds))), ...client.headers } },
-      )
+      return new ChatRequestError('rate_limited', message, undefined, rate.retryAfterSeconds, rate.scope).toResponse(client.headers)
     }
     if (!app.host) throw new McpAppError('not_configured', 'No external MCP servers are configured (mcp.json), so there are no MCP Apps.')
     const response = await handle({ host: app.host, asker: { clientId: client.clientId, ...(client.person ? { person: client.person } : {}) } })

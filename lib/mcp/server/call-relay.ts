@@ -6,7 +6,7 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/server'
 import { until, type Operation, type Scope, type Subscription } from 'effection'
-import { SESSION_RECORD_FORMAT, type SessionRecord, type SessionStore, type StoredSession } from '../../sessions'
+import type { SessionRecord, SessionStore, StoredSession } from '../../sessions'
 import { EVENT_LOG_START } from '../../sessions/session-store'
 import type { AnyMcpTool } from '../../tools/types'
 import { CallLog, parseCallEventId } from './call-log'
@@ -14,26 +14,12 @@ import { watchLease } from './lease-watch'
 import { roundBinding } from './mcp-work-in-progress'
 import type { LoadedMcpSession } from './mcp-session-records'
 import { answerPluginRound, failed, type PluginToolServing } from './register-plugin-tool'
-import { asClientRequest, reportingTo } from './relay-messages'
+import { asClientRequest, isCancellation, isRelayAnswer, reportingTo, type Cancellation } from './relay-messages'
 import { RelayRequestIds } from './relay-request-ids'
 import type { RelayAnswer, RelayedCall, RelayedCallRequest, RequestId } from './relayed-call'
+import { RelayedCallRecords } from './relayed-call-records'
 import { RoundLease } from './round-lease'
 import type { RoundState } from './round-state'
-
-/**
- * Calls are kept under this reserved client id (no browser identity has a space), the call as
- * the record's `params`; `status` is `waiting` while its questions wait, `running` once the last
- * answer came and an instance runs the next round (under a lease: `runningUntil`), `completed`
- * once its result is in its log.
- */
-const CALLS = 'mcp calls'
-
-/**
- * A call's id under the session and the JSON-RPC id of its `tools/call` (reserved client id; the
- * record's `params` is the call's id), for `notifications/cancelled`, which names only the latter.
- */
-const CALL_IDS = 'mcp call ids'
-const requestKey = (sessionId: string, requestId: RequestId) => `${sessionId} ${JSON.stringify(requestId)}`
 
 export interface CallRelayOptions {
   scope: Scope
@@ -90,6 +76,7 @@ export class CallRelay {
   private readonly log: CallLog
   private readonly tools: Map<string, AnyMcpTool>
   private readonly ids: RelayRequestIds
+  private readonly records: RelayedCallRecords
   /** Rounds running here: `settle` waits for them, so a graceful close interrupts none. */
   private readonly running = new Set<Promise<unknown>>()
 
@@ -97,6 +84,7 @@ export class CallRelay {
     this.log = new CallLog(options.scope, options.store.events, options.retryMs)
     this.tools = new Map(options.tools.map((tool) => [tool.name, tool]))
     this.ids = new RelayRequestIds(options.secret)
+    this.records = new RelayedCallRecords(options.store, options.keepMs)
   }
 
   /** Whether `message` is a `tools/call` of a plugin tool: the relay serves it in a 2025 session. */
@@ -114,8 +102,7 @@ export class CallRelay {
 
   /** Whether `message` is a response to a relay request, by its id's form (valid or forged: `answer` tells). */
   answers(message: unknown): message is RelayAnswer {
-    const response = message as { id?: unknown; method?: unknown } | null
-    return typeof response === 'object' && response !== null && !('method' in response) && typeof response.id === 'string' && RelayRequestIds.looksLike(response.id)
+    return isRelayAnswer(message)
   }
 
   /**
@@ -126,7 +113,7 @@ export class CallRelay {
   readCall(message: RelayAnswer, sessionId: string): Promise<StoredSession | undefined> | undefined {
     const named = this.ids.parse(message.id, sessionId)
     if (!named) return undefined
-    const read = this.options.scope.run(() => this.options.store.get(CALLS, named.callId))
+    const read = this.options.scope.run(() => this.records.get(named.callId))
     // Read for `answer`, which awaits it; should the session turn out to be gone, nobody does.
     read.then(undefined, () => {})
     return read
@@ -152,8 +139,7 @@ export class CallRelay {
       asked: {},
       answers: {},
     }
-    const { scope, store } = this.options
-    await scope.run(() => store.create({ ...this.recordOf(callId, call, 'completed'), clientId: CALL_IDS, id: requestKey(session.id, message.id), params: callId }))
+    await this.options.scope.run(() => this.records.index(session.id, message.id, callId, call))
     await this.track(this.runRound({ callId, call, lease: undefined, session, responses: undefined }))
     return this.log.stream({ callId, after: EVENT_LOG_START, sessionId: session.id, watch: this.watcher(callId, session) })
   }
@@ -167,9 +153,9 @@ export class CallRelay {
   async answer(session: LoadedMcpSession, message: RelayAnswer, read?: Promise<StoredSession | undefined>): Promise<Response> {
     const named = this.ids.parse(message.id, session.id)
     if (!named) return refused('Bad Request: this response answers no request of this session.')
-    const { scope, store } = this.options
+    const { scope } = this.options
     for (let tries = 0; tries < 20; tries++) {
-      const stored = tries === 0 && read ? await read : await scope.run(() => store.get(CALLS, named.callId))
+      const stored = tries === 0 && read ? await read : await scope.run(() => this.records.get(named.callId))
       if (!stored) return refused('Bad Request: the call this response answers has ended and is forgotten.')
       const call = stored.record.params as RelayedCall
       if (call.sessionId !== session.id) return refused('Bad Request: this response answers no request of this session.')
@@ -179,10 +165,10 @@ export class CallRelay {
       const complete = Object.keys(call.asked).every((key) => key in answers)
       const runningUntil = complete ? Date.now() + this.leaseMs : undefined
       const next: RelayedCall = { ...call, answers, ...(runningUntil !== undefined ? { runningUntil } : {}) }
-      const record = this.recordOf(named.callId, next, complete ? 'running' : 'waiting', stored.record.createdAt)
+      const record = this.records.recordOf(named.callId, next, complete ? 'running' : 'waiting', stored.record.createdAt)
       // The streams learn of the round before it may run (and its runner die).
       if (runningUntil !== undefined) await scope.run(() => this.log.running(named.callId, runningUntil, record.keepUntil))
-      const version = await scope.run(() => store.update(record, stored.version))
+      const version = await scope.run(() => this.records.update(record, stored.version))
       // Another answer was written first: read again.
       if (version === undefined) continue
       if (complete) await this.track(this.continueCall({ callId: named.callId, call: next, lease: this.leaseOf(record, version), session }))
@@ -192,10 +178,8 @@ export class CallRelay {
   }
 
   /** Whether `message` is `notifications/cancelled` naming a request. */
-  cancels(message: unknown): message is { method: 'notifications/cancelled'; params: { requestId: RequestId; reason?: string } } {
-    const notification = message as { method?: unknown; params?: { requestId?: unknown } } | null
-    const requestId = notification?.params?.requestId
-    return notification?.method === 'notifications/cancelled' && (typeof requestId === 'string' || typeof requestId === 'number')
+  cancels(message: unknown): message is Cancellation {
+    return isCancellation(message)
   }
 
   /**
@@ -205,15 +189,14 @@ export class CallRelay {
    * own request, for it to cancel).
    */
   async cancel(session: LoadedMcpSession, requestId: RequestId): Promise<Response | undefined> {
-    const { scope, store } = this.options
-    const index = await scope.run(() => store.get(CALL_IDS, requestKey(session.id, requestId)))
-    if (!index) return undefined
-    const callId = index.record.params as string
+    const { scope } = this.options
+    const callId = await scope.run(() => this.records.callIdOf(session.id, requestId))
+    if (callId === undefined) return undefined
     for (let tries = 0; tries < 20; tries++) {
-      const stored = await scope.run(() => store.get(CALLS, callId))
+      const stored = await scope.run(() => this.records.get(callId))
       if (!stored || stored.record.status === 'completed') return accepted()
-      const record = this.recordOf(callId, { ...(stored.record.params as RelayedCall), asked: {}, answers: {} }, 'completed')
-      if (!(await scope.run(() => this.write(record, stored.version)))) continue
+      const record = this.records.recordOf(callId, { ...(stored.record.params as RelayedCall), asked: {}, answers: {} }, 'completed')
+      if (!(await scope.run(() => this.records.write(record, stored.version)))) continue
       await scope.run(() => this.log.end(callId, record.keepUntil))
       return accepted()
     }
@@ -228,7 +211,7 @@ export class CallRelay {
   async resume(session: LoadedMcpSession, lastEventId: string): Promise<Response | undefined> {
     const named = parseCallEventId(lastEventId)
     if (!named) return undefined
-    const stored = await this.options.scope.run(() => this.options.store.get(CALLS, named.callId))
+    const stored = await this.options.scope.run(() => this.records.get(named.callId))
     if (!stored || (stored.record.params as RelayedCall).sessionId !== session.id) {
       return refused('Bad Request: Last-Event-ID names no stream of this session.')
     }
@@ -246,12 +229,11 @@ export class CallRelay {
 
   /** What a stream of the call runs beside it: the take-over of a round whose runner died (lease-watch.ts). */
   private watcher(callId: string, session: LoadedMcpSession, first?: StoredSession): (leaseEnds: Subscription<number, never>) => Operation<void> {
-    const { store } = this.options
     return (leaseEnds) =>
       watchLease({
         notices: leaseEnds,
         first,
-        read: () => store.get(CALLS, callId),
+        read: () => this.records.get(callId),
         // In the relay's scope, not the stream's: a round taken over runs to its end even if this stream's client leaves.
         takeOver: (stored) => until(this.track(this.takeOver({ callId, stored, session }))),
       })
@@ -259,10 +241,10 @@ export class CallRelay {
 
   /** Takes over the round of a call whose runner's lease passed, and runs it here under a lease of its own. */
   private async takeOver({ callId, stored, session }: { callId: string; stored: StoredSession; session: LoadedMcpSession }): Promise<void> {
-    const { scope, store } = this.options
+    const { scope } = this.options
     const call: RelayedCall = { ...(stored.record.params as RelayedCall), runningUntil: Date.now() + this.leaseMs }
-    const record = this.recordOf(callId, call, 'running', stored.record.createdAt)
-    const version = await scope.run(() => store.update(record, stored.version))
+    const record = this.records.recordOf(callId, call, 'running', stored.record.createdAt)
+    const version = await scope.run(() => this.records.update(record, stored.version))
     // Another instance took it over first, or the call moved on.
     if (version === undefined) return
     try {
@@ -275,13 +257,13 @@ export class CallRelay {
 
   /** The lease of the call's `running` record at `version`, renewed as the record with a later `runningUntil`. */
   private leaseOf(record: SessionRecord, version: number): RoundLease {
-    const { scope, store } = this.options
+    const { scope } = this.options
     const call = record.params as RelayedCall
     return new RoundLease({
       scope,
       leaseMs: this.leaseMs,
       version,
-      renew: (runningUntil, at) => store.update(this.recordOf(record.id, { ...call, runningUntil }, 'running', record.createdAt), at),
+      renew: (runningUntil, at) => this.records.update(this.records.recordOf(record.id, { ...call, runningUntil }, 'running', record.createdAt), at),
     })
   }
 
@@ -380,7 +362,7 @@ export class CallRelay {
       for (const [key, request] of Object.entries(asked)) {
         messages.push({ jsonrpc: '2.0', id: this.ids.of(call.sessionId, callId, next.round, key), ...asClientRequest(request) } as JSONRPCMessage)
       }
-      const record = this.recordOf(callId, next, 'waiting')
+      const record = this.records.recordOf(callId, next, 'waiting')
       if (!(await this.writeUnder(lease, record))) return
       await this.options.scope.run(() => this.log.append(callId, messages, record.keepUntil))
     } finally {
@@ -393,7 +375,7 @@ export class CallRelay {
   private async finish({ callId, call, lease, messages, result }: { callId: string; call: RelayedCall; lease: RoundLease | undefined; messages: JSONRPCMessage[]; result: CallToolResult }): Promise<void> {
     const { scope } = this.options
     const { runningUntil: _, ...rest } = call
-    const record = this.recordOf(callId, { ...rest, asked: {}, answers: {} }, 'completed')
+    const record = this.records.recordOf(callId, { ...rest, asked: {}, answers: {} }, 'completed')
     // Taken over while it ran (this instance was presumed dead): the round's result is the other's to send.
     if (lease?.lost) return
     await scope.run(() => this.log.append(callId, [...messages, { jsonrpc: '2.0', id: call.requestId, result } as JSONRPCMessage], record.keepUntil))
@@ -402,32 +384,8 @@ export class CallRelay {
 
   /** The round's last write of the record: under its lease (`lease.end`), or the call's first, a create. */
   private writeUnder(lease: RoundLease | undefined, record: SessionRecord): Promise<boolean> {
-    if (lease) return lease.end((version) => this.write(record, version))
-    return this.options.scope.run(() => this.write(record, undefined))
-  }
-
-  /** Creates the call's record (`version` undefined) or replaces the version named; whether it was written. */
-  private *write(record: SessionRecord, version: number | undefined): Operation<boolean> {
-    const { store } = this.options
-    if (version === undefined) return (yield* store.create(record)) !== undefined
-    return (yield* store.update(record, version)) !== undefined
-  }
-
-  private recordOf(callId: string, call: RelayedCall, status: 'waiting' | 'running' | 'completed', createdAt = Date.now()): SessionRecord {
-    const now = Date.now()
-    return {
-      format: SESSION_RECORD_FORMAT,
-      id: callId,
-      clientId: CALLS,
-      toolName: call.toolName,
-      params: call,
-      status,
-      journal: [],
-      createdAt,
-      updatedAt: now,
-      expiresAt: now + this.options.keepMs,
-      keepUntil: now + this.options.keepMs,
-    }
+    if (lease) return lease.end((version) => this.records.write(record, version))
+    return this.options.scope.run(() => this.records.write(record, undefined))
   }
 }
 
