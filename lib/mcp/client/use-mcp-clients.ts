@@ -45,6 +45,8 @@ export interface McpClients {
   serversFor(person: string): Promise<McpServerInfo[]>
   /** A `url` server that needs each person to connect (`needs_connect`), by name. */
   personalServer(server: string): UrlServerConfig | undefined
+  /** Every `url` and `sse` entry, whatever its state now: any of them may hold a person's credentials (a server down at sign-out still does). */
+  urlServers(): UrlServerConfig[]
   /** The person's own connection to such a server, started if they have connected; undefined until they have. */
   personalConnection(server: string, person: string): Promise<McpServerConnection | undefined>
   /** End the person's own connection to a server (after Disconnect, or new values). */
@@ -138,6 +140,7 @@ export function useMcpClients({ config, timing = {}, personal }: UseMcpClientsOp
         )
       },
       personalServer,
+      urlServers: () => config.servers.filter((server): server is UrlServerConfig => server.transport !== 'stdio'),
       async personalConnection(server, person) {
         const config_ = personalServer(server)
         return config_ && personalConnections ? personalConnections.connection(config_, person) : undefined

@@ -13,11 +13,12 @@ export async function disconnectPerson({ personal, clients, person, server }: { 
   return { revoked }
 }
 
-/** Signing out without keeping them: the person disconnected from every server of `mcp.json` that asks each person to connect. */
+/**
+ * Signing out without keeping them: the person disconnected from every `url` and `sse` server of
+ * `mcp.json`, whatever its state now (one that is down still holds their tokens; its revocation may
+ * fail, and the tokens are forgotten all the same).
+ */
 export async function disconnectEveryServer({ personal, clients, person }: { personal: PersonalAccess | undefined; clients: McpClients; person: string }): Promise<void> {
   if (!personal) return
-  for (const { name } of clients.servers()) {
-    const server = clients.personalServer(name)
-    if (server) await disconnectPerson({ personal, clients, person, server })
-  }
+  for (const server of clients.urlServers()) await disconnectPerson({ personal, clients, person, server })
 }
