@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { ensure, sleep, withResolvers, type Operation } from 'effection'
+import { ensure, sleep, type Operation } from 'effection'
 import Database from 'libsql'
 
 export interface EmbeddedDatabaseOptions {
@@ -91,74 +91,6 @@ export function immediateTransaction<A extends unknown[], R>(db: Database.Databa
     }
     commit.run()
     return result
-  }
-}
-
-/** Runs a write in the next group's transaction, once it has committed: its result, or what it threw. */
-export type GroupedWrite = <R>(write: () => R) => Operation<R>
-
-/**
- * Writes made in one turn of the event loop, committed together in one `BEGIN IMMEDIATE`
- * transaction at the start of the next, each in a savepoint of its own: what one throws is
- * undone alone (and thrown to its caller), the others commit. Each caller resumes once the
- * transaction holding its write has committed, so a write that returned is as durable as one of
- * `immediateTransaction`. For writes many requests make at once (a chat's batches of events
- * while many turns stream): the cost of a transaction is mostly its commit (the pages it writes
- * to the log), shared by the writes of a group. Call it in the store's resource: writes still
- * waiting when it ends are refused.
- */
-export function* useGroupedWrites(db: Database.Database): Operation<GroupedWrite> {
-  const begin = db.prepare('BEGIN IMMEDIATE')
-  const commit = db.prepare('COMMIT')
-  const rollback = db.prepare('ROLLBACK')
-  const savepoint = db.prepare('SAVEPOINT grouped_write')
-  const release = db.prepare('RELEASE grouped_write')
-  const undo = db.prepare('ROLLBACK TO grouped_write')
-  type Pending = { write: () => unknown; resolve(value: unknown): void; reject(error: unknown): void }
-  let pending: Pending[] = []
-  let scheduled: NodeJS.Immediate | undefined
-
-  const flush = () => {
-    scheduled = undefined
-    const writes = pending
-    pending = []
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = []
-    try {
-      begin.run()
-      for (const { write } of writes) {
-        savepoint.run()
-        try {
-          outcomes.push({ ok: true, value: write() })
-          release.run()
-        } catch (error) {
-          undo.run()
-          release.run()
-          outcomes.push({ ok: false, error })
-        }
-      }
-      commit.run()
-    } catch (error) {
-      if (db.inTransaction) rollback.run()
-      for (const { reject } of writes) reject(error)
-      return
-    }
-    writes.forEach(({ resolve, reject }, index) => {
-      const outcome = outcomes[index]!
-      if (outcome.ok) resolve(outcome.value)
-      else reject(outcome.error)
-    })
-  }
-  yield* ensure(() => {
-    if (scheduled) clearImmediate(scheduled)
-    const refused = new Error('The store closed before this write was committed.')
-    for (const { reject } of pending.splice(0)) reject(refused)
-  })
-
-  return function* grouped<R>(write: () => R): Operation<R> {
-    const done = withResolvers<R>('a grouped write to commit')
-    pending.push({ write, resolve: done.resolve as (value: unknown) => void, reject: done.reject })
-    scheduled ??= setImmediate(flush)
-    return yield* done.operation
   }
 }
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { resource, type Operation } from 'effection'
 import type Database from 'libsql'
-import { immediateTransaction, openEmbeddedDatabase, useGroupedWrites } from '../../storage/embedded-database'
+import { immediateTransaction, openEmbeddedDatabase } from '../../storage/embedded-database'
 import type { Message } from '../../protocol/messages'
 import type { ChatSummary } from '../chat'
 import type { ConversationStore, StartTurnOptions } from '../conversation-store'
@@ -227,11 +227,9 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       return true
     }
 
-    // A turn's input and its batches are written as grouped writes: those of one turn of the event loop (many turns streaming at
-    // once) share one transaction. The input goes with the turn's first batch: a turn that streams at once costs one write, not two.
+    // One transaction for the turn's input and its first batch: a turn that streams at once costs one write, not two.
     // A batch refused by the limits is not written, the input is (as if appended after it): the refusal is thrown once committed.
-    const grouped = yield* useGroupedWrites(db)
-    const startTurnIn = (owner: string, id: string, options: StartTurnOptions) => {
+    const startTurnIn = immediateTransaction(db, (owner: string, id: string, options: StartTurnOptions) => {
       const admitted = admitTurn(owner, id, options)
       if (!admitted) return undefined
       const { row, text, bytes, turn } = admitted
@@ -247,7 +245,14 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
         throw error
       }
       return { turn }
+    })
+    const startTurn = (owner: string, id: string, options: StartTurnOptions) => {
+      const started = startTurnIn(owner, id, options)
+      if (started?.refused) throw started.refused
+      return started?.turn
     }
+
+    const appendEvents = immediateTransaction(db, appendIn)
 
     const restore = immediateTransaction(db, (owner: string, id: string, { at, limits }: Parameters<ConversationStore['restore']>[2]) => {
       const row = rowOf(owner, id)
@@ -319,13 +324,11 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       *startTurn(owner, id, options) {
         // A check is a read: no transaction, no write lock.
         if (options.check) return admitTurn(owner, id, options)?.turn
-        const started = yield* grouped(() => startTurnIn(owner, id, options))
-        if (started?.refused) throw started.refused
-        return started?.turn
+        return startTurn(owner, id, options)
       },
 
       *appendEvents(owner, id, options) {
-        return yield* grouped(() => appendIn(owner, id, options))
+        return appendEvents(owner, id, options)
       },
 
       *rename(owner, id, { title, at }) {
