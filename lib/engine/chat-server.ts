@@ -25,6 +25,7 @@ import type { ModelCallReport } from './model-step'
 import type { AnswerMetricOutcome } from './answer-metric'
 import { ChatRequestError, toChatFailure } from '../http/errors'
 import { openNdjsonStream } from './ndjson-stream'
+import { runNow } from './run-now'
 import { createTurnRunner } from './turn-runner'
 import { createWorkInProgress } from './work-in-progress'
 import { prepareTurn, refuseWhenBudgetSpent, type TurnPlan } from './prepare-turn'
@@ -300,8 +301,9 @@ export async function createChatServer({
             }
           },
           run: ({ plan }, emit) => run(plan, emit),
-          // On one of the turn runner's long-lived tasks, not a task of its own: a turn appends once per batch (about 80 µs a task saved each).
-          keep: ({ kept }, events: readonly ChatEvent[]) => turns.run(() => kept.keep(events)),
+          // At once when the store's write needs no task (the embedded and memory stores), else on one of the turn runner's
+          // long-lived tasks: a turn stores once per batch, and while many turns stream no runner is free, so each would make a task.
+          keep: ({ kept }, events: readonly ChatEvent[]) => runNow(() => kept.keep(events), (operation) => turns.run(operation)),
         })
       } catch (error) {
         // Refused before streaming: the turn's span ends, saying why.
