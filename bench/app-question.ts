@@ -22,8 +22,11 @@ import { InspectorPage } from '../e2e/pages/inspector-page'
 import { startApp } from '../e2e/support/app-process'
 import { INSPECTOR_VERSION, startInspector } from '../e2e/support/inspector-process'
 import { bookOverMcpRounds } from './mcp-booking'
+import { percentile } from './stats'
 
 export const APP_QUESTION_MS_TARGET = 300
+/** Our own part of it: the app's load and script, its first render and paint. */
+export const APP_QUESTION_OWN_MS_TARGET = 100
 const SERVER = 'elicit-chat'
 /** Plain-client bookings for the server's share, after as many unmeasured. */
 const SERVER_SHARE_BOOKINGS = 20
@@ -41,6 +44,31 @@ export interface AppQuestionMeasures {
   appFrame: { flight: number[]; seat: number[] }
   /** The server's part of each, from a plain 2026-07-28 client on the same server (ms per round). */
   server: { flight: number[]; seat: number[] }
+  /** Where each question's time went, one per run (ms; see `Phases`). */
+  phases: { flight: Phases[]; seat: Phases[] }
+}
+
+/**
+ * One question's time, from the messages each frame received (epoch ms, this machine's clock):
+ * the click → the `elicitation/create` parsed by Inspector's web client → the app's frame created
+ * (Inspector's sandbox proxy given the app's HTML) → the app's `ui/initialize` (its document
+ * parsed, its script run) → the host's answer → the question forwarded to the app → painted.
+ */
+export interface Phases {
+  /** The click → the elicitation parsed by Inspector's page: the request through Inspector's proxy and the server's round. */
+  clickToArrived: number
+  /** The elicitation parsed → painted: the figure the target is set on. */
+  arrivedToPainted: number
+  /** The elicitation parsed → the app's frame created: Inspector's (its UI, the resource read, its sandbox proxy). */
+  arrivedToFrame: number
+  /** The app's frame created → its `ui/initialize` sent: our document parsed and our script run. */
+  frameToInitialize: number
+  /** `ui/initialize` sent → its answer received by the app: Inspector's. */
+  initializeToAnswer: number
+  /** The answer received → the question received by the app: our `initialized` sent, then Inspector's forwarding. */
+  answerToQuestion: number
+  /** The question received → painted: our first render and the browser's paint. */
+  questionToPainted: number
 }
 
 type Component = 'flight' | 'seat'
@@ -64,6 +92,49 @@ function stampClicks() {
     },
     true,
   )
+}
+
+/** What stampMessages says on the console for each JSON-RPC message a frame receives (kept in step with its own copy). */
+const MESSAGE_MARK = 'app-question message '
+
+/**
+ * Runs in every frame: says on the console, as epoch ms, each MCP Apps message the frame
+ * receives (`postMessage` between Inspector's page, its sandbox proxy and the app), before the
+ * frame's own listeners run. Where the app's frame spends its time comes from these.
+ */
+function stampMessages() {
+  const MESSAGE_MARK = 'app-question message '
+  const where = location.href.startsWith('about:srcdoc') ? 'app' : window.top === window ? 'host' : 'proxy'
+  const say = (what: string) => console.debug(`${MESSAGE_MARK}${JSON.stringify({ at: performance.timeOrigin + performance.now(), where, what, origin: performance.timeOrigin })}`)
+  if (where === 'host') {
+    // The server's elicitation/create reaching Inspector's web client: the message as the client parses it off its stream.
+    const parse = JSON.parse
+    const isElicitation = (value: unknown) => typeof value === 'object' && value !== null && (value as { method?: unknown }).method === 'elicitation/create'
+    JSON.parse = function (text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) {
+      const value = parse(text, reviver) as unknown
+      if (isElicitation(value) || (typeof value === 'object' && value !== null && Object.values(value).some(isElicitation))) say('elicitation arrived')
+      return value
+    } as typeof JSON.parse
+  }
+  window.addEventListener(
+    'message',
+    (event: MessageEvent) => {
+      const data = event.data as { method?: unknown; id?: unknown; result?: unknown } | null
+      if (typeof data !== 'object' || data === null) return
+      const what = typeof data.method === 'string' ? data.method : 'result' in data ? `result ${String(data.id)}` : undefined
+      if (what) say(what)
+    },
+    true,
+  )
+}
+
+/** One message a frame received, as stampMessages said it. */
+interface Stamp {
+  at: number
+  where: 'app' | 'host' | 'proxy'
+  what: string
+  /** The receiving frame's time origin (epoch ms). */
+  origin: number
 }
 
 const clickedAt = (frame: Frame) => frame.evaluate(() => (window as unknown as { __appQuestion: { clickedAt?: number } }).__appQuestion.clickedAt)
@@ -114,23 +185,33 @@ export async function measureAppQuestion({ runs }: { runs: number }): Promise<Ap
       try {
         const context = await browser.newContext()
         await context.addInitScript(stampClicks)
+        // As source: tsx names the script's inner functions with a helper (`__name`) the page lacks.
+        await context.addInitScript({ content: `var __name = (fn) => fn;(${stampMessages.toString()})()` })
         const page = await context.newPage()
+        const stamps: Stamp[] = []
+        page.on('console', (message) => {
+          if (message.text().startsWith(MESSAGE_MARK)) stamps.push(JSON.parse(message.text().slice(MESSAGE_MARK.length)) as Stamp)
+        })
         const inspector = new InspectorPage(page, inspectorProcess.url)
         await inspector.open()
         const protocol = await inspector.connect(SERVER)
         const flight: number[] = []
         const seat: number[] = []
         const appFrame = { flight: [] as number[], seat: [] as number[] }
+        const phases = { flight: [] as Phases[], seat: [] as Phases[] }
         // One booking first, unmeasured: the server's, Inspector's and the browser's caches warm up.
         for (let run = 0; run <= runs; run++) {
           const booking = await bookOnce(inspector)
+          const seen = stamps.splice(0)
           if (run === 0) continue
+          phases.flight.push(phasesOf(seen, booking.flight))
+          phases.seat.push(phasesOf(seen, booking.seat))
           flight.push(booking.flight.ms)
           seat.push(booking.seat.ms)
           appFrame.flight.push(booking.flight.appFrameMs)
           appFrame.seat.push(booking.seat.appFrameMs)
         }
-        return { runs, inspector: INSPECTOR_VERSION, protocol, flight, seat, appFrame, server: await serverShare(app.url) }
+        return { runs, inspector: INSPECTOR_VERSION, protocol, flight, seat, appFrame, phases, server: await serverShare(app.url) }
       } finally {
         await browser.close()
       }
@@ -164,7 +245,7 @@ async function appFrameShowing(inspector: InspectorPage, component: Component): 
 }
 
 /** One booking through Inspector's UI, to its ticket; the two questions timed as the file's comment says. */
-async function bookOnce(inspector: InspectorPage): Promise<Record<Component, { ms: number; appFrameMs: number }>> {
+async function bookOnce(inspector: InspectorPage): Promise<Record<Component, Timed>> {
   await inspector.callTool('book_flight', { from: 'NYC', destination: 'LAX' })
   const flightFrame = await appFrameShowing(inspector, 'flight')
   // Clicks in Inspector's page after "Execute Tool": none, so its last click is that one.
@@ -188,8 +269,39 @@ async function bookOnce(inspector: InspectorPage): Promise<Record<Component, { m
   await inspector.page.getByRole('button', { name: 'Close results' }).click()
   await inspector.result.waitFor({ state: 'detached' })
   return {
-    flight: { ms: flightPainted.at - executedAt, appFrameMs: flightPainted.sinceOrigin },
-    seat: { ms: seatPainted.at - pickedAt, appFrameMs: seatPainted.sinceOrigin },
+    flight: { ms: flightPainted.at - executedAt, appFrameMs: flightPainted.sinceOrigin, clickedAt: executedAt, paintedAt: flightPainted.at },
+    seat: { ms: seatPainted.at - pickedAt, appFrameMs: seatPainted.sinceOrigin, clickedAt: pickedAt, paintedAt: seatPainted.at },
+  }
+}
+
+/** One question as bookOnce timed it: epoch ms of the click and the paint. */
+interface Timed {
+  ms: number
+  appFrameMs: number
+  clickedAt: number
+  paintedAt: number
+}
+
+/** The question's phases from the stamps of its booking (each the first of its kind after the step before). */
+function phasesOf(stamps: Stamp[], { clickedAt, paintedAt, appFrameMs }: Timed): Phases {
+  const frameAt = paintedAt - appFrameMs
+  const first = (where: Stamp['where'], what: string, after: number) => {
+    // Not seen (a host that reads its stream where no page script can see it): NaN, which the figures leave out.
+    return stamps.find((candidate) => candidate.where === where && candidate.what === what && candidate.at >= after && candidate.at <= paintedAt)?.at ?? NaN
+  }
+  const arrived = first('host', 'elicitation arrived', clickedAt)
+  // The app's requests go through the proxy: it receives them from the app, as they are sent.
+  const initialize = first('proxy', 'ui/initialize', frameAt)
+  const answer = first('app', 'result 1', initialize)
+  const question = first('app', 'elicitation/create', answer)
+  return {
+    clickToArrived: arrived - clickedAt,
+    arrivedToPainted: paintedAt - arrived,
+    arrivedToFrame: frameAt - arrived,
+    frameToInitialize: initialize - frameAt,
+    initializeToAnswer: answer - initialize,
+    answerToQuestion: question - answer,
+    questionToPainted: paintedAt - question,
   }
 }
 
@@ -206,7 +318,34 @@ async function serverShare(base: string): Promise<{ flight: number[]; seat: numb
   return { flight, seat }
 }
 
+/** The phases of each question, p50 and p95 (ms), as lines to print; then the target's figure: the p95 of elicitation parsed → painted, the worse question's. */
+export function describePhases({ phases }: AppQuestionMeasures): { lines: string[]; arrivedToPaintedP95: number; ourP95: number } {
+  const names: Array<[keyof Phases, string]> = [
+    ['clickToArrived', 'click -> elicitation parsed by Inspector (its proxy, our server)'],
+    ['arrivedToPainted', 'elicitation parsed -> painted (the target)'],
+    ['arrivedToFrame', '  parsed -> app frame created (Inspector: UI, resource, sandbox)'],
+    ['frameToInitialize', '  frame created -> ui/initialize sent (ours: HTML parsed, script run)'],
+    ['initializeToAnswer', '  ui/initialize -> answered (Inspector)'],
+    ['answerToQuestion', '  answered -> question at the app (initialized, then Inspector)'],
+    ['questionToPainted', '  question -> painted (ours: first render, the paint)'],
+  ]
+  const stat = (values: number[]) => `p50 ${percentile(values, 50).toFixed(0).padStart(4)} ms  p95 ${percentile(values, 95).toFixed(0).padStart(4)} ms`
+  const lines: string[] = []
+  for (const question of ['flight', 'seat'] as const) {
+    lines.push(`${question}:`)
+    for (const [key, name] of names) lines.push(`  ${name.padEnd(72)} ${stat(phases[question].map((phase) => phase[key]))}`)
+  }
+  const ours = (phase: Phases) => phase.frameToInitialize + phase.questionToPainted
+  return {
+    lines,
+    arrivedToPaintedP95: Math.max(...(['flight', 'seat'] as const).map((question) => percentile(phases[question].map((phase) => phase.arrivedToPainted), 95))),
+    ourP95: Math.max(...(['flight', 'seat'] as const).map((question) => percentile(phases[question].map(ours), 95))),
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await measureAppQuestion({ runs: Number(process.argv[2]) || 10 })
   console.log(JSON.stringify(result, null, 2))
+  const { lines, arrivedToPaintedP95, ourP95 } = describePhases(result)
+  console.log(`${lines.join('\n')}\nelicitation parsed -> painted, p95 of the worse question: ${arrivedToPaintedP95.toFixed(0)} ms; our own part (load and script, render and paint) p95 ${ourP95.toFixed(0)} ms`)
 }

@@ -26,7 +26,7 @@ export interface BookingChat {
   newChat?: boolean
 }
 
-export async function bookOverHttp({ baseUrl, serverPid, chat }: { baseUrl: string; serverPid?: number; chat?: BookingChat }): Promise<Timed[]> {
+export async function bookOverHttp({ baseUrl, serverPid, chat, timeoutMs = 30_000 }: { baseUrl: string; serverPid?: number; chat?: BookingChat; timeoutMs?: number }): Promise<Timed[]> {
   let cookie: string | undefined = chat?.cookie
   const chatId = chat?.id
   let newChat = chat?.newChat === true
@@ -40,7 +40,7 @@ export async function bookOverHttp({ baseUrl, serverPid, chat }: { baseUrl: stri
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
       body: JSON.stringify(chatId === undefined ? body : { ...(body as object), chatId, ...(newChat ? { newChat } : {}) }),
-      signal: AbortSignal.timeout(30_000),
+      signal: AbortSignal.timeout(timeoutMs),
     })
     newChat = false
     const text = await response.text()

@@ -11,9 +11,9 @@ import { processesPerTest } from './support/processes'
  * a turn, Redis stopped between two turns and in the middle of one.
  *
  * What is written when (docs/conversations.md, "When it is written"): a turn that names its chat
- * (`chatId`) is recorded by `startTurn` before anything else — its input, before the answers
- * reach the sessions and before a byte streams; the store down there is a 503
- * `store_unavailable` and nothing is written. Then each batch of events is appended BEFORE it is
+ * (`chatId`) is checked before anything else — before the answers reach the sessions and before
+ * a byte streams; the store down there is a 503 `store_unavailable` and nothing is written. Its
+ * input is stored with its first batch of events. Each batch of events is stored BEFORE it is
  * written to the browser (`lib/engine/ndjson-stream.ts`), so every event the browser has seen is
  * stored, and a `kill -9` loses at most the batch being stored (which the browser never got). An
  * append refused mid-turn (the store went down) is not written: the turn ends with an `error`

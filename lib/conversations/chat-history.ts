@@ -8,18 +8,23 @@ import { isConversationError } from './errors'
 
 /**
  * The chats as the chat engine keeps its turns in them (the engine's `ChatHistory` port, which
- * this matches without importing the engine): `startTurn` and `appendEvents`, with their
- * refusals as the chat's own (`ChatRequestError`: `chat_not_found` 404, `chat_too_large` 413, `chat_exists` 409, `too_many_chats` 429,
- * `store_unavailable` 503), which the engine answers before streaming or as the `error` event
- * that ends a turn.
+ * this matches without importing the engine): `openTurn` checks before streaming, and the turn's
+ * `keep` stores its input with its first batch of events in one write, then each later batch,
+ * with their refusals as the chat's own (`ChatRequestError`: `chat_not_found` 404,
+ * `chat_too_large` 413, `chat_exists` 409, `too_many_chats` 429, `store_unavailable` 503), which
+ * the engine answers before streaming or as the `error` event that ends a turn.
  */
 export function chatHistoryOf(conversations: Conversations) {
   return {
-    *startTurn(owner: string, chatId: string, input: TurnInput, options?: { create?: boolean }): Operation<number> {
-      return yield* refusedAsChat(() => conversations.startTurn(owner, chatId, input, options))
-    },
-    *appendEvents(owner: string, chatId: string, turn: number, events: readonly ChatEvent[]): Operation<void> {
-      yield* refusedAsChat(() => conversations.appendEvents(owner, chatId, turn, events))
+    *openTurn(owner: string, chatId: string, input: TurnInput, { create = false }: { create?: boolean } = {}) {
+      yield* refusedAsChat(() => conversations.startTurn(owner, chatId, input, { create, check: true }))
+      let turn: number | undefined
+      return {
+        *keep(events: readonly ChatEvent[]): Operation<void> {
+          if (turn !== undefined) return yield* refusedAsChat(() => conversations.appendEvents(owner, chatId, turn!, events))
+          turn = yield* refusedAsChat(() => conversations.startTurn(owner, chatId, input, { create, events }))
+        },
+      }
     },
   }
 }

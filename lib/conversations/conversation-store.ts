@@ -21,6 +21,10 @@ export interface StartTurnOptions {
   at: number
   limits: ConversationLimits
   create?: boolean
+  /** The turn's first batch of events, stored with its input (as `appendEvents` stores a batch: refused, the turn starts with its input alone). */
+  events?: readonly ChatEvent[]
+  /** Only checks that the turn could start now: the same answer and refusals, nothing written. */
+  check?: boolean
 }
 
 /** Where the list resumes: after the chat with this `updatedAt` and `id` (the list's order is both, descending). */
@@ -60,7 +64,10 @@ export interface ConversationStore {
    *
    * With `create`, the chat is new: it is made (created at `at`) with this turn as its first, in
    * the same atomic step, as `create` would make it (throws `tooManyChats`); undefined when the
-   * owner has a chat of that id already, deleted or not.
+   * owner has a chat of that id already, deleted or not. With `events`, the turn's first batch is
+   * stored with it, in the same step on the embedded store; a batch past the chat's limits is
+   * refused (`chatTooLarge`) as `appendEvents` refuses one, the turn started with its input alone.
+   * With `check`, nothing is written: the answer is what the write would answer now.
    */
   startTurn(owner: string, id: string, options: StartTurnOptions): Operation<number | undefined>
   /**

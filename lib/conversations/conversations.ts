@@ -40,8 +40,11 @@ export interface Conversations {
    * With `create`, the turn makes the chat `id` (a new id, `isChatId`), in the same write: the
    * browser's first message of a new chat costs no request of its own. Throws `chatExists` when
    * the owner has a chat of that id, `tooManyChats`.
+   *
+   * With `events`, the turn's first batch is stored in that same write (see `appendEvents`).
+   * With `check`, nothing is written: the same answer and refusals as the write would give now.
    */
-  startTurn(owner: string, id: string, input: TurnInput, options?: { create?: boolean }): Operation<number>
+  startTurn(owner: string, id: string, input: TurnInput, options?: { create?: boolean; events?: readonly ChatEvent[]; check?: boolean }): Operation<number>
   /**
    * Appends events of turn `turn` as they stream, in one small write per call.
    *
@@ -130,9 +133,9 @@ export function useConversations({ store, limits = DEFAULT_CONVERSATION_LIMITS, 
         return yield* store.get(owner, id)
       },
 
-      *startTurn(owner, id, input, { create = false } = {}) {
+      *startTurn(owner, id, input, { create = false, events, check } = {}) {
         const title = input.text === undefined ? undefined : titleFrom(input.text) || undefined
-        const turn = yield* store.startTurn(owner, id, { input, title, at: now(), limits, create })
+        const turn = yield* store.startTurn(owner, id, { input, title, at: now(), limits, create, events, check })
         if (turn === undefined) throw create ? chatExists() : chatNotFound()
         return turn
       },

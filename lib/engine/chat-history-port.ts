@@ -25,12 +25,21 @@ export interface TurnRecordInput {
  */
 export interface ChatHistory {
   /**
-   * Records a turn's input before anything streams; the turn's index. Refuses a chat that is not
-   * `owner`'s, or full. With `create` (the request's `newChat`), the turn makes the chat, in the same write.
+   * Checks, before anything streams, that a turn of the chat can be kept: refuses a chat that is
+   * not `owner`'s, or full; with `create` (the request's `newChat`), an id taken or an owner with
+   * as many chats as they may keep. Writes nothing: the turn's input is stored by its `keep`.
    */
-  startTurn(owner: string, chatId: string, input: TurnRecordInput, options: { create: boolean }): Operation<number>
-  /** Appends a batch of the turn's events, before they are written to the browser. */
-  appendEvents(owner: string, chatId: string, turn: number, events: readonly ChatEvent[]): Operation<void>
+  openTurn(owner: string, chatId: string, input: TurnRecordInput, options: { create: boolean }): Operation<KeptTurn>
+}
+
+/** A turn of a kept chat, once `openTurn` has admitted it. */
+export interface KeptTurn {
+  /**
+   * Stores a batch of the turn's events, before they are written to the browser. The first call
+   * stores the turn's input with them, in one write (with `create`, the chat made by it too), and
+   * may have no events: the input alone.
+   */
+  keep(events: readonly ChatEvent[]): Operation<void>
 }
 
 /** What a request records as its turn's input: its answers, abort and command, and the person's last message if it is new. */

@@ -25,6 +25,7 @@ import type { ModelCallReport } from './model-step'
 import type { AnswerMetricOutcome } from './answer-metric'
 import { ChatRequestError, toChatFailure } from '../http/errors'
 import { openNdjsonStream } from './ndjson-stream'
+import { runNow } from './run-now'
 import { createTurnRunner } from './turn-runner'
 import { createWorkInProgress } from './work-in-progress'
 import { prepareTurn, refuseWhenBudgetSpent, type TurnPlan } from './prepare-turn'
@@ -284,23 +285,25 @@ export async function createChatServer({
           runner: turns,
           signal,
           onEnd,
-          // The turn is recorded first: answers handed to the sessions by `prepareTurn` are never
-          // lost to a chat that turns out to be someone else's or full. A refusal after that is
-          // kept as the turn's one event, as the browser shows it.
+          // The turn is checked first: answers handed to the sessions by `prepareTurn` are never
+          // lost to a chat that turns out to be someone else's or full. Its input is stored with
+          // its first batch (`openNdjsonStream`'s `keep`), or with its refusal, as the turn's one
+          // event that the browser shows.
           prepare: function* () {
             if (refuseSpent) yield* refuseSpent()
-            const turn = yield* history.startTurn(clientId, chatId, turnInputOf(request), { create: request.newChat === true })
+            const kept = yield* history.openTurn(clientId, chatId, turnInputOf(request), { create: request.newChat === true })
             try {
-              return { plan: yield* prepareOnly(), turn }
+              return { plan: yield* prepareOnly(), kept }
             } catch (error) {
               const failure = toChatFailure(error)
-              if (failure) yield* keepRefusal(() => history.appendEvents(clientId, chatId, turn, [{ type: 'error', code: failure.code, message: failure.message }]))
+              if (failure) yield* keepRefusal(() => kept.keep([{ type: 'error', code: failure.code, message: failure.message }]))
               throw error
             }
           },
           run: ({ plan }, emit) => run(plan, emit),
-          // On one of the turn runner's long-lived tasks, not a task of its own: a turn appends once per batch (about 80 µs a task saved each).
-          keep: ({ turn }, events: readonly ChatEvent[]) => turns.run(() => history.appendEvents(clientId, chatId, turn, events)),
+          // At once when the store's write needs no task (the embedded and memory stores), else on one of the turn runner's
+          // long-lived tasks: a turn stores once per batch, and while many turns stream no runner is free, so each would make a task.
+          keep: ({ kept }, events: readonly ChatEvent[]) => runNow(() => kept.keep(events), (operation) => turns.run(operation)),
         })
       } catch (error) {
         // Refused before streaming: the turn's span ends, saying why.

@@ -18,7 +18,10 @@ import type { TurnRunner } from './turn-runner'
  * With `keep` (a turn of a chat kept on the server), each batch — the events of one chunk — is
  * handed to `keep` and written only once it has been stored. Invariant: **every event the
  * browser has seen is stored**; a `kill -9` loses at most the batch being stored and what the
- * turn had not yet emitted, which the browser never received either. A batch `keep` refuses
+ * turn had not yet emitted, which the browser never received either. The first call (which
+ * stores the turn's input with its batch) comes at the first read: with what the turn emitted by
+ * the end of that turn of the event loop, or with no events when it had none yet, so that the
+ * input is stored before the turn waits on anything (a model's first words). A batch `keep` refuses
  * (the chat is full, the store is down) is not written: the stream ends the turn with an `error`
  * event of the refusal's code (`chat_too_large`, `store_unavailable`) — the one event the
  * browser sees that the chat does not keep, since the store has just refused it.
@@ -42,7 +45,7 @@ export async function openNdjsonStream<P>({
    * with the code of the `error` event that ended the turn, when one did (the request's log line says it).
    */
   onEnd?: (errorCode?: string) => void
-  /** Stores a batch of the prepared turn's events before it is written (see above); absent, nothing is stored. */
+  /** Stores a batch of the prepared turn's events before it is written, the first maybe empty (see above); absent, nothing is stored. */
   keep?(prepared: P, events: readonly ChatEvent[]): Promise<void>
 }): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder()
@@ -50,6 +53,8 @@ export async function openNdjsonStream<P>({
   /** The events of `lines`, kept only when they are to be stored. */
   const events: ChatEvent[] = []
   let plan: { value: P } | undefined
+  /** Whether `keep` has been called: its first call stores the turn's input. */
+  let keptOnce = !keep
   let ended = false
   /** The code of the last `error` event emitted or written: the turn's failure, if it failed. */
   let errorCode: string | undefined
@@ -108,9 +113,27 @@ export async function openNdjsonStream<P>({
   if (signal?.aborted) halt()
   else signal?.addEventListener('abort', halt, { once: true })
 
+  /** Stores the turn's input alone when no batch has taken it: what `keep` refused, if it did. */
+  const keepInput = async () => {
+    if (keptOnce) return undefined
+    keptOnce = true
+    return await stored(() => keep!(plan!.value, []))
+  }
+
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        if (!keptOnce) {
+          // The first read: the input goes with what the turn emits in this turn of the event loop, or alone.
+          if (!ended && open) await new Promise<void>((resolve) => setImmediate(resolve))
+          const refusal = lines.length === 0 ? await keepInput() : undefined
+          if (refusal) {
+            errorCode = refusal.code
+            if (open) controller.enqueue(encoder.encode(`${JSON.stringify(refusal)}\n`))
+            halt()
+            return
+          }
+        }
         // Halted (cancelled, or the request's signal): nothing more is written, and the body
         // ends once the turn's clean-up has run, as a client waiting for the end expects.
         while (!ended && (lines.length === 0 || !open)) {
@@ -123,6 +146,7 @@ export async function openNdjsonStream<P>({
           const chunk = lines.join('')
           const batch = events.splice(0)
           lines.length = 0
+          keptOnce = true
           const refusal = keep && plan ? await stored(() => keep(plan!.value, batch)) : undefined
           if (refusal) {
             errorCode = refusal.code
@@ -144,8 +168,10 @@ export async function openNdjsonStream<P>({
           onEnd?.(errorCode)
         }
       },
-      cancel() {
+      async cancel() {
         halt()
+        // Gone before its first read: the turn's input is kept all the same.
+        await keepInput()
         onEnd?.(errorCode)
       },
     },

@@ -1,4 +1,5 @@
 import { createScope, suspend, type Operation } from 'effection'
+import { runNow as runOperationNow } from '../engine/run-now'
 
 /** A resource opened for the life of the process, and how to run its operations from a promise. */
 export interface OpenForProcess<T> {
@@ -31,28 +32,6 @@ export async function openForProcess<T>(make: () => Operation<T>): Promise<OpenF
       .catch(reject)
   })
   const run = <R>(operation: () => Operation<R>) => scope.run(operation)
-  const runNow = <R>(operation: () => Operation<R>): Promise<R> => {
-    let iterator: Iterator<unknown, R, unknown>
-    let first: IteratorResult<unknown, R>
-    try {
-      iterator = operation()[Symbol.iterator]() as Iterator<unknown, R, unknown>
-      first = iterator.next()
-    } catch (error) {
-      return Promise.reject(error)
-    }
-    if (first.done) return Promise.resolve(first.value)
-    // The rest in the scope, by delegation: its first step is the one already taken.
-    let taken = false
-    const rest = {
-      [Symbol.iterator]: () => ({
-        next: (value?: unknown) => (taken ? iterator.next(value) : ((taken = true), first)),
-        throw: (error?: unknown) => iterator.throw!(error),
-        return: (value?: R) => iterator.return!(value as R),
-      }),
-    }
-    return scope.run(function* () {
-      return (yield* rest as unknown as Operation<R>) as R
-    })
-  }
+  const runNow = <R>(operation: () => Operation<R>): Promise<R> => runOperationNow(operation, run)
   return { value, run, runNow }
 }

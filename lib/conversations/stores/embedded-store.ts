@@ -5,7 +5,7 @@ import { immediateTransaction, openEmbeddedDatabase } from '../../storage/embedd
 import type { Message } from '../../protocol/messages'
 import type { ChatSummary } from '../chat'
 import type { ConversationStore, StartTurnOptions } from '../conversation-store'
-import { tooManyChats } from '../errors'
+import { isConversationError, tooManyChats } from '../errors'
 import { waitingCalls } from '../waiting'
 import { assembleTurns, byteLength, decodeEntry, encodeEvents, entriesOf, refuseOverSize, type EntryKind } from './chat-entries'
 
@@ -193,21 +193,18 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       for (const entry of entries) statements.insertEntry.run(owner, chat.id, entry.turn, entry.kind, entry.text)
     })
 
-    const startTurn = immediateTransaction(db, (owner: string, id: string, { input, title, at, limits, create }: StartTurnOptions) => {
+    /** What starting a turn would write, or undefined (no such chat; with `create`, the id taken); throws the limits' refusals. */
+    const admitTurn = (owner: string, id: string, { input, create, limits }: StartTurnOptions) => {
       const row = rowOf(owner, id)
       if (create ? row : !row || row.purge_at !== null) return undefined
       if (create && countOf(owner) >= limits.maxChats) throw tooManyChats(limits.maxChats)
       const text = JSON.stringify(input)
       const bytes = byteLength(text)
       refuseOverSize(limits, row ? { events: row.events, bytes: row.bytes, stateBytes: row.state_bytes } : EMPTY, { events: 1, bytes })
-      const turn = row ? row.turns : 0
-      statements.insertEntry.run(owner, id, turn, 'input', text)
-      if (row) statements.startTurn.run({ owner, id, bytes, at, title: title ?? null })
-      else statements.insert.run({ owner, id, title: title ?? '', createdAt: at, updatedAt: at, turns: 1, events: 0, bytes, waitingCalls: '[]', stateBytes: 0 })
-      return turn
-    })
+      return { row, text, bytes, turn: row ? row.turns : 0 }
+    }
 
-    const appendEvents = immediateTransaction(db, (owner: string, id: string, { turn, events, at, limits }: Parameters<ConversationStore['appendEvents']>[2]) => {
+    const appendIn = (owner: string, id: string, { turn, events, at, limits }: Parameters<ConversationStore['appendEvents']>[2]) => {
       const row = rowOf(owner, id)
       if (!row || turn < 0 || turn >= row.turns) return false
       const encoded = encodeEvents(events)
@@ -228,7 +225,34 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       })
       if (encoded.state) statements.putState.run(owner, id, encoded.state.text)
       return true
+    }
+
+    // One transaction for the turn's input and its first batch: a turn that streams at once costs one write, not two.
+    // A batch refused by the limits is not written, the input is (as if appended after it): the refusal is thrown once committed.
+    const startTurnIn = immediateTransaction(db, (owner: string, id: string, options: StartTurnOptions) => {
+      const admitted = admitTurn(owner, id, options)
+      if (!admitted) return undefined
+      const { row, text, bytes, turn } = admitted
+      const { title, at, events, limits } = options
+      statements.insertEntry.run(owner, id, turn, 'input', text)
+      if (row) statements.startTurn.run({ owner, id, bytes, at, title: title ?? null })
+      else statements.insert.run({ owner, id, title: title ?? '', createdAt: at, updatedAt: at, turns: 1, events: 0, bytes, waitingCalls: '[]', stateBytes: 0 })
+      if (!events || events.length === 0) return { turn }
+      try {
+        appendIn(owner, id, { turn, events, at, limits })
+      } catch (error) {
+        if (isConversationError(error) && error.code === 'chat_too_large') return { turn, refused: error }
+        throw error
+      }
+      return { turn }
     })
+    const startTurn = (owner: string, id: string, options: StartTurnOptions) => {
+      const started = startTurnIn(owner, id, options)
+      if (started?.refused) throw started.refused
+      return started?.turn
+    }
+
+    const appendEvents = immediateTransaction(db, appendIn)
 
     const restore = immediateTransaction(db, (owner: string, id: string, { at, limits }: Parameters<ConversationStore['restore']>[2]) => {
       const row = rowOf(owner, id)
@@ -298,6 +322,8 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       },
 
       *startTurn(owner, id, options) {
+        // A check is a read: no transaction, no write lock.
+        if (options.check) return admitTurn(owner, id, options)?.turn
         return startTurn(owner, id, options)
       },
 

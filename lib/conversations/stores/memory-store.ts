@@ -1,6 +1,8 @@
+import type { ChatEvent } from '../../protocol/events'
 import type { ChatSummary } from '../chat'
 import type { ConversationStore } from '../conversation-store'
 import { tooManyChats } from '../errors'
+import type { ConversationLimits } from '../limits'
 import { waitingCalls } from '../waiting'
 import { assembleTurns, byteLength, decodeEntry, encodeEvents, entriesOf, refuseOverSize, type ChatSize, type StoredEntry } from './chat-entries'
 
@@ -48,6 +50,21 @@ export function createMemoryConversationStore(): ConversationStore {
     entries: [],
     size: { events: 0, bytes: 0, stateBytes: 0 },
   })
+
+  /** Stores a batch of turn `turn`, or throws `chatTooLarge` storing none of it. */
+  const appendChecked = (chat: MemoryChat, turn: number, events: readonly ChatEvent[], at: number, limits: ConversationLimits) => {
+    const encoded = encodeEvents(events)
+    refuseOverSize(limits, chat.size, { events: events.length, bytes: encoded.bytes, stateBytes: encoded.state?.bytes })
+    chat.entries.push({ turn, kind: 'events', text: encoded.text })
+    chat.size.events += events.length
+    chat.size.bytes += encoded.bytes
+    if (encoded.state) {
+      chat.state = encoded.state.text
+      chat.size.stateBytes = encoded.state.bytes
+    }
+    chat.waitingCalls = waitingCalls(chat.waitingCalls, events)
+    chat.updatedAt = at
+  }
 
   return {
     kind: 'memory',
@@ -106,7 +123,7 @@ export function createMemoryConversationStore(): ConversationStore {
       return { ...summaryOf(chat), turns, ...(state ? { conversationState: state } : {}) }
     },
 
-    *startTurn(owner, id, { input, title, at, limits, create }) {
+    *startTurn(owner, id, { input, title, at, limits, create, events = [], check }) {
       if (create && chatsOf(owner).has(id)) return undefined
       if (create && shown(owner).length >= limits.maxChats) throw tooManyChats(limits.maxChats)
       const chat = create ? newChat(id, at) : live(owner, id)
@@ -114,28 +131,22 @@ export function createMemoryConversationStore(): ConversationStore {
       const text = JSON.stringify(input)
       // A turn needs room for at least one event: a full chat is refused before anything streams.
       refuseOverSize(limits, chat.size, { events: 1, bytes: byteLength(text) })
+      if (check) return chat.turns
       if (create) chatsOf(owner).set(id, chat)
       chat.entries.push({ turn: chat.turns, kind: 'input', text })
       chat.size.bytes += byteLength(text)
       if (title !== undefined && chat.title === '') chat.title = title
       chat.updatedAt = at
-      return chat.turns++
+      const turn = chat.turns++
+      // As an append right after: a batch the limits refuse is not stored, the input is.
+      if (events.length > 0) appendChecked(chat, turn, events, at, limits)
+      return turn
     },
 
     *appendEvents(owner, id, { turn, events, at, limits }) {
       const chat = owners.get(owner)?.get(id)
       if (!chat || turn < 0 || turn >= chat.turns) return false
-      const encoded = encodeEvents(events)
-      refuseOverSize(limits, chat.size, { events: events.length, bytes: encoded.bytes, stateBytes: encoded.state?.bytes })
-      chat.entries.push({ turn, kind: 'events', text: encoded.text })
-      chat.size.events += events.length
-      chat.size.bytes += encoded.bytes
-      if (encoded.state) {
-        chat.state = encoded.state.text
-        chat.size.stateBytes = encoded.state.bytes
-      }
-      chat.waitingCalls = waitingCalls(chat.waitingCalls, events)
-      chat.updatedAt = at
+      appendChecked(chat, turn, events, at, limits)
       return true
     },
 

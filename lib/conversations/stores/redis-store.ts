@@ -67,13 +67,15 @@ for i = 12, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 redis.call('ZADD', KEYS[3], ARGV[5], ARGV[2])
 return 1`)
 
-// ARGV: id, at, input, inputBytes, title ('' none), maxEvents, maxBytes, maxChats ('' the chat exists; else it is made by this turn).
+// ARGV: id, at, input, inputBytes, title ('' none), maxEvents, maxBytes, maxChats ('' the chat exists; else it is made by this turn),
+// check ('1': only the checks, nothing written).
 // The turn, or -1 no chat (or, to make one, the id taken), -2 events full, -3 bytes full, -4 too many chats.
 const startTurn = chatScript(`
 if ARGV[8] ~= '' then
   if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
   if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[8]) then return -4 end
   if tonumber(ARGV[4]) > tonumber(ARGV[7]) then return -3 end
+  if ARGV[9] == '1' then return 0 end
   redis.call('HSET', KEYS[1], 'title', ARGV[5], 'createdAt', ARGV[2], 'updatedAt', ARGV[2], 'turns', 1, 'events', 0, 'bytes', ARGV[4], 'waiting', '[]', 'stateBytes', 0)
   redis.call('RPUSH', KEYS[2], '0:i:' .. ARGV[3])
   redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
@@ -85,6 +87,7 @@ if tonumber(row[2]) + 1 > tonumber(ARGV[6]) then return -2 end
 local bytes = tonumber(row[3]) + tonumber(ARGV[4])
 if bytes + tonumber(row[4]) > tonumber(ARGV[7]) then return -3 end
 local turn = tonumber(row[1])
+if ARGV[9] == '1' then return turn end
 redis.call('RPUSH', KEYS[2], turn .. ':i:' .. ARGV[3])
 redis.call('HSET', KEYS[1], 'turns', turn + 1, 'bytes', bytes, 'updatedAt', ARGV[2])
 if ARGV[5] ~= '' and row[6] == '' then redis.call('HSET', KEYS[1], 'title', ARGV[5]) end
@@ -232,7 +235,7 @@ export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConv
       if (reply === -3) throw chatTooLarge('bytes', limits.maxBytes)
     }
 
-    yield* provide({
+    const store: ConversationStore = {
       kind: 'redis',
 
       *create(owner, { chat, limits }) {
@@ -293,14 +296,16 @@ export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConv
         }
       },
 
-      *startTurn(owner, id, { input, title, at, limits, create }) {
+      *startTurn(owner, id, { input, title, at, limits, create, events, check }) {
         const text = JSON.stringify(input)
         const reply = yield* command<number>(() =>
-          timed.startTurn(keysOf(owner, id), [id, at, text, byteLength(text), title ?? '', limits.maxEvents, limits.maxBytes, create ? limits.maxChats : '']),
+          timed.startTurn(keysOf(owner, id), [id, at, text, byteLength(text), title ?? '', limits.maxEvents, limits.maxBytes, create ? limits.maxChats : '', check ? '1' : '']),
         )
         if (reply === -1) return undefined
         if (reply === -4) throw tooManyChats(limits.maxChats)
         refuseOver(reply, limits)
+        // The first batch by the append's own script, right after: two atomic steps here, where the embedded store takes one.
+        if (!check && events && events.length > 0) yield* store.appendEvents(owner, id, { turn: reply, events, at, limits })
         return reply
       },
 
@@ -366,6 +371,7 @@ export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConv
       *sweep() {
         return undefined
       },
-    })
+    }
+    yield* provide(store)
   })
 }

@@ -103,6 +103,28 @@ export function describeConversationStoreContract(name: string, { expiresItself,
       expect((await run(() => chats.get(mallory, id)))!.turns).toEqual([{ input: { text: 'mine' }, events: [] }])
     })
 
+    it('stores a turn’s input with its first batch, and a check writes nothing but refuses as the write would', async () => {
+      const id = newChatId()
+      clock += 1
+      const input = { text: 'Book a flight from NYC to LAX' }
+      expect(await run(() => chats.startTurn(alice, id, input, { create: true, check: true }))).toBe(0)
+      expect(await run(() => chats.get(alice, id))).toBeUndefined()
+      expect(await run(() => chats.startTurn(alice, id, input, { create: true, events: FIRST_TURN }))).toBe(0)
+      expect((await run(() => chats.get(alice, id)))!.turns).toEqual([{ input, events: FIRST_TURN }])
+      expect((await run(() => chats.list(alice))).chats).toEqual([expect.objectContaining({ id, title: input.text, waiting: true })])
+      expect(await codeOf(run(() => chats.startTurn(alice, id, input, { create: true, check: true })))).toBe('chat_exists')
+      expect(await codeOf(run(() => chats.startTurn(mallory, id, { pluginElicitResponses: [SEAT_ANSWER] }, { check: true })))).toBe('chat_not_found')
+      expect(await run(() => chats.startTurn(alice, id, { pluginElicitResponses: [SEAT_ANSWER] }, { check: true }))).toBe(1)
+      expect(await run(() => chats.startTurn(alice, id, { pluginElicitResponses: [SEAT_ANSWER] }, { events: SECOND_TURN }))).toBe(1)
+      expect((await run(() => chats.get(alice, id)))!.turns.map((turn) => turn.events.length)).toEqual([FIRST_TURN.length, SECOND_TURN.length])
+
+      // A first batch past the chat's limits is not stored, as an append's would not be; the turn starts with its input alone.
+      const full = newChatId()
+      const tooMany = Array.from({ length: LIMITS.maxEvents + 1 }, (_, index) => ({ type: 'text' as const, content: `piece ${index}` }))
+      expect(await codeOf(run(() => chats.startTurn(alice, full, input, { create: true, events: tooMany })))).toBe('chat_too_large')
+      expect((await run(() => chats.get(alice, full)))!.turns).toEqual([{ input, events: [] }])
+    })
+
     it('refuses a new chat by its first turn past the limit of chats per owner, making nothing', async () => {
       for (let index = 0; index < LIMITS.maxChats; index++) await run(() => chats.create(alice))
       const id = newChatId()
