@@ -139,6 +139,10 @@ test('sign-out on one instance ends the session on the other: the chats refuse t
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' })
     const onOther = () => fetch(`${other.url}/api/chats`, { headers: { cookie: `${cookie.name}=${cookie.value}` } })
     expect((await onOther()).status).toBe(200)
+    // No mcp.json server asks each person to connect here: signing out has nothing to keep, so no choice.
+    const signOutForm = page.getByRole('form', { name: 'Sign out' })
+    await expect(signOutForm.getByRole('button', { name: 'Sign out' })).toBeVisible()
+    await expect(signOutForm.getByRole('checkbox')).toHaveCount(0)
     await page.getByRole('button', { name: 'Sign out' }).click()
     await expect(page).toHaveURL(`${app.url}/auth/signed-out`)
     await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible()

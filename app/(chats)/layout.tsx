@@ -1,5 +1,6 @@
 import { headers } from 'next/headers'
 import { isAuthStoreUnavailable } from '@/lib/auth'
+import { getPersonalAccess } from '@/lib/server/mcp-clients-instance'
 import { getSignIn } from '@/lib/server/sign-in-instance'
 import { pluginSuggestions } from '@/plugins'
 import { ChatsWithPlugins } from './chats-with-plugins'
@@ -21,6 +22,7 @@ export default async function ChatsLayout() {
     if (configured.signIn.guests && isAuthStoreUnavailable(error)) return undefined
     throw error
   })
-  const person = account ? { name: account.name, email: account.email } : configured.signIn.guests ? { guest: true as const } : undefined
+  // Each person's credentials exist only when mcp.json has url or sse servers: then sign-out asks whether to keep them.
+  const person = account ? { name: account.name, email: account.email, connectsMcpServers: (await getPersonalAccess()) !== undefined } : configured.signIn.guests ? { guest: true as const } : undefined
   return <ChatsWithPlugins suggestions={pluginSuggestions} person={person} />
 }

@@ -4,6 +4,8 @@ import { KEEP_CONNECTIONS_FIELD } from '@/lib/auth/sign-out-form'
 export interface SignedInPerson {
   name: string
   email: string
+  /** `mcp.json` has servers each person connects to: signing out asks whether to keep those connections. */
+  connectsMcpServers: boolean
 }
 
 /** A guest, with sign-in configured and `AUTH_GUESTS=on`: chatting without having signed in. */
@@ -15,9 +17,9 @@ const ACTION = 'shrink-0 rounded-md px-2 py-1 text-sm text-zinc-700 transition h
 
 /**
  * The sidebar's foot with sign-in configured: the person's name and address, and Sign out (a form
- * post, so it works before the page's script has loaded) with its one choice: signing out forgets
- * the person's connections to MCP servers (tokens revoked, values forgotten) unless they tick
- * "Keep my MCP servers connected for next time"; for a guest, Sign in (back to `next`,
+ * post, so it works before the page's script has loaded) with its one choice, shown when `mcp.json`
+ * has servers each person connects to: signing out forgets the person's connections to them (tokens
+ * revoked, values forgotten) unless they tick "Keep my MCP servers connected for next time"; for a guest, Sign in (back to `next`,
  * the chat shown), after which the guest's chats are the account's. It takes the place of
  * "Continue on another device": with sign-in, the person signs in there and finds the same chats.
  */
@@ -44,10 +46,12 @@ export function AccountPanel({ person, next }: { person: SignedInPerson | Guest;
             Sign out
           </button>
         </div>
-        <label className="mt-1 flex items-start gap-2 text-xs text-zinc-600 dark:text-zinc-400">
-          <input type="checkbox" name={KEEP_CONNECTIONS_FIELD} value="on" className="mt-0.5" />
-          <span>Keep my MCP servers connected for next time (otherwise signing out disconnects them)</span>
-        </label>
+        {person.connectsMcpServers && (
+          <label className="mt-1 flex items-start gap-2 text-xs text-zinc-600 dark:text-zinc-400">
+            <input type="checkbox" name={KEEP_CONNECTIONS_FIELD} value="on" className="mt-0.5" />
+            <span>Keep my MCP servers connected for next time (otherwise signing out disconnects them)</span>
+          </label>
+        )}
       </form>
     </div>
   )
