@@ -39,6 +39,7 @@ import { turnInputOf, type ChatHistory } from './chat-history-port'
 import type { ChatEvent } from '../protocol/events'
 import type { Budget } from '../budgets/budget'
 import { startTurnTrace } from './turn-trace'
+import { TraceParent } from '../runtime/trace-parent'
 
 export interface ChatServerOptions {
   model: LanguageModelV3
@@ -264,9 +265,11 @@ export async function createChatServer({
       const { chatId } = request
       const trace = tracer && startTurnTrace({ tracer, model, chatId, captureContent: traceContent, parent: context.active() })
       const onEnd = trace ? (errorCode?: string) => (trace.end(errorCode), ended?.(errorCode)) : ended
-      const run = (plan: TurnPlan, emit: (event: ChatEvent) => void) => runTurn({ plan, config, emit, trace })
+      // With traces on, what the turn does below it (the stores' reads and writes) is under its span.
+      const within = trace ? <T>(operation: Operation<T>) => TraceParent.with(() => trace.context, () => operation) : <T>(operation: Operation<T>) => operation
+      const run = (plan: TurnPlan, emit: (event: ChatEvent) => void) => within(runTurn({ plan, config, emit, trace }))
       const prepareOnly = () =>
-        prepareTurn({ request, clientId, person, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes, observeAnswer, traceResume: trace?.resumeTool })
+        within(prepareTurn({ request, clientId, person, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes, observeAnswer, traceResume: trace?.resumeTool }))
       // A new message of a client whose model budget is spent is refused first: before anything is prepared or recorded.
       const refuseSpent = budget && (() => refuseWhenBudgetSpent({ request, clientId, budget }))
       try {
@@ -289,18 +292,18 @@ export async function createChatServer({
           // kept as the turn's one event, as the browser shows it.
           prepare: function* () {
             if (refuseSpent) yield* refuseSpent()
-            const turn = yield* history.startTurn(clientId, chatId, turnInputOf(request), { create: request.newChat === true })
+            const turn = yield* within(history.startTurn(clientId, chatId, turnInputOf(request), { create: request.newChat === true }))
             try {
               return { plan: yield* prepareOnly(), turn }
             } catch (error) {
               const failure = toChatFailure(error)
-              if (failure) yield* keepRefusal(() => history.appendEvents(clientId, chatId, turn, [{ type: 'error', code: failure.code, message: failure.message }]))
+              if (failure) yield* keepRefusal(() => within(history.appendEvents(clientId, chatId, turn, [{ type: 'error', code: failure.code, message: failure.message }])))
               throw error
             }
           },
           run: ({ plan }, emit) => run(plan, emit),
           // On one of the turn runner's long-lived tasks, not a task of its own: a turn appends once per batch (about 80 µs a task saved each).
-          keep: ({ turn }, events: readonly ChatEvent[]) => turns.run(() => history.appendEvents(clientId, chatId, turn, events)),
+          keep: ({ turn }, events: readonly ChatEvent[]) => turns.run(() => within(history.appendEvents(clientId, chatId, turn, events))),
         })
       } catch (error) {
         // Refused before streaming: the turn's span ends, saying why.

@@ -18,7 +18,7 @@ import { openConversations, type OpenConversations } from './open-conversations'
 import { captureContent, serverMetrics, serverTracer } from '../telemetry'
 import { modelCallMetrics } from './model-call-metrics'
 import { readInstanceName } from './instance-name'
-import { timedSessionStore } from './timed-session-store'
+import { dbSystemOf, observedStore, SESSION_STORE_OPERATIONS, sessionRecordSpan } from './observed-store'
 import { storeOperationMetrics } from './store-operation-metrics'
 
 /** The app's chat server and the identity every request is resolved with. */
@@ -66,7 +66,7 @@ async function startChatApp(): Promise<ChatApp> {
   const { redisUrl, dataDir, limits, store } = config
   const [clients, toolAudience, browserIdentity, signIn, budgets] = await Promise.all([getMcpClients(), getToolAudience(), getBrowserIdentity(), getSignIn(), getBudgets()])
   const chatLimits = readConversationLimits()
-  const chats = await openConversations({ store, redisUrl, dataDir, limits: chatLimits })
+  const chats = await openConversations({ store, redisUrl, dataDir, limits: chatLimits, tracer: serverTracer() })
   const chatModel = selectChatModel({ skills: offlineSkills })
   const instance = readInstanceName()
   const chat = await createChatServer({
@@ -92,7 +92,13 @@ async function startChatApp(): Promise<ChatApp> {
     toolStartsPerAddress: { burst: limits.toolStartsBurst, perSecond: limits.toolStartsPerMinute / 60 },
     useStore: function* () {
       const opened = store === 'redis' ? yield* useRedisSessionStore({ url: redisUrl! }) : store === 'embedded' ? yield* useEmbeddedSessionStore({ directory: dataDir }) : createMemorySessionStore()
-      return timedSessionStore(opened, storeOperationMetrics(serverMetrics(), store))
+      return observedStore(opened, SESSION_STORE_OPERATIONS, {
+        system: dbSystemOf(store),
+        collection: 'sessions',
+        report: storeOperationMetrics(serverMetrics(), store),
+        tracer: serverTracer(),
+        parentOf: sessionRecordSpan,
+      })
     },
     observeAnswer: (outcome) => serverMetrics().answers.inc({ outcome }),
     history: chatHistoryOf(chats.conversations),
