@@ -17,6 +17,7 @@ import { CHAT_CLIENT_CAPABILITIES } from './app-elicitations'
 import type { McpServerConfig } from './mcp-servers-config'
 import type { McpServerConnection } from './server-connection'
 import { trackChildProcess } from './child-processes'
+import { traceTransport } from './traced-transport'
 import { relatedCallOf, relatedCallsFetch } from './related-calls'
 import { challengeOf, type AuthChallenge } from './personal/auth-challenge'
 
@@ -196,10 +197,10 @@ function createTransport(
       if (response.status === 401) onUnauthorized(response)
       return response
     }
-    return new StreamableHTTPClientTransport(config.url, { requestInit: { headers: config.headers }, fetch, ...(authProvider ? { authProvider } : {}) })
+    return traceTransport(new StreamableHTTPClientTransport(config.url, { requestInit: { headers: config.headers }, fetch, ...(authProvider ? { authProvider } : {}) }), { network: 'tcp', server: config.url })
   }
   // The 2024-11-05 HTTP+SSE transport (VS Code's `"type": "sse"`): the headers go on its event stream's GET and on every POST.
-  if (config.transport === 'sse') return new SSEClientTransport(config.url, { requestInit: { headers: config.headers } })
+  if (config.transport === 'sse') return traceTransport(new SSEClientTransport(config.url, { requestInit: { headers: config.headers } }), { network: 'tcp', server: config.url })
   const transport = new StdioClientTransport({
     command: config.command,
     args: config.args,
@@ -208,7 +209,8 @@ function createTransport(
     stderr: 'pipe',
   })
   transport.stderr?.on('data', (chunk: Buffer | string) => onStderr(chunk.toString()))
-  return transport
+  // Requests within a traced tool call get a client span and carry its traceparent (traced-transport.ts).
+  return traceTransport(transport, { network: 'pipe' })
 }
 
 /** Server requests go to the call in flight they belong to (see `routeRequest`). */
