@@ -34,6 +34,8 @@ export interface ServerMetrics {
   answers: Counter<'outcome'>
   /** Reads, at each scrape, how many tool sessions wait for a person, by tool: the session store's own count. */
   countWaitingSessions(count: () => Promise<ReadonlyMap<string, number>>): void
+  /** Reads, at each scrape, how many MCP sessions are open: the MCP endpoint's own records. */
+  countMcpSessions(count: () => Promise<number>): void
 }
 
 /** `http.server.request.duration`'s buckets, as the conventions advise (seconds). */
@@ -50,6 +52,7 @@ export function createServerMetrics(): ServerMetrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   let countWaiting: (() => Promise<ReadonlyMap<string, number>>) | undefined
+  let countMcp: (() => Promise<number>) | undefined
   const refusals = createRefusalTally()
   new Counter({
     name: 'elicit_refusals_total',
@@ -71,6 +74,14 @@ export function createServerMetrics(): ServerMetrics {
       const counts = await countWaiting()
       this.reset()
       for (const [tool, count] of counts) this.set({ tool }, count)
+    },
+  })
+  new Gauge({
+    name: 'elicit_mcp_sessions_open',
+    help: 'MCP sessions (protocol 2025) open on every instance of the store (read from the MCP endpoint\'s records at each scrape).',
+    registers: [registry],
+    async collect() {
+      if (countMcp) this.set(await countMcp())
     },
   })
   return {
@@ -124,6 +135,9 @@ export function createServerMetrics(): ServerMetrics {
     }),
     countWaitingSessions(count) {
       countWaiting = count
+    },
+    countMcpSessions(count) {
+      countMcp = count
     },
   }
 }

@@ -51,6 +51,7 @@ export function tracedMcpEndpoint(endpoint: McpEndpoint, tracer: Tracer): McpEnd
       await noteOutcome(span, response)
       return endingWithBody(response, () => span.end())
     },
+    openSessions: () => endpoint.openSessions(),
     close: () => endpoint.close(),
   }
 }
