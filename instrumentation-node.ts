@@ -6,7 +6,7 @@ import { installPageIdentity } from './lib/http/page-identity'
 import { watchForStop } from './lib/server/graceful-stop'
 import { installRequestTelemetry } from './lib/http/request-telemetry'
 import { readMetricsConfig, startMetricsServer } from './lib/server/metrics-server'
-import { serverLogger, serverMetrics, startTracing } from './lib/telemetry'
+import { serverLogger, serverMetrics, startTracing, telemetryBypassed } from './lib/telemetry'
 import { installSignIn } from './lib/auth/page-gate'
 import { getSignIn } from './lib/server/sign-in-instance'
 
@@ -25,7 +25,7 @@ try {
   const tracing = await startTracing()
   const [{ store, trustProxy, admission, identity }, signIn] = await Promise.all([getChatApp(), getSignIn()])
   // One log line and one duration per request (request-telemetry.ts); first, so that it sees only what reaches Next.
-  installRequestTelemetry()
+  if (!telemetryBypassed()) installRequestTelemetry()
   // Rate limits key on the TCP peer address, which route handlers cannot see (see peer-address.ts).
   installPeerAddress({ trustProxy })
   // While the server's budget is spent, heavy clients' requests reach Next one per turn of the event loop (admission-gate.ts).

@@ -1,9 +1,15 @@
-// What tracing costs a booking (issue 37: at most +15% of server CPU with every trace exported):
-// two production servers side by side, sessions in memory, one without an OTLP endpoint (no SDK
-// loaded, no span made) and one exporting every span (100% sampling) over OTLP/HTTP protobuf to
-// a live receiver in this process, which reads each export and answers as a collector does. The
-// server's CPU (from /proc) over bookings made one after another, in alternating blocks so that
-// the machine's drift falls on both alike.
+// What telemetry costs a booking (issue 37): three production servers of one build side by side,
+// sessions in memory:
+//   - baseline: BENCH_WITHOUT_TELEMETRY=1, every entry point of the telemetry bypassed (no request
+//     hook: no log line, no request duration, no server span; no model-call, answer or store
+//     observer): the code's path as it was before logs, metrics and traces;
+//   - no exporter: the server as deployed without an OTLP endpoint (log lines, metrics, no SDK
+//     loaded, no span made), its log lines written (to /dev/null: the bench ignores its stdout);
+//   - exported: every span (100% sampling) over OTLP/HTTP protobuf to a live receiver in this
+//     process, which reads each export and answers as a collector does.
+// The server's CPU (from /proc) over bookings made one after another, in blocks whose order
+// rotates, so that the machine's drift falls on all three alike; each block gives a ratio, and the
+// figure is the median of the blocks' ratios (a busy moment spoils one block, not the figure).
 // Alone: npx tsx bench/traces-cpu.ts [bookings per block] [blocks]   (builds first if needed)
 // In `npm run bench`: the traces section (BENCH_TRACES_BOOKINGS).
 import { createServer } from 'node:http'
@@ -15,19 +21,35 @@ import { startServer } from './server-process'
 
 export interface TracesCpu {
   bookings: number
-  /** Server CPU per booking, ms, without an OTLP endpoint. */
+  blocks: number
+  /** Server CPU per booking, ms (all blocks together), with the telemetry bypassed. */
+  baselineMs: number
+  /** …as deployed without an OTLP endpoint. */
   offMs: number
   /** …exporting every span to a live receiver. */
   exportedMs: number
-  /** exportedMs / offMs − 1: the target is ≤ 0.15. */
+  /** Median over blocks of off ÷ baseline − 1: the target is ≤ 0.02. */
+  offGrowth: number
+  /** Median over blocks of exported ÷ off − 1: the target is ≤ 0.15. */
   growth: number
+  /** Median over blocks of exported ÷ baseline − 1. */
+  exportedGrowth: number
+  /** Each block's off ÷ baseline − 1, in order. */
+  offGrowthByBlock: number[]
   /** OTLP bytes the receiver read per booking of the exporting server (three turns' spans). */
   otlpBytesPerBooking: number
 }
 
 export const TRACES_CPU_GROWTH_TARGET = 0.15
+export const NO_EXPORTER_GROWTH_TARGET = 0.02
 
-export async function measureTracesCpu({ bookingsPerBlock = 100, blocks = 6, warmUp = 200 }: { bookingsPerBlock?: number; blocks?: number; warmUp?: number } = {}): Promise<TracesCpu> {
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+export async function measureTracesCpu({ bookingsPerBlock = 10, blocks = 60, warmUp = 200 }: { bookingsPerBlock?: number; blocks?: number; warmUp?: number } = {}): Promise<TracesCpu> {
   let bytes = 0
   // A live receiver: it reads every export to its end and answers 200, as a collector does.
   const receiver = createServer((request, response) => {
@@ -38,46 +60,69 @@ export async function measureTracesCpu({ bookingsPerBlock = 100, blocks = 6, war
   })
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
   const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`
-  const env = { SESSION_STORE: 'memory', REDIS_URL: '', OTEL_EXPORTER_OTLP_ENDPOINT: '' }
-  const [offPort, onPort] = [await freePort(), await freePort()]
-  const off = await startServer({ port: offPort, env })
-  const on = await startServer({ port: onPort, env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: 'always_on' } })
+  const env = { SESSION_STORE: 'memory', REDIS_URL: '', OTEL_EXPORTER_OTLP_ENDPOINT: '', BENCH_WITHOUT_TELEMETRY: '' }
+  const [basePort, offPort, onPort] = [await freePort(), await freePort(), await freePort()]
+  const servers = {
+    baseline: await startServer({ port: basePort, env: { ...env, BENCH_WITHOUT_TELEMETRY: '1' } }),
+    off: await startServer({ port: offPort, env }),
+    exported: await startServer({ port: onPort, env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: 'always_on' } }),
+  }
+  type Name = keyof typeof servers
+  const names: Name[] = ['baseline', 'off', 'exported']
   try {
-    const block = async (server: typeof off, bookings: number) => {
+    const block = async (name: Name, bookings: number) => {
+      const server = servers[name]
       const before = processCpuMs(server.pid)
       for (let index = 0; index < bookings; index++) await bookOverHttp({ baseUrl: server.base })
       return processCpuMs(server.pid) - before
     }
-    await block(off, warmUp)
-    await block(on, warmUp)
-    let offCpu = 0
-    let onCpu = 0
+    for (const name of names) await block(name, warmUp)
+    const totals: Record<Name, number> = { baseline: 0, off: 0, exported: 0 }
+    const byBlock: Array<Record<Name, number>> = []
     for (let index = 0; index < blocks; index++) {
-      if (index % 2 === 0) {
-        offCpu += await block(off, bookingsPerBlock)
-        onCpu += await block(on, bookingsPerBlock)
-      } else {
-        onCpu += await block(on, bookingsPerBlock)
-        offCpu += await block(off, bookingsPerBlock)
+      const cpu = { baseline: 0, off: 0, exported: 0 }
+      // The order rotates: each server goes first, second and third equally often.
+      for (let turn = 0; turn < names.length; turn++) {
+        const name = names[(index + turn) % names.length]!
+        cpu[name] = await block(name, bookingsPerBlock)
+        totals[name] += cpu[name]
       }
+      byBlock.push(cpu)
     }
     const bookings = bookingsPerBlock * blocks
-    const offMs = offCpu / bookings
-    const exportedMs = onCpu / bookings
-    return { bookings, offMs, exportedMs, growth: exportedMs / offMs - 1, otlpBytesPerBooking: bytes / (bookings + warmUp) }
+    const offGrowthByBlock = byBlock.map((cpu) => cpu.off / cpu.baseline - 1)
+    return {
+      bookings,
+      blocks,
+      baselineMs: totals.baseline / bookings,
+      offMs: totals.off / bookings,
+      exportedMs: totals.exported / bookings,
+      offGrowth: median(offGrowthByBlock),
+      growth: median(byBlock.map((cpu) => cpu.exported / cpu.off - 1)),
+      exportedGrowth: median(byBlock.map((cpu) => cpu.exported / cpu.baseline - 1)),
+      offGrowthByBlock,
+      otlpBytesPerBooking: bytes / (bookings + warmUp),
+    }
   } finally {
-    await Promise.all([off.stop(), on.stop()])
+    await Promise.all(names.map((name) => servers[name].stop()))
     await new Promise<void>((resolve) => receiver.close(() => resolve()))
   }
 }
 
+const quartile = (values: number[], at: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(at * values.length))]!
+const signed = (growth: number) => `${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%`
+
 export function describeTracesCpu(result: TracesCpu): string {
-  const percent = (result.growth * 100).toFixed(1)
-  return `${result.offMs.toFixed(2)} ms without an OTLP endpoint, ${result.exportedMs.toFixed(2)} ms exporting every span (${result.growth >= 0 ? '+' : ''}${percent}%, target ≤ +${TRACES_CPU_GROWTH_TARGET * 100}%), ${result.bookings} bookings each, ${Math.round(result.otlpBytesPerBooking)} OTLP bytes exported per booking`
+  return (
+    `${result.baselineMs.toFixed(2)} ms with the telemetry bypassed, ${result.offMs.toFixed(2)} ms without an OTLP endpoint ` +
+    `(${signed(result.offGrowth)}, median of ${result.blocks} blocks, target ≤ +${NO_EXPORTER_GROWTH_TARGET * 100}%; the blocks' quartiles ${signed(quartile(result.offGrowthByBlock, 0.25))} and ${signed(quartile(result.offGrowthByBlock, 0.75))}), ` +
+    `${result.exportedMs.toFixed(2)} ms exporting every span (${signed(result.growth)} of no exporter, target ≤ +${TRACES_CPU_GROWTH_TARGET * 100}%; ${signed(result.exportedGrowth)} of the bypassed), ` +
+    `${result.bookings} bookings each, ${Math.round(result.otlpBytesPerBooking)} OTLP bytes exported per booking`
+  )
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [perBlock, blocks] = process.argv.slice(2).map(Number)
-  const result = await measureTracesCpu({ bookingsPerBlock: perBlock || 100, blocks: blocks || 6 })
+  const result = await measureTracesCpu({ bookingsPerBlock: perBlock || 10, blocks: blocks || 60 })
   console.log(`a booking's server CPU: ${describeTracesCpu(result)}`)
 }

@@ -57,7 +57,7 @@ function logLines(output: string): Array<Record<string, unknown>> {
 }
 
 describe('what the operator sees', () => {
-  it('a request log in JSON lines, and metrics on METRICS_PORT that a real Prometheus scrapes: request durations by route, refusals by code, tool sessions waiting by tool, model calls and tokens', async () => {
+  it('a request log in JSON lines, and metrics on METRICS_PORT that a real Prometheus scrapes: request durations by route, refusals by code, tool sessions waiting by tool, MCP sessions open, model calls and tokens', async () => {
     const metricsPort = await freePort()
     const app = await processes.app({ env: { METRICS_PORT: String(metricsPort) } })
     const secret = 'a message only its writer may read'
@@ -78,6 +78,20 @@ describe('what the operator sees', () => {
     expect(seat.elicit?.key).toBe('pickSeat')
     // The metrics are on their own port only.
     expect((await fetch(`${app.url}/metrics`)).status).toBe(404)
+    // Two MCP sessions opened (2025-11-25), one of them ended by its client: one stays open.
+    const openMcpSession = async () => {
+      const response = await fetch(`${app.url}/api/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'telemetry.test', version: '1' } } }),
+      })
+      expect(response.status).toBe(200)
+      await response.text()
+      return response.headers.get('mcp-session-id')!
+    }
+    await openMcpSession()
+    const ended = await fetch(`${app.url}/api/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': await openMcpSession(), 'mcp-protocol-version': '2025-11-25' } })
+    expect(ended.status).toBe(200)
 
     const prometheus = await startPrometheus(`127.0.0.1:${metricsPort}`)
     // Prometheus scrapes on its own clock (every second): the series appear once it has.
@@ -87,6 +101,7 @@ describe('what the operator sees', () => {
     expect(await valueOf(`elicit_refusals_total{code="${refusedCode}"}`)).toBe(1)
     expect(await valueOf('elicit_tool_sessions_waiting{tool="book_flight"}')).toBe(1)
     expect(await valueOf('elicit_answers_total{outcome="resumed_hot"}')).toBe(1)
+    expect(await valueOf('elicit_mcp_sessions_open')).toBe(1)
     // The sessions' store (the embedded one, SQLite): the booking's record created once, then written again.
     expect(await valueOf('db_client_operation_duration_seconds_count{db_system_name="sqlite",db_operation_name="create",error_type=""}')).toBe(1)
     expect(await valueOf('db_client_operation_duration_seconds_count{db_system_name="sqlite",db_operation_name="update",error_type=""}')).toBeGreaterThanOrEqual(1)
@@ -96,7 +111,7 @@ describe('what the operator sees', () => {
     expect(await valueOf('gen_ai_client_token_usage_sum{gen_ai_provider_name="offline",gen_ai_token_type="output"}')).toBeGreaterThan(0)
     // No id in a label: the route is the pattern, whatever the path.
     const routes = new Set((await prometheus.query('http_server_request_duration_seconds_count')).map((series) => series.metric.http_route))
-    expect([...routes].sort()).toEqual(['/api/chat', '/api/health', 'other'])
+    expect([...routes].sort()).toEqual(['/api/chat', '/api/health', '/api/mcp', 'other'])
 
     // The log: one line per request, the refusal's code on its line, the identity hashed, no message text.
     const requests = logLines(app.output()).filter((line) => line.msg === 'request' && line.route === '/api/chat')
@@ -118,7 +133,7 @@ describe('what the operator sees', () => {
     expect(app.output()).not.toContain(cookieValue)
     report('telemetry', {
       'request log': '1 JSON line per request, refusal code on it, identity hashed, no message text',
-      prometheus: 'scraped request durations by route, refusals by code, 1 book_flight session waiting, 1 answer resumed hot, the store timed, 2 model calls with their tokens',
+      prometheus: 'scraped request durations by route, refusals by code, 1 book_flight session waiting, 1 answer resumed hot, 1 MCP session open, the store timed, 2 model calls with their tokens',
     })
   })
 

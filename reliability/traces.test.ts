@@ -59,6 +59,15 @@ describe('traces over OTLP', () => {
         return agent && server ? { agent, server } : undefined
       })
     const pausedTurn = await turnOf(paused)
+    // The stores' reads and writes under the turn: the chat's turn recorded under its agent span,
+    // the tool call's record written under the tool's own span, both in SQLite (the embedded store).
+    const [startTurn, recordWrite] = await otlp.waitFor((spans) => {
+      const chatWrite = spans.find((span) => span.name === 'startTurn chats' && span.parentSpanId === pausedTurn.agent.spanId)
+      const sessionWrite = spans.find((span) => /^(create|update) sessions$/.test(span.name) && span.parentSpanId === paused.spanId)
+      return chatWrite && sessionWrite ? [chatWrite, sessionWrite] : undefined
+    })
+    expect(startTurn!.attributes).toMatchObject({ 'db.system.name': 'sqlite', 'db.operation.name': 'startTurn', 'db.collection.name': 'chats' })
+    expect(recordWrite!.attributes).toMatchObject({ 'db.system.name': 'sqlite', 'db.collection.name': 'sessions' })
     await first.kill('SIGKILL')
 
     const second = await processes.app({ env: tracing(otlp.url), dataDir: first.dataDir })
@@ -114,6 +123,40 @@ describe('traces over OTLP', () => {
     const server = await otlp.waitFor((spans) => spans.find((span) => span.traceId === traceId && span.scope === 'elicit-chat' && span.attributes['http.route'] === '/api/chat'))
     expect(server).toMatchObject({ parentSpanId: parentId, name: 'POST /api/chat' })
     expect(server.attributes).toMatchObject({ 'http.response.status_code': 400, 'elicit.refusal.code': 'invalid_request' })
+    // Its log line names the trace and the span.
+    const line = app
+      .output()
+      .split('\n')
+      .filter((text) => text.startsWith('{'))
+      .map((text) => JSON.parse(text) as Record<string, unknown>)
+      .find((entry) => entry.msg === 'request' && entry.route === '/api/chat')
+    expect(line).toMatchObject({ status: 400, code: 'invalid_request', traceId, spanId: server.spanId })
+  })
+
+  it("an MCP request's trace context in params._meta is its MCP span's parent, linked to the HTTP span", async () => {
+    const otlp = await receiver()
+    const app = await processes.app({ env: tracing(otlp.url) })
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736'
+    const parentId = '00f067aa0ba902b7'
+    const initialize = await fetch(`${app.url}/api/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'traces.test', version: '1' }, _meta: { traceparent: `00-${traceId}-${parentId}-01` } },
+      }),
+    })
+    expect(initialize.status).toBe(200)
+    await initialize.text()
+    const span = await otlp.waitFor((spans) => spans.find((candidate) => candidate.traceId === traceId && candidate.name === 'initialize'))
+    expect(span).toMatchObject({ parentSpanId: parentId, kind: OTLP_SERVER_KIND })
+    expect(span.attributes).toMatchObject({ 'mcp.method.name': 'initialize', 'jsonrpc.request.id': '1', 'mcp.protocol.version': '2025-11-25', 'mcp.session.id': initialize.headers.get('mcp-session-id') })
+    // Linked to the HTTP request's trace (the span active in the route: ours, or Next's handler span under it).
+    const http = await otlp.waitFor((spans) => spans.find((candidate) => candidate.scope === 'elicit-chat' && candidate.kind === OTLP_SERVER_KIND && candidate.attributes['http.route'] === '/api/mcp'))
+    expect(http.traceId).not.toBe(traceId)
+    expect(span.links).toEqual([{ traceId: http.traceId, spanId: expect.stringMatching(/^[0-9a-f]{16}$/), attributes: {} }])
   })
 
   it('a collector that is down or slow costs nothing but spans: every turn succeeds', async () => {

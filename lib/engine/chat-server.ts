@@ -40,6 +40,7 @@ import { turnInputOf, type ChatHistory } from './chat-history-port'
 import type { ChatEvent } from '../protocol/events'
 import type { Budget } from '../budgets/budget'
 import { startTurnTrace } from './turn-trace'
+import { TraceParent } from '../runtime/trace-parent'
 
 export interface ChatServerOptions {
   model: LanguageModelV3
@@ -265,9 +266,11 @@ export async function createChatServer({
       const { chatId } = request
       const trace = tracer && startTurnTrace({ tracer, model, chatId, captureContent: traceContent, parent: context.active() })
       const onEnd = trace ? (errorCode?: string) => (trace.end(errorCode), ended?.(errorCode)) : ended
-      const run = (plan: TurnPlan, emit: (event: ChatEvent) => void) => runTurn({ plan, config, emit, trace })
+      // With traces on, what the turn does below it (the stores' reads and writes) is under its span.
+      const within = trace ? <T>(operation: Operation<T>) => TraceParent.with(() => trace.context, () => operation) : <T>(operation: Operation<T>) => operation
+      const run = (plan: TurnPlan, emit: (event: ChatEvent) => void) => within(runTurn({ plan, config, emit, trace }))
       const prepareOnly = () =>
-        prepareTurn({ request, clientId, person, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes, observeAnswer, traceResume: trace?.resumeTool })
+        within(prepareTurn({ request, clientId, person, address, sessions, signer, availabilityOf: registry.availabilityOf, maxToolContextBytes, observeAnswer, traceResume: trace?.resumeTool }))
       // A new message of a client whose model budget is spent is refused first: before anything is prepared or recorded.
       const refuseSpent = budget && (() => refuseWhenBudgetSpent({ request, clientId, budget }))
       try {
@@ -291,19 +294,19 @@ export async function createChatServer({
           // event that the browser shows.
           prepare: function* () {
             if (refuseSpent) yield* refuseSpent()
-            const kept = yield* history.openTurn(clientId, chatId, turnInputOf(request), { create: request.newChat === true })
+            const kept = yield* within(history.openTurn(clientId, chatId, turnInputOf(request), { create: request.newChat === true }))
             try {
               return { plan: yield* prepareOnly(), kept }
             } catch (error) {
               const failure = toChatFailure(error)
-              if (failure) yield* keepRefusal(() => kept.keep([{ type: 'error', code: failure.code, message: failure.message }]))
+              if (failure) yield* keepRefusal(() => within(kept.keep([{ type: 'error', code: failure.code, message: failure.message }])))
               throw error
             }
           },
           run: ({ plan }, emit) => run(plan, emit),
           // At once when the store's write needs no task (the embedded and memory stores), else on one of the turn runner's
           // long-lived tasks: a turn stores once per batch, and while many turns stream no runner is free, so each would make a task.
-          keep: ({ kept }, events: readonly ChatEvent[]) => runNow(() => kept.keep(events), (operation) => turns.run(operation)),
+          keep: ({ kept }, events: readonly ChatEvent[]) => runNow(() => within(kept.keep(events)), (operation) => turns.run(operation)),
         })
       } catch (error) {
         // Refused before streaming: the turn's span ends, saying why.

@@ -2,6 +2,7 @@ import { createScope, ensure, sleep, suspend, withResolvers } from 'effection'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openNdjsonStream } from './ndjson-stream'
 import { createTurnRunner } from './turn-runner'
+import { createLogger, serverLogger, type Logger } from '../telemetry'
 
 const [scope, destroy] = createScope()
 const runner = createTurnRunner(scope)
@@ -133,5 +134,32 @@ describe('the NDJSON stream', () => {
     controller.abort()
     expect(await reader.read()).toEqual({ done: true, value: undefined })
     expect(cleanedUp).toBe(true)
+  })
+
+  it('ends the turn with turn_failed when storing a batch fails unexpectedly, and logs it with a code, without the error’s words', async () => {
+    const lines: string[] = []
+    const global = globalThis as typeof globalThis & { serverLogger?: Logger }
+    const before = serverLogger()
+    global.serverLogger = createLogger({ level: 'info', pretty: false, write: (line) => lines.push(line) })
+    try {
+      const stream = await openNdjsonStream({
+        runner,
+        prepare: function* () {},
+        run: function* (_prepared, emit) {
+          emit({ type: 'text', content: 'book a table for Ada' })
+          yield* suspend()
+        },
+        keep: async () => {
+          throw new RangeError('row too large: "book a table for Ada"')
+        },
+      })
+      const reader = stream.getReader()
+      expect(linesOf((await reader.read()).value)).toEqual([{ type: 'error', code: 'turn_failed', message: 'The chat could not be stored; this turn stopped here.' }])
+      expect(await reader.read()).toEqual({ done: true, value: undefined })
+      expect(lines.map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ level: 'error', msg: 'storing a chat turn failed', code: 'turn_store_failed', errorType: 'RangeError' })])
+      expect(lines.join('')).not.toContain('Ada')
+    } finally {
+      global.serverLogger = before
+    }
   })
 })

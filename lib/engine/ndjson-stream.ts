@@ -1,5 +1,6 @@
 import type { Operation } from 'effection'
 import { toChatFailure } from '../http/errors'
+import { logFailure } from '../http/failure-log'
 import type { ChatEvent } from '../protocol/events'
 import type { TurnRunner } from './turn-runner'
 
@@ -101,12 +102,12 @@ export async function openNdjsonStream<P>({
     lines.length = 0
     events.length = 0
     notify()
-    task.halt().catch((error: unknown) => console.error('stopping a chat turn failed', error))
+    task.halt().catch((error: unknown) => logFailure('turn_stop_failed', 'stopping a chat turn failed', error))
   }
   task.then(settle, (error: unknown) => {
     settle()
     // Halted on purpose; otherwise run() reports its own failures as events, and reaching here is a bug.
-    if (open) console.error('chat turn crashed', error)
+    if (open) logFailure('turn_crashed', 'chat turn crashed', error)
   })
   const outcome = await ready
   if (!outcome.ok) throw outcome.error
@@ -187,7 +188,7 @@ async function stored(write: () => Promise<void>): Promise<Extract<ChatEvent, { 
   } catch (error) {
     const failure = toChatFailure(error)
     if (failure) return { type: 'error', code: failure.code, message: failure.message }
-    console.error('storing a chat turn failed', error)
+    logFailure('turn_store_failed', 'storing a chat turn failed', error)
     return { type: 'error', code: 'turn_failed', message: 'The chat could not be stored; this turn stopped here.' }
   }
 }

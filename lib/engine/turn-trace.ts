@@ -23,6 +23,8 @@ import type { ModelStepResult } from './model-step'
  * Only made when the server has a tracer (traces exported): without one the engine makes none.
  */
 export interface TurnTrace {
+  /** The turn's trace context (its `invoke_agent` span): the parent of what the turn does below it (`TraceParent`). */
+  readonly context: Context
   /** A model call's span, ended by the first report of what came back (none: it was stopped). */
   modelCall(): (outcome: { step?: ModelStepResult; error?: unknown; messages?: () => unknown }) => void
   /** A new tool call's span: its reference goes with the session's record. */
@@ -85,6 +87,7 @@ export function startTurnTrace({ tracer, model, chatId, captureContent, parent =
   }
 
   return {
+    context: within,
     modelCall() {
       const span = tracer.startSpan(
         `chat ${model.modelId}`,

@@ -33,7 +33,7 @@ export class Refusal<Code extends ErrorCode = ErrorCode> extends Error {
   toResponse(headers?: Record<string, string>): Response {
     const details = this.details()
     // The request's log line says the code, and the refusals' metric counts it (request-telemetry.ts).
-    noteRefusal(this.code, typeof details.scope === 'string' ? details.scope : undefined)
+    noteRefusal(this.code, typeof details.scope === 'string' ? details.scope : undefined, this.message)
     const body = { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}), ...details } }
     return Response.json(body, { status: this.status, headers })
   }

@@ -8,6 +8,7 @@ import type { InFlightLimiter } from './in-flight-limiter'
 import type { RateDecision } from './rate-limiter'
 import { readJsonBody } from './read-json-body'
 import { noteTurnError } from './request-telemetry'
+import { loggingContent } from './content-log'
 
 let processIdentity: ClientIdentityResolver | undefined
 
@@ -85,7 +86,7 @@ export async function handleChatRequest({
       },
     })
     release = undefined
-    return new Response(stream, {
+    return new Response(loggingContent(stream), {
       headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store', ...client.headers },
     })
   } catch (error) {

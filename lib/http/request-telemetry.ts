@@ -13,6 +13,10 @@ export const UNOBSERVED = Symbol.for('elicit-chat.unobserved-server')
 interface RequestNote {
   code?: string
   scope?: string
+  /** The refusal's or the turn error's message: on the line only with `LOG_CONTENT=1`. */
+  message?: string
+  /** The request's span, when traces are on: its ids go on every line of the request. */
+  span?: Span
 }
 
 const globalForNotes = globalThis as typeof globalThis & { requestNotes?: AsyncLocalStorage<RequestNote> }
@@ -24,12 +28,13 @@ const notes = (globalForNotes.requestNotes ??= new AsyncLocalStorage<RequestNote
  * request's one log line and is counted in `elicit_refusals_total`. Outside a request (a test
  * calling a route directly) it only counts.
  */
-export function noteRefusal(code: string, scope?: string): void {
+export function noteRefusal(code: string, scope?: string, message?: string): void {
   serverMetrics().refusals.note(code, scope)
   const note = notes.getStore()
   if (note) {
     note.code = code
     note.scope = scope
+    note.message = message
   }
 }
 
@@ -53,11 +58,33 @@ export function noteTurnError(code: string): void {
  * Installed first, so that it wraps Next's handling only: the time a request waits in the
  * admission gate (`admission-gate.ts`) under overload is not in its duration.
  */
+/**
+ * With `LOG_CONTENT=1`, what a streamed turn tells that the log may say (`content-log.ts` reads
+ * its events): the `error` event's message goes on the request's line, and each answer the
+ * tool rejected gets a line of its own (`answer rejected`, with the request's trace ids).
+ * Undefined without `LOG_CONTENT`, or outside a request: then nothing reads the stream.
+ */
+export function contentNotes(): ((event: { type: string; message?: string; elicitId?: string }) => void) | undefined {
+  const note = notes.getStore()
+  const logger = serverLogger()
+  if (!note || !logger.content) return undefined
+  return (event) => {
+    if (event.type === 'error') note.message = event.message
+    else if (event.type === 'plugin_elicit_rejected') logger.info('answer rejected', { elicitId: event.elicitId, message: event.message, ...traceIdsOf(note.span) })
+  }
+}
+
+/** The trace and span ids of a request's span, for its log lines (none when traces are off). */
+function traceIdsOf(span: Span | undefined): { traceId?: string; spanId?: string } {
+  if (!span) return {}
+  const { traceId, spanId } = span.spanContext()
+  return { traceId, spanId }
+}
+
 export function installRequestTelemetry(): void {
   const prototype = http.Server.prototype as http.Server & { [INSTALLED]?: boolean }
   if (prototype[INSTALLED]) return
   prototype[INSTALLED] = true
-  const logger = serverLogger()
   const tracer = serverTracer()
   const { httpRequestDuration } = serverMetrics()
   const emit = prototype.emit
@@ -73,12 +100,14 @@ export function installRequestTelemetry(): void {
     // With traces on, the request's server span, continuing the caller's trace (`traceparent`).
     const parent = tracer && propagation.extract(ROOT_CONTEXT, request.headers)
     const span = tracer && startServerSpan(tracer, parent!, request, method, route)
+    note.span = span
     response.once('close', () => {
       const seconds = (performance.now() - started) / 1000
       const status = response.statusCode
       if (span) endServerSpan(span, status, note.code, !response.writableFinished)
       httpRequestDuration.observe({ http_request_method: method, http_route: route, http_response_status_code: status }, seconds)
       const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info'
+      const logger = serverLogger()
       if (!logger.enabled(level)) return
       logger[level]('request', {
         method,
@@ -90,6 +119,9 @@ export function installRequestTelemetry(): void {
         identity: identityHash(request.headers.cookie),
         code: note.code,
         scope: note.scope,
+        // A refusal's or a turn error's message may quote what was sent (a model's error does): only when asked for.
+        message: logger.content ? note.message : undefined,
+        ...traceIdsOf(span),
       })
     })
     if (!span) return notes.run(note, pass)
@@ -129,5 +161,20 @@ function identityHash(cookies: string | undefined): string | undefined {
   const start = at + CLIENT_COOKIE.length + 1
   const end = cookies.indexOf(';', start)
   const value = cookies.slice(start, end < 0 ? undefined : end).trim()
-  return value ? createHash('sha256').update(value).digest('hex').slice(0, 16) : undefined
+  if (!value) return undefined
+  let hash = identityHashes.get(value)
+  if (hash === undefined) {
+    // Bounded: a flood of new cookies empties it, it never grows past this.
+    if (identityHashes.size >= IDENTITY_HASHES_KEPT) identityHashes.clear()
+    hash = createHash('sha256').update(value).digest('hex').slice(0, 16)
+    identityHashes.set(value, hash)
+  }
+  return hash
 }
+
+/**
+ * The identities' hashes already made: a browser sends the same cookie with each request, and a
+ * sha256 per request was a measurable part of what the log line cost (docs/benchmarks.md).
+ */
+const identityHashes = new Map<string, string>()
+const IDENTITY_HASHES_KEPT = 10_000

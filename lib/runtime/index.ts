@@ -21,3 +21,4 @@ export {
   ToolUsageError,
 } from './errors'
 export { parseStructuredOutput } from './structured-output'
+export { TraceParent, traceParent } from './trace-parent'

@@ -15,10 +15,10 @@ import { getMcpClients, getToolAudience } from './mcp-clients-instance'
 import { chatHistoryOf, type ConversationLimits } from '../conversations'
 import { readConversationLimits } from './conversation-limits'
 import { openConversations, type OpenConversations } from './open-conversations'
-import { captureContent, serverMetrics, serverTracer } from '../telemetry'
+import { captureContent, serverMetrics, serverTracer, telemetryBypassed } from '../telemetry'
 import { modelCallMetrics } from './model-call-metrics'
 import { readInstanceName } from './instance-name'
-import { timedSessionStore } from './timed-session-store'
+import { dbSystemOf, observedStore, SESSION_STORE_OPERATIONS, sessionRecordSpan } from './observed-store'
 import { storeOperationMetrics } from './store-operation-metrics'
 
 /** The app's chat server and the identity every request is resolved with. */
@@ -66,12 +66,14 @@ async function startChatApp(): Promise<ChatApp> {
   const { redisUrl, dataDir, limits, store } = config
   const [clients, toolAudience, browserIdentity, signIn, budgets] = await Promise.all([getMcpClients(), getToolAudience(), getBrowserIdentity(), getSignIn(), getBudgets()])
   const chatLimits = readConversationLimits()
-  const chats = await openConversations({ store, redisUrl, dataDir, limits: chatLimits })
+  const chats = await openConversations({ store, redisUrl, dataDir, limits: chatLimits, tracer: serverTracer() })
   const chatModel = selectChatModel({ skills: offlineSkills })
   const instance = readInstanceName()
+  // The bench's baseline only (BENCH_WITHOUT_TELEMETRY=1): no observer at all, as before telemetry.
+  const observed = !telemetryBypassed()
   const chat = await createChatServer({
     model: chatModel.model,
-    observeModelCall: modelCallMetrics(serverMetrics(), chatModel.name),
+    observeModelCall: observed ? modelCallMetrics(serverMetrics(), chatModel.name) : undefined,
     // Traces only when an OTLP endpoint is set (instrumentation-node.ts started the SDK).
     tracer: serverTracer(),
     traceContent: captureContent(),
@@ -92,9 +94,16 @@ async function startChatApp(): Promise<ChatApp> {
     toolStartsPerAddress: { burst: limits.toolStartsBurst, perSecond: limits.toolStartsPerMinute / 60 },
     useStore: function* () {
       const opened = store === 'redis' ? yield* useRedisSessionStore({ url: redisUrl! }) : store === 'embedded' ? yield* useEmbeddedSessionStore({ directory: dataDir }) : createMemorySessionStore()
-      return timedSessionStore(opened, storeOperationMetrics(serverMetrics(), store))
+      if (!observed) return opened
+      return observedStore(opened, SESSION_STORE_OPERATIONS, {
+        system: dbSystemOf(store),
+        collection: 'sessions',
+        report: storeOperationMetrics(serverMetrics(), store),
+        tracer: serverTracer(),
+        parentOf: sessionRecordSpan,
+      })
     },
-    observeAnswer: (outcome) => serverMetrics().answers.inc({ outcome }),
+    observeAnswer: observed ? (outcome) => serverMetrics().answers.inc({ outcome }) : undefined,
     history: chatHistoryOf(chats.conversations),
     budget: budgets.budget,
   })

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { accountIdOf } from '../auth/account'
 import { Refusal } from '../http'
-import { createMcpEndpoint, createResourceAuth, readQuestionApps, type McpEndpoint, type ResourceAuth } from '../mcp/server'
+import { createMcpEndpoint, createResourceAuth, readQuestionApps, tracedMcpEndpoint, type McpEndpoint, type ResourceAuth } from '../mcp/server'
 import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
@@ -9,6 +9,7 @@ import { offlineSkills, pluginTools } from '@/plugins'
 import { getChatApp } from './chat-server-instance'
 import { readServerConfig } from './config'
 import { readMcpConfig } from './mcp-config'
+import { serverTracer } from '../telemetry'
 
 /** Where `scripts/build-mcp-apps.mjs` writes the apps (its DEFAULT_APPS_DIR), relative to the server's working directory. */
 const QUESTION_APPS_DIR = '.mcp-apps'
@@ -75,7 +76,7 @@ async function startMcpEndpoint(): Promise<McpEndpoint> {
   const extend = mcp.conformance ? (await import('../mcp/server/conformance/fixtures')).registerConformanceFixtures : undefined
   // One budget for the whole server: MCP calls and chat turns are admitted by the same rules.
   const { admission } = await getChatApp()
-  return createMcpEndpoint({
+  const endpoint = await createMcpEndpoint({
     admission,
     tools: pluginTools,
     model: selectChatModel({ skills: offlineSkills }).model,
@@ -94,4 +95,7 @@ async function startMcpEndpoint(): Promise<McpEndpoint> {
         ? undefined
         : () => useEmbeddedSessionStore({ directory: path.join(dataDir, 'mcp-rounds') }),
   })
+  // MCP spans only when traces are exported: otherwise the endpoint is served as it is.
+  const tracer = serverTracer()
+  return tracer ? tracedMcpEndpoint(endpoint, tracer) : endpoint
 }

@@ -2,12 +2,14 @@ import http from 'node:http'
 import { UNOBSERVED } from '../http'
 import type { Logger, ServerMetrics } from '../telemetry'
 import { getChatApp } from './chat-server-instance'
+import { getMcpEndpoint } from './mcp-server-instance'
 
 /**
  * `METRICS_PORT` (on `METRICS_HOST`, default 127.0.0.1): Prometheus's text format at
  * `GET /metrics`, on a listener of its own, never the public port. Its scrapes are not logged
  * nor counted as the app's requests. The waiting tool sessions are read from the session store
- * at each scrape (the sessions' own records, no second count). Resolves once it listens; fails
+ * at each scrape (the sessions' own records, no second count), and the MCP sessions open from the
+ * MCP endpoint's records. Resolves once it listens; fails
  * the start when the port cannot be had.
  */
 export async function startMetricsServer({ port, host, metrics, logger }: { port: number; host: string; metrics: ServerMetrics; logger: Logger }): Promise<http.Server> {
@@ -18,6 +20,8 @@ export async function startMetricsServer({ port, host, metrics, logger }: { port
     for (const call of await chat.listWaiting()) counts.set(call.toolName, (counts.get(call.toolName) ?? 0) + 1)
     return counts
   })
+  // The MCP endpoint's session records, which its cap counts: every instance's on the store.
+  metrics.countMcpSessions(async () => (await getMcpEndpoint()).openSessions())
   const server = http.createServer((request, response) => {
     if (request.method !== 'GET' || (request.url ?? '').split('?')[0] !== '/metrics') {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: the metrics are at /metrics.\n')

@@ -8,7 +8,9 @@ import {
   type Conversations,
   type ConversationStore,
 } from '../conversations'
+import type { Tracer } from '@opentelemetry/api'
 import { openForProcess } from './open-for-process'
+import { CONVERSATION_STORE_OPERATIONS, dbSystemOf, observedStore } from './observed-store'
 
 /** The app's chats and how to run an operation on them from a promise. */
 export interface OpenConversations {
@@ -27,11 +29,14 @@ export async function openConversations({
   redisUrl,
   dataDir,
   limits,
+  tracer,
 }: {
   store: string
   redisUrl?: string
   dataDir: string
   limits: ConversationLimits
+  /** Traces exported: a span per read and write within a turn (`observedStore`). */
+  tracer?: Tracer
 }): Promise<OpenConversations> {
   const useStore = (): Operation<ConversationStore> =>
     store === 'redis'
@@ -42,7 +47,8 @@ export async function openConversations({
             return createMemoryConversationStore()
           })()
   const { value: conversations, run } = await openForProcess(function* () {
-    return yield* useConversations({ store: yield* useStore(), limits })
+    const opened = yield* useStore()
+    return yield* useConversations({ store: observedStore(opened, CONVERSATION_STORE_OPERATIONS, { system: dbSystemOf(store), collection: 'chats', tracer }), limits })
   })
   return { conversations, run }
 }

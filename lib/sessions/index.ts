@@ -20,6 +20,7 @@ export type { LiveSessionEvent, SessionRuntime, SessionTiming } from './live-ses
 export { SessionConflictError, SessionLimitError } from './errors'
 export { SessionRecordError, SESSION_RECORD_FORMAT, decodeSessionRecord, encodeSessionRecord } from './session-record'
 export type { JournalEntry, PendingQuestionRecord, SessionEnding, SessionRecord, SessionStatus, SpanRef } from './session-record'
+export { traceContextOf } from './session-record'
 export { isSessionStoreUnavailable, SessionStoreUnavailableError } from './session-store'
 export type { SessionStore, StoredSession } from './session-store'
 export { createMemorySessionStore } from './stores/memory-store'

@@ -3,13 +3,14 @@ import type { PendingQuestion } from '../runtime/pending-question'
 import { createJournalingClient, type ToolEvent } from '../runtime/journaling-client'
 import { ToolJournal, type JournalEntry } from '../runtime/journal'
 import { runTool } from '../runtime/run-tool'
+import { TraceParent } from '../runtime/trace-parent'
 import type { ToolSampleRequest } from '../runtime/tool-client'
 import type { BranchLimits } from '../tools/limits'
 import type { ExtendedMessage } from '../tools/sample-messages'
 import type { AnyMcpTool, ElicitAnswer, SampleResult } from '../tools/types'
 import { SessionConflictError } from './errors'
 import { eventLoopTick } from './event-loop-tick'
-import type { SessionRecord } from './session-record'
+import { traceContextOf, type SessionRecord } from './session-record'
 import type { SessionStore, StoredSession } from './session-store'
 import { SessionWriter, type SessionTiming } from './session-writer'
 
@@ -125,7 +126,8 @@ export class LiveSession {
     this.task = scope.run(function* () {
       let settled = false
       try {
-        const result = yield* run
+        // With traces on, what the tool does (a store write, an external MCP call) is under its call's latest span.
+        const result = yield* (record.span ? TraceParent.with(() => session.traceContext(), () => run) : run)
         settled = true
         const content = contentOf(result)
         if (content === undefined) {
@@ -147,6 +149,12 @@ export class LiveSession {
   /** The version of the record this process wrote last (0: not in the store yet); the cache is valid while the store has it. */
   get version(): number {
     return this.writer.version
+  }
+
+  /** The trace context of the call's latest piece (the span its record keeps), when traces are on. */
+  private traceContext() {
+    const { span } = this.writer.record
+    return span && traceContextOf(span)
   }
 
   /** Whether the tool waits for an answer here and now. */

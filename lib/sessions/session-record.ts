@@ -1,3 +1,4 @@
+import { ROOT_CONTEXT, trace, type Context } from '@opentelemetry/api'
 import { z } from 'zod'
 import type { JournalEntry } from '../runtime/journal'
 import type { PendingQuestionRecord } from '../runtime/pending-question'
@@ -58,6 +59,11 @@ export interface SpanRef {
   traceId: string
   spanId: string
   traceFlags: number
+}
+
+/** The trace context of a kept span (`SpanRef`): what a span made under it takes as its parent. */
+export function traceContextOf(span: SpanRef): Context {
+  return trace.setSpanContext(ROOT_CONTEXT, { ...span, isRemote: false })
 }
 
 const json = z.custom<unknown>((value) => value !== undefined, 'a JSON value')

@@ -4,7 +4,7 @@
  * imports nothing of ours, and the layers that observe something (the HTTP edge, the composition
  * root) import it. `docs/operating.md` lists every line's fields and every metric.
  */
-export { createLogger, readLogLevel, serverLogger, LOG_LEVELS } from './logger'
+export { createLogger, readLogContent, readLogLevel, serverLogger, LOG_LEVELS } from './logger'
 export type { Logger, LogFields, LogLevel } from './logger'
 export { createServerMetrics, serverMetrics } from './metrics'
 export type { ServerMetrics } from './metrics'
@@ -14,3 +14,4 @@ export { methodOf, routeOf, ROUTES } from './http-route'
 export type { HttpRoute } from './http-route'
 export { captureContent, flushTracing, serverTracer, startTracing, tracingConfigured, TRACER_NAME } from './tracing'
 export type { TracingEnv } from './tracing'
+export { telemetryBypassed } from './bench-baseline'

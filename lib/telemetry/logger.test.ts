@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createLogger, readLogLevel } from './logger'
+import { createLogger, readLogContent, readLogLevel } from './logger'
 
 const at = new Date('2026-11-29T02:30:00.123Z')
 
@@ -37,5 +37,12 @@ describe('the server log', () => {
     expect(readLogLevel({})).toBe('info')
     expect(readLogLevel({ LOG_LEVEL: ' DEBUG ' })).toBe('debug')
     expect(() => readLogLevel({ LOG_LEVEL: 'loud' })).toThrow('LOG_LEVEL must be one of debug, info, warn, error, silent; got "loud".')
+  })
+
+  it('reads LOG_CONTENT: off unless 1, and says what is wrong with a bad one', () => {
+    expect(readLogContent({})).toBe(false)
+    expect(readLogContent({ LOG_CONTENT: '0' })).toBe(false)
+    expect(readLogContent({ LOG_CONTENT: '1' })).toBe(true)
+    expect(() => readLogContent({ LOG_CONTENT: 'yes' })).toThrow('LOG_CONTENT must be 1 or 0; got "yes".')
   })
 })

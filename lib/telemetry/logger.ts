@@ -2,7 +2,8 @@
  * The server's log: one JSON object per line on stdout (`LOG_LEVEL`: debug, info, warn, error or
  * silent; default info), or, when stdout is a terminal (`npm start` by hand), the same lines made
  * readable. Each line has `time` (ISO 8601), `level`, `msg`, then its fields. Fields are plain
- * values chosen by the caller: never a message's text, an answer, a cookie or a token.
+ * values chosen by the caller: never a message's text, an answer, a cookie or a token — except
+ * where `content` says contents may be logged (`LOG_CONTENT=1`), and then never a cookie or a token.
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 
@@ -11,6 +12,8 @@ export type LogFields = Record<string, string | number | boolean | undefined>
 
 export interface Logger {
   readonly level: LogLevel
+  /** Whether lines may carry contents (`LOG_CONTENT=1`): a turn error's or a refusal's message, an answer's rejection. */
+  readonly content: boolean
   /** Whether a line at `level` is written: check it before gathering costly fields. */
   enabled(level: Exclude<LogLevel, 'silent'>): boolean
   debug(msg: string, fields?: LogFields): void
@@ -26,12 +29,14 @@ export interface LoggerOptions {
   level: LogLevel
   /** Readable lines instead of JSON (stdout is a terminal). */
   pretty: boolean
+  /** Contents may be logged (`LOG_CONTENT=1`); default false. */
+  content?: boolean
   /** Where each line goes (with its newline). */
   write: (line: string) => void
   now?: () => Date
 }
 
-export function createLogger({ level, pretty, write, now = () => new Date() }: LoggerOptions): Logger {
+export function createLogger({ level, pretty, content = false, write, now = () => new Date() }: LoggerOptions): Logger {
   const threshold = RANK[level]
   const line = (at: Exclude<LogLevel, 'silent'>) => (msg: string, fields?: LogFields) => {
     if (RANK[at] < threshold) return
@@ -40,6 +45,7 @@ export function createLogger({ level, pretty, write, now = () => new Date() }: L
   }
   return {
     level,
+    content,
     enabled: (at) => RANK[at] >= threshold,
     debug: line('debug'),
     info: line('info'),
@@ -64,16 +70,25 @@ export function readLogLevel(env: Record<string, string | undefined> = process.e
   throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${env.LOG_LEVEL}".`)
 }
 
+/** `LOG_CONTENT`: `1` (or `true`) lets lines carry contents; unset, `0` or `false` not; anything else is a mistake the start reports. */
+export function readLogContent(env: Record<string, string | undefined> = process.env): boolean {
+  const text = env.LOG_CONTENT?.trim().toLowerCase()
+  if (!text || text === '0' || text === 'false') return false
+  if (text === '1' || text === 'true') return true
+  throw new Error(`LOG_CONTENT must be 1 or 0; got "${env.LOG_CONTENT}".`)
+}
+
 const globalForLog = globalThis as typeof globalThis & { serverLogger?: Logger }
 
 /**
  * The process's logger, made at the first call from `LOG_LEVEL` and whether stdout is a terminal;
  * kept on globalThis, since the routes run from another bundle than instrumentation. The start
- * calls it first, so that a wrong `LOG_LEVEL` stops it with a message.
+ * calls it first, so that a wrong `LOG_LEVEL` or `LOG_CONTENT` stops it with a message.
  */
 export function serverLogger(): Logger {
   globalForLog.serverLogger ??= createLogger({
     level: readLogLevel(),
+    content: readLogContent(),
     pretty: Boolean(process.stdout.isTTY),
     write: (line) => void process.stdout.write(line),
   })

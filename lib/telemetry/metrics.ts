@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client'
+import { bucketHistogram, type BucketHistogram } from './bucket-histogram'
 import { createRefusalTally, type RefusalTally } from './refusal-tally'
 
 /**
@@ -13,7 +14,7 @@ import { createRefusalTally, type RefusalTally } from './refusal-tally'
 export interface ServerMetrics {
   registry: Registry
   /** `http.server.request.duration`: from the request reaching Next to its response's end (a streamed turn included). */
-  httpRequestDuration: Histogram<'http_request_method' | 'http_route' | 'http_response_status_code'>
+  httpRequestDuration: BucketHistogram<'http_request_method' | 'http_route' | 'http_response_status_code'>
   /**
    * Requests refused with a code of ours (`{ error: { code } }`), with the overload scope of a
    * 429: the one tally `elicit_refusals_total` and the operator's view (its last hour) both read.
@@ -22,17 +23,19 @@ export interface ServerMetrics {
   /** Turns that streamed, then ended with an `error` event, by its code. */
   turnErrors: Counter<'code'>
   /** `gen_ai.client.operation.duration`: each model call of a chat step, with `error_type` when it failed. */
-  modelCallDuration: Histogram<'gen_ai_operation_name' | 'gen_ai_provider_name' | 'gen_ai_request_model' | 'error_type'>
+  modelCallDuration: BucketHistogram<'gen_ai_operation_name' | 'gen_ai_provider_name' | 'gen_ai_request_model' | 'error_type'>
   /** `gen_ai.client.token.usage`: the tokens of each finished model call, input and output apart. */
-  modelTokens: Histogram<'gen_ai_operation_name' | 'gen_ai_provider_name' | 'gen_ai_request_model' | 'gen_ai_token_type'>
+  modelTokens: BucketHistogram<'gen_ai_operation_name' | 'gen_ai_provider_name' | 'gen_ai_request_model' | 'gen_ai_token_type'>
   /** Model calls that failed, by `error_type` (`timeout`, or the error's name). */
   modelErrors: Counter<'gen_ai_provider_name' | 'error_type'>
   /** `db.client.operation.duration`: each read or write of the sessions' store, by store (`sqlite`, `redis`, `memory`) and operation. */
-  storeOperationDuration: Histogram<'db_system_name' | 'db_operation_name' | 'error_type'>
+  storeOperationDuration: BucketHistogram<'db_system_name' | 'db_operation_name' | 'error_type'>
   /** Answers to waiting tools, by what became of them: `resumed_hot`, `replayed`, `rejected`, `refused`, `expired`, `ended`, `lost`. */
   answers: Counter<'outcome'>
   /** Reads, at each scrape, how many tool sessions wait for a person, by tool: the session store's own count. */
   countWaitingSessions(count: () => Promise<ReadonlyMap<string, number>>): void
+  /** Reads, at each scrape, how many MCP sessions are open: the MCP endpoint's own records. */
+  countMcpSessions(count: () => Promise<number>): void
 }
 
 /** `http.server.request.duration`'s buckets, as the conventions advise (seconds). */
@@ -49,6 +52,7 @@ export function createServerMetrics(): ServerMetrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   let countWaiting: (() => Promise<ReadonlyMap<string, number>>) | undefined
+  let countMcp: (() => Promise<number>) | undefined
   const refusals = createRefusalTally()
   new Counter({
     name: 'elicit_refusals_total',
@@ -72,9 +76,17 @@ export function createServerMetrics(): ServerMetrics {
       for (const [tool, count] of counts) this.set({ tool }, count)
     },
   })
+  new Gauge({
+    name: 'elicit_mcp_sessions_open',
+    help: 'MCP sessions (protocol 2025) open on every instance of the store (read from the MCP endpoint\'s records at each scrape).',
+    registers: [registry],
+    async collect() {
+      if (countMcp) this.set(await countMcp())
+    },
+  })
   return {
     registry,
-    httpRequestDuration: new Histogram({
+    httpRequestDuration: bucketHistogram({
       name: 'http_server_request_duration_seconds',
       help: 'Duration of HTTP server requests (http.server.request.duration).',
       labelNames: ['http_request_method', 'http_route', 'http_response_status_code'],
@@ -88,14 +100,14 @@ export function createServerMetrics(): ServerMetrics {
       labelNames: ['code'],
       registers: [registry],
     }),
-    modelCallDuration: new Histogram({
+    modelCallDuration: bucketHistogram({
       name: 'gen_ai_client_operation_duration_seconds',
       help: 'Duration of model calls (gen_ai.client.operation.duration).',
       labelNames: [...MODEL_LABELS, 'error_type'],
       buckets: MODEL_DURATION_BUCKETS,
       registers: [registry],
     }),
-    modelTokens: new Histogram({
+    modelTokens: bucketHistogram({
       name: 'gen_ai_client_token_usage',
       help: 'Tokens used by model calls, by token type (gen_ai.client.token.usage).',
       labelNames: [...MODEL_LABELS, 'gen_ai_token_type'],
@@ -108,7 +120,7 @@ export function createServerMetrics(): ServerMetrics {
       labelNames: ['gen_ai_provider_name', 'error_type'],
       registers: [registry],
     }),
-    storeOperationDuration: new Histogram({
+    storeOperationDuration: bucketHistogram({
       name: 'db_client_operation_duration_seconds',
       help: 'Duration of the sessions store operations (db.client.operation.duration).',
       labelNames: ['db_system_name', 'db_operation_name', 'error_type'],
@@ -123,6 +135,9 @@ export function createServerMetrics(): ServerMetrics {
     }),
     countWaitingSessions(count) {
       countWaiting = count
+    },
+    countMcpSessions(count) {
+      countMcp = count
     },
   }
 }

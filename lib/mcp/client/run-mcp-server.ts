@@ -19,6 +19,7 @@ import { CHAT_CLIENT_CAPABILITIES } from './app-elicitations'
 import type { McpServerConfig } from './mcp-servers-config'
 import type { McpServerConnection } from './server-connection'
 import { trackChildProcess } from './child-processes'
+import { traceTransport } from './traced-transport'
 import { relatedCallOf, relatedCallsFetch } from './related-calls'
 import { challengeOf, type AuthChallenge } from './personal/auth-challenge'
 
@@ -200,9 +201,9 @@ function createTransport(
     }
     const auth = authProvider ? { authProvider } : {}
     // Every message the server sends within a call is tagged with that call (see relatedCallsFetch).
-    if (config.transport === 'http') return new StreamableHTTPClientTransport(config.url, { requestInit: { headers: config.headers }, fetch: noting401(relatedCallsFetch()), ...auth })
+    if (config.transport === 'http') return traceTransport(new StreamableHTTPClientTransport(config.url, { requestInit: { headers: config.headers }, fetch: noting401(relatedCallsFetch()), ...auth }), { network: 'tcp', server: config.url })
     // The 2024-11-05 HTTP+SSE transport (VS Code's `"type": "sse"`): the headers and the person's token go on its event stream's GET and on every POST.
-    return new SSEClientTransport(config.url, { requestInit: { headers: config.headers }, fetch: noting401(fetch), ...auth })
+    return traceTransport(new SSEClientTransport(config.url, { requestInit: { headers: config.headers }, fetch: noting401(fetch), ...auth }), { network: 'tcp', server: config.url })
   }
   const transport = new StdioClientTransport({
     command: config.command,
@@ -212,7 +213,8 @@ function createTransport(
     stderr: 'pipe',
   })
   transport.stderr?.on('data', (chunk: Buffer | string) => onStderr(chunk.toString()))
-  return transport
+  // Requests within a traced tool call get a client span and carry its traceparent (traced-transport.ts).
+  return traceTransport(transport, { network: 'pipe' })
 }
 
 /** Server requests go to the call in flight they belong to (see `routeRequest`). */

@@ -10,6 +10,8 @@ import type {
 } from '@modelcontextprotocol/client'
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client'
 import { createQueue, race, spawn, until, useAbortSignal, withResolvers, type Operation } from 'effection'
+import { context } from '@opentelemetry/api'
+import { traceParent } from '../../runtime/trace-parent'
 import type { LogLevel } from '../../protocol/events'
 import type { ExtendedMessage } from '../../tools/sample-messages'
 import { elicitationAppOf } from './app-elicitations'
@@ -83,16 +85,18 @@ export function* callOnce({ server, tool, params, ctx, clients, callTimeoutMs, p
   try {
     // Halting this call (Stop, the session ending) aborts the request: the SDK sends notifications/cancelled.
     const signal = yield* useAbortSignal()
+    const parent = yield* traceParent()
     const ended = withResolvers<void>('the external call to end')
     // The call's outcome as a value: a spawned task that threw would fail this one before it could say why.
     const call = yield* spawn(function* (): Operation<Settled> {
       try {
-        const result = (yield* until(
+        const send = () =>
           client.callTool(
             { name: tool, arguments: params, _meta: { [RELATED_CALL]: inFlight.id } },
             { signal, onprogress: (progress) => events.add({ kind: 'progress', progress }), timeout: callTimeoutMs, maxTotalTimeout: callTimeoutMs },
-          ),
-        )) as CallToolResult
+          )
+        // Traces on: the request goes out within the tool call's span, which its client span and `_meta.traceparent` continue.
+        const result = (yield* until(parent ? context.with(parent, send) : send())) as CallToolResult
         return { ok: true, result }
       } catch (error) {
         return { ok: false, error }

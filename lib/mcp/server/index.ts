@@ -1,4 +1,5 @@
 export { createMcpEndpoint, MCP_SERVER_INFO } from './mcp-endpoint'
+export { tracedMcpEndpoint } from './traced-endpoint'
 export type { McpEndpoint, McpEndpointOptions } from './mcp-endpoint'
 export { McpToolShapeError, checkToolForms } from './tool-forms'
 export { whyNotInFormSubset } from './form-subset'

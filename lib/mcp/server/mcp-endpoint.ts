@@ -94,6 +94,8 @@ export interface McpEndpointOptions {
 /** `/api/mcp`: one fetch-shaped handler for every MCP request, and its teardown. */
 export interface McpEndpoint {
   handle(request: Request): Promise<Response>
+  /** The 2025 sessions open on every instance of the store (`elicit_mcp_sessions_open`): what the cap counts. */
+  openSessions(): Promise<number>
   close(): Promise<void>
 }
 
@@ -354,6 +356,7 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
       }
       return uncompressed(response)
     },
+    openSessions: () => run(() => records.countOpen(Date.now())),
     close() {
       closing ??= closeEndpoint()
       return closing

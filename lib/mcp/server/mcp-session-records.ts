@@ -110,6 +110,11 @@ export class McpSessionRecords {
     return undefined
   }
 
+  /** How many sessions are open on every instance of the store: the server's slots, which its cap counts. */
+  *countOpen(now: number): Operation<number> {
+    return (yield* this.store.countOpen({ clientId: holderClientId('server'), now })).client
+  }
+
   /** Gives back the slots `reserve` took for a request that opened no session. */
   *release({ id, holders }: { id: string; holders: readonly SessionHolder[] }): Operation<void> {
     for (const holder of [...holders, 'server' as const]) yield* this.store.delete(holderClientId(holder), id)
