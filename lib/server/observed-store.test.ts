@@ -111,7 +111,10 @@ describe('the stores’ spans in a traced turn', () => {
     const [startTurn] = spansNamed('startTurn chats')
     expect(startTurn!.attributes).toEqual({ 'db.system.name': 'memory', 'db.operation.name': 'startTurn', 'db.collection.name': 'chats' })
     expect(parentOf(startTurn!)).toBe(agent)
-    expect(spansNamed('appendEvents chats').length).toBeGreaterThan(0)
+    // Checked before anything streams, then stored with its first batch (and any later batch appended): all under the turn.
+    const chatWrites = [...spansNamed('startTurn chats'), ...spansNamed('appendEvents chats')]
+    expect(spansNamed('startTurn chats')).toHaveLength(2)
+    for (const write of chatWrites) expect(parentOf(write)).toBe(agent)
     // The tool call's record written under its own span (made with its question).
     const writes = [...spansNamed('create sessions'), ...spansNamed('update sessions')]
     expect(writes.length).toBeGreaterThanOrEqual(1)
