@@ -18,7 +18,9 @@ function question({
   schema = rateSchema as z.ZodType,
 } = {}): PendingQuestion {
   const id: ElicitId = { toolName: 'survey', key, callId, seq }
-  return new PendingQuestion(formatElicitId(id), id, text, context, schema)
+  const asked = PendingQuestion.ask(formatElicitId(id), id, text, context, schema)
+  if (!(asked instanceof PendingQuestion)) throw new Error(`the context does not fit: ${JSON.stringify(asked.issues)}`)
+  return asked
 }
 
 const accept = (content: unknown): ElicitAnswer<unknown> => ({ action: 'accept', content })

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { questionFormOf, responseSchemaOf, type ElicitSpec } from '../tools/elicits'
+import { contextSchemaOf, questionFormOf, responseSchemaOf, type ElicitSpec } from '../tools/elicits'
 import type { QuestionForm } from '../tools/form-fields'
 import type { ElicitId, NamedElicitId } from '../protocol/elicit-id'
 import { formatElicitId } from '../protocol/elicit-id'
@@ -45,7 +45,7 @@ export class PendingQuestion {
   private readonly responseSchema: z.ZodType
   private questionForm: QuestionForm | undefined
 
-  constructor(
+  private constructor(
     readonly elicitId: string,
     readonly id: ElicitId,
     /** The message for people, without the encoded context. */
@@ -53,14 +53,27 @@ export class PendingQuestion {
     readonly context: ModelContext,
     /** The tool's declaration of this question's key. */
     private readonly spec: ElicitSpec,
+    /** The context as the key's declared schema parsed it: what its `responseFor`, `form` and `defaults` read. */
+    private readonly parsedContext: unknown,
   ) {
-    this.responseSchema = responseSchemaOf(spec, context)
+    this.responseSchema = responseSchemaOf(spec, parsedContext)
+  }
+
+  /**
+   * A question asked with `context`, which is checked here, once, against the key's declared
+   * schema; what is wrong with it when it does not fit. The question keeps the context as given
+   * (what the UI receives) and the parsed one (what the key's declaration reads).
+   */
+  static ask(elicitId: string, id: ElicitId, text: string, context: ModelContext, spec: ElicitSpec): PendingQuestion | { issues: ValidationIssue[] } {
+    const parsed = contextSchemaOf(spec)?.safeParse(context)
+    if (parsed && !parsed.success) return { issues: toIssues(parsed.error) }
+    return new PendingQuestion(elicitId, id, text, context, spec, parsed?.data)
   }
 
   /**
    * The question a session record keeps, asked again with the tool's declaration of its key: its
    * id is the record's parts (`seq`, `key`) with the session's tool and call, not its text parsed
-   * again; undefined when the text is not the one those parts write.
+   * again; undefined when the text is not the one those parts write, or the context does not fit.
    */
   static fromRecord(
     record: PendingQuestionRecord,
@@ -68,7 +81,9 @@ export class PendingQuestion {
     spec: ElicitSpec,
   ): PendingQuestion | undefined {
     const id: ElicitId = { toolName: session.toolName, key: record.key, callId: session.callId, seq: record.seq }
-    return formatElicitId(id) === record.elicitId ? new PendingQuestion(record.elicitId, id, record.message, record.context, spec) : undefined
+    if (formatElicitId(id) !== record.elicitId) return undefined
+    const asked = PendingQuestion.ask(record.elicitId, id, record.message, record.context, spec)
+    return asked instanceof PendingQuestion ? asked : undefined
   }
 
   /** What a session record keeps of this question while its tool waits. */
@@ -78,7 +93,7 @@ export class PendingQuestion {
 
   /** The question as a native form (built when first read): its schema, choices, and how its answers become the tool's. */
   get form(): QuestionForm {
-    this.questionForm ??= questionFormOf(this.spec, this.context)
+    this.questionForm ??= questionFormOf(this.spec, this.parsedContext)
     return this.questionForm
   }
 
