@@ -9,7 +9,8 @@ import type { ToolAsker, ToolAvailability } from './tool-registry'
 import { toolContextOf } from './tool-context'
 import type { SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { Message, ToolCall } from '../protocol/messages'
-import type { AppContext, ChatRequest, DirectToolCall, PluginElicitResponse } from '../protocol/request-schema'
+import type { AppContext, ChatRequest, DirectToolCall } from '../protocol/request-schema'
+import { readElicitId } from '../protocol/elicit-id'
 import type { Budget } from '../budgets/budget'
 import { answerMetricOutcomes, type AnswerMetricOutcome } from './answer-metric'
 
@@ -145,7 +146,8 @@ export function* prepareTurn({ request, clientId, person, address, sessions, sig
     turn.abort = { call, reason: request.pluginAbort.reason ?? 'Stopped by the user.' }
   }
 
-  const responses = new Map<string, PluginElicitResponse>()
+  // Each answer's elicit id is read here, once, where it arrives; the sessions and the question compare its parts.
+  const responses = new Map<string, SessionAnswer>()
   for (const [index, response] of (request.pluginElicitResponses ?? []).entries()) {
     const field = `pluginElicitResponses.${index}`
     const call = pendingCall(response.sessionId, field)
@@ -157,7 +159,7 @@ export function* prepareTurn({ request, clientId, person, address, sessions, sig
     if (responses.has(response.sessionId) || turn.abort?.call.id === response.sessionId) {
       throw new ChatRequestError('duplicate_response', `${field}: session "${response.sessionId}" is answered or aborted twice.`)
     }
-    responses.set(response.sessionId, response)
+    responses.set(response.sessionId, { callId: response.callId, elicitId: readElicitId(response.elicitId), result: response.result })
   }
 
   const abandoned: Array<{ call: ToolCall; loaded: Extract<LoadedSession, { kind: 'running' }> }> = []
@@ -188,7 +190,7 @@ export function* prepareTurn({ request, clientId, person, address, sessions, sig
   if (responses.size > 0) {
     const answered = yield* sessions.answer({
       clientId,
-      answers: [...responses.values()] satisfies SessionAnswer[],
+      answers: [...responses.values()],
       parentMessages: (callId) => toolContextOf({ conversation: messages, callId, maxBytes: maxToolContextBytes }),
       traceResume,
     })
@@ -201,7 +203,7 @@ export function* prepareTurn({ request, clientId, person, address, sessions, sig
           turn.resumed.push({ call, session: outcome.session })
           break
         case 'rejected':
-          turn.rejected.push({ call, request: outcome.question, elicitId: responses.get(call.id)!.elicitId, message: outcome.message, issues: outcome.issues })
+          turn.rejected.push({ call, request: outcome.question, elicitId: responses.get(call.id)!.elicitId.text, message: outcome.message, issues: outcome.issues })
           break
         case 'ended':
           turn.finished.push({ call, outcome: outcome.ending })

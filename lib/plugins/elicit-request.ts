@@ -1,5 +1,5 @@
 import type { PluginElicitRequestEvent } from '../protocol/events'
-import { parseElicitId } from '../tools/elicit-id'
+import { parseElicitId } from '../protocol/elicit-id'
 import { decodeModelContext } from '../tools/model-context'
 import type { PluginElicitRequest } from './types'
 

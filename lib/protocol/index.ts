@@ -10,3 +10,5 @@ export type { EndWaitingCallRequest, McpServerView, OperatorView, RefusalCountVi
 export { elicitAnswerSchema } from './elicit-answer'
 export type { ElicitAnswer } from './elicit-answer'
 export { isChatId, newChatId } from './chat-id'
+export { formatElicitId, parseElicitId, readElicitId } from './elicit-id'
+export type { ElicitId, NamedElicitId } from './elicit-id'

@@ -1,8 +1,7 @@
 import { race, sleep, type Operation } from 'effection'
 import type { z } from 'zod'
-import { contextSchemaOf } from '../tools/elicits'
 import { toJsonData } from '../tools/handoff'
-import { formatElicitId } from '../tools/elicit-id'
+import { formatElicitId } from '../protocol/elicit-id'
 import { createElicitExchange } from '../tools/exchange'
 import { checkLimits, type BranchLimits } from '../tools/limits'
 import type { ExtendedMessage } from '../tools/sample-messages'
@@ -19,7 +18,7 @@ import type {
 import type { LogLevel } from '../protocol/events'
 import { PendingQuestion } from './pending-question'
 import { BranchDepthError, BranchTimeoutError, ToolUsageError } from './errors'
-import { describeIssues, toIssues, toJsonSchema } from './json-schema'
+import { describeIssues, toJsonSchema } from './json-schema'
 import { parseStructuredOutput } from './structured-output'
 import type { ToolClient } from './tool-client'
 import { TokenBudget } from './token-budget'
@@ -123,8 +122,12 @@ export class Branch {
     }
     const id: ElicitId = { toolName: tool.name, key, callId: run.callId, seq: ++run.seq }
     const { message, ...context } = options as { message: string } & Record<string, unknown>
-    checkContext(tool, key, contextSchemaOf(spec), context)
-    const request = new PendingQuestion(formatElicitId(id), id, message, context, spec)
+    const request = PendingQuestion.ask(formatElicitId(id), id, message, context, spec)
+    if (!(request instanceof PendingQuestion)) {
+      throw new ToolUsageError(
+        `Tool "${tool.name}" passed a context to ctx.elicit('${key}') that does not match its declared schema: ${describeIssues(request.issues)}`,
+      )
+    }
     run.pendingKey = key
     let answer
     try {
@@ -225,13 +228,3 @@ function fewest(a: number | undefined, b: number | undefined): number | undefine
   return b === undefined ? a : Math.min(a, b)
 }
 
-/** The declared context schema is a check on the tool; the UI gets the tool's own objects. */
-function checkContext(tool: AnyMcpTool, key: string, schema: z.ZodType | undefined, context: Record<string, unknown>): void {
-  if (!schema) return
-  const parsed = schema.safeParse(context)
-  if (!parsed.success) {
-    throw new ToolUsageError(
-      `Tool "${tool.name}" passed a context to ctx.elicit('${key}') that does not match its declared schema: ${describeIssues(toIssues(parsed.error))}`,
-    )
-  }
-}

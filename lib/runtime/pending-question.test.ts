@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { formatElicitId } from '../tools/elicit-id'
+import { formatElicitId, readElicitId } from '../protocol/elicit-id'
 import { decodeModelContext, MODEL_CONTEXT_BOUNDARY, MODEL_CONTEXT_KEY } from '../tools/model-context'
 import type { ElicitAnswer, ElicitId } from '../tools/types'
 import { PendingQuestion } from './pending-question'
@@ -18,7 +18,9 @@ function question({
   schema = rateSchema as z.ZodType,
 } = {}): PendingQuestion {
   const id: ElicitId = { toolName: 'survey', key, callId, seq }
-  return new PendingQuestion(formatElicitId(id), id, text, context, schema)
+  const asked = PendingQuestion.ask(formatElicitId(id), id, text, context, schema)
+  if (!(asked instanceof PendingQuestion)) throw new Error(`the context does not fit: ${JSON.stringify(asked.issues)}`)
+  return asked
 }
 
 const accept = (content: unknown): ElicitAnswer<unknown> => ({ action: 'accept', content })
@@ -36,7 +38,7 @@ describe('PendingQuestion.check', () => {
       'nonsense',
       '',
     ]) {
-      expect(request.check(elicitId, accept({ stars: 9 }))).toEqual({
+      expect(request.check(readElicitId(elicitId), accept({ stars: 9 }))).toEqual({
         ok: false,
         code: 'elicit_mismatch',
         message: `Elicitation ${elicitId} is not the one tool call call-1 waits for (survey/rate/call-1/3).`,
@@ -47,12 +49,12 @@ describe('PendingQuestion.check', () => {
   it('names the waiting call by its decoded id, and matches ids with encoded call ids', () => {
     const request = question({ callId: 'chat/7' })
     expect(request.elicitId).toBe('survey/rate/chat%2F7/3')
-    expect(request.check('survey/rate/chat/7/3', accept({ stars: 2 }))).toEqual({
+    expect(request.check(readElicitId('survey/rate/chat/7/3'), accept({ stars: 2 }))).toEqual({
       ok: false,
       code: 'elicit_mismatch',
       message: 'Elicitation survey/rate/chat/7/3 is not the one tool call chat/7 waits for (survey/rate/chat%2F7/3).',
     })
-    expect(request.check('survey/rate/chat%2F7/3', accept({ stars: 2 }))).toEqual({
+    expect(request.check(readElicitId('survey/rate/chat%2F7/3'), accept({ stars: 2 }))).toEqual({
       ok: true,
       answer: { action: 'accept', content: { stars: 2, note: 'none' } },
     })
@@ -61,7 +63,7 @@ describe('PendingQuestion.check', () => {
   it('refuses an answer for an elicitation of the same call that was already answered (a lower seq)', () => {
     const request = question({ key: 'comment', seq: 6, schema: commentSchema, context: {} })
     for (const elicitId of ['survey/rate/call-1/3', 'survey/comment/call-1/5', 'survey/comment/call-1/1']) {
-      expect(request.check(elicitId, accept({ text: 'Nice' }))).toEqual({
+      expect(request.check(readElicitId(elicitId), accept({ text: 'Nice' }))).toEqual({
         ok: false,
         code: 'elicit_already_answered',
         message: `Elicitation ${elicitId} was already answered.`,
@@ -69,12 +71,12 @@ describe('PendingQuestion.check', () => {
     }
     // The encoded call id is decoded before it is compared.
     const encoded = question({ callId: 'chat/7', seq: 6 })
-    expect(encoded.check('survey/rate/chat%2F7/4', accept({ stars: 1 }))).toMatchObject({ ok: false, code: 'elicit_already_answered' })
+    expect(encoded.check(readElicitId('survey/rate/chat%2F7/4'), accept({ stars: 1 }))).toMatchObject({ ok: false, code: 'elicit_already_answered' })
   })
 
   it('refuses invalid content with its issues, the message naming the key and the field', () => {
     const request = question()
-    const outOfRange = request.check(request.elicitId, accept({ stars: 9 }))
+    const outOfRange = request.check(readElicitId(request.elicitId), accept({ stars: 9 }))
     expect(outOfRange).toEqual({
       ok: false,
       code: 'invalid_response',
@@ -84,26 +86,26 @@ describe('PendingQuestion.check', () => {
     if (outOfRange.ok || outOfRange.code !== 'invalid_response') throw new Error('unreachable')
     expect(outOfRange.message).toBe(`The answer to 'rate' is not valid: stars: ${outOfRange.issues[0]!.message}`)
 
-    expect(request.check(request.elicitId, accept('five'))).toMatchObject({
+    expect(request.check(readElicitId(request.elicitId), accept('five'))).toMatchObject({
       ok: false,
       code: 'invalid_response',
       message: expect.stringMatching(/^The answer to 'rate' is not valid: \(root\): /),
       issues: [{ path: '(root)' }],
     })
-    expect(request.check(request.elicitId, { action: 'accept' } as ElicitAnswer<unknown>)).toMatchObject({
+    expect(request.check(readElicitId(request.elicitId), { action: 'accept' } as ElicitAnswer<unknown>)).toMatchObject({
       ok: false,
       code: 'invalid_response',
       issues: [{ path: '(root)' }],
     })
     // Two fields wrong: both named, in order, separated by "; ".
-    const two = request.check(request.elicitId, accept({ stars: 'x', note: 3 }))
+    const two = request.check(readElicitId(request.elicitId), accept({ stars: 'x', note: 3 }))
     expect(two).toMatchObject({ ok: false, code: 'invalid_response', issues: [{ path: 'stars' }, { path: 'note' }] })
     expect(two.ok === false && two.message).toMatch(/^The answer to 'rate' is not valid: stars: .+; note: .+$/)
   })
 
   it('names nested fields by their path', () => {
     const request = question({ key: 'pickSeat', schema: z.object({ seat: z.object({ row: z.number().int().positive() }) }) })
-    expect(request.check(request.elicitId, accept({ seat: { row: -1 } }))).toMatchObject({
+    expect(request.check(readElicitId(request.elicitId), accept({ seat: { row: -1 } }))).toMatchObject({
       ok: false,
       code: 'invalid_response',
       message: expect.stringMatching(/^The answer to 'pickSeat' is not valid: seat\.row: /),
@@ -113,11 +115,11 @@ describe('PendingQuestion.check', () => {
 
   it('accepts valid content and returns it parsed: defaults applied, unknown keys dropped', () => {
     const request = question()
-    expect(request.check(request.elicitId, accept({ stars: 3, extra: 'dropped' }))).toEqual({
+    expect(request.check(readElicitId(request.elicitId), accept({ stars: 3, extra: 'dropped' }))).toEqual({
       ok: true,
       answer: { action: 'accept', content: { stars: 3, note: 'none' } },
     })
-    expect(request.check(request.elicitId, accept({ stars: 5, note: 'Lovely' }))).toEqual({
+    expect(request.check(readElicitId(request.elicitId), accept({ stars: 5, note: 'Lovely' }))).toEqual({
       ok: true,
       answer: { action: 'accept', content: { stars: 5, note: 'Lovely' } },
     })
@@ -125,11 +127,11 @@ describe('PendingQuestion.check', () => {
 
   it.each(['decline', 'cancel'] as const)('passes %s without content, and drops any content sent with it', (action) => {
     const request = question()
-    expect(request.check(request.elicitId, { action })).toEqual({ ok: true, answer: { action } })
+    expect(request.check(readElicitId(request.elicitId), { action })).toEqual({ ok: true, answer: { action } })
     const withContent = { action, content: { stars: 99 } } as unknown as ElicitAnswer<unknown>
-    expect(request.check(request.elicitId, withContent)).toEqual({ ok: true, answer: { action } })
+    expect(request.check(readElicitId(request.elicitId), withContent)).toEqual({ ok: true, answer: { action } })
     // The id is checked first: a decline for another elicitation is still a mismatch.
-    expect(request.check('survey/rate/call-1/4', { action })).toMatchObject({ ok: false, code: 'elicit_mismatch' })
+    expect(request.check(readElicitId('survey/rate/call-1/4'), { action })).toMatchObject({ ok: false, code: 'elicit_mismatch' })
   })
 })
 

@@ -1,8 +1,9 @@
 import type { z } from 'zod'
-import { questionFormOf, responseSchemaOf, type ElicitSpec } from '../tools/elicits'
+import { contextSchemaOf, questionFormOf, responseSchemaOf, type ElicitSpec } from '../tools/elicits'
 import type { QuestionForm } from '../tools/form-fields'
-import type { ElicitAnswer, ElicitId } from '../tools/types'
-import { parseElicitId } from '../tools/elicit-id'
+import type { ElicitId, NamedElicitId } from '../protocol/elicit-id'
+import { formatElicitId } from '../protocol/elicit-id'
+import type { ElicitAnswer } from '../tools/types'
 import { encodeModelContext, type ModelContext } from '../tools/model-context'
 import { describeIssues, toIssues, toJsonSchema, type ValidationIssue } from './json-schema'
 
@@ -44,7 +45,7 @@ export class PendingQuestion {
   private readonly responseSchema: z.ZodType
   private questionForm: QuestionForm | undefined
 
-  constructor(
+  private constructor(
     readonly elicitId: string,
     readonly id: ElicitId,
     /** The message for people, without the encoded context. */
@@ -52,17 +53,37 @@ export class PendingQuestion {
     readonly context: ModelContext,
     /** The tool's declaration of this question's key. */
     private readonly spec: ElicitSpec,
+    /** The context as the key's declared schema parsed it: what its `responseFor`, `form` and `defaults` read. */
+    private readonly parsedContext: unknown,
   ) {
-    this.responseSchema = responseSchemaOf(spec, context)
+    this.responseSchema = responseSchemaOf(spec, parsedContext)
   }
 
   /**
-   * The question a session record keeps, asked again with the tool's declaration of its key;
-   * undefined when the record's id is not an elicitation id.
+   * A question asked with `context`, which is checked here, once, against the key's declared
+   * schema; what is wrong with it when it does not fit. The question keeps the context as given
+   * (what the UI receives) and the parsed one (what the key's declaration reads).
    */
-  static fromRecord(record: PendingQuestionRecord, spec: ElicitSpec): PendingQuestion | undefined {
-    const id = parseElicitId(record.elicitId)
-    return id && new PendingQuestion(record.elicitId, id, record.message, record.context, spec)
+  static ask(elicitId: string, id: ElicitId, text: string, context: ModelContext, spec: ElicitSpec): PendingQuestion | { issues: ValidationIssue[] } {
+    const parsed = contextSchemaOf(spec)?.safeParse(context)
+    if (parsed && !parsed.success) return { issues: toIssues(parsed.error) }
+    return new PendingQuestion(elicitId, id, text, context, spec, parsed?.data)
+  }
+
+  /**
+   * The question a session record keeps, asked again with the tool's declaration of its key: its
+   * id is the record's parts (`seq`, `key`) with the session's tool and call, not its text parsed
+   * again; undefined when the text is not the one those parts write, or the context does not fit.
+   */
+  static fromRecord(
+    record: PendingQuestionRecord,
+    session: { toolName: string; callId: string },
+    spec: ElicitSpec,
+  ): PendingQuestion | undefined {
+    const id: ElicitId = { toolName: session.toolName, key: record.key, callId: session.callId, seq: record.seq }
+    if (formatElicitId(id) !== record.elicitId) return undefined
+    const asked = PendingQuestion.ask(record.elicitId, id, record.message, record.context, spec)
+    return asked instanceof PendingQuestion ? asked : undefined
   }
 
   /** What a session record keeps of this question while its tool waits. */
@@ -72,7 +93,7 @@ export class PendingQuestion {
 
   /** The question as a native form (built when first read): its schema, choices, and how its answers become the tool's. */
   get form(): QuestionForm {
-    this.questionForm ??= questionFormOf(this.spec, this.context)
+    this.questionForm ??= questionFormOf(this.spec, this.parsedContext)
     return this.questionForm
   }
 
@@ -102,16 +123,15 @@ export class PendingQuestion {
     return { ok: false, code: 'invalid_response', message: `answer to '${this.key}' is not valid: ${describeIssues(issues)}`, issues }
   }
 
-  /** An answer as it arrives from a client, naming the question it answers. */
-  check(elicitId: string, answer: ElicitAnswer<unknown>): AnswerCheck {
-    if (elicitId !== this.elicitId) {
-      const named = parseElicitId(elicitId)
-      return named && named.callId === this.id.callId && named.seq < this.id.seq
-        ? { ok: false, code: 'elicit_already_answered', message: `Elicitation ${elicitId} was already answered.` }
+  /** An answer as it arrives from a client, naming the question it answers (its id read at the edge: `readElicitId`). */
+  check(named: NamedElicitId, answer: ElicitAnswer<unknown>): AnswerCheck {
+    if (named.text !== this.elicitId) {
+      return named.id && named.id.callId === this.id.callId && named.id.seq < this.id.seq
+        ? { ok: false, code: 'elicit_already_answered', message: `Elicitation ${named.text} was already answered.` }
         : {
             ok: false,
             code: 'elicit_mismatch',
-            message: `Elicitation ${elicitId} is not the one tool call ${this.id.callId} waits for (${this.elicitId}).`,
+            message: `Elicitation ${named.text} is not the one tool call ${this.id.callId} waits for (${this.elicitId}).`,
           }
     }
     const checked = this.validate(answer)

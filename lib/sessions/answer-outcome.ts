@@ -1,6 +1,6 @@
 import type { SessionErrorCode, ValidationIssue } from '../protocol/events'
 import type { PendingQuestion } from '../runtime/pending-question'
-import { parseElicitId } from '../tools/elicit-id'
+import type { NamedElicitId } from '../protocol/elicit-id'
 import type { ElicitAnswer } from '../tools/types'
 import type { LiveSession } from './live-session'
 import type { JournalEntry, SessionEnding, SpanRef } from './session-record'
@@ -9,8 +9,8 @@ import type { StoredSession } from './session-store'
 /** An answer a client sends to the question its tool call waits on. */
 export interface SessionAnswer {
   callId: string
-  /** The question it answers (`formatElicitId`): an answer to another one is refused. */
-  elicitId: string
+  /** The question it answers, read where the answer arrived (`readElicitId`): an answer to another one is refused. */
+  elicitId: NamedElicitId
   result: ElicitAnswer<unknown>
 }
 
@@ -68,8 +68,7 @@ export function settledOutcome(
 }
 
 /** Whether the journal holds an answer to the question `elicitId` names. */
-export function answeredIn(journal: readonly JournalEntry[], elicitId: string): boolean {
-  const id = parseElicitId(elicitId)
+export function answeredIn(journal: readonly JournalEntry[], { id }: NamedElicitId): boolean {
   return id !== undefined && journal.some((entry) => entry.kind === 'elicit' && entry.seq === id.seq)
 }
 

@@ -55,7 +55,7 @@ export function* loadSession({ store, tools, now, idleTimeoutMs, heldHere }: Loa
   if (record.status === 'running') return { kind: 'running', stored, abandoned: record.expiresAt <= now() }
   const pending = record.pending
   const spec = pending && Object.hasOwn(tool.elicits, pending.key) ? tool.elicits[pending.key] : undefined
-  const request = pending && spec ? PendingQuestion.fromRecord(pending, spec) : undefined
+  const request = pending && spec ? PendingQuestion.fromRecord(pending, { toolName: record.toolName, callId: record.id }, spec) : undefined
   if (!request) return { kind: 'broken', message: `Session ${id} waits for a question this server cannot ask.` }
   return { kind: 'waiting', stored, request }
 }

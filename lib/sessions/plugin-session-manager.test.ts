@@ -2,6 +2,7 @@ import { all, createScope, sleep, suspend, withResolvers, type Operation, type S
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool } from '../tools'
+import { readElicitId } from '../protocol/elicit-id'
 import type { ToolSampleRequest } from '../runtime/tool-client'
 import type { LiveSession, LiveSessionEvent } from './live-session'
 import type { AnswersOutcome } from './answer-outcome'
@@ -175,7 +176,7 @@ function* startOutside({ manager }: Instance) {
 /** Give one answer as a request would; what the manager did with it. */
 function* give({ manager }: Instance, id: string, elicitId: string, text: string, clientId = 'client-a') {
   const result = { action: 'accept' as const, content: { text } }
-  return yield* manager.answer({ clientId, answers: [{ callId: id, elicitId, result }], parentMessages: () => [] })
+  return yield* manager.answer({ clientId, answers: [{ callId: id, elicitId: readElicitId(elicitId), result }], parentMessages: () => [] })
 }
 
 /** The tool going on with an accepted answer; throws on any other outcome. */
@@ -331,8 +332,8 @@ describe('PluginSessionManager', () => {
     const q = await on(a, () => startAsking(a, 'q?'))
     const result = { action: 'accept' as const, content: { text: 'x' } }
     const answers = [
-      { callId: p.session.id, elicitId: p.request.elicitId, result },
-      { callId: q.session.id, elicitId: p.request.elicitId, result },
+      { callId: p.session.id, elicitId: readElicitId(p.request.elicitId), result },
+      { callId: q.session.id, elicitId: readElicitId(p.request.elicitId), result },
     ]
     expect(await on(a, () => a.manager.answer({ clientId: 'client-a', answers, parentMessages: () => [] }))).toEqual({
       kind: 'refused',

@@ -1,4 +1,5 @@
 import { resource, sleep, spawn, withResolvers, type Operation } from 'effection'
+import type { NamedElicitId } from '../protocol/elicit-id'
 import type { ExtendedMessage } from '../tools/sample-messages'
 import type { AnyMcpTool, ElicitAnswer } from '../tools/types'
 import type { LiveSession, SessionRuntime } from './live-session'
@@ -135,9 +136,9 @@ export function usePluginSessionManager({
      * process, from memory without a read (recording the answer still checks, by its
      * compare-and-set, that the store has not moved on), else the store's.
      */
-    function* loadAnswering(clientId: string, id: string, elicitId: string): Operation<Exclude<LoadedSession, { kind: 'waiting' }> | Answerable> {
+    function* loadAnswering(clientId: string, id: string, elicitId: NamedElicitId): Operation<Exclude<LoadedSession, { kind: 'waiting' }> | Answerable> {
       const waiting = live.get(clientId, id)?.waitingOn
-      if (waiting && waiting.request.elicitId === elicitId && waiting.stored.record.expiresAt > now()) {
+      if (waiting && waiting.request.elicitId === elicitId.text && waiting.stored.record.expiresAt > now()) {
         return { kind: 'waiting', ...waiting, cached: true }
       }
       return yield* manager.load(clientId, id)
@@ -268,12 +269,12 @@ export function usePluginSessionManager({
               outcomes[index] = settledOutcome(callId, loaded)
               continue
             case 'ended':
-              if (answeredIn(loaded.stored.record.journal, elicitId)) return refusal('elicit_already_answered', `Elicitation ${elicitId} was already answered.`)
+              if (answeredIn(loaded.stored.record.journal, elicitId)) return refusal('elicit_already_answered', `Elicitation ${elicitId.text} was already answered.`)
               outcomes[index] = settledOutcome(callId, loaded)
               continue
             case 'running':
               return answeredIn(loaded.stored.record.journal, elicitId)
-                ? refusal('elicit_already_answered', `Elicitation ${elicitId} was already answered.`)
+                ? refusal('elicit_already_answered', `Elicitation ${elicitId.text} was already answered.`)
                 : refusal('session_not_waiting', `Tool call ${callId} is not waiting for an answer: it is working in another request.`)
             case 'waiting': {
               const check = loaded.request.check(elicitId, given.result)
@@ -301,7 +302,7 @@ export function usePluginSessionManager({
             outcomes[index] = settledOutcome(callId, now)
             continue
           }
-          return refusal('elicit_already_answered', `Elicitation ${elicitId} was answered by another request at the same moment.`)
+          return refusal('elicit_already_answered', `Elicitation ${elicitId.text} was answered by another request at the same moment.`)
         }
         return { kind: 'answered', outcomes }
       },

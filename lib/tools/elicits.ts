@@ -74,10 +74,14 @@ export type ElicitOptions<S extends ElicitSpec> = { message: string } & (S exten
   ? z.input<C>
   : Record<string, unknown>)
 
-/** The schema an answer is checked against; a dynamic spec's is built from the question's context. */
-export function responseSchemaOf(spec: ElicitSpec, context: Record<string, unknown> = {}): z.ZodType {
+/**
+ * The schema an answer is checked against; a dynamic spec's is built from the question's context,
+ * as its declared schema parsed it (`parsedContext`: parsed once, by `PendingQuestion`). Without
+ * one (the key's declaration alone, no question asked yet) an empty context is read.
+ */
+export function responseSchemaOf(spec: ElicitSpec, parsedContext?: unknown): z.ZodType {
   if (spec instanceof z.ZodType) return spec
-  if ('responseFor' in spec) return spec.responseFor(spec.context.parse(context))
+  if ('responseFor' in spec) return spec.responseFor(parsedContext ?? spec.context.parse({}))
   return spec.response
 }
 
@@ -86,16 +90,16 @@ export function contextSchemaOf(spec: ElicitSpec): z.ZodType | undefined {
 }
 
 /**
- * How a question is shown as a native form, for the context it is asked with: the spec's own
- * `form`, or else one derived from the response schema (see `deriveFormFields`); with the
- * spec's `defaults` for that context.
+ * How a question is shown as a native form, for the context it is asked with (`parsedContext`,
+ * as for `responseSchemaOf`): the spec's own `form`, or else one derived from the response schema
+ * (see `deriveFormFields`); with the spec's `defaults` for that context.
  */
-export function questionFormOf(spec: ElicitSpec, context: Record<string, unknown> = {}): QuestionForm {
+export function questionFormOf(spec: ElicitSpec, parsedContext?: unknown): QuestionForm {
   if (spec instanceof z.ZodType) return buildQuestionForm(deriveFormFields(spec))
   const declared = 'response' in spec ? spec : undefined
-  const parsed = declared?.form || declared?.defaults ? spec.context.parse(context) : undefined
+  const parsed = declared?.form || declared?.defaults ? (parsedContext ?? spec.context.parse({})) : undefined
   const defaults = (declared?.defaults?.(parsed) ?? {}) as Record<string, unknown>
-  const fields = declared?.form ? (declared.form(parsed) as FormFields<unknown>) : deriveFormFields(responseSchemaOf(spec, context))
+  const fields = declared?.form ? (declared.form(parsed) as FormFields<unknown>) : deriveFormFields(responseSchemaOf(spec, parsedContext))
   return buildQuestionForm(fields, defaults)
 }
 

@@ -1,12 +1,13 @@
 import type { Operation } from 'effection'
 import type { z } from 'zod'
 import type { ElicitAnswer } from '../protocol/elicit-answer'
+import type { ElicitId } from '../protocol/elicit-id'
 import type { LogLevel } from '../protocol/events'
 import type { ElicitOptions, ElicitsMap, ResponseOf } from './elicits'
 import type { BranchLimits, ToolRequirements } from './limits'
 import type { AssistantToolCallMessage, ExtendedMessage, ToolResultMessage } from './sample-messages'
 
-export type { ElicitAnswer }
+export type { ElicitAnswer, ElicitId }
 
 /**
  * An accepted elicitation as a request/response message pair, for tools that keep a
@@ -33,13 +34,6 @@ export type ElicitResult<TContext, TResponse> =
   | { action: 'decline' }
   | { action: 'cancel' }
 
-/** The structured identity of one elicitation; `seq` counts the tool's ctx calls from 1. */
-export interface ElicitId {
-  toolName: string
-  key: string
-  callId: string
-  seq: number
-}
 
 interface SampleOptions {
   /** A system prompt for this call (the chat's own is in `ctx.parentSystemPrompt`). */

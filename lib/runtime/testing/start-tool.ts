@@ -1,5 +1,6 @@
 import { createQueue, run, spawn, until, withResolvers, type Operation, type Task } from 'effection'
 import type { AnyMcpTool, ElicitAnswer, SampleResult } from '../../tools/types'
+import { readElicitId } from '../../protocol/elicit-id'
 import type { AnswerCheck, PendingQuestion } from '../pending-question'
 import { ToolJournal, type JournalEntry } from '../journal'
 import { createJournalingClient, type ToolEvent } from '../journaling-client'
@@ -43,7 +44,7 @@ export function* startTool({ tool, params, callId = 'call-1', journal: earlier =
         type: 'ask',
         request,
         answer(answer, elicitId = request.elicitId) {
-          const checked = request.check(elicitId, answer)
+          const checked = request.check(readElicitId(elicitId), answer)
           if (checked.ok && !settled) {
             settled = true
             // As the session store does: the answer as it came, made durable before the tool resumes.
