@@ -9,6 +9,7 @@ import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint'
 import { createResourceAuth, type ResourceAuth } from './resource-auth'
 import { connectBookingClient, firstChoices, type Era } from './testing/booking-client'
 import { serveFetch } from './testing/serve-fetch'
+import { recordConsoleLines } from '../../testing/console-lines'
 
 const STATIC_TOKEN = 'a-static-token-for-one-machine-client'
 const SCOPES = ['tools:book_train', 'mcp:use']
@@ -24,14 +25,7 @@ let logged: string[]
 const clients: Client[] = []
 
 beforeEach(async () => {
-  logged = []
-  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-    const original = console[level]
-    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
-      logged.push(args.map(String).join(' '))
-      original(...args)
-    })
-  }
+  logged = recordConsoleLines()
   // The resource's origin serves its metadata (as the app's /.well-known route does) and /api/mcp.
   served = await serveFetch((request) =>
     new URL(request.url).pathname.startsWith('/.well-known/oauth-protected-resource') ? Promise.resolve(resourceAuth.metadataResponse()) : endpoint.handle(request),

@@ -12,6 +12,7 @@ import { personalConnectFlow } from './testing/connect-flow'
 import { createMemoryCredentialStore } from './stores/memory-store'
 import { openInScope, type InScope } from '../../../testing/in-scope'
 import type { CredentialStore } from './credential-store'
+import { recordConsoleLines } from '../../../testing/console-lines'
 
 // An `mcp.json` entry of `"type": "sse"` (the 2024-11-05 HTTP+SSE transport) for a server behind
 // OAuth gets what a Streamable HTTP one gets: "needs you to connect", Connect, and each person's
@@ -28,14 +29,7 @@ let logged: string[]
 let flow: ReturnType<typeof personalConnectFlow>
 
 beforeEach(async () => {
-  logged = []
-  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-    const original = console[level]
-    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
-      logged.push(args.map(String).join(' '))
-      original(...args)
-    })
-  }
+  logged = recordConsoleLines()
   remote = await startOAuthSseServer()
   // eslint-disable-next-line require-yield
   store = await openInScope(function* () {

@@ -34,6 +34,7 @@ import { createPersonalAccess } from './personal-access'
 import { CALLBACK_PATH } from './personal-oauth'
 import { useEmbeddedCredentialStore } from './stores/embedded-store'
 import type { CredentialStore } from './credential-store'
+import { recordConsoleLines } from '../../../testing/console-lines'
 
 const SCOPES = ['tools:book_train', 'mcp:use']
 const APP = new URL('http://chat.test:3000')
@@ -51,14 +52,7 @@ let app: AccessApp
 let logged: string[]
 
 beforeEach(async () => {
-  logged = []
-  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-    const original = console[level]
-    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
-      logged.push(args.map(String).join(' '))
-      original(...args)
-    })
-  }
+  logged = recordConsoleLines()
   // The remote MCP server: our own /api/mcp, protected by a real authorization server.
   remote = await serveFetch((request) =>
     new URL(request.url).pathname.startsWith('/.well-known/oauth-protected-resource') ? Promise.resolve(resourceAuth.metadataResponse()) : endpoint.handle(request),
