@@ -76,6 +76,8 @@ describe('what the operator sees', () => {
     const flights = contextOf(booking.elicit!).flights as Array<{ id: string }>
     const seat = await chat.answer({ event: booking.elicit!, content: { flightId: flights[0]!.id } })
     expect(seat.elicit?.key).toBe('pickSeat')
+    // A liveness probe, as a load balancer sends (the start's own probe can race the server's first moments).
+    expect((await fetch(`${app.url}/api/health`)).status).toBe(200)
     // The metrics are on their own port only.
     expect((await fetch(`${app.url}/metrics`)).status).toBe(404)
     // Two MCP sessions opened (2025-11-25), one of them ended by its client: one stays open.
