@@ -52,14 +52,8 @@ async function bookFlight(inspector: InspectorPage) {
   await inspector.callTool('book_flight', { from: 'NYC', destination: 'LAX' })
   const flights = inspector.app().getByRole('region', { name: 'Flights from NYC to LAX' })
   await expect(flights).toBeVisible()
-  await inspector.app().getByRole('button', { name: /^JetStream JS \d+/ }).click()
-  const freeSeat = inspector.app().getByRole('button', { name: /^Seat \d+[A-F]$/, disabled: false }).first()
-  const seat = (await freeSeat.getAttribute('aria-label'))!.replace('Seat ', '')
-  await freeSeat.click()
-  await inspector.app().getByRole('button', { name: 'Confirm' }).click()
-  await inspector.answerSampling('Take the FlyAway bus to Union Station.')
-  await expect(inspector.result).toContainText(/"ticketNumber": "TKT-[A-Z0-9]+"/)
-  await expect(inspector.result).toContainText(`"seat": "${seat}"`)
+  await inspector.pickJetStreamFlight()
+  await inspector.finishBooking(await inspector.pickFreeSeat())
 }
 
 test('Inspector runs its OAuth flow against /api/mcp through the provider\'s login and consent, connects, and books a flight with the token', async ({ page }, testInfo) => {

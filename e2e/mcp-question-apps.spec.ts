@@ -69,20 +69,13 @@ for (const era of ['legacy', 'modern'] as const) {
     await expect(flights).toBeVisible()
     await expect(inspector.app().locator('html')).toHaveAttribute('data-theme', 'light')
     await page.screenshot({ path: testInfo.outputPath(`inspector-${era}-flight-list.png`) })
-    await inspector.app().getByRole('button', { name: /^JetStream JS \d+/ }).click()
+    await inspector.pickJetStreamFlight()
 
     // Then the SeatPicker, a second app bound to the second question.
     const seats = inspector.app().getByRole('grid', { name: /^Seat map for JS \d+$/ })
     await expect(seats).toBeVisible()
     await page.screenshot({ path: testInfo.outputPath(`inspector-${era}-seat-picker.png`) })
-    const freeSeat = inspector.app().getByRole('button', { name: /^Seat \d+[A-F]$/, disabled: false }).first()
-    const seat = (await freeSeat.getAttribute('aria-label'))!.replace('Seat ', '')
-    await freeSeat.click()
-    await inspector.app().getByRole('button', { name: 'Confirm' }).click()
-
-    await inspector.answerSampling('Take the FlyAway bus to Union Station.')
-    await expect(inspector.result).toContainText(/"ticketNumber": "TKT-[A-Z0-9]+"/)
-    await expect(inspector.result).toContainText(`"seat": "${seat}"`)
+    await inspector.finishBooking(await inspector.pickFreeSeat())
     await expect(inspector.result).toContainText('"flightNumber": "JS')
   })
 }

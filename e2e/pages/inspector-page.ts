@@ -60,6 +60,27 @@ export class InspectorPage {
     return this.elicitation.frameLocator('iframe[src*="/sandbox"]').frameLocator('iframe')
   }
 
+  /** In our FlightList app: take the JetStream flight. */
+  async pickJetStreamFlight() {
+    await this.app().getByRole('button', { name: /^JetStream JS \d+/ }).click()
+  }
+
+  /** In our SeatPicker app: pick the first free seat and confirm it; the seat picked (`12C`). */
+  async pickFreeSeat(): Promise<string> {
+    const freeSeat = this.app().getByRole('button', { name: /^Seat \d+[A-F]$/, disabled: false }).first()
+    const seat = (await freeSeat.getAttribute('aria-label'))!.replace('Seat ', '')
+    await freeSeat.click()
+    await this.app().getByRole('button', { name: 'Confirm' }).click()
+    return seat
+  }
+
+  /** The travel tip answered by hand, then the booking's result: a ticket for this seat. */
+  async finishBooking(seat: string) {
+    await this.answerSampling('Take the FlyAway bus to Union Station.')
+    await expect(this.result).toContainText(/"ticketNumber": "TKT-[A-Z0-9]+"/)
+    await expect(this.result).toContainText(`"seat": "${seat}"`)
+  }
+
   /** Answer the server's sampling request (the travel tip) by hand, as Inspector asks a person to. */
   async answerSampling(text: string) {
     await expect(this.sampling).toBeVisible()
