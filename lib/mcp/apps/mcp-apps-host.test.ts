@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppTicketCodec } from './app-frame-ticket'
 import { createMcpAppsHost, type McpAppsHost } from './mcp-apps-host'
 import { isMcpAppError } from './mcp-app-error'
+import { appFailure } from './testing/app-failure'
 import { needsApproval } from '../client/approval-policy'
 import { badAppServer, basicReactServer, connectStdio, createClientSource } from './testing/app-servers'
 
@@ -18,15 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([react?.close(), bad?.close()])
 })
-
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  )
-  if (!isMcpAppError(error)) throw new Error(`expected an McpAppError, got ${String(error)}`)
-  return { code: error.code, status: error.status, message: error.message }
-}
 
 describe('MCP Apps host, against server-basic-react over stdio', () => {
   it('opens get-time: its ui:// resource, a frame served under its own sandboxing policy', async () => {
@@ -52,11 +44,11 @@ describe('MCP Apps host, against server-basic-react over stdio', () => {
   it('serves the frame only to the browser that opened it, and only with a frame ticket', async () => {
     const app = await host.openApp({ clientId: 'alice', server: 'basic-react', tool: 'get-time' })
     const ticket = app.src.split('/').at(-1)!
-    expect(await failure(host.serveFrame({ clientId: 'mallory', ticket }))).toMatchObject({ code: 'unknown_frame', status: 404 })
-    expect(await failure(host.serveFrame({ clientId: 'alice', ticket: app.bridgeTicket }))).toMatchObject({ code: 'unknown_frame' })
+    expect(await appFailure(host.serveFrame({ clientId: 'mallory', ticket }))).toMatchObject({ code: 'unknown_frame', status: 404 })
+    expect(await appFailure(host.serveFrame({ clientId: 'alice', ticket: app.bridgeTicket }))).toMatchObject({ code: 'unknown_frame' })
     const forged = `${ticket.split('.')[0]}.${'A'.repeat(43)}`
-    expect(await failure(host.serveFrame({ clientId: 'alice', ticket: forged }))).toMatchObject({ code: 'unknown_frame' })
-    expect(await failure(host.serveFrame({ clientId: 'alice', ticket: 'not-a-ticket' }))).toMatchObject({ code: 'unknown_frame' })
+    expect(await appFailure(host.serveFrame({ clientId: 'alice', ticket: forged }))).toMatchObject({ code: 'unknown_frame' })
+    expect(await appFailure(host.serveFrame({ clientId: 'alice', ticket: 'not-a-ticket' }))).toMatchObject({ code: 'unknown_frame' })
   })
 
   it('calls tools of the app own server for it, with the bridge ticket of the same browser only', async () => {
@@ -65,25 +57,25 @@ describe('MCP Apps host, against server-basic-react over stdio', () => {
     const text = (result.content[0] as { text: string }).text
     expect(Math.abs(Date.parse(text) - Date.now())).toBeLessThan(60_000)
 
-    expect(await failure(host.callTool({ clientId: 'mallory', bridgeTicket: app.bridgeTicket, name: 'get-time', arguments: {} }))).toMatchObject({
+    expect(await appFailure(host.callTool({ clientId: 'mallory', bridgeTicket: app.bridgeTicket, name: 'get-time', arguments: {} }))).toMatchObject({
       code: 'unknown_frame',
     })
     // The frame ticket is in the iframe's URL, readable by the app: it calls nothing.
     const frameTicket = app.src.split('/').at(-1)!
-    expect(await failure(host.callTool({ clientId: 'alice', bridgeTicket: frameTicket, name: 'get-time', arguments: {} }))).toMatchObject({
+    expect(await appFailure(host.callTool({ clientId: 'alice', bridgeTicket: frameTicket, name: 'get-time', arguments: {} }))).toMatchObject({
       code: 'unknown_frame',
     })
     // Another server's tools are out of reach: the server comes from the ticket, not the request.
-    expect(await failure(host.callTool({ clientId: 'alice', bridgeTicket: app.bridgeTicket, name: 'plain', arguments: {} }))).toMatchObject({
+    expect(await appFailure(host.callTool({ clientId: 'alice', bridgeTicket: app.bridgeTicket, name: 'plain', arguments: {} }))).toMatchObject({
       code: 'tool_not_allowed',
       status: 403,
     })
   })
 
   it('refuses a tool without an app, and an unknown tool or server', async () => {
-    expect(await failure(host.openApp({ clientId: 'alice', server: 'bad', tool: 'plain' }))).toMatchObject({ code: 'no_app', status: 404 })
-    expect(await failure(host.openApp({ clientId: 'alice', server: 'bad', tool: 'nope' }))).toMatchObject({ code: 'no_app' })
-    expect(await failure(host.openApp({ clientId: 'alice', server: 'nowhere', tool: 'get-time' }))).toMatchObject({ code: 'server_unavailable', status: 503 })
+    expect(await appFailure(host.openApp({ clientId: 'alice', server: 'bad', tool: 'plain' }))).toMatchObject({ code: 'no_app', status: 404 })
+    expect(await appFailure(host.openApp({ clientId: 'alice', server: 'bad', tool: 'nope' }))).toMatchObject({ code: 'no_app' })
+    expect(await appFailure(host.openApp({ clientId: 'alice', server: 'nowhere', tool: 'get-time' }))).toMatchObject({ code: 'server_unavailable', status: 503 })
   })
 
   it('an expired ticket is refused', async () => {
@@ -92,7 +84,7 @@ describe('MCP Apps host, against server-basic-react over stdio', () => {
     const short = createMcpAppsHost({ source: createClientSource({ 'basic-react': react }), secret: SECRET, tickets })
     const app = await short.openApp({ clientId: 'alice', server: 'basic-react', tool: 'get-time' })
     now += 1_001
-    expect(await failure(short.callTool({ clientId: 'alice', bridgeTicket: app.bridgeTicket, name: 'get-time', arguments: {} }))).toMatchObject({
+    expect(await appFailure(short.callTool({ clientId: 'alice', bridgeTicket: app.bridgeTicket, name: 'get-time', arguments: {} }))).toMatchObject({
       code: 'unknown_frame',
     })
   })
@@ -105,7 +97,7 @@ describe('MCP Apps host, against a server with broken apps', () => {
     ['huge', 'app_resource_too_large', /5\.0 MiB; at most 4 MiB/],
     ['bad-csp', 'invalid_app_resource', /_meta\.ui\.csp\.connectDomains\.0 is not usable/],
   ])('%s: a clear error, status 502', async (tool, code, message) => {
-    const error = await failure(host.openApp({ clientId: 'alice', server: 'bad', tool }))
+    const error = await appFailure(host.openApp({ clientId: 'alice', server: 'bad', tool }))
     expect(error).toMatchObject({ code, status: 502 })
     expect(error.message).toMatch(message)
   })
@@ -143,7 +135,7 @@ describe('MCP Apps host, against a server with broken apps', () => {
 
   it('an app may not call a tool its server hides from apps', async () => {
     const app = await host.openApp({ clientId: 'alice', server: 'bad', tool: 'declared' })
-    expect(await failure(host.callTool({ clientId: 'alice', bridgeTicket: app.bridgeTicket, name: 'model-only', arguments: {} }))).toMatchObject({
+    expect(await appFailure(host.callTool({ clientId: 'alice', bridgeTicket: app.bridgeTicket, name: 'model-only', arguments: {} }))).toMatchObject({
       code: 'tool_not_allowed',
     })
     const result = await host.callTool({ clientId: 'alice', bridgeTicket: app.bridgeTicket, name: 'plain', arguments: {} })

@@ -10,7 +10,7 @@ import { createToolAudience, EVERYONE } from '../client/tool-audience'
 import type { McpClients } from '../client/use-mcp-clients'
 import { clientsAppSource } from './clients-source'
 import { createMcpAppsHost, type McpAppsHost } from './mcp-apps-host'
-import { isMcpAppError } from './mcp-app-error'
+import { appFailure } from './testing/app-failure'
 
 // An MCP App of a server each person connects to (here a legacy SSE server behind OAuth) reads its
 // resource and calls its server's tools through the asking person's own connection, with their
@@ -50,15 +50,6 @@ afterEach(async () => {
   await remote.close()
 })
 
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  )
-  if (!isMcpAppError(error)) throw new Error(`expected an McpAppError, got ${String(error)}`)
-  return { code: error.code, status: error.status, message: error.message }
-}
-
 const textOf = (result: { content: unknown }) => (result.content as Array<{ text: string }>)[0]!.text
 
 describe("an MCP App of a server each person connects to", () => {
@@ -66,7 +57,7 @@ describe("an MCP App of a server each person connects to", () => {
     const alice = flow.browser()
     const bob = flow.browser()
     // Before connecting: no app, in words the chat can show.
-    expect(await failure(host.openApp({ clientId: alice.person, person: ALICE, server: 'legacy', tool: 'whoami' }))).toMatchObject({
+    expect(await appFailure(host.openApp({ clientId: alice.person, person: ALICE, server: 'legacy', tool: 'whoami' }))).toMatchObject({
       code: 'not_connected',
       status: 403,
       message: expect.stringContaining('You have not connected "legacy"'),
@@ -79,7 +70,7 @@ describe("an MCP App of a server each person connects to", () => {
     expect(textOf(await host.callTool({ clientId: alice.person, person: ALICE, bridgeTicket: hers.bridgeTicket, name: 'whoami', arguments: {} }))).toBe('signed in as alice')
 
     // Bob has not connected: his app is refused, even though alice's connection is up.
-    expect(await failure(host.openApp({ clientId: bob.person, person: BOB, server: 'legacy', tool: 'whoami' }))).toMatchObject({ code: 'not_connected' })
+    expect(await appFailure(host.openApp({ clientId: bob.person, person: BOB, server: 'legacy', tool: 'whoami' }))).toMatchObject({ code: 'not_connected' })
     await flow.connectAs('legacy', bob, 'bob')
     const his = await host.openApp({ clientId: bob.person, person: BOB, server: 'legacy', tool: 'whoami' })
     expect(textOf(await host.callTool({ clientId: bob.person, person: BOB, bridgeTicket: his.bridgeTicket, name: 'whoami', arguments: {} }))).toBe('signed in as bob')
@@ -87,15 +78,15 @@ describe("an MCP App of a server each person connects to", () => {
 
     // Alice disconnects: the app she still shows can no longer call, and says why.
     expect((await flow.post('disconnect', alice, { server: 'legacy' })).status).toBe(200)
-    expect(await failure(host.callTool({ clientId: alice.person, person: ALICE, bridgeTicket: hers.bridgeTicket, name: 'whoami', arguments: {} }))).toMatchObject({ code: 'not_connected' })
-    expect(await failure(host.serveFrame({ clientId: alice.person, person: ALICE, ticket: hers.src.split('/').at(-1)! }))).toMatchObject({ code: 'not_connected' })
+    expect(await appFailure(host.callTool({ clientId: alice.person, person: ALICE, bridgeTicket: hers.bridgeTicket, name: 'whoami', arguments: {} }))).toMatchObject({ code: 'not_connected' })
+    expect(await appFailure(host.serveFrame({ clientId: alice.person, person: ALICE, ticket: hers.src.split('/').at(-1)! }))).toMatchObject({ code: 'not_connected' })
     expect(textOf(await host.callTool({ clientId: bob.person, person: BOB, bridgeTicket: his.bridgeTicket, name: 'whoami', arguments: {} }))).toBe('signed in as bob')
   })
 
   it("refuses someone the entry's users leave out, connected or not", async () => {
     const carol = flow.browser()
-    expect(await failure(host.openApp({ clientId: carol.person, person: CAROL, server: 'legacy', tool: 'whoami' }))).toMatchObject({ code: 'tool_not_allowed', status: 403 })
+    expect(await appFailure(host.openApp({ clientId: carol.person, person: CAROL, server: 'legacy', tool: 'whoami' }))).toMatchObject({ code: 'tool_not_allowed', status: 403 })
     await flow.connectAs('legacy', carol, 'carol')
-    expect(await failure(host.openApp({ clientId: carol.person, person: CAROL, server: 'legacy', tool: 'whoami' }))).toMatchObject({ code: 'tool_not_allowed' })
+    expect(await appFailure(host.openApp({ clientId: carol.person, person: CAROL, server: 'legacy', tool: 'whoami' }))).toMatchObject({ code: 'tool_not_allowed' })
   })
 })
