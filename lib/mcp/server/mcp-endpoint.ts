@@ -20,7 +20,7 @@ import { createMemorySessionStore, isSessionStoreUnavailable, type SessionStore 
 import type { AnyMcpTool } from '../../tools/types'
 import { checkToolForms } from './tool-forms'
 import { registerPluginTool } from './register-plugin-tool'
-import { RoundLedger } from './round-ledger'
+import { RoundLedger } from '../../sessions/round-ledger'
 import { createRoundStateCodec } from './round-state'
 import { createMcpWorkInProgress, roundBinding } from './mcp-work-in-progress'
 import { originRefusal } from './origin-check'
@@ -74,7 +74,7 @@ export interface McpEndpointOptions {
   sessionIdleMs?: number
   /**
    * How long a round's runner is presumed alive after it last renewed its lease (default 10 s,
-   * `DEFAULT_ROUND_LEASE_MS`): a round cut by a crash is run again by another instance after it.
+   * `DEFAULT_LEASE_MS` of lib/sessions/lease.ts): a round cut by a crash is run again by another instance after it.
    */
   roundLeaseMs?: number
   /**
