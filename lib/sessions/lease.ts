@@ -3,16 +3,22 @@ import { sleep, until, type Operation, type Scope } from 'effection'
 /**
  * How long the runner of a piece of work kept as a record — a chat's tool session running, an
  * MCP call's round, the round ledger's claim of a state — is presumed alive after it last said so
- * (10 s). The trade-off: work cut by a crash is taken over this long after its runner last wrote
- * (so a shorter lease resumes sooner), while a runner that cannot write for that long — its event
- * loop stalled, or the store out of its reach — is presumed dead though it is not, and its work is
- * run a second time elsewhere (its own writes are then refused: it lost the compare-and-set); the
- * clocks of the instances must also agree to well within it.
+ * (10 s). The trade-off: work cut by a crash is taken over this long after its runner last
+ * renewed its lease (so a shorter lease resumes sooner), while a runner that cannot renew it for
+ * two thirds of it — its event loop stalled, or the store out of its reach — is presumed dead
+ * though it is not, and its work is run a second time elsewhere (its own writes are then refused:
+ * it lost the compare-and-set); the clocks of the instances must also agree to well within it.
+ * Work that runs longer than this (a slow model, a slow outside service) is not taken over: its
+ * runner renews the lease every third of it (`RENEW_EVERY`) while it runs.
  *
- * A chat session's lease is its running record's `expiresAt`, moved by each of its writes; an MCP
- * round's is `runningUntil`, renewed every third of it while the round runs (`Lease`).
+ * Where a record keeps its lease: a chat session's, as its running record's `expiresAt` (moved by
+ * each of its writes too, and renewed by `LiveSession.renewLease`); an MCP call's round and a
+ * round ledger's claim, as `runningUntil` (renewed by `Lease`).
  */
 export const DEFAULT_LEASE_MS = 10_000
+
+/** A lease is renewed each time this share of it has passed. */
+export const RENEW_EVERY = 1 / 3
 
 /** When a lease ending at `until` has passed: its runner is presumed dead, and its record may be taken over. */
 export function leaseLapsed(until: number | undefined, now = Date.now()): boolean {
@@ -61,7 +67,7 @@ export class Lease {
   /** Renews the lease every third of its length until the last write, or until it is lost: run it beside the work. */
   *keep(): Operation<void> {
     while (!this.over) {
-      yield* sleep(this.options.leaseMs / 3)
+      yield* sleep(this.options.leaseMs * RENEW_EVERY)
       if (this.over) return
       yield* until(this.renew())
     }
