@@ -49,14 +49,14 @@ export interface CallRelayOptions {
  * log (call-log.ts), from which the client's stream is forwarded wherever it is held.
  *
  * A round being run holds a lease (lib/sessions/lease.ts): the call's `running` record says
- * until when its runner is presumed alive, and the runner renews it while the round runs. Should the runner
- * die (`kill -9`) in the middle of the round, whoever serves the call's stream, on any instance,
- * takes the round over once the lease has passed (lib/sessions/lease-watch.ts): a
- * compare-and-set of the record under a lease of its own (`CallRecords.run`), then the round run again from the recorded answers and the
- * sealed state; the round ledger's claim of that state is taken over the same way, so the round
- * books once — and a round that had recorded its answer is answered from the ledger, not run
- * again. What the cut round did before its next question is done again: a tool's outside
- * effects there must bear a second run (docs/mcp-server.md).
+ * until when its runner is presumed alive, and the runner renews it while the round runs. Should
+ * the runner die (`kill -9`) in the middle of the round, whoever serves the call's stream, on any
+ * instance, takes the round over once the lease has passed (lib/sessions/lease-watch.ts): a
+ * compare-and-set of the record under a lease of its own (`CallRecords.run`), then the round run
+ * again from the recorded answers and the sealed state; the round ledger's claim of that state is
+ * taken over the same way, so the round books once — and a round that had recorded its answer is
+ * answered from the ledger, not run again. What the cut round did before its next question is
+ * done again: a tool's outside effects there must bear a second run (docs/mcp-server.md).
  *
  * Invariants: of several answers completing a round, exactly one write wins and exactly one
  * instance runs the next round; of several instances taking over a round whose lease passed,
@@ -71,8 +71,8 @@ export interface CallRelayOptions {
  *
  * The one thing a lease cannot tell apart: a runner alive but silent past its lease (its event
  * loop stalled, the store out of its reach) is taken for dead. Its round then runs twice; the
- * first records nothing once it learns it was taken over (`RoundUnderLease.lost`), but one that ends
- * before learning it may still put its result in the log first.
+ * first records nothing once it learns it was taken over (`RoundUnderLease.lost`), but one that
+ * ends before learning it may still put its result in the log first.
  */
 export class CallRelay {
   private readonly log: CallLog
