@@ -1,6 +1,6 @@
 import type { Operation, Scope } from 'effection'
 import { DEFAULT_LEASE_MS, Lease } from './lease'
-import { SESSION_RECORD_FORMAT, type SessionRecord } from './session-record'
+import { keptRecord, type SessionRecord } from './session-record'
 import type { SessionStore } from './session-store'
 
 /**
@@ -122,19 +122,8 @@ export class CallRecords<Call extends { toolName: string }> {
   }
 
   private recordOf(callId: string, call: { toolName: string }, status: KeptCallStatus, createdAt: number, now: number, runningUntil?: number): SessionRecord {
-    return {
-      format: SESSION_RECORD_FORMAT,
-      id: callId,
-      clientId: CALLS,
-      toolName: call.toolName,
-      params: runningUntil !== undefined ? { ...call, runningUntil } : call,
-      status,
-      journal: [],
-      createdAt,
-      updatedAt: now,
-      expiresAt: this.keepUntil(now),
-      keepUntil: this.keepUntil(now),
-    }
+    const params = runningUntil !== undefined ? { ...call, runningUntil } : call
+    return keptRecord({ clientId: CALLS, id: callId, toolName: call.toolName, params, status, now, createdAt, keepUntil: this.keepUntil(now) })
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Operation } from 'effection'
 import { SessionLimitError } from './errors'
-import { SESSION_RECORD_FORMAT, type SessionRecord } from './session-record'
+import { keptRecord, type SessionRecord } from './session-record'
 import type { SessionStore } from './session-store'
 
 /** Whom a held session is counted against: the client address it was opened from, or the bearer token's principal. */
@@ -177,19 +177,6 @@ export class HeldSessions<Data extends { holders: readonly SessionHolder[] }> {
   }
 
   private slotOf(holder: SessionHolder | 'server', id: string, usedAt: number): SessionRecord {
-    const expiresAt = usedAt + this.options.idleMs
-    return {
-      format: SESSION_RECORD_FORMAT,
-      id,
-      clientId: holderClientId(holder),
-      toolName: RECORD_TOOL,
-      params: null,
-      status: 'waiting',
-      journal: [],
-      createdAt: usedAt,
-      updatedAt: usedAt,
-      expiresAt,
-      keepUntil: expiresAt,
-    }
+    return keptRecord({ clientId: holderClientId(holder), id, toolName: RECORD_TOOL, params: null, status: 'waiting', now: usedAt, keepUntil: usedAt + this.options.idleMs })
   }
 }

@@ -1,6 +1,6 @@
 import type { Operation, Scope } from 'effection'
 import { DEFAULT_LEASE_MS, Lease, leaseLapsed } from './lease'
-import { SESSION_RECORD_FORMAT, type SessionRecord } from './session-record'
+import { keptRecord, type SessionRecord } from './session-record'
 import type { SessionStore } from './session-store'
 
 /** The client id under which rounds are kept: no browser identity is ever this (the name is the MCP server's, whose stateless rounds use the ledger). */
@@ -87,23 +87,8 @@ export class RoundLedger {
 
   *answer({ stateId, toolName, version, result }: { stateId: string; toolName: string; version: number; result: unknown }): Operation<void> {
     const now = Date.now()
-    yield* this.store.update(
-      {
-        format: SESSION_RECORD_FORMAT,
-        id: stateId,
-        clientId: ROUNDS,
-        toolName,
-        params: null,
-        status: 'completed',
-        journal: [],
-        ending: { kind: 'completed', content: JSON.stringify(result) },
-        createdAt: now,
-        updatedAt: now,
-        expiresAt: now + this.keepMs,
-        keepUntil: now + this.keepMs,
-      },
-      version,
-    )
+    const ending = { kind: 'completed', content: JSON.stringify(result) } as const
+    yield* this.store.update(keptRecord({ clientId: ROUNDS, id: stateId, toolName, params: null, status: 'completed', ending, now, keepUntil: now + this.keepMs }), version)
   }
 
   /** A round that failed leaves its state free to be tried again. */
@@ -114,18 +99,6 @@ export class RoundLedger {
   private claimOf({ stateId, toolName, runningUntil }: { stateId: string; toolName: string; runningUntil: number }): SessionRecord {
     const now = Date.now()
     const params: ClaimParams = { runningUntil }
-    return {
-      format: SESSION_RECORD_FORMAT,
-      id: stateId,
-      clientId: ROUNDS,
-      toolName,
-      params,
-      status: 'running',
-      journal: [],
-      createdAt: now,
-      updatedAt: now,
-      expiresAt: now + this.keepMs,
-      keepUntil: now + this.keepMs,
-    }
+    return keptRecord({ clientId: ROUNDS, id: stateId, toolName, params, status: 'running', now, keepUntil: now + this.keepMs })
   }
 }
