@@ -296,18 +296,39 @@ export class LiveSession {
     try {
       yield* this.writer.writeUnwritten()
     } catch (error) {
-      // Nothing more is written from here; what the tool reported since rests on what was not.
-      this.writer.forgetUnwritten()
-      const terminal = this.events.filter((event) => event.type !== 'log' && event.type !== 'notify')
-      this.events.splice(0, this.events.length, ...terminal)
-      // A tool that ended meanwhile (its own write refused the same way) has reported how.
-      if (this.ended) return
-      this.stopEvent =
-        error instanceof SessionConflictError
-          ? { type: 'aborted', reason: error.message }
-          : { type: 'failed', error: new Error(`The ${this.toolName} session could not be recorded: ${error instanceof Error ? error.message : String(error)}`) }
-      yield* this.halt()
+      yield* this.stopUnwritten(error)
     }
+  }
+
+  /**
+   * While the tool runs here, moves its lease on (lease.ts; the cache's renewal loop calls it every
+   * third of the lease): a slow step or model call is not taken from a live process. Whether it
+   * still runs (false: it waits, or has ended). A renewal refused stops the tool as a failed
+   * `flush` does.
+   */
+  *renewLease(): Operation<boolean> {
+    if (this.ended) return false
+    try {
+      return yield* this.writer.renew()
+    } catch (error) {
+      yield* this.stopUnwritten(error)
+      return false
+    }
+  }
+
+  /** A write failed (`error`): the tool stops, and nothing it did since is reported (see `flush`). */
+  private *stopUnwritten(error: unknown): Operation<void> {
+    // Nothing more is written from here; what the tool reported since rests on what was not.
+    this.writer.forgetUnwritten()
+    const terminal = this.events.filter((event) => event.type !== 'log' && event.type !== 'notify')
+    this.events.splice(0, this.events.length, ...terminal)
+    // A tool that ended meanwhile (its own write refused the same way) has reported how.
+    if (this.ended) return
+    this.stopEvent =
+      error instanceof SessionConflictError
+        ? { type: 'aborted', reason: error.message }
+        : { type: 'failed', error: new Error(`The ${this.toolName} session could not be recorded: ${error instanceof Error ? error.message : String(error)}`) }
+    yield* this.halt()
   }
 
   /** Record how the tool ended, then report it; a record someone else changed ends it as aborted. */

@@ -4,6 +4,7 @@ import type { AnyMcpTool } from '../tools/types'
 import { useDueQueue } from './due-queue'
 import { LiveSession, type SessionRuntime, type StartLiveSessionOptions } from './live-session'
 import { eventLoopTick } from './event-loop-tick'
+import { RENEW_EVERY } from './lease'
 import type { SessionStore, StoredSession } from './session-store'
 import type { SessionTiming } from './session-writer'
 
@@ -16,7 +17,7 @@ export interface LiveTools {
   remember(session: LiveSession): LiveSession
   /** The tool waits now: dropped from memory after the hot time or, `pinned` (it cannot be replayed), ended at its idle time-out. */
   waits(session: LiveSession, options: { pinned: boolean }): void
-  /** The tool no longer waits (it is being answered): no timer is due for it. */
+  /** The tool no longer waits (it is being answered): it runs, under its lease. */
   answering(session: LiveSession): void
   /** Let go of the call's tool, if one is here; its record stays. */
   forget(clientId: string, id: string): Operation<void>
@@ -31,7 +32,8 @@ export interface LiveTools {
  * after the hot time, except a `pinned` one (a live-only tool whose outside work began, which a
  * replay could not redo), which is ended at its idle time-out instead, cancelling that work; a
  * result a tool received is written by the next turn of the event loop even when no request
- * drives the tool. Each of these is one loop with at most one timer, whatever the number of tools.
+ * drives the tool; the lease of a tool running here is renewed every third of it until it waits
+ * or ends. Each of these is one loop with at most one timer, whatever the number of tools.
  */
 export function useLiveTools({
   store,
@@ -72,6 +74,18 @@ export function useLiveTools({
       },
     })
 
+    // The lease of a tool running here is renewed every third of it while it runs: a slow step
+    // or model call is not taken over from a live process (lease.ts).
+    const renewing = yield* useDueQueue({
+      delayMs: timing.leaseMs * RENEW_EVERY,
+      now: timing.now,
+      waitingFor: 'a running session to renew the lease of',
+      *onDue(key) {
+        const session = live.get(key)
+        if (session && (yield* session.renewLease())) renewing.add(key)
+      },
+    })
+
     /** Tools alive here that received a result not written yet (see `LiveSession.flush`). */
     const unwritten = new Set<LiveSession>()
     let wakeWriter: (() => void) | undefined
@@ -96,6 +110,7 @@ export function useLiveTools({
     function unschedule(key: string) {
       cold.delete(key)
       expiring.delete(key)
+      renewing.delete(key)
     }
 
     const tools: LiveTools = {
@@ -127,7 +142,9 @@ export function useLiveTools({
       },
 
       remember(session) {
-        live.set(keyOf(session.clientId, session.id), session)
+        const key = keyOf(session.clientId, session.id)
+        live.set(key, session)
+        if (!session.waiting) renewing.add(key)
         return session
       },
 
@@ -140,7 +157,9 @@ export function useLiveTools({
       },
 
       answering(session) {
-        unschedule(keyOf(session.clientId, session.id))
+        const key = keyOf(session.clientId, session.id)
+        unschedule(key)
+        renewing.add(key)
       },
 
       *forget(clientId, id) {

@@ -1,6 +1,7 @@
 import type { Operation } from 'effection'
 import type { AnyMcpTool } from '../tools/types'
 import { PendingQuestion } from '../runtime/pending-question'
+import { leaseLapsed } from './lease'
 import { lostLiveOnly, replayable } from './live-only'
 import { SessionRecordError, type SessionEnding } from './session-record'
 import type { SessionStore, StoredSession } from './session-store'
@@ -49,10 +50,11 @@ export function* loadSession({ store, tools, now, idleTimeoutMs, heldHere }: Loa
   }
   if (tool.liveOnly && !heldHere(clientId, id) && !replayable(record, tool.liveOnly.startedBy)) {
     // Working in another process, it is running as any session there is; once that process is gone, it is lost.
-    if (record.status === 'running' && record.expiresAt > now()) return { kind: 'running', stored, abandoned: false }
+    if (record.status === 'running' && !leaseLapsed(record.expiresAt, now())) return { kind: 'running', stored, abandoned: false }
     return { kind: 'broken', message: lostLiveOnly(record.toolName) }
   }
-  if (record.status === 'running') return { kind: 'running', stored, abandoned: record.expiresAt <= now() }
+  // A running session's lease is its record's `expiresAt`, moved by each write of its process (lease.ts).
+  if (record.status === 'running') return { kind: 'running', stored, abandoned: leaseLapsed(record.expiresAt, now()) }
   const pending = record.pending
   const spec = pending && Object.hasOwn(tool.elicits, pending.key) ? tool.elicits[pending.key] : undefined
   const request = pending && spec ? PendingQuestion.fromRecord(pending, { toolName: record.toolName, callId: record.id }, spec) : undefined

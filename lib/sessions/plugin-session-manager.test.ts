@@ -310,6 +310,53 @@ describe('PluginSessionManager', () => {
     expect(sampleCalls).toEqual([])
   })
 
+  it('renews the lease of a tool running here every third of it: a slow step is not taken over from a live process', async () => {
+    const counted = countingUpdates(createMemorySessionStore())
+    // On a clock the test moves: the lease passes when the test says so, never by a stall of the machine.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    try {
+      const a = await startManager({ store: counted.store, leaseMs: 3_000 })
+      const b = await startManager({ store: counted.store, leaseMs: 3_000, tools: (name) => (name === 'gated' ? gatedTool : undefined) })
+      const { session, beforeStep, afterLog } = await on(a, () => answerGated(a))
+      const first = (await on(a, () => counted.store.get('client-a', session.id)))!.record
+      expect(first.status).toBe('running')
+      counted.updates.length = 0
+
+      // The tool works on past its first lease: renewed at each third of it, it is still a live process's.
+      await vi.advanceTimersByTimeAsync(3_000)
+      expect(counted.updates).toEqual(['running', 'running', 'running'])
+      const loaded = await on(b, () => b.manager.load('client-a', session.id))
+      expect(loaded).toMatchObject({ kind: 'running', abandoned: false })
+      expect((loaded as Extract<LoadedSession, { kind: 'running' }>).stored.record.expiresAt).toBeGreaterThan(first.expiresAt)
+
+      // Its own result is the one; a tool that ended is renewed no more.
+      beforeStep.resolve()
+      afterLog.resolve()
+      expect(await on(a, () => nextQuestion(session))).toEqual({ type: 'completed', content: 'T-1' })
+      counted.updates.length = 0
+      await vi.advanceTimersByTimeAsync(3_000)
+      expect(counted.updates).toEqual([])
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('renews no lease of a waiting tool: its record keeps its idle time-out', async () => {
+    const counted = countingUpdates(createMemorySessionStore())
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    try {
+      const a = await startManager({ store: counted.store, leaseMs: 3_000 })
+      const { session } = await on(a, () => startAsking(a, 'idle?'))
+      const waiting = (await on(a, () => counted.store.get('client-a', session.id)))!.record
+      counted.updates.length = 0
+      await vi.advanceTimersByTimeAsync(3_000)
+      expect(counted.updates).toEqual([])
+      expect((await on(a, () => counted.store.get('client-a', session.id)))!.record).toEqual(waiting)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('drops a waiting tool from memory after the hot time, and the next answer replays it', async () => {
     const store = createMemorySessionStore()
     const a = await startManager({ store, hotMs: 20 })

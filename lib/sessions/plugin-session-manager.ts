@@ -12,14 +12,15 @@ import type { SessionStore, StoredSession } from './session-store'
 import { SessionLimitError } from './errors'
 import { answeredIn, refusal, settledOutcome, type AnswerOutcome, type AnswersOutcome, type SessionAnswer, type TakeOverOutcome, type ToolResume } from './answer-outcome'
 import { createMemorySessionStore } from './stores/memory-store'
+import { DEFAULT_LEASE_MS } from './lease'
 import { waitingCalls, type WaitingCall } from './waiting-calls'
 import type { PluginSessionManagerOptions, SessionLimits } from './session-manager-options'
 
 export type { LoadedSession, PluginSessionManagerOptions, SessionLimits }
+export { DEFAULT_LEASE_MS }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000
 export const DEFAULT_HOT_MS = 60 * 1000
-export const DEFAULT_LEASE_MS = 10 * 1000
 export const DEFAULT_KEEP_MS = 60 * 60 * 1000
 /**
  * Ended records are forgotten in batches, at most this often (or every `keepMs`, if shorter).

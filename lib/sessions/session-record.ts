@@ -54,6 +54,38 @@ export interface SessionRecord {
   span?: SpanRef
 }
 
+/**
+ * A record the session layer keeps for other work than a chat's tool session (a call run in
+ * rounds, a round's claim, a held protocol session), under a reserved client id: no journal and
+ * no question, written at `now` and kept until `keepUntil` (its `expiresAt` too).
+ */
+export function keptRecord({
+  clientId,
+  id,
+  toolName,
+  params,
+  status,
+  ending,
+  now,
+  createdAt = now,
+  keepUntil,
+}: Pick<SessionRecord, 'clientId' | 'id' | 'toolName' | 'params' | 'status' | 'ending' | 'keepUntil'> & { now: number; createdAt?: number }): SessionRecord {
+  return {
+    format: SESSION_RECORD_FORMAT,
+    id,
+    clientId,
+    toolName,
+    params,
+    status,
+    journal: [],
+    ...(ending ? { ending } : {}),
+    createdAt,
+    updatedAt: now,
+    expiresAt: keepUntil,
+    keepUntil,
+  }
+}
+
 /** A span's identity as data (W3C trace context): what a span link needs. */
 export interface SpanRef {
   traceId: string

@@ -113,13 +113,30 @@ export class SessionWriter {
     yield* this.write((record) => record, { onlyUnwritten: true })
   }
 
-  /** Write `change` of the record (with whatever is held back), a compare-and-set; `SessionConflictError` when the store moved on. */
-  *write(change: (record: SessionRecord) => SessionRecord, { onlyUnwritten = false } = {}): Operation<void> {
+  /**
+   * Moves the lease of the session, running here, on (lease.ts: a running record's `expiresAt`,
+   * `leaseMs` from now), when no more than two thirds of it are left and nothing held back is about
+   * to be written anyway; a compare-and-set like every write (`SessionConflictError` when the store
+   * moved on: taken over, or stopped). Whether the session still runs here: false once it waits,
+   * has ended, or can write nothing more.
+   */
+  *renew(): Operation<boolean> {
+    if (this.refusal || this.current.status !== 'running') return false
+    const now = this.timing.now()
+    const { leaseMs, keepMs } = this.timing
+    if (this.writtenVersion === 0 || this.unwrittenChanges || this.current.expiresAt - now > (leaseMs * 2) / 3) return true
+    yield* this.write((record) => (record.status === 'running' ? { ...record, expiresAt: now + leaseMs, keepUntil: now + leaseMs + keepMs } : undefined))
+    return this.current.status === 'running'
+  }
+
+  /** Write `change` of the record (with whatever is held back), a compare-and-set; `SessionConflictError` when the store moved on. `change` returning undefined: nothing to write. */
+  *write(change: (record: SessionRecord) => SessionRecord | undefined, { onlyUnwritten = false } = {}): Operation<void> {
     yield* this.lock()
     try {
       if (this.refusal) throw this.refusal
       if (onlyUnwritten && !this.unwrittenChanges) return
       const changed = change(this.current)
+      if (changed === undefined) return
       const next = this.timing.instance ? { ...changed, instance: this.timing.instance } : changed
       // A new session is created by its first write: with its first question, when it asks at once.
       let version: number | undefined

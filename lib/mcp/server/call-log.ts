@@ -39,7 +39,7 @@ export function parseCallEventId(wire: string): { callId: string; after: string 
  * instance closes — never by polling: it waits in the log's blocking
  * read. The log is bounded (`MAX_EVENTS`) and forgotten with its call (`keepUntil`).
  *
- * Whoever serves a stream also watches the call's rounds (`watch`, lease-watch.ts): the marker
+ * Whoever serves a stream also watches the call's rounds (`watch`, lib/sessions/lease-watch.ts): the marker
  * `running` leaves when a round starts (the end of its runner's lease, never sent to the client)
  * is handed to it, so that a round whose runner died is run again by an instance the client
  * still listens to.

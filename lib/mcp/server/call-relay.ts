@@ -6,19 +6,18 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/server'
 import { until, type Operation, type Scope, type Subscription } from 'effection'
-import type { SessionRecord, SessionStore, StoredSession } from '../../sessions'
+import type { SessionStore } from '../../sessions'
+import { CallRecords, type KeptCall, type RoundUnderLease } from '../../sessions/call-records'
+import { watchLease } from '../../sessions/lease-watch'
 import { EVENT_LOG_START } from '../../sessions/session-store'
 import type { AnyMcpTool } from '../../tools/types'
 import { CallLog, parseCallEventId } from './call-log'
-import { watchLease } from './lease-watch'
 import { roundBinding } from './mcp-work-in-progress'
-import type { LoadedMcpSession } from './mcp-session-records'
+import type { LoadedMcpSession } from './mcp-session-data'
 import { answerPluginRound, failed, type PluginToolServing } from './register-plugin-tool'
 import { asClientRequest, isCancellation, isRelayAnswer, reportingTo, type Cancellation } from './relay-messages'
 import { RelayRequestIds } from './relay-request-ids'
-import type { RelayAnswer, RelayedCall, RelayedCallRequest, RequestId } from './relayed-call'
-import { RelayedCallRecords } from './relayed-call-records'
-import { RoundLease } from './round-lease'
+import { requestKey, type RelayAnswer, type RelayedCall, type RelayedCallRequest, type RequestId } from './relayed-call'
 import type { RoundState } from './round-state'
 
 export interface CallRelayOptions {
@@ -35,6 +34,9 @@ export interface CallRelayOptions {
 
 /**
  * 2025 calls of plugin tools relayed as data, so that a call in progress belongs to no process.
+ * The relay adapts MCP to the session layer, which owns the call's record, its lease and its
+ * take-over (`CallRecords`, lib/sessions/call-records.ts): it reads and writes the call only
+ * through that API.
  *
  * Where the SDK's shim would keep the call in memory (send the questions on the call's stream,
  * await the answers, run the handler again), the relay keeps it in the store: on
@@ -46,15 +48,15 @@ export interface CallRelayOptions {
  * once, so a round run twice books once), and appends what the call sends next to the call's
  * log (call-log.ts), from which the client's stream is forwarded wherever it is held.
  *
- * A round being run holds a lease (round-lease.ts): the call's `running` record says until when
- * its runner is presumed alive, and the runner renews it while the round runs. Should the runner
- * die (`kill -9`) in the middle of the round, whoever serves the call's stream, on any instance,
- * takes the round over once the lease has passed (lease-watch.ts): a compare-and-set of the
- * record under a lease of its own, then the round run again from the recorded answers and the
- * sealed state; the round ledger's claim of that state is taken over the same way, so the round
- * books once — and a round that had recorded its answer is answered from the ledger, not run
- * again. What the cut round did before its next question is done again: a tool's outside
- * effects there must bear a second run (docs/mcp-server.md).
+ * A round being run holds a lease (lib/sessions/lease.ts): the call's `running` record says
+ * until when its runner is presumed alive, and the runner renews it while the round runs. Should
+ * the runner die (`kill -9`) in the middle of the round, whoever serves the call's stream, on any
+ * instance, takes the round over once the lease has passed (lib/sessions/lease-watch.ts): a
+ * compare-and-set of the record under a lease of its own (`CallRecords.run`), then the round run
+ * again from the recorded answers and the sealed state; the round ledger's claim of that state is
+ * taken over the same way, so the round books once — and a round that had recorded its answer is
+ * answered from the ledger, not run again. What the cut round did before its next question is
+ * done again: a tool's outside effects there must bear a second run (docs/mcp-server.md).
  *
  * Invariants: of several answers completing a round, exactly one write wins and exactly one
  * instance runs the next round; of several instances taking over a round whose lease passed,
@@ -69,14 +71,14 @@ export interface CallRelayOptions {
  *
  * The one thing a lease cannot tell apart: a runner alive but silent past its lease (its event
  * loop stalled, the store out of its reach) is taken for dead. Its round then runs twice; the
- * first records nothing once it learns it was taken over (`RoundLease.lost`), but one that ends
- * before learning it may still put its result in the log first.
+ * first records nothing once it learns it was taken over (`RoundUnderLease.lost`), but one that
+ * ends before learning it may still put its result in the log first.
  */
 export class CallRelay {
   private readonly log: CallLog
   private readonly tools: Map<string, AnyMcpTool>
   private readonly ids: RelayRequestIds
-  private readonly records: RelayedCallRecords
+  private readonly records: CallRecords<RelayedCall>
   /** Rounds running here: `settle` waits for them, so a graceful close interrupts none. */
   private readonly running = new Set<Promise<unknown>>()
 
@@ -84,7 +86,7 @@ export class CallRelay {
     this.log = new CallLog(options.scope, options.store.events, options.retryMs)
     this.tools = new Map(options.tools.map((tool) => [tool.name, tool]))
     this.ids = new RelayRequestIds(options.secret)
-    this.records = new RelayedCallRecords(options.store, options.keepMs)
+    this.records = new CallRecords<RelayedCall>(options.store, { scope: options.scope, keepMs: options.keepMs, leaseMs: options.serving.ledger.leaseMs })
   }
 
   /** Whether `message` is a `tools/call` of a plugin tool: the relay serves it in a 2025 session. */
@@ -110,7 +112,7 @@ export class CallRelay {
    * so that an answer costs one round trip to the store for both. Undefined for an id that is not
    * genuine in `sessionId`.
    */
-  readCall(message: RelayAnswer, sessionId: string): Promise<StoredSession | undefined> | undefined {
+  readCall(message: RelayAnswer, sessionId: string): Promise<KeptCall<RelayedCall> | undefined> | undefined {
     const named = this.ids.parse(message.id, sessionId)
     if (!named) return undefined
     const read = this.options.scope.run(() => this.records.get(named.callId))
@@ -139,8 +141,8 @@ export class CallRelay {
       asked: {},
       answers: {},
     }
-    await this.options.scope.run(() => this.records.index(session.id, message.id, callId, call))
-    await this.track(this.runRound({ callId, call, lease: undefined, session, responses: undefined }))
+    await this.options.scope.run(() => this.records.index(requestKey(session.id, message.id), callId, call.toolName))
+    await this.track(this.runRound({ callId, call, round: undefined, session, responses: undefined }))
     return this.log.stream({ callId, after: EVENT_LOG_START, sessionId: session.id, watch: this.watcher(callId, session) })
   }
 
@@ -150,28 +152,28 @@ export class CallRelay {
    * nothing); 400 for an id no request of this session had (forged, another session's, or a call
    * already forgotten).
    */
-  async answer(session: LoadedMcpSession, message: RelayAnswer, read?: Promise<StoredSession | undefined>): Promise<Response> {
+  async answer(session: LoadedMcpSession, message: RelayAnswer, read?: Promise<KeptCall<RelayedCall> | undefined>): Promise<Response> {
     const named = this.ids.parse(message.id, session.id)
     if (!named) return refused('Bad Request: this response answers no request of this session.')
     const { scope } = this.options
     for (let tries = 0; tries < 20; tries++) {
-      const stored = tries === 0 && read ? await read : await scope.run(() => this.records.get(named.callId))
-      if (!stored) return refused('Bad Request: the call this response answers has ended and is forgotten.')
-      const call = stored.record.params as RelayedCall
+      const kept = tries === 0 && read ? await read : await scope.run(() => this.records.get(named.callId))
+      if (!kept) return refused('Bad Request: the call this response answers has ended and is forgotten.')
+      const { call } = kept
       if (call.sessionId !== session.id) return refused('Bad Request: this response answers no request of this session.')
       // An answer to an earlier round, a question not asked, or one answered already: accepted, and nothing changes.
-      if (stored.record.status !== 'waiting' || call.round !== named.round || !(named.key in call.asked) || named.key in call.answers) return accepted()
+      if (kept.status !== 'waiting' || call.round !== named.round || !(named.key in call.asked) || named.key in call.answers) return accepted()
       const answers = { ...call.answers, [named.key]: message.error ? { error: message.error } : { result: message.result } }
-      const complete = Object.keys(call.asked).every((key) => key in answers)
-      const runningUntil = complete ? Date.now() + this.leaseMs : undefined
-      const next: RelayedCall = { ...call, answers, ...(runningUntil !== undefined ? { runningUntil } : {}) }
-      const record = this.records.recordOf(named.callId, next, complete ? 'running' : 'waiting', stored.record.createdAt)
+      const next: RelayedCall = { ...call, answers }
+      if (!Object.keys(call.asked).every((key) => key in answers)) {
+        // Another answer was written first: read again.
+        if ((await scope.run(() => this.records.update(kept, next, 'waiting'))) === undefined) continue
+        return accepted()
+      }
       // The streams learn of the round before it may run (and its runner die).
-      if (runningUntil !== undefined) await scope.run(() => this.log.running(named.callId, runningUntil, record.keepUntil))
-      const version = await scope.run(() => this.records.update(record, stored.version))
-      // Another answer was written first: read again.
-      if (version === undefined) continue
-      if (complete) await this.track(this.continueCall({ callId: named.callId, call: next, lease: this.leaseOf(record, version), session }))
+      const round = await scope.run(() => this.records.run(kept, next, ({ runningUntil, keepUntil }) => this.log.running(named.callId, runningUntil, keepUntil)))
+      if (!round) continue
+      await this.track(this.continueCall({ callId: named.callId, call: next, round, session }))
       return accepted()
     }
     return refused('Bad Request: this answer could not be recorded; send it again.', 409)
@@ -190,14 +192,14 @@ export class CallRelay {
    */
   async cancel(session: LoadedMcpSession, requestId: RequestId): Promise<Response | undefined> {
     const { scope } = this.options
-    const callId = await scope.run(() => this.records.callIdOf(session.id, requestId))
+    const callId = await scope.run(() => this.records.callIdOf(requestKey(session.id, requestId)))
     if (callId === undefined) return undefined
     for (let tries = 0; tries < 20; tries++) {
-      const stored = await scope.run(() => this.records.get(callId))
-      if (!stored || stored.record.status === 'completed') return accepted()
-      const record = this.records.recordOf(callId, { ...(stored.record.params as RelayedCall), asked: {}, answers: {} }, 'completed')
-      if (!(await scope.run(() => this.records.write(record, stored.version)))) continue
-      await scope.run(() => this.log.end(callId, record.keepUntil))
+      const kept = await scope.run(() => this.records.get(callId))
+      if (!kept || kept.status === 'completed') return accepted()
+      const keepUntil = await scope.run(() => this.records.update(kept, { ...kept.call, asked: {}, answers: {} }, 'completed'))
+      if (keepUntil === undefined) continue
+      await scope.run(() => this.log.end(callId, keepUntil))
       return accepted()
     }
     return refused('Bad Request: the call could not be cancelled; send it again.', 409)
@@ -211,11 +213,11 @@ export class CallRelay {
   async resume(session: LoadedMcpSession, lastEventId: string): Promise<Response | undefined> {
     const named = parseCallEventId(lastEventId)
     if (!named) return undefined
-    const stored = await this.options.scope.run(() => this.records.get(named.callId))
-    if (!stored || (stored.record.params as RelayedCall).sessionId !== session.id) {
+    const kept = await this.options.scope.run(() => this.records.get(named.callId))
+    if (!kept || kept.call.sessionId !== session.id) {
       return refused('Bad Request: Last-Event-ID names no stream of this session.')
     }
-    return this.log.stream({ callId: named.callId, after: named.after, sessionId: session.id, watch: this.watcher(named.callId, session, stored) })
+    return this.log.stream({ callId: named.callId, after: named.after, sessionId: session.id, watch: this.watcher(named.callId, session, kept) })
   }
 
   /** Waits for the rounds running here (a graceful close). */
@@ -223,48 +225,29 @@ export class CallRelay {
     await Promise.allSettled([...this.running])
   }
 
-  private get leaseMs(): number {
-    return this.options.serving.ledger.leaseMs
-  }
-
-  /** What a stream of the call runs beside it: the take-over of a round whose runner died (lease-watch.ts). */
-  private watcher(callId: string, session: LoadedMcpSession, first?: StoredSession): (leaseEnds: Subscription<number, never>) => Operation<void> {
+  /** What a stream of the call runs beside it: the take-over of a round whose runner died (lib/sessions/lease-watch.ts). */
+  private watcher(callId: string, session: LoadedMcpSession, first?: KeptCall<RelayedCall>): (leaseEnds: Subscription<number, never>) => Operation<void> {
     return (leaseEnds) =>
       watchLease({
         notices: leaseEnds,
         first,
         read: () => this.records.get(callId),
         // In the relay's scope, not the stream's: a round taken over runs to its end even if this stream's client leaves.
-        takeOver: (stored) => until(this.track(this.takeOver({ callId, stored, session }))),
+        takeOver: (kept) => until(this.track(this.takeOver({ kept, session }))),
       })
   }
 
   /** Takes over the round of a call whose runner's lease passed, and runs it here under a lease of its own. */
-  private async takeOver({ callId, stored, session }: { callId: string; stored: StoredSession; session: LoadedMcpSession }): Promise<void> {
-    const { scope } = this.options
-    const call: RelayedCall = { ...(stored.record.params as RelayedCall), runningUntil: Date.now() + this.leaseMs }
-    const record = this.records.recordOf(callId, call, 'running', stored.record.createdAt)
-    const version = await scope.run(() => this.records.update(record, stored.version))
+  private async takeOver({ kept, session }: { kept: KeptCall<RelayedCall>; session: LoadedMcpSession }): Promise<void> {
+    const round = await this.options.scope.run(() => this.records.run(kept, kept.call))
     // Another instance took it over first, or the call moved on.
-    if (version === undefined) return
+    if (!round) return
     try {
-      await this.continueCall({ callId, call, lease: this.leaseOf(record, version), session, takingOver: true })
+      await this.continueCall({ callId: kept.callId, call: kept.call, round, session, takingOver: true })
     } catch (error) {
       // The round could not be run (the store unreachable): its lease passes again, and a stream takes it over then.
       console.warn(`A relayed MCP call's round taken over failed: ${error instanceof Error ? error.message : String(error)}`)
     }
-  }
-
-  /** The lease of the call's `running` record at `version`, renewed as the record with a later `runningUntil`. */
-  private leaseOf(record: SessionRecord, version: number): RoundLease {
-    const { scope } = this.options
-    const call = record.params as RelayedCall
-    return new RoundLease({
-      scope,
-      leaseMs: this.leaseMs,
-      version,
-      renew: (runningUntil, at) => this.records.update(this.records.recordOf(record.id, { ...call, runningUntil }, 'running', record.createdAt), at),
-    })
   }
 
   private async track<T>(work: Promise<T>): Promise<T> {
@@ -280,13 +263,13 @@ export class CallRelay {
   private async continueCall({
     callId,
     call,
-    lease,
+    round,
     session,
     takingOver = false,
   }: {
     callId: string
     call: RelayedCall
-    lease: RoundLease
+    round: RoundUnderLease<RelayedCall>
     session: LoadedMcpSession
     /** The round is run again: its runner's lease passed. */
     takingOver?: boolean
@@ -295,32 +278,32 @@ export class CallRelay {
     if (failedAnswer) {
       const [key, { error }] = failedAnswer
       const result = failed(`The client could not answer ${key}: ${typeof error?.message === 'string' ? error.message : 'it answered with an error'}`)
-      await this.finish({ callId, call, lease, messages: [], result })
+      await this.finish({ callId, call, round, messages: [], result })
       return
     }
     const responses = Object.fromEntries(Object.entries(call.answers).map(([key, answer]) => [key, answer.result]))
-    await this.runRound({ callId, call, lease, session, responses, takingOver })
+    await this.runRound({ callId, call, round, session, responses, takingOver })
   }
 
   /** Runs a round of the call here and records what it sends: its next questions, or its result. */
   private async runRound({
     callId,
     call,
-    lease,
+    round,
     session,
     responses,
     takingOver = false,
   }: {
     callId: string
     call: RelayedCall
-    /** The lease of the record's `running` version; undefined for the call's first round, before its record is written. */
-    lease: RoundLease | undefined
+    /** The round as the call's record holds it, under its lease; undefined for the call's first round, before its record is written. */
+    round: RoundUnderLease<RelayedCall> | undefined
     session: LoadedMcpSession
     responses: Record<string, unknown> | undefined
     takingOver?: boolean
   }): Promise<void> {
     const { serving } = this.options
-    const renewing = lease && this.options.scope.run(() => lease.keep())
+    const renewing = round && this.options.scope.run(() => round.keep())
     try {
       const tool = this.tools.get(call.toolName)!
       const binding = roundBinding('tools/call', call.owner)
@@ -328,7 +311,7 @@ export class CallRelay {
       if (call.requestState !== undefined) {
         state = serving.codec.open(call.requestState, binding)
         if (!state) {
-          await this.finish({ callId, call, lease, messages: [], result: failed('This call waited too long for its answers. Call the tool again.') })
+          await this.finish({ callId, call, round, messages: [], result: failed('This call waited too long for its answers. Call the tool again.') })
           return
         }
       }
@@ -347,13 +330,12 @@ export class CallRelay {
         takingOver,
       })
       if (!isInputRequiredResult(result)) {
-        await this.finish({ callId, call, lease, messages, result: result as CallToolResult })
+        await this.finish({ callId, call, round, messages, result: result as CallToolResult })
         return
       }
       const asked = (result as InputRequiredResult).inputRequests ?? {}
-      const { runningUntil: _, ...rest } = call
       const next: RelayedCall = {
-        ...rest,
+        ...call,
         round: call.round + 1,
         requestState: (result as InputRequiredResult).requestState,
         asked: Object.fromEntries(Object.entries(asked).map(([key, request]) => [key, request.method])),
@@ -362,9 +344,9 @@ export class CallRelay {
       for (const [key, request] of Object.entries(asked)) {
         messages.push({ jsonrpc: '2.0', id: this.ids.of(call.sessionId, callId, next.round, key), ...asClientRequest(request) } as JSONRPCMessage)
       }
-      const record = this.records.recordOf(callId, next, 'waiting')
-      if (!(await this.writeUnder(lease, record))) return
-      await this.options.scope.run(() => this.log.append(callId, messages, record.keepUntil))
+      const keepUntil = await this.writeUnder(round, callId, next, 'waiting')
+      if (keepUntil === undefined) return
+      await this.options.scope.run(() => this.log.append(callId, messages, keepUntil))
     } finally {
       // The lease ends with the round's last write; a renewal still asleep is stopped here.
       await renewing?.halt()
@@ -372,20 +354,17 @@ export class CallRelay {
   }
 
   /** The call's last messages and its result, in its log; the call is then completed. */
-  private async finish({ callId, call, lease, messages, result }: { callId: string; call: RelayedCall; lease: RoundLease | undefined; messages: JSONRPCMessage[]; result: CallToolResult }): Promise<void> {
-    const { scope } = this.options
-    const { runningUntil: _, ...rest } = call
-    const record = this.records.recordOf(callId, { ...rest, asked: {}, answers: {} }, 'completed')
+  private async finish({ callId, call, round, messages, result }: { callId: string; call: RelayedCall; round: RoundUnderLease<RelayedCall> | undefined; messages: JSONRPCMessage[]; result: CallToolResult }): Promise<void> {
     // Taken over while it ran (this instance was presumed dead): the round's result is the other's to send.
-    if (lease?.lost) return
-    await scope.run(() => this.log.append(callId, [...messages, { jsonrpc: '2.0', id: call.requestId, result } as JSONRPCMessage], record.keepUntil))
-    await this.writeUnder(lease, record)
+    if (round?.lost) return
+    await this.options.scope.run(() => this.log.append(callId, [...messages, { jsonrpc: '2.0', id: call.requestId, result } as JSONRPCMessage], this.records.keepUntil()))
+    await this.writeUnder(round, callId, { ...call, asked: {}, answers: {} }, 'completed')
   }
 
-  /** The round's last write of the record: under its lease (`lease.end`), or the call's first, a create. */
-  private writeUnder(lease: RoundLease | undefined, record: SessionRecord): Promise<boolean> {
-    if (lease) return lease.end((version) => this.records.write(record, version))
-    return this.options.scope.run(() => this.records.write(record, undefined))
+  /** The round's last write of the call: under its lease (`round.end`), or the call's first, a create; the `keepUntil` written, undefined when refused. */
+  private writeUnder(round: RoundUnderLease<RelayedCall> | undefined, callId: string, call: RelayedCall, status: 'waiting' | 'completed'): Promise<number | undefined> {
+    if (round) return round.end(call, status)
+    return this.options.scope.run(() => this.records.create(callId, call, status))
   }
 }
 

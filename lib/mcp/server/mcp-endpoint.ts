@@ -20,13 +20,14 @@ import { createMemorySessionStore, isSessionStoreUnavailable, type SessionStore 
 import type { AnyMcpTool } from '../../tools/types'
 import { checkToolForms } from './tool-forms'
 import { registerPluginTool } from './register-plugin-tool'
-import { RoundLedger } from './round-ledger'
+import { RoundLedger } from '../../sessions/round-ledger'
 import { createRoundStateCodec } from './round-state'
 import { createMcpWorkInProgress, roundBinding } from './mcp-work-in-progress'
 import { originRefusal } from './origin-check'
 import { createQuestionApps, NO_QUESTION_APPS, QUESTION_APPS_EXTENSION, registerQuestionApps, type QuestionApps } from './question-apps'
 import { CallRelay } from './call-relay'
-import { McpSessionRecords, type McpSessionData, type McpSessionRefusal, type SessionHolder } from './mcp-session-records'
+import { HeldSessions, type HeldSessionRefusal, type SessionHolder } from '../../sessions/held-sessions'
+import type { McpSessionData } from './mcp-session-data'
 import { LocalSessions, RETRY_MS } from './restore-session'
 import { jsonRpcError, readBody, uncompressed } from './endpoint-http'
 import { authenticate, scopeRefusal } from './bearer-auth'
@@ -74,7 +75,7 @@ export interface McpEndpointOptions {
   sessionIdleMs?: number
   /**
    * How long a round's runner is presumed alive after it last renewed its lease (default 10 s,
-   * `DEFAULT_ROUND_LEASE_MS`): a round cut by a crash is run again by another instance after it.
+   * `DEFAULT_LEASE_MS` of lib/sessions/lease.ts): a round cut by a crash is run again by another instance after it.
    */
   roundLeaseMs?: number
   /**
@@ -108,10 +109,10 @@ export const MCP_SERVER_INFO = { name: 'elicit-chat', version: '0.1.0' }
  * handler, strict (`legacy: 'reject'`), since its stateless fallback for 2025 clients cannot send
  * them elicitation or sampling requests.
  *
- * A 2025 session is data in the store (mcp-session-records.ts: capped per client and in all,
- * across instances), served on any instance by the SDK's transport restored from it
- * (restore-session.ts); a call of a plugin tool in it is data too (call-relay.ts), its stream a
- * log in the store (call-log.ts). With a shared store (Redis) any instance serves any request,
+ * A 2025 session is data in the store, held by the session layer (`HeldSessions`: capped per
+ * client and in all, across instances), served on any instance by the SDK's transport restored
+ * from it (restore-session.ts); a call of a plugin tool in it is data too (call-relay.ts over the
+ * session layer's `CallRecords`), its stream a log in the store (call-log.ts). With a shared store (Redis) any instance serves any request,
  * and a restart loses no session and no call.
  */
 export async function createMcpEndpoint(options: McpEndpointOptions): Promise<McpEndpoint> {
@@ -168,7 +169,7 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
   const modern = createMcpHandler(() => createServer(), { legacy: 'reject' })
   const run = <T>(operation: () => Operation<T>): Promise<T> => scope.run(operation)
   // 2025 sessions: records in the store (any instance serves any session), the SDK's objects here a cache of them.
-  const records = new McpSessionRecords(store, { perHolder: maxSessionsPerClient, total: maxSessions, idleMs: sessionIdleMs, ownIdleMs })
+  const records = new HeldSessions<McpSessionData>(store, { perHolder: maxSessionsPerClient, total: maxSessions, idleMs: sessionIdleMs, ownIdleMs })
   const local = new LocalSessions(createServer, maxSessions)
   // 2025 calls of plugin tools: data in the store, their streams forwarded from a log in it.
   const relay = new CallRelay({ scope, store, serving, tools, secret: stateSecret, keepMs: ttlSeconds * 1000, retryMs: RETRY_MS })
@@ -265,7 +266,7 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
         if (cancelled) return cancelled
       }
       const level = loggingLevelOf(parsedBody)
-      if (level) await run(() => records.setLoggingLevel(sessionId, level))
+      if (level) await run(() => records.update(sessionId, (data) => ({ ...data, loggingLevel: level })))
     }
     const lastEventId = request.method === 'GET' ? request.headers.get('last-event-id') : null
     if (lastEventId) {
@@ -284,7 +285,7 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
   }
 
   /** 429 over a client's cap, 503 over the server's, each with when a place may come free. */
-  function sessionsRefused(refused: McpSessionRefusal): Response {
+  function sessionsRefused(refused: HeldSessionRefusal): Response {
     const retryAfter = { 'Retry-After': String(Math.max(1, Math.ceil(refused.retryAfterMs / 1000))) }
     if (refused.full === 'server') return jsonRpcError(503, -32000, 'Too many MCP sessions are open; close one or try again later.', retryAfter)
     const who = refused.holder.kind === 'address' ? 'This address' : 'This token'

@@ -5,7 +5,7 @@ import type { SampleResult } from '../../tools/types'
 import { roundBinding } from './mcp-work-in-progress'
 import { answerPluginRound, type PluginToolServing } from './register-plugin-tool'
 import { reportingTo } from './relay-messages'
-import { RoundLedger } from './round-ledger'
+import { RoundLedger } from '../../sessions/round-ledger'
 import { createRoundStateCodec } from './round-state'
 import { createGatedTool } from './testing/gated-tool'
 

@@ -15,8 +15,7 @@ import type { ToolSampleRequest } from '../../runtime/tool-client'
 import type { AnyMcpTool, SampleResult } from '../../tools/types'
 import { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION } from '../mcp-apps-extension'
 import { createCallReporter, type ReportingContext } from './call-reporter'
-import { RoundLease } from './round-lease'
-import type { RoundClaim, RoundLedger } from './round-ledger'
+import type { HeldClaim, RoundClaim, RoundLedger } from '../../sessions/round-ledger'
 import type { RoundState, RoundStateCodec } from './round-state'
 import { runRound } from './run-round'
 
@@ -138,7 +137,7 @@ export async function answerPluginRound({ tool, args, state, responses, capabili
   // `runRound`): a round that replays and asks again writes nothing. The claim is a lease, renewed
   // while the round runs (`renewing`) and ended by the round's answer.
   let claim: RoundClaim | undefined
-  let lease: RoundLease | undefined
+  let held: HeldClaim | undefined
   let renewing: Task<void> | undefined
   function* beforeEffect(): Operation<RoundClaim | undefined> {
     if (!state || claim) return undefined
@@ -151,14 +150,9 @@ export async function answerPluginRound({ tool, args, state, responses, capabili
     }
     // Claimed by an earlier presentation of this state: the round stops here.
     if (claim.kind !== 'claimed') return claim
-    const held = new RoundLease({
-      scope,
-      leaseMs: ledger.leaseMs,
-      version: claim.version,
-      renew: (runningUntil, version) => ledger.renew({ stateId, toolName: tool.name, version, runningUntil }),
-    })
-    lease = held
-    renewing = scope.run(() => held.keep())
+    const claimed = ledger.hold({ stateId, toolName: tool.name, version: claim.version, scope })
+    held = claimed
+    renewing = scope.run(() => claimed.keep())
     return undefined
   }
 
@@ -206,7 +200,7 @@ export async function answerPluginRound({ tool, args, state, responses, capabili
   } catch (error) {
     if (signal.aborted) {
       // Nobody got an answer: the state stays free for the client to present again.
-      if (state && lease) await lease.end(() => ledger.release(state.id))
+      if (held) await held.release()
       throw error
     }
     result = failed(error instanceof Error ? error.message : String(error))
@@ -217,8 +211,8 @@ export async function answerPluginRound({ tool, args, state, responses, capabili
     await reports.sent()
   }
   // Set inside the round, which TypeScript's narrowing does not follow.
-  const held = lease as RoundLease | undefined
-  if (state && held) await held.end((version) => ledger.answer({ stateId: state.id, toolName: tool.name, version, result }))
+  const claimed = held as HeldClaim | undefined
+  if (claimed) await claimed.answer(result)
   return result
 }
 

@@ -1,7 +1,7 @@
 /** The JSON-RPC id of a request. */
 export type RequestId = string | number
 
-/** A 2025 tool call of a plugin tool, as data: what any instance needs to take it on. */
+/** A 2025 tool call of a plugin tool, as data: what any instance needs to take it on (kept by `CallRecords`, lib/sessions/call-records.ts). */
 export interface RelayedCall {
   sessionId: string
   /** The bearer token's principal the session belongs to ('' without a token): the round's state is sealed for it. */
@@ -19,8 +19,11 @@ export interface RelayedCall {
   asked: Record<string, string>
   /** The answers so far: input key → the client's response (`result`, or `error`). */
   answers: Record<string, { result?: unknown; error?: { code: number; message: string } }>
-  /** While a round of the call runs (`running`): until when its runner is presumed alive (round-lease.ts). */
-  runningUntil?: number
+}
+
+/** The key under which the session's `tools/call` `requestId` names its relayed call (`CallRecords.index`), for `notifications/cancelled`, which names only the latter. */
+export function requestKey(sessionId: string, requestId: RequestId): string {
+  return `${sessionId} ${JSON.stringify(requestId)}`
 }
 
 /** A client's response to one of the relay's requests. */

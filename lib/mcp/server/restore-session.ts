@@ -1,5 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server'
-import type { McpSessionData } from './mcp-session-records'
+import type { McpSessionData } from './mcp-session-data'
 import { SessionEventStore } from './session-event-store'
 
 /** A 2025 session's SDK objects in this process: a cache of its record. */

@@ -1,44 +1,32 @@
-import type { ClientCapabilities, Implementation, LoggingLevel } from '@modelcontextprotocol/server'
 import type { Operation } from 'effection'
-import { SESSION_RECORD_FORMAT, SessionLimitError, type SessionRecord, type SessionStore } from '../../sessions'
+import { SessionLimitError } from './errors'
+import { keptRecord, type SessionRecord } from './session-record'
+import type { SessionStore } from './session-store'
 
-/** Whom a 2025 session is counted against: the client address it was opened from, or the bearer token's principal. */
+/** Whom a held session is counted against: the client address it was opened from, or the bearer token's principal. */
 export interface SessionHolder {
   kind: 'address' | 'token'
   /** The address key (`clientAddressOf`: an IPv4 address, an IPv6 /64) or the token's principal. */
   id: string
 }
 
-/** What a 2025 session is, as data: enough for any instance to serve it as the one that opened it. */
-export interface McpSessionData {
-  /** The `initialize` params the client sent: replayed through a fresh SDK server to restore its state (restore-session.ts). */
-  initialize: { protocolVersion: string; capabilities: ClientCapabilities; clientInfo: Implementation }
-  /** The protocol version the server answered with. */
-  protocolVersion: string
-  /** The level `logging/setLevel` last set, if any: logs below it are not sent. */
-  loggingLevel?: LoggingLevel
-  /** The bearer token's principal (`authInfo.clientId`), '' without a token: a call's state is sealed for it. */
-  owner: string
-  /** Whom the session is counted against: each holds a slot record for it. */
-  holders: SessionHolder[]
-}
-
-/** A session as loaded for a request: its data, when it was last used, and the version to write it back with. */
-export interface LoadedMcpSession {
+/** A held session as loaded for a request: its data, when it was last used, and the version to write it back with. */
+export interface HeldSession<Data> {
   id: string
-  data: McpSessionData
+  data: Data
   usedAt: number
   version: number
 }
 
-/** Why a new session was refused: a client's own cap, or the server's, with when a place may come free. */
-export type McpSessionRefusal =
+/** Why a new session was refused: a holder's own cap, or the server's, with when a place may come free. */
+export type HeldSessionRefusal =
   | { full: 'holder'; holder: SessionHolder; held: number; retryAfterMs: number }
   | { full: 'server'; held: number; retryAfterMs: number }
 
 /**
- * Reserved client ids under which MCP sessions are kept in the `SessionStore`: no browser
- * identity is ever one of these (they contain spaces). The session's data is the record's
+ * Reserved client ids under which held sessions are kept in the `SessionStore`: no browser
+ * identity is ever one of these (they contain spaces; the names are the MCP server's, whose 2025
+ * sessions are the ones held this way: records written under them stay readable). The session's data is the record's
  * `params` (a record's "arguments" field, here the session's own), `status: 'waiting'` while it
  * lives, `expiresAt` (= `keepUntil`) its idle deadline, moved as it is used, and `updatedAt` when
  * it was last used. A slot is a record per (holder, session) with the same expiry, under the
@@ -49,7 +37,7 @@ const SESSIONS = 'mcp sessions'
 const holderClientId = (holder: SessionHolder | 'server') => (holder === 'server' ? 'mcp holder server' : `mcp holder ${holder.kind} ${holder.id}`)
 const RECORD_TOOL = 'mcp-session'
 
-export interface McpSessionRecordsOptions {
+export interface HeldSessionsOptions {
   /** At most this many sessions per holder. */
   perHolder: number
   /** At most this many sessions in all. */
@@ -61,8 +49,10 @@ export interface McpSessionRecordsOptions {
 }
 
 /**
- * 2025 sessions as records in the store the tool sessions use, so that any instance serves any
- * session and a restart loses none.
+ * Sessions of a protocol served over stateless requests (MCP's 2025 sessions: mcp-endpoint.ts in
+ * lib/mcp/server), held as records in the store the tool sessions use, so that any instance
+ * serves any session and a restart loses none; `Data` is what the protocol keeps of one (JSON),
+ * with the holders it is counted against.
  *
  * Invariants: a session exists while its record does and is not past `expiresAt`; ending it
  * (DELETE, eviction) deletes its record, then its slots, so every instance answers 404 for it
@@ -71,12 +61,12 @@ export interface McpSessionRecordsOptions {
  * refused reservation deletes the slots it took). Use is written at most every `touchMs`, so a
  * request costs one read of the store, and a write now and then.
  */
-export class McpSessionRecords {
+export class HeldSessions<Data extends { holders: readonly SessionHolder[] }> {
   private readonly touchMs: number
 
   constructor(
     private readonly store: SessionStore,
-    private readonly options: McpSessionRecordsOptions,
+    private readonly options: HeldSessionsOptions,
   ) {
     this.touchMs = Math.max(1, Math.min(options.ownIdleMs, options.idleMs) / 10)
   }
@@ -86,7 +76,7 @@ export class McpSessionRecords {
    * is full. A holder at its cap first ends its own sessions unused for `ownIdleMs`, least
    * recently used first, as many as it takes.
    */
-  *reserve({ id, holders, now }: { id: string; holders: readonly SessionHolder[]; now: number }): Operation<McpSessionRefusal | undefined> {
+  *reserve({ id, holders, now }: { id: string; holders: readonly SessionHolder[]; now: number }): Operation<HeldSessionRefusal | undefined> {
     const taken: Array<SessionHolder | 'server'> = []
     for (const holder of [...holders, 'server' as const]) {
       const cap = holder === 'server' ? this.options.total : this.options.perHolder
@@ -121,12 +111,12 @@ export class McpSessionRecords {
   }
 
   /** Records the session `reserve` made room for, now that its `initialize` succeeded. */
-  *open({ id, data, now }: { id: string; data: McpSessionData; now: number }): Operation<void> {
+  *open({ id, data, now }: { id: string; data: Data; now: number }): Operation<void> {
     yield* this.store.create(this.recordOf(id, data, now))
   }
 
   /** The session, if it lives; an expired one is ended on the way. */
-  *load(id: string, now: number): Operation<LoadedMcpSession | undefined> {
+  *load(id: string, now: number): Operation<HeldSession<Data> | undefined> {
     const stored = yield* this.store.get(SESSIONS, id)
     if (!stored) return undefined
     const { record, version } = stored
@@ -134,11 +124,11 @@ export class McpSessionRecords {
       yield* this.end(id)
       return undefined
     }
-    return { id, data: record.params as McpSessionData, usedAt: record.updatedAt, version }
+    return { id, data: record.params as Data, usedAt: record.updatedAt, version }
   }
 
   /** Marks the session used at `now`, when its last mark is older than `touchMs`: its idle deadline moves. */
-  *touch(session: LoadedMcpSession, now: number): Operation<void> {
+  *touch(session: HeldSession<Data>, now: number): Operation<void> {
     if (now - session.usedAt < this.touchMs) return
     const version = yield* this.store.update(this.recordOf(session.id, session.data, now), session.version)
     // Another request marked it meanwhile: its mark stands.
@@ -151,12 +141,12 @@ export class McpSessionRecords {
     }
   }
 
-  /** Keeps the level `logging/setLevel` set, for every instance's logs to the session. */
-  *setLoggingLevel(id: string, level: LoggingLevel): Operation<void> {
+  /** Changes the session's data (`change` of what it holds now, compare-and-set, tried again when another write came first), for every instance to see. */
+  *update(id: string, change: (data: Data) => Data): Operation<void> {
     for (let tries = 0; tries < 5; tries++) {
       const stored = yield* this.store.get(SESSIONS, id)
       if (!stored) return
-      const data = { ...(stored.record.params as McpSessionData), loggingLevel: level }
+      const data = change(stored.record.params as Data)
       const record = { ...stored.record, params: data }
       if ((yield* this.store.update(record, stored.version)) !== undefined) return
     }
@@ -166,7 +156,7 @@ export class McpSessionRecords {
   *end(id: string): Operation<void> {
     const stored = yield* this.store.get(SESSIONS, id)
     yield* this.store.delete(SESSIONS, id)
-    const holders = stored ? (stored.record.params as McpSessionData).holders : []
+    const holders = stored ? (stored.record.params as Data).holders : []
     for (const holder of [...holders, 'server' as const]) yield* this.store.delete(holderClientId(holder), id)
   }
 
@@ -182,24 +172,11 @@ export class McpSessionRecords {
     }
   }
 
-  private recordOf(id: string, data: McpSessionData, usedAt: number): SessionRecord {
+  private recordOf(id: string, data: Data, usedAt: number): SessionRecord {
     return { ...this.slotOf('server', id, usedAt), clientId: SESSIONS, params: data }
   }
 
   private slotOf(holder: SessionHolder | 'server', id: string, usedAt: number): SessionRecord {
-    const expiresAt = usedAt + this.options.idleMs
-    return {
-      format: SESSION_RECORD_FORMAT,
-      id,
-      clientId: holderClientId(holder),
-      toolName: RECORD_TOOL,
-      params: null,
-      status: 'waiting',
-      journal: [],
-      createdAt: usedAt,
-      updatedAt: usedAt,
-      expiresAt,
-      keepUntil: expiresAt,
-    }
+    return keptRecord({ clientId: holderClientId(holder), id, toolName: RECORD_TOOL, params: null, status: 'waiting', now: usedAt, keepUntil: usedAt + this.options.idleMs })
   }
 }

@@ -1,6 +1,6 @@
 import { run } from 'effection'
 import { describe, expect, it, vi } from 'vitest'
-import { createMemorySessionStore } from '../../sessions'
+import { createMemorySessionStore } from './stores/memory-store'
 import { RoundLedger } from './round-ledger'
 
 describe('RoundLedger', () => {

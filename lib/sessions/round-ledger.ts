@@ -1,8 +1,9 @@
-import type { Operation } from 'effection'
-import { SESSION_RECORD_FORMAT, type SessionRecord, type SessionStore } from '../../sessions'
-import { DEFAULT_ROUND_LEASE_MS, leaseLapsed } from './round-lease'
+import type { Operation, Scope } from 'effection'
+import { DEFAULT_LEASE_MS, Lease, leaseLapsed } from './lease'
+import { keptRecord, type SessionRecord } from './session-record'
+import type { SessionStore } from './session-store'
 
-/** The client id under which rounds are kept: no browser identity is ever this. */
+/** The client id under which rounds are kept: no browser identity is ever this (the name is the MCP server's, whose stateless rounds use the ledger). */
 const ROUNDS = 'mcp-rounds'
 
 /** What the ledger knows of a round continuing from a state. */
@@ -11,6 +12,16 @@ export type RoundClaim =
   | { kind: 'answered'; result: unknown }
   /** Its round runs, its runner presumed alive until `runningUntil` (undefined: a claim of before leases, never taken over). */
   | { kind: 'running'; runningUntil: number | undefined }
+
+/** A claim a round holds while it runs (`RoundLedger.hold`). */
+export interface HeldClaim {
+  /** Renews the claim's lease until the round's last write: run it beside the round, halted once the round ends. */
+  keep(): Operation<void>
+  /** Keeps the round's answer for the state presented again. */
+  answer(result: unknown): Promise<void>
+  /** Frees the state: nobody got the round's answer, and the client may present it again. */
+  release(): Promise<void>
+}
 
 /** A claim's `params`: its lease. */
 interface ClaimParams {
@@ -24,7 +35,7 @@ interface ClaimParams {
  * answer — the same ticket, never a second booking — and one presented while its round still
  * runs is refused.
  *
- * A claim is a lease (round-lease.ts): its runner renews it while the round runs, and once it
+ * A claim is a lease (lease.ts; `hold`): its runner renews it while the round runs, and once it
  * has passed — the runner died in the middle of the round — the next presentation of the state
  * takes the claim over (a compare-and-set on its version, which only one can win) and runs the
  * round again from the sealed state. A round that recorded its answer is never run again.
@@ -33,8 +44,22 @@ export class RoundLedger {
   constructor(
     private readonly store: SessionStore,
     private readonly keepMs: number,
-    readonly leaseMs: number = DEFAULT_ROUND_LEASE_MS,
+    readonly leaseMs: number = DEFAULT_LEASE_MS,
   ) {}
+
+  /**
+   * The claim `claimed` of state `stateId` held by its round: `keep` renews it beside the round
+   * (renewals run in `scope`), `answer` keeps the round's answer and `release` frees the state
+   * (each the last write under the lease, on the version the lease wrote last).
+   */
+  hold({ stateId, toolName, version, scope }: { stateId: string; toolName: string; version: number; scope: Scope }): HeldClaim {
+    const lease = new Lease({ scope, leaseMs: this.leaseMs, version, renew: (runningUntil, at) => this.renew({ stateId, toolName, version: at, runningUntil }) })
+    return {
+      keep: () => lease.keep(),
+      answer: (result) => lease.end((at) => this.answer({ stateId, toolName, version: at, result })),
+      release: () => lease.end(() => this.release(stateId)),
+    }
+  }
 
   *claim({ stateId, toolName }: { stateId: string; toolName: string }): Operation<RoundClaim> {
     for (let tries = 0; ; tries++) {
@@ -62,23 +87,8 @@ export class RoundLedger {
 
   *answer({ stateId, toolName, version, result }: { stateId: string; toolName: string; version: number; result: unknown }): Operation<void> {
     const now = Date.now()
-    yield* this.store.update(
-      {
-        format: SESSION_RECORD_FORMAT,
-        id: stateId,
-        clientId: ROUNDS,
-        toolName,
-        params: null,
-        status: 'completed',
-        journal: [],
-        ending: { kind: 'completed', content: JSON.stringify(result) },
-        createdAt: now,
-        updatedAt: now,
-        expiresAt: now + this.keepMs,
-        keepUntil: now + this.keepMs,
-      },
-      version,
-    )
+    const ending = { kind: 'completed', content: JSON.stringify(result) } as const
+    yield* this.store.update(keptRecord({ clientId: ROUNDS, id: stateId, toolName, params: null, status: 'completed', ending, now, keepUntil: now + this.keepMs }), version)
   }
 
   /** A round that failed leaves its state free to be tried again. */
@@ -89,18 +99,6 @@ export class RoundLedger {
   private claimOf({ stateId, toolName, runningUntil }: { stateId: string; toolName: string; runningUntil: number }): SessionRecord {
     const now = Date.now()
     const params: ClaimParams = { runningUntil }
-    return {
-      format: SESSION_RECORD_FORMAT,
-      id: stateId,
-      clientId: ROUNDS,
-      toolName,
-      params,
-      status: 'running',
-      journal: [],
-      createdAt: now,
-      updatedAt: now,
-      expiresAt: now + this.keepMs,
-      keepUntil: now + this.keepMs,
-    }
+    return keptRecord({ clientId: ROUNDS, id: stateId, toolName, params, status: 'running', now, keepUntil: now + this.keepMs })
   }
 }
