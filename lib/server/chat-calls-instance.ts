@@ -1,7 +1,7 @@
 import { createLocalCallEnds, type CallEnds } from '../sessions/call-ends'
 import { useRedisCallEnds } from '../sessions/stores/redis-call-ends'
 import { getChatApp } from './chat-server-instance'
-import { createChatCalls, type ChatCallsOfServer } from './chat-calls'
+import { createChatCalls, type ChatCallsOfServer } from './chat-calls-of-sessions'
 import { readServerConfig } from './config'
 import { openForProcess } from './open-for-process'
 

@@ -10,7 +10,7 @@ import type { PluginElicitRequestEvent } from '../../protocol/events'
 import type { SessionStore } from '../../sessions'
 import type { CallEnds } from '../../sessions/call-ends'
 import { openInScope, type InScope } from '../../testing/in-scope'
-import { createChatCalls, type ChatCallsOfServer } from '../chat-calls'
+import { createChatCalls, type ChatCallsOfServer } from '../chat-calls-of-sessions'
 
 export const SECRET = 'a-secret-for-the-chat-calls-tests-only-0123456789'
 
