@@ -18,7 +18,8 @@ export async function getOperatorApp(): Promise<OperatorApp> {
     endWaiting: async (options) => {
       const ended = await chat.endWaiting(options)
       // The page that shows the question (on any instance) learns it now: GET /api/chats/:id/waiting.
-      if (ended) await announce(options.clientId, options.callId)
+      // The call has ended either way: if the word cannot be passed (Redis down), pages read it when they next load the chat.
+      if (ended) await announce(options.clientId, options.callId).catch((error: unknown) => console.warn(`An ended call could not be announced: ${error instanceof Error ? error.message : String(error)}`))
       return ended
     },
     servers: () => clients.servers(),
