@@ -22,7 +22,6 @@ test('an admin ends alice’s waiting booking: her open chat shows it ended with
   await alice.say('Book a flight from NYC to LAX')
   const booking = BookingCard.nth(page)
   await expect(booking.flightList).toBeVisible()
-  await alice.waitUntilIdle()
   await expect(page).toHaveURL(/\/c\/[A-Za-z0-9_-]{22}$/)
   const entry = sidebar.entry('Book a flight from NYC to LAX')
   await expect(entry).toHaveAccessibleName(/waiting for your answer/)
@@ -40,6 +39,8 @@ test('an admin ends alice’s waiting booking: her open chat shows it ended with
   await expect(booking.root).toContainText(ENDED)
   await expect(booking.flightList).toHaveCount(0)
   await expect(entry).not.toHaveAccessibleName(/waiting for your answer/)
+  // Nothing waits any more: no Stop, and she may write.
+  await alice.waitUntilIdle()
   await expect(alice.composer).toBeEditable()
   await booking.root.screenshot({ path: test.info().outputPath('ended-card.png') })
 
