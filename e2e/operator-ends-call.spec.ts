@@ -13,6 +13,8 @@ const ENDED = 'The plugin session was stopped: An operator ended this question.'
 // Issue 37, the operator's view: an admin ends a waiting call and the person sees it ended, at
 // once on the page that shows it (GET /api/chats/:id/waiting), and on every read after.
 test('an admin ends alice’s waiting booking: her open chat shows it ended without a reload, the sidebar’s mark goes, and a reload shows the same', async ({ apps, page, request }) => {
+  // A server of its own to start, a booking, a reload: on a shared 2-core machine, beside the other specs.
+  test.setTimeout(90_000)
   const app = await apps.start({ env: { ADMIN_TOKEN } })
   const alice = new ChatPage(page)
   const sidebar = new ChatsSidebar(page)
