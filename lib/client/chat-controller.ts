@@ -7,6 +7,7 @@ import { createHandlerTasks } from './handler-tasks'
 import { parseComposerText } from './slash-command'
 import { newChatId } from '../protocol/chat-id'
 import { loadKeptChat, replayChat, type LoadedChat } from './server-chat'
+import { createWaitingWatch } from './waiting-watch'
 
 export interface ChatController {
   getSnapshot(): ChatSnapshot
@@ -86,6 +87,20 @@ export function createChatController({
       kept?.onChange?.({ id, created: true })
     },
   })
+  // A question shown waiting is followed on the server: if its call ends elsewhere, the card says so (and the list's mark goes).
+  const watch = createWaitingWatch({
+    endpoint: kept?.endpoint,
+    fetch,
+    ended(event) {
+      // Later than the watch's own task: what it dispatches may end that task.
+      queueMicrotask(() => {
+        dispatch({ type: 'local/call_ended', event })
+        if (chatId !== undefined) kept?.onChange?.({ id: chatId, created: false })
+      })
+    },
+  })
+  const followWaiting = () => watch.reconcile(store.getSnapshot().state, made ? chatId : undefined)
+  if (kept) store.subscribe(followWaiting)
   let stopping: Promise<void> | undefined
   /** Set by a second Stop while a Stop waits for the busy server: the sessions left are not stopped. */
   let stopGivenUp = false
@@ -175,6 +190,8 @@ export function createChatController({
     attach() {
       if (tasks.isOpen) return
       tasks.open()
+      watch.open()
+      if (kept) followWaiting()
       // Shown once (`ready`): a later attach (React's development double mount) only picks the handlers up again.
       if (store.getSnapshot().ready) return tasks.reconcile()
       if (kept && chatId !== undefined) return openKept(chatId)
@@ -183,6 +200,7 @@ export function createChatController({
     detach() {
       transport.cut()
       tasks.close()
+      watch.close()
       const snapshot = store.getSnapshot()
       if (Object.keys(snapshot.renders).length > 0) store.publish({ ...snapshot, renders: {} })
     },

@@ -1,6 +1,7 @@
 import type { ChatEvent, SessionErrorCode } from '../protocol/events'
 import type { Message } from '../protocol/messages'
 import type { ElicitAnswer } from '../protocol/elicit-answer'
+import type { EndedCallEvent } from '../protocol/ended-call'
 import { toPluginElicitRequest } from '../plugins/elicit-request'
 import type { DisplayEntry, ElicitationEntry, ToolCallStatus } from './display-entries'
 import {
@@ -71,6 +72,12 @@ export type LocalAction =
   | { type: 'local/request_failed'; message: string; budgetResetsAt?: string }
   /** The browser would not send what the user typed (a slash command that cannot be made). */
   | { type: 'local/refused'; message: string }
+  /**
+   * A call the chat showed waiting ended without a turn of this page (an operator ended it, its
+   * idle time-out did): the event its next turn would stream, from the chat as read or from the
+   * chat's waiting stream. Read as that event, then the chat waits for what is still open.
+   */
+  | { type: 'local/call_ended'; event: EndedCallEvent }
 
 export type ChatAction = ChatEvent | LocalAction
 
@@ -245,6 +252,8 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
     }
     case 'local/refused':
       return settle({ ...state, error: action.message })
+    case 'local/call_ended':
+      return settle(reduceChat(state, action.event))
     case 'local/request_failed': {
       const turn = state.turn
       const last = state.entries.at(-1)

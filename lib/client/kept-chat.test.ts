@@ -15,20 +15,43 @@ beforeAll(async () => {
   await registry.load('book_train')
 })
 
-/** The chats API beside the scripted `/api/chat`: `GET /api/chats/<id>` answers the chats in `kept` (404 for any other id). */
+/** A page's `GET /api/chats/<id>/waiting`, held open: the test says when a call ends, and sees when the page lets it go. */
+interface HeldWatch {
+  path: string
+  signal: AbortSignal
+  end(event: ChatEvent): void
+}
+
+/**
+ * The chats API beside the scripted `/api/chat`: `GET /api/chats/<id>` answers the chats in
+ * `kept` (404 for any other id); `GET /api/chats/<id>/waiting` is held open in `watches`.
+ */
 function createApp(kept: Record<string, KeptChat> = {}) {
   const chat = createServer()
   const calls: string[] = []
+  const watches: HeldWatch[] = []
   const fetch = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
     const path = String(url)
     calls.push(`${init?.method ?? 'GET'} ${path}`)
     if (path === '/api/chat') return chat.fetch(url, init)
+    if (path.endsWith('/waiting')) {
+      const signal = init!.signal!
+      let send!: (event: ChatEvent) => void
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          send = (event) => controller.enqueue(new TextEncoder().encode(`${JSON.stringify(event)}\n`))
+          signal.addEventListener('abort', () => controller.error(signal.reason))
+        },
+      })
+      watches.push({ path, signal, end: (event) => send(event) })
+      return new Response(body, { headers: { 'content-type': 'application/x-ndjson' } })
+    }
     const id = /^\/api\/chats\/(.+)$/.exec(path)?.[1]
     const found = id === undefined ? undefined : kept[decodeURIComponent(id)]
     if (found) return Response.json({ chat: found })
     return Response.json({ error: { code: 'chat_not_found', message: 'There is no such chat (it may have been deleted).' } }, { status: 404 })
   })
-  return { chat, calls, fetch: fetch as unknown as typeof globalThis.fetch }
+  return { chat, calls, watches, fetch: fetch as unknown as typeof globalThis.fetch }
 }
 
 /** What the server keeps of a turn's events: an earlier `conversation_state` without its messages. */
@@ -62,11 +85,12 @@ describe('a chat kept on the server', () => {
     const live = await ready(start({ registry, fetch: app.fetch, kept: { onChange: (change) => changes.push(change) } }))
     await live.send('Book a train from Paris to Lyon')
 
-    expect(app.calls).toEqual(['POST /api/chat'])
     const first = app.chat.requests[0] as ChatRequest
     expect(first).toMatchObject({ newChat: true, messages: [{ role: 'user', content: 'Book a train from Paris to Lyon' }] })
     const id = first.chatId!
     expect(isChatId(id)).toBe(true)
+    // The question waits: the page follows it on the server, in the chat its turn made.
+    await vi.waitFor(() => expect(app.calls).toEqual(['POST /api/chat', `GET /api/chats/${id}/waiting`]))
     expect(changes).toEqual([
       { id, created: true },
       { id, created: false },
@@ -143,7 +167,7 @@ describe('a chat kept on the server', () => {
     const app = createApp({ 'chat-1': kept })
     const opened = await ready(start({ registry, fetch: app.fetch, kept: { id: 'chat-1' } }))
 
-    expect(app.calls).toEqual(['GET /api/chats/chat-1'])
+    await vi.waitFor(() => expect(app.calls).toEqual(['GET /api/chats/chat-1', 'GET /api/chats/chat-1/waiting']))
     expect(opened.getSnapshot().state).toEqual(live.getSnapshot().state)
     expect(opened.getSnapshot().notFound).toBeUndefined()
 
@@ -183,10 +207,12 @@ describe('a chat kept on the server', () => {
     app.chat.stream(firstTurn)
     const live = await ready(start({ registry, fetch: app.fetch, kept: {} }))
     await live.send('Book a train from Paris to Lyon')
+    await vi.waitFor(() => expect(app.watches).toHaveLength(1))
     await live.newChat()
     expect(live.getSnapshot().state.entries).toEqual([])
-    // No Stop went to the server for the waiting booking.
-    expect(app.calls).toEqual(['POST /api/chat'])
+    // No Stop went to the server for the waiting booking; the page follows it no more.
+    expect(app.calls).toEqual(['POST /api/chat', app.calls[1]])
+    expect(app.watches[0]!.signal.aborted).toBe(true)
   })
 
   it('shows an answered question answered again, its answer the result, when the plugin arrives as a chunk', async () => {
@@ -245,5 +271,37 @@ describe('a chat kept on the server', () => {
     const opened = await ready(start({ registry, fetch: createApp({ 'chat-1': kept }).fetch, kept: { id: 'chat-1' } }))
     await vi.waitFor(() => expect(rendersOf(opened, 'call-1')).toHaveLength(1))
     expect(rendersOf(opened, 'call-1')[0]!.props).toMatchObject({ message: 'Select your train from Paris to Lyon:', choices })
+  })
+})
+
+describe('a kept chat’s question that ends without this page', () => {
+  const ended: ChatEvent = { type: 'plugin_session_error', sessionId: 'call-1', callId: 'call-1', error: 'SESSION_ABORTED', message: 'An operator ended this question.' }
+
+  it('shows it ended when the chat is opened after (endedCalls), and follows nothing', async () => {
+    const kept = { ...keptChat([{ input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn }]), endedCalls: [ended] }
+    const app = createApp({ 'chat-1': kept })
+    const opened = await ready(start({ registry, fetch: app.fetch, kept: { id: 'chat-1' } }))
+    const { state } = opened.getSnapshot()
+    expect(state.status).toBe('idle')
+    expect(card(opened, 'call-1')).toMatchObject({ status: 'failed', error: 'The plugin session was stopped: An operator ended this question.' })
+    expect(card(opened, 'call-1').elicitations.map((elicitation) => elicitation.status)).toEqual(['closed'])
+    expect(app.calls).toEqual(['GET /api/chats/chat-1'])
+  })
+
+  it('shows it ended the moment the server says so, lets the request go, and tells the list', async () => {
+    const app = createApp({ 'chat-1': keptChat([{ input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn }]) })
+    const changes: Array<{ id: string; created: boolean }> = []
+    const opened = await ready(start({ registry, fetch: app.fetch, kept: { id: 'chat-1', onChange: (change) => changes.push(change) } }))
+    await vi.waitFor(() => expect(rendersOf(opened, 'call-1')).toHaveLength(1))
+    await vi.waitFor(() => expect(app.watches).toHaveLength(1))
+
+    app.watches[0]!.end(ended)
+    await vi.waitFor(() => expect(card(opened, 'call-1')).toMatchObject({ status: 'failed', error: 'The plugin session was stopped: An operator ended this question.' }))
+    expect(opened.getSnapshot().state.status).toBe('idle')
+    // The question waits no more, the request is let go, the list told: its waiting mark goes.
+    expect(card(opened, 'call-1').elicitations.map((elicitation) => elicitation.status)).toEqual(['closed'])
+    await vi.waitFor(() => expect(app.watches[0]!.signal.aborted).toBe(true))
+    expect(changes).toEqual([{ id: 'chat-1', created: false }])
+    expect(app.watches).toHaveLength(1)
   })
 })

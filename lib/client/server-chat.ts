@@ -1,4 +1,5 @@
 import type { ChatEvent } from '../protocol/events'
+import type { EndedCallEvent } from '../protocol/ended-call'
 import type { Message } from '../protocol/messages'
 import type { DirectToolCall, PluginAbort, PluginElicitResponse } from '../protocol/request-schema'
 import { toRequestError } from './chat-request'
@@ -16,6 +17,8 @@ export interface KeptChat {
   title: string
   turns: KeptTurn[]
   conversationState?: Message[]
+  /** Calls its turns leave waiting that have ended since (an operator's End, an expiry): read after the turns. */
+  endedCalls?: EndedCallEvent[]
 }
 
 /**
@@ -25,16 +28,18 @@ export interface KeptChat {
  * format: tool cards, folded answered questions, results, and a question still waiting.
  *
  * A turn whose stream never ended (the server was killed mid-turn) ends as a cut stream does
- * live. The conversation the next request sends is the chat's `conversationState`, as signed by
+ * live. Then each call the server found ended since (`endedCalls`) ends as its next turn would
+ * say. The conversation the next request sends is the chat's `conversationState`, as signed by
  * the server.
  */
-export function replayChat(chat: Pick<KeptChat, 'turns' | 'conversationState'>): ChatState {
+export function replayChat(chat: Pick<KeptChat, 'turns' | 'conversationState' | 'endedCalls'>): ChatState {
   let state = initialChatState
   for (const { input, events } of chat.turns) {
     state = replayInput(state, input)
     for (const event of events) state = reduceChat(state, event)
     state = reduceChat(state, { type: 'local/stream_end' })
   }
+  for (const event of chat.endedCalls ?? []) state = reduceChat(state, { type: 'local/call_ended', event })
   return { ...state, messages: chat.conversationState ?? [] }
 }
 

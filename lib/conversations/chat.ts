@@ -42,8 +42,13 @@ export interface ChatSummary {
   createdAt: number
   /** Epoch milliseconds of the last write (a turn, an event, a rename): the list's order. */
   updatedAt: number
-  /** A question of a tool in this chat is unanswered (`waiting.ts`). */
-  waiting: boolean
+  /**
+   * The tool calls of this chat whose question its events leave unanswered (`waiting.ts`), as the
+   * store keeps them: a call whose session ended elsewhere (an operator's End, its idle time-out)
+   * is among them until a turn touches it. The chats API answers `waiting` after asking the
+   * sessions about each (`ChatCalls`).
+   */
+  waitingCalls: string[]
 }
 
 /** A whole chat, as `GET /api/chats/:id` answers it. */

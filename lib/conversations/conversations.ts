@@ -114,7 +114,7 @@ export function useConversations({ store, limits = DEFAULT_CONVERSATION_LIMITS, 
         const at = now()
         const chat = { id: newChatId(), title: '', createdAt: at, updatedAt: at, turns: [] }
         yield* store.create(owner, { chat, limits })
-        return { id: chat.id, title: chat.title, createdAt: at, updatedAt: at, waiting: false }
+        return { id: chat.id, title: chat.title, createdAt: at, updatedAt: at, waitingCalls: [] }
       },
 
       *import(owner, exported) {
@@ -125,8 +125,8 @@ export function useConversations({ store, limits = DEFAULT_CONVERSATION_LIMITS, 
         const at = now()
         const chat = { id: newChatId(), title: exported.title, createdAt: exported.createdAt, updatedAt: at, turns: exported.turns, conversationState: state }
         yield* store.create(owner, { chat, limits })
-        const waiting = waitingCalls([], exported.turns.flatMap((turn) => turn.events)).length > 0
-        return { id: chat.id, title: chat.title, createdAt: chat.createdAt, updatedAt: at, waiting }
+        const waiting = waitingCalls([], exported.turns.flatMap((turn) => turn.events))
+        return { id: chat.id, title: chat.title, createdAt: chat.createdAt, updatedAt: at, waitingCalls: waiting }
       },
 
       *get(owner, id) {

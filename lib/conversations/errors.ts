@@ -4,7 +4,7 @@ import { hasMark, Refusal } from '../http'
  * The codes the chats API refuses with (their statuses: the app's one table, `ERROR_STATUS`), in
  * the JSON shape every refusal of this app has (lib/http/errors.ts): `{ error: { code, message, issues? } }`.
  */
-export type ConversationErrorCode = 'chat_not_found' | 'invalid_request' | 'chat_exists' | 'invalid_import' | 'chat_too_large' | 'too_many_chats' | 'forbidden_origin'
+export type ConversationErrorCode = 'chat_not_found' | 'invalid_request' | 'chat_exists' | 'invalid_import' | 'chat_too_large' | 'too_many_chats' | 'forbidden_origin' | 'too_many_watches'
 
 /** Marks every `ConversationError`, whichever copy of this module made it (`hasMark`). */
 const CONVERSATION_ERROR = Symbol.for('chat-app.ConversationError')

@@ -2,7 +2,8 @@ import type { Operation } from 'effection'
 import type { z } from 'zod'
 import { ChatRequestError, clientAddressOf, readJsonBody, type Admission, type ClientIdentityResolver } from '../http'
 import { createChatBodySchema, exportChatQuerySchema, listChatsQuerySchema, renameChatBodySchema } from './api-schema'
-import type { ChatSummary } from './chat'
+import type { Chat, ChatSummary } from './chat'
+import { stillWaiting, type ChatCalls } from './chat-calls'
 import { chatExportSchema, toChatExport } from './chat-export'
 import { isChatId } from '../protocol/chat-id'
 import type { Conversations } from './conversations'
@@ -10,6 +11,7 @@ import { toConversationFailure } from './conversation-failure'
 import { chatNotFound, ConversationError } from './errors'
 import type { ConversationLimits } from './limits'
 import { chatToMarkdown } from './markdown-export'
+import { endedCallId, type EndedCallEvent } from '../protocol/ended-call'
 
 /** What the chats API needs: the chats, who is asking, and how to run an operation in the chats' scope. */
 export interface ChatsApp {
@@ -27,13 +29,19 @@ export interface ChatsApp {
   admission?: Pick<Admission, 'enter'>
   /** Runs an operation of `conversations` in the scope they live in. */
   run<T>(operation: () => Operation<T>): Promise<T>
+  /**
+   * The sessions' word on the calls chats leave waiting: a call ended elsewhere is shown ended
+   * (`endedCalls`, `waiting`), and a page can follow a chat's (`waiting`). Without it, a chat
+   * shows what it keeps and the `waiting` endpoint is 404.
+   */
+  calls?: ChatCalls
 }
 
 /** Which endpoint of the chats API a request is for (the routes under app/api/chats say). */
 export type ChatsEndpoint =
   | { action: 'list' }
   | { action: 'create' }
-  | { action: 'get' | 'rename' | 'delete' | 'restore' | 'export'; id: string }
+  | { action: 'get' | 'rename' | 'delete' | 'restore' | 'export' | 'waiting'; id: string }
 
 /** A body smaller than this is all a rename needs. */
 const SMALL_BODY_BYTES = 16 * 1024
@@ -71,7 +79,8 @@ async function answer({ app, request, endpoint, owner }: { app: ChatsApp; reques
   if (endpoint.action === 'list') {
     const query = parse(listChatsQuerySchema, Object.fromEntries(new URL(request.url).searchParams), 'invalid_request')
     const page = await run(() => conversations.list(owner, query))
-    return Response.json({ chats: page.chats.map(listed), ...(page.next ? { next: page.next } : {}) })
+    const ended = await endedCalls(app, owner, page.chats)
+    return Response.json({ chats: page.chats.map((chat) => listed(chat, ended)), ...(page.next ? { next: page.next } : {}) })
   }
   if (endpoint.action === 'create') {
     // An import may be as large as a full chat whose state is carried twice (top level and last event).
@@ -84,7 +93,8 @@ async function answer({ app, request, endpoint, owner }: { app: ChatsApp; reques
       'import' in parsed
         ? await run(() => conversations.import(owner, parse(chatExportSchema, parsed.import, 'invalid_import')))
         : await run(() => conversations.create(owner))
-    return Response.json({ chat: created }, { status: 201, headers: { Location: `/api/chats/${created.id}` } })
+    const { waitingCalls, ...chat } = created
+    return Response.json({ chat: { ...chat, waiting: stillWaiting(created, await endedCalls(app, owner, [created])) } }, { status: 201, headers: { Location: `/api/chats/${created.id}` } })
   }
 
   const { id } = endpoint
@@ -94,7 +104,14 @@ async function answer({ app, request, endpoint, owner }: { app: ChatsApp; reques
     case 'get': {
       const chat = await run(() => conversations.get(owner, id))
       if (!chat) throw chatNotFound()
-      return Response.json({ chat })
+      return Response.json({ chat: shown(chat, await endedCalls(app, owner, [chat])) })
+    }
+    case 'waiting': {
+      // The stream names its calls only once the chat is known to be this owner's.
+      const chat = app.calls && (await run(() => conversations.get(owner, id)))
+      if (!chat) throw chatNotFound()
+      const body = await app.calls!.watch({ owner, callIds: chat.waitingCalls, signal: request.signal })
+      return new Response(body, { headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'X-Accel-Buffering': 'no' } })
     }
     case 'rename': {
       const { title } = parse(renameChatBodySchema, await readJsonBody(request, SMALL_BODY_BYTES), 'invalid_request')
@@ -124,9 +141,25 @@ async function answer({ app, request, endpoint, owner }: { app: ChatsApp; reques
   }
 }
 
+/** The calls the sessions ended among those `chats` keep waiting (none without `app.calls`, or when none waits). */
+async function endedCalls(app: ChatsApp, owner: string, chats: readonly ChatSummary[]): Promise<EndedCallEvent[]> {
+  const callIds = chats.flatMap((chat) => chat.waitingCalls)
+  return app.calls && callIds.length > 0 ? app.calls.ended(owner, callIds) : []
+}
+
 /** A list entry: what a sidebar shows. */
-function listed(chat: ChatSummary) {
-  return { id: chat.id, title: chat.title, updatedAt: chat.updatedAt, waiting: chat.waiting }
+function listed(chat: ChatSummary, ended: readonly EndedCallEvent[]) {
+  return { id: chat.id, title: chat.title, updatedAt: chat.updatedAt, waiting: stillWaiting(chat, ended) }
+}
+
+/**
+ * A chat as `GET /api/chats/:id` answers it: as kept, and, when calls it leaves waiting have
+ * ended since (`ended`), those calls' events in `endedCalls`, for the page to read after its
+ * turns; the stored turns are not changed.
+ */
+function shown({ waitingCalls, ...chat }: Chat, ended: readonly EndedCallEvent[]) {
+  const own = ended.filter((event) => waitingCalls.includes(endedCallId(event)))
+  return { ...chat, waiting: stillWaiting({ waitingCalls }, own), ...(own.length > 0 ? { endedCalls: own } : {}) }
 }
 
 /**

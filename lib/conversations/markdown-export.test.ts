@@ -3,7 +3,7 @@ import type { Chat } from './chat'
 import { chatToMarkdown } from './markdown-export'
 import { SEAT_QUESTION } from './testing/chat-events'
 
-const base: Omit<Chat, 'turns'> = { id: 'x'.repeat(22), title: 'Odd cases', createdAt: 0, updatedAt: Date.UTC(2026, 10, 26), waiting: false }
+const base: Omit<Chat, 'turns'> = { id: 'x'.repeat(22), title: 'Odd cases', createdAt: 0, updatedAt: Date.UTC(2026, 10, 26), waitingCalls: [] }
 
 describe('chatToMarkdown', () => {
   it('says a declined question, a failed tool, a stop and a failed turn in words', () => {

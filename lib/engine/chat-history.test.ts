@@ -69,7 +69,7 @@ describe('a turn that names a chat (chatId)', () => {
     ])
     expect(chat.turns.map((turn) => turn.events)).toEqual([asKept(asked.events, false), asKept(seatTurn.events, false), asKept(done.events, true)])
     expect(chat.conversationState).toEqual(browser.messages)
-    expect(chat.waiting).toBe(false)
+    expect(chat.waitingCalls).toEqual([])
   })
 
   it('makes a new chat with its first turn (newChat), once: the same id again is refused with 409 before anything streams', async () => {
@@ -80,7 +80,7 @@ describe('a turn that names a chat (chatId)', () => {
     const text = 'Book a train from Paris to Lyon'
     const asked = await browser.post({ messages: [{ role: 'user', content: text }], chatId: id, newChat: true })
     expect(elicitRequests(asked.events)).toHaveLength(1)
-    expect(await get(owner, id)).toMatchObject({ title: text, waiting: true, turns: [{ input: { text }, events: asKept(asked.events, true) }] })
+    expect(await get(owner, id)).toMatchObject({ title: text, waitingCalls: [elicitRequests(asked.events)[0]!.callId], turns: [{ input: { text }, events: asKept(asked.events, true) }] })
 
     const again = await browser.post({ messages: [{ role: 'user', content: 'Hello' }], chatId: id, newChat: true })
     expect(again).toMatchObject({ status: 409, events: [], error: { code: 'chat_exists' } })

@@ -41,6 +41,7 @@ import type { ChatEvent } from '../protocol/events'
 import type { Budget } from '../budgets/budget'
 import { startTurnTrace } from './turn-trace'
 import { TraceParent } from '../runtime/trace-parent'
+import { callStandingOf, type CallStanding } from './call-standing'
 
 export interface ChatServerOptions {
   model: LanguageModelV3
@@ -146,6 +147,8 @@ export interface ChatServer {
    * needs to serve that one question, e.g. the MCP App an external server's form names.
    */
   waitingQuestion(options: { clientId: string; callId: string }): Promise<WaitingQuestion | undefined>
+  /** How a client's tool call stands now (`call-standing.ts`): waiting, running, or ended with what its chat's next turn would say; one read of the store. */
+  callStanding(options: { clientId: string; callId: string }): Promise<CallStanding>
   /** Every tool the one asking can use now (`asker`: their client id and, with sign-in, the person), the app's own and external ones. */
   listTools(asker?: ToolAsker): ToolDescription[]
   /** Moves `from`'s waiting tool sessions to `to` (a browser's to the account it signs in to: `moveWaitingSessions`); how many moved. */
@@ -154,7 +157,7 @@ export interface ChatServer {
   close(): Promise<void>
 }
 
-export type { WaitingCall, WaitingQuestion }
+export type { CallStanding, WaitingCall, WaitingQuestion }
 
 /** Stores the refusal of a recorded turn; if that fails too, the refusal itself is still the answer. */
 function* keepRefusal(append: () => Operation<void>): Operation<void> {
@@ -324,6 +327,10 @@ export async function createChatServer({
         if (loaded.kind !== 'waiting') return undefined
         const { request } = loaded
         return { toolName: loaded.stored.record.toolName, elicitId: request.elicitId, key: request.key, context: request.context }
+      }),
+    callStanding: ({ clientId, callId }) =>
+      inScope(function* () {
+        return callStandingOf(callId, yield* sessions.load(clientId, callId))
       }),
     listTools: (asker) => registry.describe(asker),
     moveWaiting: ({ from, to }) => inScope(() => moveWaitingSessions(store, { from, to, now: Date.now() })),

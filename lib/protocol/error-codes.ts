@@ -52,6 +52,8 @@ export const ERROR_STATUS = {
   too_many_chats: 429,
   /** An import that is not a chat export this server reads. */
   invalid_import: 400,
+  /** `GET /api/chats/:id/waiting`, and this identity follows as many chats' waiting calls on this instance as it may. */
+  too_many_watches: 429,
 
   // Continue on another device (/api/devices).
   /** No such code: mistyped, already used, or never made. Said the same for each, so a code says nothing. */

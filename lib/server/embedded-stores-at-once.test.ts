@@ -106,7 +106,7 @@ describe('every embedded store, opened by several processes at once', () => {
       expect(yield* sessions.get(waiting.clientId, waiting.id)).toEqual({ record: waiting, version: 3 })
       expect(yield* sessions.countOpen({ clientId: waiting.clientId, now: Date.now() })).toEqual({ client: 1, all: 1 })
       const chats = yield* useConversations({ store: yield* useEmbeddedConversationStore({ directory }) })
-      expect(yield* chats.get(EARLIER_CHAT.owner, EARLIER_CHAT.id)).toMatchObject({ title: 'Book a flight', waiting: true, conversationState: state })
+      expect(yield* chats.get(EARLIER_CHAT.owner, EARLIER_CHAT.id)).toMatchObject({ title: 'Book a flight', waitingCalls: ['call_seat_1'], conversationState: state })
     })
   })
 })

@@ -1,11 +1,11 @@
-import { createScope, suspend, type Operation } from 'effection'
+import { createScope, suspend, type Operation, type Task } from 'effection'
 import { runNow as runOperationNow } from '../engine/run-now'
 
 /** A resource opened for the life of the process, and how to run its operations from a promise. */
 export interface OpenForProcess<T> {
   value: T
-  /** Runs an operation in the scope `value` lives in. */
-  run<R>(operation: () => Operation<R>): Promise<R>
+  /** Runs an operation in the scope `value` lives in, as a task of it (`halt` stops it). */
+  run<R>(operation: () => Operation<R>): Task<R>
   /**
    * `run`, without the task `run` makes when the operation finishes before its first `yield` —
    * an embedded store's point read, plain synchronous code that needs no scope (anything that
@@ -31,7 +31,7 @@ export async function openForProcess<T>(make: () => Operation<T>): Promise<OpenF
       })
       .catch(reject)
   })
-  const run = <R>(operation: () => Operation<R>) => scope.run(operation)
+  const run = <R>(operation: () => Operation<R>): Task<R> => scope.run(operation)
   const runNow = <R>(operation: () => Operation<R>): Promise<R> => runOperationNow(operation, run)
   return { value, run, runNow }
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import Database from 'libsql'
 import { afterAll, describe, expect, it } from 'vitest'
 import { useConversations } from '../conversations'
-import { conversation, FIRST_TURN } from '../testing/chat-events'
+import { BOOKING_CALL, conversation, FIRST_TURN } from '../testing/chat-events'
 import { openInScope } from '@/lib/testing/in-scope'
 import { describeConversationStoreContract } from '../testing/conversation-store-contract'
 import { writeEarlierChatsDatabase } from '../testing/earlier-chats-database'
@@ -74,7 +74,7 @@ describe('embedded conversation store', () => {
     })
     try {
       const chat = await second.run(() => second.value.get('owner', id))
-      expect(chat).toMatchObject({ title: 'Book a flight', waiting: true })
+      expect(chat).toMatchObject({ title: 'Book a flight', waitingCalls: [BOOKING_CALL.id] })
       expect(chat!.turns[0]!.events.map((event) => event.type)).toEqual(FIRST_TURN.map((event) => event.type))
     } finally {
       await second.destroy()
@@ -91,7 +91,7 @@ describe('embedded conversation store', () => {
     })
     try {
       const chat = await opened.run(() => opened.value.get('owner', 'old-chat'))
-      expect(chat).toMatchObject({ title: 'Book a flight', waiting: true, conversationState: state })
+      expect(chat).toMatchObject({ title: 'Book a flight', waitingCalls: ['call_seat_1'], conversationState: state })
       expect(chat!.turns).toEqual([
         { input: { text: 'Book a flight' }, events: [{ type: 'text', content: 'Which seat?' }, { type: 'conversation_state', messages: state }] },
       ])

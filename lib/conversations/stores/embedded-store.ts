@@ -296,7 +296,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       title: row.title,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
-      waiting: row.waiting_calls !== '[]',
+      waitingCalls: JSON.parse(row.waiting_calls) as string[],
     })
 
     yield* provide({

@@ -37,7 +37,7 @@ export function createMemoryConversationStore(): ConversationStore {
     title: chat.title,
     createdAt: chat.createdAt,
     updatedAt: chat.updatedAt,
-    waiting: chat.waitingCalls.length > 0,
+    waitingCalls: [...chat.waitingCalls],
   })
 
   const newChat = (id: string, at: number): MemoryChat => ({

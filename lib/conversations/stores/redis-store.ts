@@ -272,7 +272,7 @@ export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConv
           title,
           createdAt: Number(createdAt),
           updatedAt: Number(updatedAt),
-          waiting: waiting !== '[]',
+          waitingCalls: JSON.parse(waiting) as string[],
         }))
       },
 
@@ -290,7 +290,7 @@ export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConv
           title,
           createdAt: Number(createdAt),
           updatedAt: Number(updatedAt),
-          waiting: waiting !== '[]',
+          waitingCalls: JSON.parse(waiting) as string[],
           turns: assembleTurns(decoded, state),
           ...(state ? { conversationState: state } : {}),
         }

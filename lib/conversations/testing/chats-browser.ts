@@ -14,6 +14,7 @@ const METHODS: Record<ChatsEndpoint['action'], string> = {
   delete: 'DELETE',
   restore: 'POST',
   export: 'GET',
+  waiting: 'GET',
 }
 
 /** A new browser (no cookie yet) of `app`, calling `handleChatsRequest` with real `Request`s, as the routes do. */
@@ -21,7 +22,7 @@ export function chatsBrowser(app: ChatsApp): ChatsBrowser {
   let cookie: string | undefined
   return {
     async send(endpoint, { method = METHODS[endpoint.action], query = '', body, headers = {}, emptyStream = false } = {}) {
-      const path = 'id' in endpoint ? `/api/chats/${endpoint.id}${endpoint.action === 'restore' || endpoint.action === 'export' ? `/${endpoint.action}` : ''}` : '/api/chats'
+      const path = 'id' in endpoint ? `/api/chats/${endpoint.id}${endpoint.action === 'restore' || endpoint.action === 'export' || endpoint.action === 'waiting' ? `/${endpoint.action}` : ''}` : '/api/chats'
       const request = new Request(`http://localhost${path}${query}`, {
         method,
         headers: {

@@ -5,7 +5,7 @@ import { useConversations, type Conversations } from '../conversations'
 import { isConversationError } from '../errors'
 import { newChatId } from '@/lib/protocol/chat-id'
 import type { ConversationLimits } from '../limits'
-import { FIRST_TURN, SEAT_ANSWER, SECOND_TURN, conversation } from './chat-events'
+import { BOOKING_CALL, FIRST_TURN, SEAT_ANSWER, SECOND_TURN, conversation } from './chat-events'
 import { openInScope, type InScope } from '@/lib/testing/in-scope'
 
 export interface ConversationStoreContractOptions {
@@ -66,7 +66,7 @@ export function describeConversationStoreContract(name: string, { expiresItself,
     it('keeps a new chat, untitled and empty, in its owner’s list', async () => {
       const created = await run(() => chats.create(alice))
       expect(created.id).toMatch(/^[A-Za-z0-9_-]{22}$/)
-      expect(await run(() => chats.list(alice))).toEqual({ chats: [{ id: created.id, title: '', createdAt: clock, updatedAt: clock, waiting: false }] })
+      expect(await run(() => chats.list(alice))).toEqual({ chats: [{ id: created.id, title: '', createdAt: clock, updatedAt: clock, waitingCalls: [] }] })
       expect(await run(() => chats.get(alice, created.id))).toEqual({ ...created, turns: [] })
     })
 
@@ -79,7 +79,7 @@ export function describeConversationStoreContract(name: string, { expiresItself,
 
       const chat = await run(() => chats.get(alice, id))
       const finalState = conversation('Book a flight from NYC to LAX', 'Let me book that flight.', 'Your ticket is TK-1234.')
-      expect(chat).toMatchObject({ id, title: 'Book a flight from NYC to LAX', waiting: false, conversationState: finalState })
+      expect(chat).toMatchObject({ id, title: 'Book a flight from NYC to LAX', waitingCalls: [], conversationState: finalState })
       expect(chat!.turns).toEqual([
         { input: { text: 'Book a flight from NYC to LAX' }, events: FIRST_TURN.map((event) => (event.type === 'conversation_state' ? { ...event, messages: [] } : event)) },
         { input: { pluginElicitResponses: [SEAT_ANSWER] }, events: SECOND_TURN },
@@ -91,7 +91,7 @@ export function describeConversationStoreContract(name: string, { expiresItself,
       clock += 1
       expect(await run(() => chats.startTurn(alice, id, { text: 'Book a flight from NYC to LAX' }, { create: true }))).toBe(0)
       await run(() => chats.appendEvents(alice, id, 0, FIRST_TURN))
-      expect((await run(() => chats.list(alice))).chats).toEqual([{ id, title: 'Book a flight from NYC to LAX', createdAt: clock, updatedAt: clock, waiting: true }])
+      expect((await run(() => chats.list(alice))).chats).toEqual([{ id, title: 'Book a flight from NYC to LAX', createdAt: clock, updatedAt: clock, waitingCalls: [BOOKING_CALL.id] }])
       expect((await run(() => chats.get(alice, id)))!.turns).toEqual([
         { input: { text: 'Book a flight from NYC to LAX' }, events: FIRST_TURN },
       ])
@@ -111,7 +111,7 @@ export function describeConversationStoreContract(name: string, { expiresItself,
       expect(await run(() => chats.get(alice, id))).toBeUndefined()
       expect(await run(() => chats.startTurn(alice, id, input, { create: true, events: FIRST_TURN }))).toBe(0)
       expect((await run(() => chats.get(alice, id)))!.turns).toEqual([{ input, events: FIRST_TURN }])
-      expect((await run(() => chats.list(alice))).chats).toEqual([expect.objectContaining({ id, title: input.text, waiting: true })])
+      expect((await run(() => chats.list(alice))).chats).toEqual([expect.objectContaining({ id, title: input.text, waitingCalls: [BOOKING_CALL.id] })])
       expect(await codeOf(run(() => chats.startTurn(alice, id, input, { create: true, check: true })))).toBe('chat_exists')
       expect(await codeOf(run(() => chats.startTurn(mallory, id, { pluginElicitResponses: [SEAT_ANSWER] }, { check: true })))).toBe('chat_not_found')
       expect(await run(() => chats.startTurn(alice, id, { pluginElicitResponses: [SEAT_ANSWER] }, { check: true }))).toBe(1)
@@ -141,14 +141,14 @@ export function describeConversationStoreContract(name: string, { expiresItself,
 
     it('says which chats wait for an answer, from their events alone', async () => {
       const id = await waitingChat()
-      expect((await run(() => chats.list(alice))).chats).toEqual([expect.objectContaining({ id, waiting: true })])
-      expect(await run(() => chats.get(alice, id))).toMatchObject({ waiting: true })
+      expect((await run(() => chats.list(alice))).chats).toEqual([expect.objectContaining({ id, waitingCalls: [BOOKING_CALL.id] })])
+      expect(await run(() => chats.get(alice, id))).toMatchObject({ waitingCalls: [BOOKING_CALL.id] })
 
       const second = await run(() => chats.startTurn(alice, id, { pluginElicitResponses: [SEAT_ANSWER] }))
       // Answered but not yet done: the call still waits until its result streams.
-      expect((await run(() => chats.list(alice))).chats[0]!.waiting).toBe(true)
+      expect((await run(() => chats.list(alice))).chats[0]!.waitingCalls).toEqual([BOOKING_CALL.id])
       await run(() => chats.appendEvents(alice, id, second, SECOND_TURN.slice(0, 1)))
-      expect((await run(() => chats.list(alice))).chats[0]!.waiting).toBe(false)
+      expect((await run(() => chats.list(alice))).chats[0]!.waitingCalls).toEqual([])
     })
 
     it('lists newest first (the last written first), a page at a time, chats written in the same millisecond included', async () => {
@@ -214,7 +214,7 @@ export function describeConversationStoreContract(name: string, { expiresItself,
 
       expect(await run(() => chats.moveChats(alice, account))).toBe(2)
       expect(await run(() => chats.get(account, waiting))).toEqual(before)
-      expect((await run(() => chats.list(account))).chats.map((chat) => [chat.id, chat.waiting])).toEqual([
+      expect((await run(() => chats.list(account))).chats.map((chat) => [chat.id, chat.waitingCalls.length > 0])).toEqual([
         [other, false],
         [waiting, true],
       ])
@@ -224,7 +224,7 @@ export function describeConversationStoreContract(name: string, { expiresItself,
       // The chat goes on under the account.
       const turn = await run(() => chats.startTurn(account, waiting, { pluginElicitResponses: [SEAT_ANSWER] }))
       await run(() => chats.appendEvents(account, waiting, turn, SECOND_TURN))
-      expect(await run(() => chats.get(account, waiting))).toMatchObject({ waiting: false, turns: [expect.anything(), { input: { pluginElicitResponses: [SEAT_ANSWER] } }] })
+      expect(await run(() => chats.get(account, waiting))).toMatchObject({ waitingCalls: [], turns: [expect.anything(), { input: { pluginElicitResponses: [SEAT_ANSWER] } }] })
       // A repeat moves nothing more.
       expect(await run(() => chats.moveChats(alice, account))).toBe(0)
       expect((await run(() => chats.list(account))).chats).toHaveLength(2)
@@ -325,7 +325,7 @@ export function describeConversationStoreContract(name: string, { expiresItself,
           conversationState: original.conversationState,
         }),
       )
-      expect(imported).toEqual({ id: expect.any(String), title: original.title, createdAt: original.createdAt, updatedAt: clock, waiting: true })
+      expect(imported).toEqual({ id: expect.any(String), title: original.title, createdAt: original.createdAt, updatedAt: clock, waitingCalls: [BOOKING_CALL.id] })
       expect(imported.id).not.toBe(id)
       const copy = await run(() => chats.get(mallory, imported.id))
       expect(copy).toEqual({ ...original, id: imported.id, updatedAt: clock })

@@ -1,0 +1,97 @@
+import { createScope, sleep, until, useAbortSignal, type Operation, type Scope, type Task } from 'effection'
+import type { EndedCallEvent } from '../protocol/ended-call'
+import type { ChatState } from './chat-state'
+import { readNdjson } from './read-ndjson'
+
+/** The first wait before following again after the stream ended with calls still waiting; doubled each time, up to the longest. */
+const FIRST_RETRY_MS = 1000
+const LONGEST_RETRY_MS = 30_000
+/** Ends in a row with no call ended, after which this page follows no more (a reload does). */
+const MOST_ENDS_IN_A_ROW = 8
+
+/**
+ * A kept chat that shows a question holds one request, `GET /api/chats/:id/waiting`, which says
+ * when a call it waits on ends without this page (an operator ended it, its idle time-out did):
+ * each such call's event reaches the state as `local/call_ended`. Held exactly while the chat
+ * waits for the person (`awaiting_input`: no request of its own in flight) on calls of the
+ * server's chat; another set of waiting calls is another request. When it ends while they still
+ * wait (the instance stopped, the network dropped), it is made again after a pause that doubles
+ * from 1 s to 30 s, at most 8 times in a row without news; a refusal (4xx) ends it for this page.
+ * No polling: the server answers when something happens.
+ */
+export interface WaitingWatch {
+  open(): void
+  close(): void
+  /** Holds the request the state asks for (`chatId`: the server's chat, once it has it), none when it asks for none. */
+  reconcile(state: ChatState, chatId: string | undefined): void
+}
+
+export function createWaitingWatch({
+  endpoint = '/api/chats',
+  fetch,
+  ended,
+}: {
+  endpoint?: string
+  fetch: typeof globalThis.fetch
+  /** A call ended: told once per event, in a later task than the reconcile that started the request. */
+  ended(event: EndedCallEvent): void
+}): WaitingWatch {
+  let scope: { scope: Scope; destroy: () => Promise<void> } | undefined
+  let current: { key: string; task: Task<void> } | undefined
+
+  function* follow(chatId: string): Operation<void> {
+    const signal = yield* useAbortSignal()
+    let endsInARow = 0
+    while (endsInARow < MOST_ENDS_IN_A_ROW) {
+      let heard = false
+      try {
+        const response = yield* until(fetch(`${endpoint}/${encodeURIComponent(chatId)}/waiting`, { credentials: 'same-origin', headers: { accept: 'application/x-ndjson' }, signal }))
+        // Refused (the chat is gone, too many followed at once): a reload follows again.
+        if (response.status >= 400 && response.status < 500) return
+        if (response.ok && response.body) {
+          const events = readNdjson(response.body)
+          for (let next = yield* until(events.next()); !next.done; next = yield* until(events.next())) {
+            const event = next.value
+            if (event.type === 'plugin_session_error' || event.type === 'tool_result' || event.type === 'tool_error') {
+              heard = true
+              ended(event)
+            }
+          }
+        }
+      } catch {
+        // The connection dropped or the answer was cut: follow again, below.
+      }
+      endsInARow = heard ? 0 : endsInARow + 1
+      yield* sleep(Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, endsInARow - 1)))
+    }
+  }
+
+  return {
+    open() {
+      if (scope) return
+      const [opened, destroy] = createScope()
+      scope = { scope: opened, destroy }
+    },
+    close() {
+      current = undefined
+      const closing = scope
+      scope = undefined
+      // Futures: each acts once awaited.
+      closing?.destroy().then(undefined, () => {})
+    },
+    reconcile(state, chatId) {
+      const waitingOn =
+        chatId !== undefined && state.status === 'awaiting_input'
+          ? [...new Set(state.entries.flatMap((entry) => (entry.kind === 'tool' ? entry.elicitations.filter((one) => one.status === 'waiting').map((one) => one.question.callId) : [])))].sort()
+          : []
+      const key = waitingOn.length > 0 ? `${chatId}:${waitingOn.join(',')}` : undefined
+      if (current?.key === key) return
+      const previous = current
+      current = undefined
+      previous?.task.halt().then(undefined, () => {})
+      if (key === undefined || !scope) return
+      current = { key, task: scope.scope.run(() => follow(chatId!)) }
+      current.task.catch(() => {})
+    },
+  }
+}

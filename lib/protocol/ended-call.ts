@@ -1,0 +1,16 @@
+import type { ChatEvent } from './events'
+
+/**
+ * What the chat says of a tool call that waited for an answer and no longer does, though no
+ * turn of the chat has said so yet (an operator ended it, its idle time-out did, its session is
+ * gone): the event the chat's next turn would stream for it — `plugin_session_error` for a
+ * session stopped or lost, `tool_result` or `tool_error` for one that ended by itself. The chats
+ * API adds these to a chat it reads (`endedCalls`) and streams them to a page that shows the
+ * question (`GET /api/chats/:id/waiting`); the browser's reducer reads them as it reads a turn's.
+ */
+export type EndedCallEvent = Extract<ChatEvent, { type: 'plugin_session_error' | 'tool_result' | 'tool_error' }>
+
+/** The tool call an `EndedCallEvent` is about. */
+export function endedCallId(event: EndedCallEvent): string {
+  return event.type === 'plugin_session_error' ? event.callId : event.id
+}

@@ -1,0 +1,100 @@
+import { until, type Operation, type Task } from 'effection'
+import { ConversationError, type ChatCalls } from '../conversations'
+import type { CallStanding } from '../engine'
+import { watchEndedCalls } from '../engine/watch-ended-calls'
+import type { EndedCallEvent } from '../protocol/ended-call'
+import type { CallEnds } from '../sessions/call-ends'
+
+/** A page per identity following its waiting calls, on one instance: a few tabs and devices. */
+export const DEFAULT_WATCHES_PER_IDENTITY = 16
+
+export interface ChatCallsOptions {
+  /** How a client's call stands now (`ChatServer.callStanding`). */
+  standing(options: { clientId: string; callId: string }): Promise<CallStanding>
+  /** The announced ends of calls (an operator's End), every instance's. */
+  ends: CallEnds
+  /** Runs an operation in the scope the watches live in (the process's). */
+  run<T>(operation: () => Operation<T>): Task<T>
+  /** At most this many watches per identity on this instance; past it, 429 `too_many_watches`. */
+  maxWatchesPerIdentity?: number
+}
+
+/** The chats API's `ChatCalls`, and how to end every watch (the process is stopping). */
+export interface ChatCallsOfServer extends ChatCalls {
+  /** Ends every watch's response, and answers a later one at once: a graceful stop waits for open responses, and the pages follow again elsewhere. */
+  closeAll(): Promise<void>
+}
+
+/**
+ * The sessions' word on the calls chats leave waiting (`ChatCalls`): a read is one `standing`
+ * per call; a watch is a task of the process's scope (`watchEndedCalls`) that writes each ended
+ * call as an NDJSON line and closes the response once none waits; the request going away, or the
+ * stream cancelled, halts it.
+ */
+export function createChatCalls({ standing, ends, run, maxWatchesPerIdentity = DEFAULT_WATCHES_PER_IDENTITY }: ChatCallsOptions): ChatCallsOfServer {
+  const open = new Map<string, number>()
+  let closed = false
+  const watches = new Set<{ halt(): Promise<void> }>()
+  return {
+    async ended(owner, callIds) {
+      const stands = await Promise.all([...new Set(callIds)].map((callId) => standing({ clientId: owner, callId })))
+      return stands.flatMap((stand) => (stand.kind === 'ended' ? [stand.event] : []))
+    },
+    async watch({ owner, callIds, signal }) {
+      // Stopping: an empty answer at once, and the page follows again (elsewhere, once this instance is out of the balancer).
+      if (closed) return new ReadableStream({ start: (controller) => controller.close() })
+      const held = open.get(owner) ?? 0
+      if (held >= maxWatchesPerIdentity) {
+        throw new ConversationError('too_many_watches', `You follow the waiting questions of ${held} chats already, as many as you may at once. Close a tab, or reload this page later.`)
+      }
+      open.set(owner, held + 1)
+      const encoder = new TextEncoder()
+      let task: Task<void> | undefined
+      /** Halted on purpose (the page went, the process stops): not a failure to report. */
+      let halted = false
+      // A task's halt is a future: it halts once awaited.
+      const halt = async () => {
+        halted = true
+        await task?.halt()
+      }
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          const entry = { halt }
+          watches.add(entry)
+          const emit = (event: EndedCallEvent) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`))
+          const watching = run(function* () {
+            try {
+              const heard = yield* ends.heard(owner)
+              yield* watchEndedCalls({ callIds, standing: (callId) => until(standing({ clientId: owner, callId })), heard, emit })
+            } finally {
+              const left = (open.get(owner) ?? 1) - 1
+              if (left > 0) open.set(owner, left)
+              else open.delete(owner)
+              watches.delete(entry)
+              try {
+                controller.close()
+              } catch {
+                // Cancelled by the client already.
+              }
+            }
+          })
+          task = watching
+          // A store that fails ends this response early (the page follows again); what remains is a halt.
+          watching.then(undefined, (error: unknown) => {
+            if (!halted) console.warn(`Following a chat's waiting calls ended early: ${error instanceof Error ? error.message : String(error)}`)
+          })
+          if (signal.aborted) void halt().catch(() => {})
+          else signal.addEventListener('abort', () => void halt().catch(() => {}), { once: true })
+        },
+        async cancel() {
+          await halt()
+        },
+      })
+      return body
+    },
+    async closeAll() {
+      closed = true
+      await Promise.all([...watches].map((watch) => watch.halt()))
+    },
+  }
+}
