@@ -65,6 +65,8 @@ describe('what the operator sees', () => {
     // A refusal: a body the chat cannot take.
     const refused = await fetch(`${app.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"messages":"x"}' })
     expect(refused.status).toBe(400)
+    // The mark that carried its code to the log line was taken off before the head was written.
+    expect([...refused.headers.keys()].filter((name) => name.startsWith('x-elicit'))).toEqual([])
     const refusedCode = ((await refused.json()) as { error: { code: string } }).error.code
     // A turn, then a booking that waits at its first question, from one browser.
     const chat = createChatApi({ baseURL: app.url })

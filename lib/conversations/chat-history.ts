@@ -2,6 +2,7 @@ import type { Operation } from 'effection'
 import { ChatRequestError } from '../http'
 import type { ChatEvent } from '../protocol/events'
 import type { TurnInput } from './chat'
+import type { TurnMemo } from './conversation-store'
 import { toConversationFailure } from './conversation-failure'
 import type { Conversations } from './conversations'
 import { isConversationError } from './errors'
@@ -17,12 +18,14 @@ import { isConversationError } from './errors'
 export function chatHistoryOf(conversations: Conversations) {
   return {
     *openTurn(owner: string, chatId: string, input: TurnInput, { create = false }: { create?: boolean } = {}) {
-      yield* refusedAsChat(() => conversations.startTurn(owner, chatId, input, { create, check: true }))
+      // What the check read of the chat, carried to the turn's writes: the row is read once a turn, not at each write.
+      const memo: TurnMemo = {}
+      yield* refusedAsChat(() => conversations.startTurn(owner, chatId, input, { create, check: true, memo }))
       let turn: number | undefined
       return {
         *keep(events: readonly ChatEvent[]): Operation<void> {
-          if (turn !== undefined) return yield* refusedAsChat(() => conversations.appendEvents(owner, chatId, turn!, events))
-          turn = yield* refusedAsChat(() => conversations.startTurn(owner, chatId, input, { create, events }))
+          if (turn !== undefined) return yield* refusedAsChat(() => conversations.appendEvents(owner, chatId, turn!, events, memo))
+          turn = yield* refusedAsChat(() => conversations.startTurn(owner, chatId, input, { create, events, memo }))
         },
       }
     },

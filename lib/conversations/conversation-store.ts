@@ -25,6 +25,19 @@ export interface StartTurnOptions {
   events?: readonly ChatEvent[]
   /** Only checks that the turn could start now: the same answer and refusals, nothing written. */
   check?: boolean
+  /** What this turn's earlier call read or wrote of the chat (see `TurnMemo`). */
+  memo?: TurnMemo
+}
+
+/**
+ * What a store read or wrote of a chat in one turn's call, handed to the turn's next call (its
+ * check, its start, each append) so that the store need not read it again: the caller makes one
+ * per turn, empty, and passes it along without looking in it. A store may ignore it. The
+ * embedded store keeps the chat's row there, and writes over it only while the row is still
+ * that one (another write since, from this process or another: it reads the row again).
+ */
+export interface TurnMemo {
+  row?: unknown
 }
 
 /** Where the list resumes: after the chat with this `updatedAt` and `id` (the list's order is both, descending). */
@@ -76,7 +89,11 @@ export interface ConversationStore {
    * no such chat or turn; a deleted chat still takes them (restoring it loses nothing). Throws
    * `chatTooLarge`, storing none of them, when they would pass the chat's limits.
    */
-  appendEvents(owner: string, id: string, options: { turn: number; events: readonly ChatEvent[]; at: number; limits: ConversationLimits }): Operation<boolean>
+  appendEvents(
+    owner: string,
+    id: string,
+    options: { turn: number; events: readonly ChatEvent[]; at: number; limits: ConversationLimits; memo?: TurnMemo },
+  ): Operation<boolean>
   rename(owner: string, id: string, options: { title: string; at: number }): Operation<boolean>
   /** Hides the chat and keeps it until `purgeAt` for `restore`; false when there is no such chat (or it is deleted already). */
   delete(owner: string, id: string, options: { at: number; purgeAt: number }): Operation<boolean>

@@ -3,7 +3,7 @@ import type { ChatEvent } from '../protocol/events'
 import type { Chat, ChatSummary, TurnInput } from './chat'
 import type { ChatExport } from './chat-export'
 import { newChatId } from '../protocol/chat-id'
-import type { ConversationStore } from './conversation-store'
+import type { ConversationStore, TurnMemo } from './conversation-store'
 import { chatExists, chatNotFound } from './errors'
 import { DEFAULT_CONVERSATION_LIMITS, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, UNDO_MS, type ConversationLimits } from './limits'
 import { decodeListCursor, encodeListCursor } from './list-cursor'
@@ -43,8 +43,10 @@ export interface Conversations {
    *
    * With `events`, the turn's first batch is stored in that same write (see `appendEvents`).
    * With `check`, nothing is written: the same answer and refusals as the write would give now.
+   * With `memo` (one per turn, the same for its check, its start and its appends), the store
+   * may carry what one call read to the next instead of reading it again.
    */
-  startTurn(owner: string, id: string, input: TurnInput, options?: { create?: boolean; events?: readonly ChatEvent[]; check?: boolean }): Operation<number>
+  startTurn(owner: string, id: string, input: TurnInput, options?: { create?: boolean; events?: readonly ChatEvent[]; check?: boolean; memo?: TurnMemo }): Operation<number>
   /**
    * Appends events of turn `turn` as they stream, in one small write per call.
    *
@@ -53,7 +55,7 @@ export interface Conversations {
    * the store (a `kill -9` loses at most what the browser had not yet received). Throws
    * `chatNotFound` when the chat is gone (purged), `chatTooLarge` when the events would pass its limits.
    */
-  appendEvents(owner: string, id: string, turn: number, events: readonly ChatEvent[]): Operation<void>
+  appendEvents(owner: string, id: string, turn: number, events: readonly ChatEvent[], memo?: TurnMemo): Operation<void>
   /** Renames the chat (the title validated by the caller). Throws `chatNotFound`. */
   rename(owner: string, id: string, title: string): Operation<void>
   /** Hides the chat; restorable until the time it returns (epoch ms), then purged. Throws `chatNotFound`. */
@@ -133,16 +135,16 @@ export function useConversations({ store, limits = DEFAULT_CONVERSATION_LIMITS, 
         return yield* store.get(owner, id)
       },
 
-      *startTurn(owner, id, input, { create = false, events, check } = {}) {
+      *startTurn(owner, id, input, { create = false, events, check, memo } = {}) {
         const title = input.text === undefined ? undefined : titleFrom(input.text) || undefined
-        const turn = yield* store.startTurn(owner, id, { input, title, at: now(), limits, create, events, check })
+        const turn = yield* store.startTurn(owner, id, { input, title, at: now(), limits, create, events, check, memo })
         if (turn === undefined) throw create ? chatExists() : chatNotFound()
         return turn
       },
 
-      *appendEvents(owner, id, turn, events) {
+      *appendEvents(owner, id, turn, events, memo) {
         if (events.length === 0) return
-        if (!(yield* store.appendEvents(owner, id, { turn, events, at: now(), limits }))) throw chatNotFound()
+        if (!(yield* store.appendEvents(owner, id, { turn, events, at: now(), limits, memo }))) throw chatNotFound()
       },
 
       *rename(owner, id, title) {

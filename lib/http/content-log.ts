@@ -1,13 +1,13 @@
 import { contentNotes } from './request-telemetry'
 
 /**
- * A streamed turn's body as it is, read on its way out for what `LOG_CONTENT=1` lets the log say
+ * A streamed turn's body (the answer to `request`) as it is, read on its way out for what `LOG_CONTENT=1` lets the log say
  * (`contentNotes`): its `error` event's message, the answers the tool rejected. Without
  * `LOG_CONTENT` the stream is returned untouched and nothing is read: the log then holds no
  * message text, answer or token.
  */
-export function loggingContent(stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  const note = contentNotes()
+export function loggingContent(request: Request, stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const note = contentNotes(request)
   if (!note) return stream
   const decoder = new TextDecoder()
   let partial = ''

@@ -32,10 +32,10 @@ export class Refusal<Code extends ErrorCode = ErrorCode> extends Error {
 
   toResponse(headers?: Record<string, string>): Response {
     const details = this.details()
-    // The request's log line says the code, and the refusals' metric counts it (request-telemetry.ts).
-    noteRefusal(this.code, typeof details.scope === 'string' ? details.scope : undefined, this.message)
+    // The refusals' metric counts it, and the request's log line says the code (request-telemetry.ts: the mark is taken off before the head is written).
+    const mark = noteRefusal(this.code, typeof details.scope === 'string' ? details.scope : undefined, this.message)
     const body = { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}), ...details } }
-    return Response.json(body, { status: this.status, headers })
+    return Response.json(body, { status: this.status, headers: { ...headers, ...mark } })
   }
 
   /** What else the JSON of this refusal says, after its code, message and issues. */

@@ -81,12 +81,12 @@ export async function handleChatRequest({
       signal: request.signal,
       onEnd: (errorCode) => {
         // A turn that ended with an `error` event: its code goes on the request's log line.
-        if (errorCode) noteTurnError(errorCode)
+        if (errorCode) noteTurnError(request, errorCode)
         end?.()
       },
     })
     release = undefined
-    return new Response(loggingContent(stream), {
+    return new Response(loggingContent(request, stream), {
       headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store', ...client.headers },
     })
   } catch (error) {

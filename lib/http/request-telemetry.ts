@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { createHash } from 'node:crypto'
 import http from 'node:http'
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api'
@@ -19,34 +18,56 @@ interface RequestNote {
   span?: Span
 }
 
-const globalForNotes = globalThis as typeof globalThis & { requestNotes?: AsyncLocalStorage<RequestNote> }
-/** Shared by every bundle (instrumentation installs the hook, the routes' refusals note their code). */
-const notes = (globalForNotes.requestNotes ??= new AsyncLocalStorage<RequestNote>())
+/*
+ * How the notes reach the hook without a per-request async context (an AsyncLocalStorage run per
+ * request cost about 0.3–0.5 ms of CPU a booking on Node 20, docs/benchmarks.md):
+ *
+ * - a refusal's Response carries its code, scope and message to the hook in a header of its own
+ *   (`REFUSAL_HEADER`), which the hook reads and removes before the response's head is written:
+ *   the client never sees it;
+ * - a streamed turn's error and `LOG_CONTENT`'s notes, which come after the head, reach the
+ *   request's note through the Request the route is handed: the hook sets `NOTE_HEADER` on the
+ *   incoming request to the key of its note among the requests in flight (`notesInFlight`),
+ *   replacing whatever the client sent under that name, so that no client can name another
+ *   request's note.
+ */
+const REFUSAL_HEADER = 'x-elicit-refusal'
+const NOTE_HEADER = 'x-elicit-request-note'
+const REFUSAL = Symbol.for('elicit-chat.refusal-note')
+
+const globalForNotes = globalThis as typeof globalThis & { requestNotesInFlight?: Map<string, RequestNote> }
+/** Shared by every bundle (instrumentation installs the hook, the routes note their turns' errors): each request's note by its key, from its start to its close. */
+const notesInFlight = (globalForNotes.requestNotesInFlight ??= new Map<string, RequestNote>())
+
+const installed = () => (http.Server.prototype as http.Server & { [INSTALLED]?: boolean })[INSTALLED] === true
 
 /**
- * Called where a refusal becomes the response (`Refusal.toResponse`): its code goes on the
- * request's one log line and is counted in `elicit_refusals_total`. Outside a request (a test
- * calling a route directly) it only counts.
+ * Called where a refusal becomes the response (`Refusal.toResponse`): counted in
+ * `elicit_refusals_total`, and the headers its Response carries so that its code (and a 429's
+ * scope, and its message for `LOG_CONTENT=1`) go on the request's one log line. None when the
+ * hook is not installed (a test calling a route directly, the bench's baseline): it only counts.
  */
-export function noteRefusal(code: string, scope?: string, message?: string): void {
+export function noteRefusal(code: string, scope?: string, message?: string): Record<string, string> {
   serverMetrics().refusals.note(code, scope)
-  const note = notes.getStore()
-  if (note) {
-    note.code = code
-    note.scope = scope
-    note.message = message
-  }
+  if (!installed()) return {}
+  return { [REFUSAL_HEADER]: encodeURIComponent(JSON.stringify({ code, scope, message })) }
 }
 
 /**
  * Called when a streamed turn ended with an `error` event (`model_timeout`, `store_unavailable`,
- * …), after its 200: the code goes on the request's log line, and is counted in
+ * …), after its 200: the code goes on the line of `request` (the route's), and is counted in
  * `elicit_turn_errors_total`.
  */
-export function noteTurnError(code: string): void {
+export function noteTurnError(request: Request, code: string): void {
   serverMetrics().turnErrors.inc({ code })
-  const note = notes.getStore()
+  const note = noteOf(request)
   if (note) note.code = code
+}
+
+/** The note of the request in flight that `request` is (the route's view of it), if the hook made one. */
+function noteOf(request: Request): RequestNote | undefined {
+  const key = request.headers.get(NOTE_HEADER)
+  return key === null ? undefined : notesInFlight.get(key)
 }
 
 /**
@@ -59,15 +80,17 @@ export function noteTurnError(code: string): void {
  * admission gate (`admission-gate.ts`) under overload is not in its duration.
  */
 /**
- * With `LOG_CONTENT=1`, what a streamed turn tells that the log may say (`content-log.ts` reads
- * its events): the `error` event's message goes on the request's line, and each answer the
- * tool rejected gets a line of its own (`answer rejected`, with the request's trace ids).
- * Undefined without `LOG_CONTENT`, or outside a request: then nothing reads the stream.
+ * With `LOG_CONTENT=1`, what a streamed turn of `request` tells that the log may say
+ * (`content-log.ts` reads its events): the `error` event's message goes on the request's line,
+ * and each answer the tool rejected gets a line of its own (`answer rejected`, with the
+ * request's trace ids). Undefined without `LOG_CONTENT`, or outside a request the hook saw: then
+ * nothing reads the stream.
  */
-export function contentNotes(): ((event: { type: string; message?: string; elicitId?: string }) => void) | undefined {
-  const note = notes.getStore()
+export function contentNotes(request: Request): ((event: { type: string; message?: string; elicitId?: string }) => void) | undefined {
   const logger = serverLogger()
-  if (!note || !logger.content) return undefined
+  if (!logger.content) return undefined
+  const note = noteOf(request)
+  if (!note) return undefined
   return (event) => {
     if (event.type === 'error') note.message = event.message
     else if (event.type === 'plugin_elicit_rejected') logger.info('answer rejected', { elicitId: event.elicitId, message: event.message, ...traceIdsOf(note.span) })
@@ -85,7 +108,9 @@ export function installRequestTelemetry(): void {
   const prototype = http.Server.prototype as http.Server & { [INSTALLED]?: boolean }
   if (prototype[INSTALLED]) return
   prototype[INSTALLED] = true
+  takeRefusalsAtHead()
   const tracer = serverTracer()
+  let requests = 0
   const { httpRequestDuration } = serverMetrics()
   const emit = prototype.emit
   prototype.emit = function (this: http.Server & { [UNOBSERVED]?: boolean }, event: string | symbol, ...args: unknown[]) {
@@ -95,6 +120,10 @@ export function installRequestTelemetry(): void {
     const response = args[1] as http.ServerResponse
     const started = performance.now()
     const note: RequestNote = {}
+    const key = String(++requests)
+    // The route reaches its note by this key (`noteOf`); a client's own value of the header is replaced.
+    request.headers[NOTE_HEADER] = key
+    notesInFlight.set(key, note)
     const method = methodOf(request.method)
     const route = routeOf(request.url ?? '/')
     // With traces on, the request's server span, continuing the caller's trace (`traceparent`).
@@ -102,6 +131,9 @@ export function installRequestTelemetry(): void {
     const span = tracer && startServerSpan(tracer, parent!, request, method, route)
     note.span = span
     response.once('close', () => {
+      notesInFlight.delete(key)
+      const refused = (response as MarkedResponse)[REFUSAL]
+      if (refused) Object.assign(note, refused)
       const seconds = (performance.now() - started) / 1000
       const status = response.statusCode
       if (span) endServerSpan(span, status, note.code, !response.writableFinished)
@@ -124,9 +156,48 @@ export function installRequestTelemetry(): void {
         ...traceIdsOf(span),
       })
     })
-    if (!span) return notes.run(note, pass)
-    return context.with(trace.setSpan(parent!, span), () => notes.run(note, pass))
+    if (!span) return pass()
+    return context.with(trace.setSpan(parent!, span), pass)
   } as typeof prototype.emit
+}
+
+type MarkedResponse = http.ServerResponse & { [REFUSAL]?: Pick<RequestNote, 'code' | 'scope' | 'message'> }
+
+/**
+ * Every response's head, as it is written (`writeHead`, which Node also calls for a head written
+ * implicitly by the first write or the end): a refusal's `REFUSAL_HEADER` is taken off it and
+ * kept on the response for its log line. Set with `setHeader` (Next copies a Response's headers
+ * so) or passed to `writeHead` as an object (a plain `node:http` handler).
+ */
+function takeRefusalsAtHead(): void {
+  const prototype = http.ServerResponse.prototype
+  const writeHead = prototype.writeHead as (this: http.ServerResponse, ...args: unknown[]) => http.ServerResponse
+  prototype.writeHead = function (this: MarkedResponse, ...args: unknown[]) {
+    const set = this.getHeader(REFUSAL_HEADER)
+    if (set !== undefined) {
+      this.removeHeader(REFUSAL_HEADER)
+      this[REFUSAL] = refusalFrom(set)
+    }
+    const at = typeof args[1] === 'string' ? 2 : 1
+    const headers = args[at]
+    if (headers && typeof headers === 'object' && !Array.isArray(headers) && REFUSAL_HEADER in headers) {
+      const { [REFUSAL_HEADER]: passed, ...rest } = headers as Record<string, unknown>
+      this[REFUSAL] = refusalFrom(passed)
+      args[at] = rest
+    }
+    return writeHead.apply(this, args)
+  } as typeof prototype.writeHead
+}
+
+/** A refusal's note from its header (`noteRefusal`); nothing from what is not one. */
+function refusalFrom(value: unknown): Pick<RequestNote, 'code' | 'scope' | 'message'> | undefined {
+  try {
+    const parsed = JSON.parse(decodeURIComponent(String(value))) as Record<string, unknown>
+    const text = (field: unknown) => (typeof field === 'string' ? field : undefined)
+    return typeof parsed.code === 'string' ? { code: parsed.code, scope: text(parsed.scope), message: text(parsed.message) } : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** The server span of a request, by the HTTP semantic conventions; a child of the incoming `traceparent`, if any. */

@@ -4,10 +4,11 @@ import type Database from 'libsql'
 import { immediateTransaction, openEmbeddedDatabase } from '../../storage/embedded-database'
 import type { Message } from '../../protocol/messages'
 import type { ChatSummary } from '../chat'
-import type { ConversationStore, StartTurnOptions } from '../conversation-store'
-import { isConversationError, tooManyChats } from '../errors'
+import type { ConversationStore } from '../conversation-store'
+import { tooManyChats } from '../errors'
 import { waitingCalls } from '../waiting'
-import { assembleTurns, byteLength, decodeEntry, encodeEvents, entriesOf, refuseOverSize, type EntryKind } from './chat-entries'
+import { assembleTurns, byteLength, decodeEntry, entriesOf, type EntryKind } from './chat-entries'
+import { embeddedTurnWrites, type ChatRow } from './embedded-turns'
 
 export interface EmbeddedConversationStoreOptions {
   /** `DATA_DIR`: the chats are kept in `<directory>/conversations.db`. */
@@ -22,7 +23,6 @@ export interface EmbeddedConversationStoreOptions {
  */
 export const CONVERSATIONS_DATABASE_FILE = 'conversations.db'
 
-const EMPTY = { events: 0, bytes: 0, stateBytes: 0 }
 
 /** At most this many deleted chats are purged per `sweep`, so one sweep never holds the writer long. */
 const SWEEP_BATCH = 200
@@ -84,16 +84,6 @@ function migrate(db: Database.Database): void {
   `)
 }
 
-interface ChatRow {
-  title: string
-  turns: number
-  events: number
-  bytes: number
-  waiting_calls: string
-  state_bytes: number
-  purge_at: number | null
-}
-
 interface ListedRow {
   id: string
   title: string
@@ -122,9 +112,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
     })
 
     const statements = {
-      row: db.prepare<[string, string]>(
-        'select title, turns, events, bytes, waiting_calls, state_bytes, purge_at from chats where owner = ? and id = ?',
-      ),
+      row: db.prepare<[string, string]>('select turns, events, bytes, waiting_calls, state_bytes, purge_at from chats where owner = ? and id = ?'),
       count: db.prepare<[string]>('select count(*) as count from chats where owner = ? and purge_at is null'),
       insert: db.prepare(
         `insert into chats (owner, id, title, created_at, updated_at, purge_at, turns, events, bytes, waiting_calls, state_bytes)
@@ -145,15 +133,6 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
          where chats.owner = ? and chats.id = ? and purge_at is null`,
       ),
       entries: db.prepare<[string, string]>('select turn, kind, data from chat_entries where owner = ? and chat_id = ? order by rowid'),
-      startTurn: db.prepare(
-        `update chats set turns = turns + 1, bytes = bytes + @bytes, updated_at = @at, title = case when title = '' and @title is not null then @title else title end
-         where owner = @owner and id = @id`,
-      ),
-      appended: db.prepare(
-        `update chats set events = events + @events, bytes = bytes + @bytes, updated_at = @at, waiting_calls = @waitingCalls,
-           state_bytes = coalesce(@stateBytes, state_bytes)
-         where owner = @owner and id = @id`,
-      ),
       // In place when the chat has one: cheaper than `insert or replace` (a delete and an insert), and a turn writes one at its end.
       putState: db.prepare<[string, string, string]>('insert into chat_states (owner, id, state) values (?, ?, ?) on conflict (owner, id) do update set state = excluded.state'),
       rename: db.prepare<[string, number, string, string]>('update chats set title = ?, updated_at = ? where owner = ? and id = ? and purge_at is null'),
@@ -193,66 +172,12 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       for (const entry of entries) statements.insertEntry.run(owner, chat.id, entry.turn, entry.kind, entry.text)
     })
 
-    /** What starting a turn would write, or undefined (no such chat; with `create`, the id taken); throws the limits' refusals. */
-    const admitTurn = (owner: string, id: string, { input, create, limits }: StartTurnOptions) => {
-      const row = rowOf(owner, id)
-      if (create ? row : !row || row.purge_at !== null) return undefined
-      if (create && countOf(owner) >= limits.maxChats) throw tooManyChats(limits.maxChats)
-      const text = JSON.stringify(input)
-      const bytes = byteLength(text)
-      refuseOverSize(limits, row ? { events: row.events, bytes: row.bytes, stateBytes: row.state_bytes } : EMPTY, { events: 1, bytes })
-      return { row, text, bytes, turn: row ? row.turns : 0 }
-    }
-
-    const appendIn = (owner: string, id: string, { turn, events, at, limits }: Parameters<ConversationStore['appendEvents']>[2]) => {
-      const row = rowOf(owner, id)
-      if (!row || turn < 0 || turn >= row.turns) return false
-      const encoded = encodeEvents(events)
-      refuseOverSize(
-        limits,
-        { events: row.events, bytes: row.bytes, stateBytes: row.state_bytes },
-        { events: events.length, bytes: encoded.bytes, stateBytes: encoded.state?.bytes },
-      )
-      statements.insertEntry.run(owner, id, turn, 'events', encoded.text)
-      statements.appended.run({
-        owner,
-        id,
-        events: events.length,
-        bytes: encoded.bytes,
-        at,
-        waitingCalls: JSON.stringify(waitingCalls(JSON.parse(row.waiting_calls) as string[], events)),
-        stateBytes: encoded.state?.bytes ?? null,
-      })
-      if (encoded.state) statements.putState.run(owner, id, encoded.state.text)
-      return true
-    }
-
-    // One transaction for the turn's input and its first batch: a turn that streams at once costs one write, not two.
-    // A batch refused by the limits is not written, the input is (as if appended after it): the refusal is thrown once committed.
-    const startTurnIn = immediateTransaction(db, (owner: string, id: string, options: StartTurnOptions) => {
-      const admitted = admitTurn(owner, id, options)
-      if (!admitted) return undefined
-      const { row, text, bytes, turn } = admitted
-      const { title, at, events, limits } = options
-      statements.insertEntry.run(owner, id, turn, 'input', text)
-      if (row) statements.startTurn.run({ owner, id, bytes, at, title: title ?? null })
-      else statements.insert.run({ owner, id, title: title ?? '', createdAt: at, updatedAt: at, turns: 1, events: 0, bytes, waitingCalls: '[]', stateBytes: 0 })
-      if (!events || events.length === 0) return { turn }
-      try {
-        appendIn(owner, id, { turn, events, at, limits })
-      } catch (error) {
-        if (isConversationError(error) && error.code === 'chat_too_large') return { turn, refused: error }
-        throw error
-      }
-      return { turn }
+    const turns = embeddedTurnWrites(db, {
+      rowOf,
+      countOf,
+      insertEntry: (owner, id, turn, kind, text) => statements.insertEntry.run(owner, id, turn, kind, text),
+      putState: (owner, id, state) => statements.putState.run(owner, id, state),
     })
-    const startTurn = (owner: string, id: string, options: StartTurnOptions) => {
-      const started = startTurnIn(owner, id, options)
-      if (started?.refused) throw started.refused
-      return started?.turn
-    }
-
-    const appendEvents = immediateTransaction(db, appendIn)
 
     const restore = immediateTransaction(db, (owner: string, id: string, { at, limits }: Parameters<ConversationStore['restore']>[2]) => {
       const row = rowOf(owner, id)
@@ -322,13 +247,11 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
       },
 
       *startTurn(owner, id, options) {
-        // A check is a read: no transaction, no write lock.
-        if (options.check) return admitTurn(owner, id, options)?.turn
-        return startTurn(owner, id, options)
+        return options.check ? turns.check(owner, id, options) : turns.start(owner, id, options)
       },
 
       *appendEvents(owner, id, options) {
-        return appendEvents(owner, id, options)
+        return turns.append(owner, id, options)
       },
 
       *rename(owner, id, { title, at }) {
@@ -356,3 +279,4 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
     })
   })
 }
+
