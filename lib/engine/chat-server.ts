@@ -35,7 +35,7 @@ import type { ExternalToolSource } from '../tools/external-tools'
 import { createToolRegistry, type ExternalToolAudience, type ToolAsker, type ToolDescription } from './tool-registry'
 import type { Person } from '../http/people-list'
 import { toIssues } from '../runtime/json-schema'
-import type { WaitingQuestion } from '../runtime/pending-question'
+import type { Question } from '../protocol/question'
 import { turnInputOf, type ChatHistory } from './chat-history-port'
 import type { ChatEvent } from '../protocol/events'
 import type { Budget } from '../budgets/budget'
@@ -145,7 +145,7 @@ export interface ChatServer {
    * on none (answered, ended, another client's). Read only: what something outside the turn
    * needs to serve that one question, e.g. the MCP App an external server's form names.
    */
-  waitingQuestion(options: { clientId: string; callId: string }): Promise<WaitingQuestion | undefined>
+  waitingQuestion(options: { clientId: string; callId: string }): Promise<Question | undefined>
   /** Every tool the one asking can use now (`asker`: their client id and, with sign-in, the person), the app's own and external ones. */
   listTools(asker?: ToolAsker): ToolDescription[]
   /** Moves `from`'s waiting tool sessions to `to` (a browser's to the account it signs in to: `moveWaitingSessions`); how many moved. */
@@ -154,7 +154,7 @@ export interface ChatServer {
   close(): Promise<void>
 }
 
-export type { WaitingCall, WaitingQuestion }
+export type { WaitingCall }
 
 /** Stores the refusal of a recorded turn; if that fails too, the refusal itself is still the answer. */
 function* keepRefusal(append: () => Operation<void>): Operation<void> {
@@ -322,8 +322,7 @@ export async function createChatServer({
       inScope(function* () {
         const loaded = yield* sessions.load(clientId, callId)
         if (loaded.kind !== 'waiting') return undefined
-        const { request } = loaded
-        return { toolName: loaded.stored.record.toolName, elicitId: request.elicitId, key: request.key, context: request.context }
+        return loaded.request.question
       }),
     listTools: (asker) => registry.describe(asker),
     moveWaiting: ({ from, to }) => inScope(() => moveWaitingSessions(store, { from, to, now: Date.now() })),

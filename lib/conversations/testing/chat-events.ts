@@ -16,6 +16,7 @@ export const SEAT_QUESTION: Extract<ChatEvent, { type: 'plugin_elicit_request' }
   elicitId: 'book_flight:pickSeat:call_seat_1:2',
   key: 'pickSeat',
   message: 'Pick a seat on UA 123',
+  context: { flight: 'UA 123' },
   schema: { type: 'object', properties: { seat: { type: 'string', title: 'Seat' } } },
   choices: { seat: [{ value: '10A', title: '10A · window' }] },
   fieldTitles: { seat: 'Seat' },
