@@ -95,7 +95,7 @@ describe('a question registered with a component', () => {
     expect(paintPlugin.handlers.pickPaint).not.toBe(PaintPicker)
   })
 
-  it('renders with the message, the decoded context, the choices, and respond; it answers with what respond gets', async () => {
+  it('renders with the message, the context, the choices, and respond; it answers with what respond gets', async () => {
     const choices = { paint: [{ value: 'teal', title: 'Teal (matt)' }] }
     const result = await run(function* () {
       const handler = yield* startHandler(requestFor(choices))
