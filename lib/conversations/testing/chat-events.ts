@@ -23,6 +23,19 @@ export const SEAT_QUESTION: Extract<ChatEvent, { type: 'plugin_elicit_request' }
   choiceAnswers: { seat: { '10A': { row: 10, seat: 'A' } } },
 }
 
+/**
+ * `SEAT_QUESTION` as a server before the context was a field of its own sent it, and a chat kept
+ * (or exported) then still has it: its context encoded into its schema and after its message.
+ */
+export const EARLIER_SEAT_QUESTION = (() => {
+  const { context, schema, message, ...rest } = SEAT_QUESTION
+  return {
+    ...rest,
+    message: `${message}\n\n--x-model-context: application/json\n${JSON.stringify(context)}`,
+    schema: { ...schema, 'x-model-context': context },
+  } as unknown as ChatEvent
+})()
+
 export function conversation(...contents: string[]): Message[] {
   return contents.map((content, index) => ({ role: index % 2 === 0 ? 'user' : 'assistant', content }))
 }
