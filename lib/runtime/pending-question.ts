@@ -22,7 +22,7 @@ export type AnswerCheck =
  * (`toRecord`).
  *
  * Only the parts are kept while the tool waits (the context is the tool's own object, carried as
- * it is); the form is built when first read, so a waiting session holds no second copy of its context.
+ * it is, never encoded); the `Question` is built each time it is read, and the form once, when first read.
  */
 export class PendingQuestion {
   private readonly responseSchema: z.ZodType
