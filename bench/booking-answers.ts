@@ -1,5 +1,4 @@
 import type { PluginElicitRequestEvent } from '../lib/protocol'
-import { decodeModelContext } from '../lib/tools/model-context'
 import type { Flight, SeatMap } from '../plugins/book-flight/flights'
 
 /** What every booking in the bench starts with. */
@@ -17,7 +16,7 @@ export function chooseSeat(request: PluginElicitRequestEvent): { row: number; se
 }
 
 function contextOf(request: PluginElicitRequestEvent) {
-  return decodeModelContext({ message: request.message, schema: request.schema }).context
+  return request.context
 }
 
 function freeSeat(seatMap: SeatMap) {

@@ -3,7 +3,8 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { prerender } from 'react-dom/static'
 import { describe, expect, it } from 'vitest'
 import type { ElicitationEntry } from '@/lib/client'
-import { toPluginElicitRequest, type PluginClientContext, type PluginElicitRequest, type QuestionProps, type RenderedComponent } from '@/lib/plugins'
+import type { PluginClientContext, QuestionProps, RenderedComponent } from '@/lib/plugins'
+import type { Question } from '@/lib/protocol'
 import { questionHandler } from '@/lib/plugins/question-handler'
 import { ElicitationView } from './ElicitationView'
 
@@ -20,23 +21,24 @@ function questionRender(response?: unknown): RenderedComponent {
       yield undefined as never
     },
   } as unknown as PluginClientContext
-  const request = { message: 'Which seat?', context: {}, choices: {}, defaults: {} } as unknown as PluginElicitRequest
+  const request = { message: 'Which seat?', context: {}, choices: {}, defaults: {} } as unknown as Question
   questionHandler(SeatButtons as never)(request, ctx)[Symbol.iterator]().next()
   return shown!
 }
 
 const question: ElicitationEntry = {
-  question: toPluginElicitRequest({
+  question: {
     sessionId: 'call-1',
     callId: 'call-1',
     elicitId: 'book_flight/pickSeat/call-1/5',
     toolName: 'book_flight',
     key: 'pickSeat',
     message: 'Which seat?',
+    context: {},
     schema: {},
     fieldTitles: { seat: 'Seat' },
     choices: { seat: [{ value: '10A', title: '10A · window' }] },
-  }),
+  },
   attempt: 1,
   status: 'waiting',
   answers: [],

@@ -9,8 +9,8 @@ import type { ElicitationEntry } from '@/lib/client'
 import { createChatServer, type ChatServer } from '@/lib/engine/chat-server'
 import { createChatTestClient, elicitRequests, eventsOf, type ChatTestClient } from '@/lib/engine/testing/chat-test-client'
 import { createOfflineModel, type OfflineSkill } from '@/lib/models'
-import { createPluginClientContext, executePluginElicitHandler, toPluginElicitRequest, type PluginElicitRequest, type RenderedComponent } from '@/lib/plugins'
-import type { ElicitAnswer } from '@/lib/protocol'
+import { createPluginClientContext, executePluginElicitHandler, type RenderedComponent } from '@/lib/plugins'
+import type { ElicitAnswer, Question } from '@/lib/protocol'
 import { createChatRegistry } from './chat-registry'
 import { ElicitationView } from './ElicitationView'
 
@@ -40,7 +40,7 @@ afterEach(async () => {
 afterAll(closeDomWindow)
 
 /** The question's handler run as the chat runs it, until it answers: its renders shown as the chat shows them. */
-function* answering(request: PluginElicitRequest, show: (rendered: RenderedComponent) => void): Operation<ElicitAnswer> {
+function* answering(request: Question, show: (rendered: RenderedComponent) => void): Operation<ElicitAnswer> {
   const task = yield* spawn(function* () {
     const signal = yield* useAbortSignal()
     return yield* executePluginElicitHandler({ registry, request, ctx: createPluginClientContext({ request, signal, show }) })
@@ -56,7 +56,7 @@ function Shown({ rendered }: { rendered: RenderedComponent }) {
 describe('a question with a form and no component', () => {
   it('is shown as the form generated from it, in the kit’s fields, and its answer reaches the tool as the tool’s answer', async () => {
     const [event] = elicitRequests((await client.say('RSVP')).events)
-    const request = toPluginElicitRequest(event!)
+    const { type: _type, ...request } = event!
     expect(request.form?.properties.guests).toEqual({ type: 'integer', title: 'Guests', minimum: 0, maximum: 4, default: 0 })
 
     const renders = createQueue<RenderedComponent, never>()
@@ -105,7 +105,7 @@ describe('a question with a form and no component', () => {
 
   it('declined, the tool hears a decline', async () => {
     const [event] = elicitRequests((await client.say('RSVP')).events)
-    const request = toPluginElicitRequest(event!)
+    const { type: _type, ...request } = event!
     const renders = createQueue<RenderedComponent, never>()
     const answer = run(() => answering(request, (rendered) => renders.add(rendered)))
     render(<Shown rendered={await run(function* () { return (yield* renders.next()).value })} />)

@@ -1,23 +1,24 @@
 import { describe, expect, it } from 'vitest'
 import type { ElicitationEntry } from '@/lib/client'
-import { toPluginElicitRequest, type PluginElicitRequest } from '@/lib/plugins'
-import { encodeModelContext } from '@/lib/tools/model-context'
+import type { Question } from '@/lib/protocol'
 import { answerLine } from './answer-line'
 
-const seatQuestion = toPluginElicitRequest({
+const seatQuestion: Question = {
   sessionId: 'call-1',
   callId: 'call-1',
   elicitId: 'book_flight/pickSeat/call-1/5',
   toolName: 'book_flight',
   key: 'pickSeat',
-  ...encodeModelContext({ message: 'Select your seat on SH 769: 52 of 60 seats are free.', schema: {}, context: { seatMap: {} } }),
+  message: 'Select your seat on SH 769: 52 of 60 seats are free.',
+  schema: {},
+  context: { seatMap: {} },
   choices: { seat: [{ value: '10A', title: '10A · window' }, { value: '10B', title: '10B · middle' }] },
   fieldTitles: { seat: 'Seat' },
   choiceAnswers: { seat: { '10A': { row: 10, seat: 'A' }, '10B': { row: 10, seat: 'B' } } },
-})
+}
 
 /** The seat question, its form changed as given. */
-const withQuestion = (entry: ElicitationEntry, change: Partial<PluginElicitRequest>): ElicitationEntry => ({ ...entry, question: { ...entry.question, ...change } })
+const withQuestion = (entry: ElicitationEntry, change: Partial<Question>): ElicitationEntry => ({ ...entry, question: { ...entry.question, ...change } })
 
 const seat: ElicitationEntry = {
   question: seatQuestion,

@@ -24,7 +24,7 @@ export function answerLine(elicitation: ElicitationEntry): AnswerLine {
     const response = isRecord(result.content) ? result.content : { answer: result.content }
     return { outcome: 'answered', parts: describeAnswer({ response, fieldTitles, choices, choiceAnswers }).map(withoutEcho) }
   }
-  const asked = Object.values(fieldTitles).join(' · ') || promptOf(question.message)
+  const asked = Object.values(fieldTitles ?? {}).join(' · ') || promptOf(question.message)
   const outcome = result?.action === 'decline' ? 'declined' : result?.action === 'cancel' ? 'cancelled' : 'unanswered'
   const value = { declined: 'Declined', cancelled: 'Cancelled', unanswered: elicitation.status === 'stopped' ? 'Stopped before an answer' : 'Not answered' }[outcome]
   return { outcome, parts: [{ title: asked, value }] }

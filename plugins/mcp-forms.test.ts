@@ -5,7 +5,6 @@ import { whyNotInFormSubset } from '@/lib/mcp/server'
 import { connectBookingClient, firstChoices, type Answer } from '@/lib/mcp/server/testing/booking-client'
 import { servedEndpoints } from '@/lib/mcp/server/testing/served-endpoints'
 import { QUESTION_META_KEY, type FormSchema } from '@/lib/protocol/question-form'
-import { MODEL_CONTEXT_BOUNDARY } from '@/lib/tools'
 import { pluginTools } from './index'
 
 // A check of every plugin, a new one included: each of its questions reaches an MCP client as a
@@ -60,7 +59,7 @@ describe.each(ERAS)('every question of every plugin, as an official v2 client (%
     expect(asked[1]!.message).toMatch(/^That answer was not accepted: .+ is missing\. Please answer again\.\n\n/)
     for (const question of asked) {
       expect(whyNotInFormSubset(question.schema), JSON.stringify(question.schema)).toBeUndefined()
-      expect(question.message).not.toContain(MODEL_CONTEXT_BOUNDARY)
+      expect(question.message).not.toContain('x-model-context')
       expect(question.message).not.toMatch(/[{}]/)
       const meta = question.meta[QUESTION_META_KEY] as { tool: string; key: string; context: Record<string, unknown> }
       expect(meta.tool).toBe(tool.name)

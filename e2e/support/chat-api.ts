@@ -1,7 +1,6 @@
 import type { APIRequestContext } from '@playwright/test'
 import type { ChatEvent, Message, PluginElicitRequestEvent, PluginElicitResponse } from '../../lib/protocol'
 import { readNdjson } from '../../lib/client/read-ndjson'
-import { decodeModelContext, type ModelContext } from '../../lib/tools/model-context'
 
 export const CLIENT_COOKIE = 'chat_client_id'
 
@@ -156,6 +155,6 @@ export function eventsOf<T extends ChatEvent['type']>(events: ChatEvent[], type:
 }
 
 /** The data a tool passed along with its question (e.g. `flights` for `pickFlight`). */
-export function contextOf(event: PluginElicitRequestEvent): ModelContext {
-  return decodeModelContext({ message: event.message, schema: event.schema }).context
+export function contextOf(event: PluginElicitRequestEvent): Record<string, unknown> {
+  return event.context
 }

@@ -34,6 +34,7 @@ const elicitRequest = (overrides: Partial<Extract<ChatEvent, { type: 'plugin_eli
   elicitId: 'book_flight/pickFlight/call-1/3',
   key: 'pickFlight',
   message: 'Select your flight',
+  context: {},
   schema: { type: 'object' },
   ...overrides,
 })
@@ -114,7 +115,8 @@ describe('reduceChat', () => {
     expect(tool(asked).elicitations[0]?.question.choices).toEqual(first)
     const again = run([elicitRequest({ message: 'Select your flight (again)' })], asked)
     expect(tool(again).elicitations[0]).toMatchObject({ attempt: 2, question: { message: 'Select your flight (again)' } })
-    expect(tool(again).elicitations[0]?.question.choices).toEqual({})
+    // The new attempt has none: the first attempt's are not kept.
+    expect(tool(again).elicitations[0]?.question.choices).toBeUndefined()
   })
 
   it('keeps what says a question’s answer in its form’s words, and what it starts from', () => {

@@ -2,7 +2,6 @@ import type { ChatEvent, SessionErrorCode } from '../protocol/events'
 import type { Message } from '../protocol/messages'
 import type { ElicitAnswer } from '../protocol/elicit-answer'
 import type { EndedCallEvent } from '../protocol/ended-call'
-import { toPluginElicitRequest } from '../plugins/elicit-request'
 import type { DisplayEntry, ElicitationEntry, ToolCallStatus } from './display-entries'
 import {
   appendText,
@@ -133,7 +132,8 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       }))
     case 'plugin_elicit_request':
       return updateTool(endAssistantText(state), action.callId, action.toolName, (tool) => {
-        const asked = { question: toPluginElicitRequest(action), status: 'waiting' as const, answers: [], result: undefined, error: undefined }
+        const { type: _type, ...question } = action
+        const asked = { question, status: 'waiting' as const, answers: [], result: undefined, error: undefined }
         const existing = tool.elicitations.find((elicitation) => elicitation.question.elicitId === action.elicitId)
         const elicitations = existing
           ? tool.elicitations.map((elicitation) =>

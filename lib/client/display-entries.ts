@@ -1,6 +1,6 @@
 import type { ExternalToolOrigin, LogLevel, ValidationIssue } from '../protocol/events'
 import type { ElicitAnswer } from '../protocol/elicit-answer'
-import type { PluginElicitRequest } from '../plugins/types'
+import type { Question } from '../protocol/question'
 
 // What the user sees of a chat: its entries (their messages, the assistant's text, the tool
 // calls with their questions), as the chat reducer (chat-state.ts) keeps them.
@@ -21,8 +21,8 @@ export type ElicitationStatus = 'waiting' | 'answered' | 'submitted' | 'stopped'
  * it in this chat.
  */
 export interface ElicitationEntry {
-  /** The question as its handler receives it: read once when its `plugin_elicit_request` arrived (`toPluginElicitRequest`). */
-  question: PluginElicitRequest
+  /** The question as it travelled (its `plugin_elicit_request` without the `type`), and as its handler receives it. */
+  question: Question
   /** Counts the requests for this elicitId from 1; a rejected answer brings a new attempt. */
   attempt: number
   status: ElicitationStatus

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { readKeptEvent } from '../protocol/kept-question'
 import { messageSchema } from '../protocol/messages'
 import type { Chat } from './chat'
 import { turnInputSchema } from './chat'
@@ -22,7 +23,8 @@ export const chatExportSchema = z.strictObject({
   title: z.string().trim().max(TITLE_MAX_CHARS),
   createdAt: z.number().int().nonnegative(),
   updatedAt: z.number().int().nonnegative(),
-  turns: z.array(z.object({ input: turnInputSchema, events: z.array(chatEventSchema) })).max(10_000),
+  // An export made before a question's context was a field of its own is read into today's shape first.
+  turns: z.array(z.object({ input: turnInputSchema, events: z.array(z.preprocess(readKeptEvent, chatEventSchema)) })).max(10_000),
   conversationState: z.array(messageSchema).max(1_000).optional(),
 })
 

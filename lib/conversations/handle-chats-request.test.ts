@@ -5,7 +5,7 @@ import { useConversations, type Conversations } from './conversations'
 import type { ChatsApp } from './handle-chats-request'
 import type { ConversationLimits } from './limits'
 import { createMemoryConversationStore } from './stores/memory-store'
-import { FIRST_TURN, SEAT_ANSWER, SECOND_TURN } from './testing/chat-events'
+import { EARLIER_SEAT_QUESTION, FIRST_TURN, SEAT_ANSWER, SEAT_QUESTION, SECOND_TURN } from './testing/chat-events'
 import { chatsBrowser, type ChatsBrowser } from './testing/chats-browser'
 import { openInScope, type InScope } from '@/lib/testing/in-scope'
 
@@ -199,6 +199,22 @@ describe('the chats API', () => {
     const { chat } = (await (await alice.send({ action: 'get', id: summary.id })).json()) as { chat: ChatExport }
     expect(chat.conversationState).toEqual(messages)
     expect(chat.turns).toEqual(handMade.turns)
+  })
+
+  it('imports an export made before a question’s context was a field of its own, its question read into today’s shape', async () => {
+    const earlier = {
+      format: CHAT_EXPORT_FORMAT,
+      version: 1,
+      title: 'Book a flight',
+      createdAt: clock,
+      updatedAt: clock,
+      turns: [{ input: { text: 'Book a flight from NYC to LAX' }, events: [EARLIER_SEAT_QUESTION] }],
+    }
+    const created = await alice.send({ action: 'create' }, { body: { import: earlier } })
+    expect(created.status).toBe(201)
+    const { chat: summary } = (await created.json()) as { chat: { id: string } }
+    const { chat } = (await (await alice.send({ action: 'get', id: summary.id })).json()) as { chat: ChatExport }
+    expect(chat.turns[0]!.events).toEqual([SEAT_QUESTION])
   })
 
   it('refuses a malformed import clearly, naming what is wrong', async () => {

@@ -4,7 +4,6 @@ import { bookTrainOffline } from '@/fixtures/book-train/offline'
 import type { Train } from '@/fixtures/book-train/trains'
 import { createOfflineModel } from '../models'
 import type { PluginElicitRequestEvent } from '../protocol/events'
-import { decodeModelContext } from '../tools/model-context'
 import type { AnswerMetricOutcome } from './answer-metric'
 import { createChatServer, type ChatServer } from './chat-server'
 import { createChatTestClient, elicitRequests } from './testing/chat-test-client'
@@ -13,7 +12,7 @@ let chat: ChatServer | undefined
 afterEach(() => chat?.close())
 
 const trainAnswer = (question: PluginElicitRequestEvent) => {
-  const trains = decodeModelContext({ message: question.message, schema: question.schema }).context.trains as Train[]
+  const trains = question.context.trains as Train[]
   return { action: 'accept' as const, content: { trainId: trains[0]!.id } }
 }
 

@@ -3,7 +3,6 @@ import { bookTrainTool } from '@/fixtures/book-train/tool'
 import { bookTrainOffline } from '@/fixtures/book-train/offline'
 import type { Train } from '@/fixtures/book-train/trains'
 import { createOfflineModel } from '../models'
-import { decodeModelContext } from '../tools/model-context'
 import { createChatServer, type ChatServer } from './chat-server'
 import { handleChatRequest } from '../http/handle-chat-request'
 import type { PluginElicitRequestEvent } from '../protocol/events'
@@ -23,7 +22,7 @@ afterEach(() => chat.close())
 /** After any refused request, the waiting booking must still go on from where it was. */
 async function expectBookingIntact() {
   expect(await chat.listActive()).toMatchObject([{ id: waiting.sessionId, status: 'awaiting_elicit' }])
-  const trains = decodeModelContext({ message: waiting.message, schema: waiting.schema }).context.trains as Train[]
+  const trains = waiting.context.trains as Train[]
   const turn = await client.answer([{ request: waiting, result: { action: 'accept', content: { trainId: trains[0]!.id } } }])
   expect(elicitRequests(turn.events)[0]?.key).toBe('pickSeat')
 }

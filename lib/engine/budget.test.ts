@@ -8,10 +8,9 @@ import { createOfflineModel } from '../models'
 import { createChatServer } from './chat-server'
 import { createChatTestClient, elicitRequests, eventsOf } from './testing/chat-test-client'
 import { freeSeats, type SeatMap, type Train } from '@/fixtures/book-train/trains'
-import { decodeModelContext } from '../tools/model-context'
 import type { PluginElicitRequestEvent } from '../protocol/events'
 
-const contextOf = (request: PluginElicitRequestEvent) => decodeModelContext({ message: request.message, schema: request.schema }).context
+const contextOf = (request: PluginElicitRequestEvent) => request.context
 
 const closers: Array<() => Promise<void>> = []
 afterEach(async () => {

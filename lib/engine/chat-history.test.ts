@@ -3,7 +3,6 @@ import { createOfflineModel } from '../models'
 import { bookTrainTool } from '@/fixtures/book-train/tool'
 import { bookTrainOffline } from '@/fixtures/book-train/offline'
 import { freeSeats, type SeatMap, type Train } from '@/fixtures/book-train/trains'
-import { decodeModelContext } from '../tools/model-context'
 import type { ChatEvent, PluginElicitRequestEvent } from '../protocol/events'
 import { chatHistoryOf, createMemoryConversationStore, useConversations, type Conversations, type ConversationLimits } from '../conversations'
 import { openInScope, type InScope } from '@/lib/testing/in-scope'
@@ -40,7 +39,7 @@ async function withChat(browser: ChatTestClient, chats: InScope<Conversations>) 
   return { owner, id }
 }
 
-const contextOf = (request: PluginElicitRequestEvent) => decodeModelContext({ message: request.message, schema: request.schema }).context
+const contextOf = (request: PluginElicitRequestEvent) => request.context
 const firstTrain = (request: PluginElicitRequestEvent) => (contextOf(request).trains as Train[])[0]!
 const freeSeat = (request: PluginElicitRequestEvent) => freeSeats(contextOf(request).seatMap as SeatMap)[0]!
 

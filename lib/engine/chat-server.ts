@@ -35,7 +35,7 @@ import type { ExternalToolSource } from '../tools/external-tools'
 import { createToolRegistry, type ExternalToolAudience, type ToolAsker, type ToolDescription } from './tool-registry'
 import type { Person } from '../http/people-list'
 import { toIssues } from '../runtime/json-schema'
-import type { WaitingQuestion } from '../runtime/pending-question'
+import type { Question } from '../protocol/question'
 import { turnInputOf, type ChatHistory } from './chat-history-port'
 import type { ChatEvent } from '../protocol/events'
 import type { Budget } from '../budgets/budget'
@@ -146,7 +146,7 @@ export interface ChatServer {
    * on none (answered, ended, another client's). Read only: what something outside the turn
    * needs to serve that one question, e.g. the MCP App an external server's form names.
    */
-  waitingQuestion(options: { clientId: string; callId: string }): Promise<WaitingQuestion | undefined>
+  waitingQuestion(options: { clientId: string; callId: string }): Promise<Question | undefined>
   /** How a client's tool call stands now (`call-standing.ts`): waiting, running, or ended with what its chat's next turn would say; one read of the store. */
   callStanding(options: { clientId: string; callId: string }): Promise<CallStanding>
   /** Every tool the one asking can use now (`asker`: their client id and, with sign-in, the person), the app's own and external ones. */
@@ -157,7 +157,7 @@ export interface ChatServer {
   close(): Promise<void>
 }
 
-export type { CallStanding, WaitingCall, WaitingQuestion }
+export type { CallStanding, WaitingCall }
 
 /** Stores the refusal of a recorded turn; if that fails too, the refusal itself is still the answer. */
 function* keepRefusal(append: () => Operation<void>): Operation<void> {
@@ -325,8 +325,7 @@ export async function createChatServer({
       inScope(function* () {
         const loaded = yield* sessions.load(clientId, callId)
         if (loaded.kind !== 'waiting') return undefined
-        const { request } = loaded
-        return { toolName: loaded.stored.record.toolName, elicitId: request.elicitId, key: request.key, context: request.context }
+        return loaded.request.question
       }),
     callStanding: ({ clientId, callId }) =>
       inScope(function* () {

@@ -3,7 +3,6 @@ import { bookTrainTool } from '@/fixtures/book-train/tool'
 import { bookTrainOffline } from '@/fixtures/book-train/offline'
 import type { Train } from '@/fixtures/book-train/trains'
 import { createOfflineModel } from '../models'
-import { decodeModelContext } from '../tools/model-context'
 import type { PluginElicitRequestEvent } from '../protocol/events'
 import type { Message } from '../protocol/messages'
 import { createChatServer, type ChatServer } from './chat-server'
@@ -26,7 +25,7 @@ beforeEach(async () => {
 afterEach(() => chat.close())
 
 const trainAnswer = () => {
-  const trains = decodeModelContext({ message: waiting.message, schema: waiting.schema }).context.trains as Train[]
+  const trains = waiting.context.trains as Train[]
   return { action: 'accept' as const, content: { trainId: trains[0]!.id } }
 }
 

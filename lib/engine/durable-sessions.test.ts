@@ -5,7 +5,6 @@ import { bookTrainOffline } from '@/fixtures/book-train/offline'
 import { freeSeats, type SeatMap, type Train } from '@/fixtures/book-train/trains'
 import { createMemorySessionStore, memorySessionKey, type MemorySessionEntry } from '../sessions/stores/memory-store'
 import type { SessionStore } from '../sessions'
-import { decodeModelContext } from '../tools/model-context'
 import type { PluginElicitRequestEvent } from '../protocol/events'
 import { createChatServer, type ChatServer } from './chat-server'
 import { LOST_SESSION_MESSAGE } from './run-turn'
@@ -41,7 +40,7 @@ function on(chat: ChatServer, browser: ChatTestClient): ChatTestClient {
   return other
 }
 
-const contextOf = (request: PluginElicitRequestEvent) => decodeModelContext({ message: request.message, schema: request.schema }).context
+const contextOf = (request: PluginElicitRequestEvent) => request.context
 const firstTrain = (request: PluginElicitRequestEvent) => (contextOf(request).trains as Train[])[0]!
 
 const freeSeat = (request: PluginElicitRequestEvent) => freeSeats(contextOf(request).seatMap as SeatMap)[0]!

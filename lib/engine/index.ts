@@ -1,5 +1,5 @@
 export { createChatServer } from './chat-server'
-export type { CallStanding, ChatServer, ChatServerOptions, WaitingCall, WaitingQuestion } from './chat-server'
+export type { CallStanding, ChatServer, ChatServerOptions, WaitingCall } from './chat-server'
 export { ModelTimeoutError } from './model-step'
 export type { ModelCallReport } from './model-step'
 export { LOST_SESSION_MESSAGE, DEFAULT_SYSTEM_PROMPT } from './run-turn'

@@ -9,7 +9,6 @@ import { createChatServer, type ChatServer, type ChatServerOptions } from './cha
 import { handleChatRequest } from '../http/handle-chat-request'
 import { createInFlightLimiter } from '../http/in-flight-limiter'
 import { createAdmission, type Admission } from '../http/admission'
-import { decodeModelContext } from '../tools/model-context'
 import type { PluginElicitRequestEvent } from '../protocol/events'
 import { createChatTestClient, elicitRequests, eventsOf, textOf } from './testing/chat-test-client'
 import { startScriptedChat, type ScriptedChat } from './testing/scripted-chat'
@@ -274,7 +273,7 @@ describe('request rate per client address', () => {
 })
 
 const contextTrains = (question: PluginElicitRequestEvent) =>
-  decodeModelContext({ message: question.message, schema: question.schema }).context.trains as Array<{ id: string }>
+  question.context.trains as Array<{ id: string }>
 
 describe('work in progress first when the server is spent', () => {
   /** A server-wide budget spent by new work from many addresses (the clock stands still, so nothing refills). */

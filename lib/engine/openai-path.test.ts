@@ -4,7 +4,6 @@ import { bookTrainTool } from '@/fixtures/book-train/tool'
 import type { SeatMap, Train } from '@/fixtures/book-train/trains'
 import type { ChatCompletionRequestBody, ScriptedReply } from '../models/testing/openai-compatible-server'
 import { createMcpTool, type AnyMcpTool } from '../tools'
-import { decodeModelContext } from '../tools/model-context'
 import { createChatTestClient, elicitRequests, eventsOf, textOf } from './testing/chat-test-client'
 import { startScriptedChat, type ScriptedChat } from './testing/scripted-chat'
 
@@ -34,10 +33,10 @@ describe('an OpenAI-compatible model drives the booking', () => {
     expect(trainRequest).toMatchObject({ sessionId: expect.stringMatching(/^call_0_/), key: 'pickTrain' })
     const callId = trainRequest!.callId
 
-    const trains = decodeModelContext({ message: trainRequest!.message, schema: trainRequest!.schema }).context.trains as Train[]
+    const trains = trainRequest!.context.trains as Train[]
     const second = await client.answer([{ request: trainRequest!, result: { action: 'accept', content: { trainId: trains[0]!.id } } }])
     const [seatRequest] = elicitRequests(second.events)
-    const seatMap = decodeModelContext({ message: seatRequest!.message, schema: seatRequest!.schema }).context.seatMap as SeatMap
+    const seatMap = seatRequest!.context.seatMap as SeatMap
     const free = seatMap.letters.find((letter) => !seatMap.taken.includes(`${seatMap.lastRow}${letter}`))!
 
     const third = await client.answer([{ request: seatRequest!, result: { action: 'accept', content: { row: seatMap.lastRow, seat: free } } }])

@@ -68,11 +68,11 @@ describe('a question’s choices in plugin_elicit_request', () => {
     expect(eventsOf(done.events, 'tool_result')[0]).toMatchObject({ content: 'Teal' })
   })
 
-  it('are left out when the question has none: the event is as it always was, with its fields’ titles and its form', async () => {
+  it('are left out when the question has none: the event has its context, its fields’ titles and its form', async () => {
     const client = await start(nameTool)
     const [request] = elicitRequests((await client.say('Name the boat')).events)
     expect(request).toBeDefined()
-    expect(Object.keys(request!).sort()).toEqual(['callId', 'elicitId', 'fieldTitles', 'form', 'key', 'message', 'schema', 'sessionId', 'toolName', 'type'])
+    expect(Object.keys(request!).sort()).toEqual(['callId', 'context', 'elicitId', 'fieldTitles', 'form', 'key', 'message', 'schema', 'sessionId', 'toolName', 'type'])
     expect(request!.fieldTitles).toEqual({ name: 'name' })
     // The form a native client gets, which the chat shows when no component answers the question.
     expect(request!.form).toMatchObject({ type: 'object', properties: { name: { title: 'name' } }, required: ['name'] })

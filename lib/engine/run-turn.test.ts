@@ -3,7 +3,6 @@ import { createOfflineModel } from '../models'
 import { bookTrainOffline } from '@/fixtures/book-train/offline'
 import { bookTrainTool } from '@/fixtures/book-train/tool'
 import { freeSeats, type SeatMap, type Train } from '@/fixtures/book-train/trains'
-import { decodeModelContext, MODEL_CONTEXT_BOUNDARY } from '../tools/model-context'
 import { createChatServer, type ChatServer } from './chat-server'
 import { LOST_SESSION_MESSAGE } from './run-turn'
 import { createChatTestClient, elicitRequests, eventsOf, textOf, type ChatTestClient } from './testing/chat-test-client'
@@ -21,7 +20,7 @@ beforeEach(async () => {
 afterEach(() => chat.close())
 
 function contextOf(request: PluginElicitRequestEvent) {
-  return decodeModelContext({ message: request.message, schema: request.schema }).context
+  return request.context
 }
 
 function freeSeat(request: PluginElicitRequestEvent) {
@@ -57,8 +56,8 @@ describe('three requests: a whole booking', () => {
     expect(request).toMatchObject({ toolName: 'book_train', key: 'pickTrain', sessionId: request.callId })
     // notify, log, notify, then the elicitation: the fourth ctx call.
     expect(request.elicitId).toBe(`book_train/pickTrain/${request.callId}/4`)
-    expect(request.message).toContain(MODEL_CONTEXT_BOUNDARY)
-    const trains = (request.schema['x-model-context'] as { trains: Train[] }).trains
+    expect(request.message).toMatch(/^Select your train from Paris to Lyon:/)
+    const trains = request.context.trains as Train[]
     expect(trains).toHaveLength(3)
     expect(request.schema).toMatchObject({ type: 'object', properties: { trainId: { type: 'string' } } })
     expect(client.messages.at(-1)?.tool_calls?.[0]?.id).toBe(request.callId)

@@ -8,7 +8,6 @@ import type { ConversationSigner } from './conversation-signature'
 import type { RateLimiter } from '../http/rate-limiter'
 import { driveSession, type DriveOutcome } from './drive-session'
 import type { ChatEvent } from '../protocol/events'
-import { fieldTitlesOf } from '../protocol/question-form'
 import { callTitleOf } from '../tools/call-title'
 import type { Message, ToolCall } from '../protocol/messages'
 import { toolContextOf } from './tool-context'
@@ -177,24 +176,7 @@ export function* runTurn({
   }
 
   function askUser(waiting: Waiting[]) {
-    for (const { call, request } of waiting) {
-      const { choices, answers, defaults, schema } = request.form
-      emit({
-        type: 'plugin_elicit_request',
-        sessionId: call.id,
-        callId: call.id,
-        toolName: call.function.name,
-        elicitId: request.elicitId,
-        key: request.key,
-        message: request.message,
-        schema: request.schema,
-        ...(Object.keys(choices).length > 0 ? { choices } : {}),
-        fieldTitles: fieldTitlesOf(schema),
-        ...(Object.keys(answers).length > 0 ? { choiceAnswers: answers } : {}),
-        ...(Object.keys(defaults).length > 0 ? { defaults } : {}),
-        form: schema,
-      })
-    }
+    for (const { request } of waiting) emit({ type: 'plugin_elicit_request', ...request.question })
   }
 
   try {

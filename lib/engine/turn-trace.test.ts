@@ -7,7 +7,6 @@ import { bookTrainOffline } from '@/fixtures/book-train/offline'
 import { freeSeats, type SeatMap, type Train } from '@/fixtures/book-train/trains'
 import { createMemorySessionStore } from '../sessions/stores/memory-store'
 import type { SessionStore } from '../sessions'
-import { decodeModelContext } from '../tools/model-context'
 import type { PluginElicitRequestEvent } from '../protocol/events'
 import { createChatServer, type ChatServer } from './chat-server'
 import { createChatTestClient, elicitRequests, eventsOf, type ChatTestClient } from './testing/chat-test-client'
@@ -45,7 +44,7 @@ function on(chat: ChatServer, browser: ChatTestClient): ChatTestClient {
   return other
 }
 
-const contextOf = (request: PluginElicitRequestEvent) => decodeModelContext({ message: request.message, schema: request.schema }).context
+const contextOf = (request: PluginElicitRequestEvent) => request.context
 
 /** The spans of one turn's trace, by name. */
 function traceOf(spans: ReadableSpan[], traceId: string) {

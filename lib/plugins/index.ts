@@ -4,7 +4,6 @@ export { createPluginRegistry } from './plugin-registry'
 export type { PluginRegistry } from './plugin-registry'
 export { createPluginClientContext, executePluginElicitHandler, PluginHandlerError } from './plugin-executor'
 export type { RenderedComponent, CreatePluginClientContextOptions } from './plugin-executor'
-export { toPluginElicitRequest } from './elicit-request'
 export type { FormQuestionProps } from './question-handler'
 export type {
   ElicitComponentProps,
@@ -13,7 +12,6 @@ export type {
   ElicitRegistrations,
   PluginClientContext,
   PluginClientRegistration,
-  PluginElicitRequest,
   PluginSource,
   PluginUi,
   PluginUiLoader,

@@ -187,8 +187,8 @@ describe('makePlugin(tool).onElicit with generator handlers', () => {
         // @ts-expect-error the context is not spread on the request
         void request.trains
         expectTypeOf(request.message).toEqualTypeOf<string>()
-        expectTypeOf(request.seq).toEqualTypeOf<number>()
-        expectTypeOf(request.choices).toEqualTypeOf<FormChoices>()
+        expectTypeOf(request.elicitId).toEqualTypeOf<string>()
+        expectTypeOf(request.choices).toEqualTypeOf<FormChoices | undefined>()
         expectTypeOf(ctx).toEqualTypeOf<PluginClientContext>()
         // @ts-expect-error the seat map belongs to pickSeat's context
         void request.context.seatMap

@@ -6,7 +6,8 @@ import type { ElicitAnswer } from '../tools/types'
 import { makePlugin } from './make-plugin'
 import { createPluginClientContext, executePluginElicitHandler, PluginHandlerError, type RenderedComponent } from './plugin-executor'
 import { createPluginRegistry } from './plugin-registry'
-import type { ElicitComponentProps, PluginElicitRequest } from './types'
+import type { Question } from '../protocol/question'
+import type { ElicitComponentProps } from './types'
 
 function SizePicker(_props: ElicitComponentProps<'S' | 'M' | 'L'> & { sizes: string[]; note?: string }) {
   return null
@@ -49,23 +50,16 @@ const pizzaPlugin = makePlugin<typeof pizzaTool>('order_pizza')
 // Loaded on the first question, as the app's plugins are.
 const registry = createPluginRegistry([{ toolName: 'order_pizza', load: async () => pizzaPlugin }])
 
-function requestFor(key: string, context: Record<string, unknown> = {}, toolName = 'order_pizza'): PluginElicitRequest {
-  const seq = 2
+function requestFor(key: string, context: Record<string, unknown> = {}, toolName = 'order_pizza'): Question {
   return {
-    id: { toolName, key, callId: 'call-1', seq },
-    elicitId: `${toolName}/${key}/call-1/${seq}`,
+    elicitId: `${toolName}/${key}/call-1/2`,
     sessionId: 'call-1',
     toolName,
     key,
     callId: 'call-1',
-    seq,
     message: `Answer ${key}`,
-    schema: { type: 'object', 'x-model-context': context },
+    schema: { type: 'object' },
     context,
-    choices: {},
-    fieldTitles: {},
-    choiceAnswers: {},
-    defaults: {},
   }
 }
 
@@ -73,7 +67,7 @@ function requestFor(key: string, context: Record<string, unknown> = {}, toolName
  * Run a handler the way the chat does: in its own task, with the scope's abort signal, every
  * `show` collected and also queued so a test can wait for the next one.
  */
-function* startHandler(request: PluginElicitRequest, recorded?: unknown[]) {
+function* startHandler(request: Question, recorded?: unknown[]) {
   const shown: RenderedComponent[] = []
   const shows = createQueue<RenderedComponent, never>()
   let signal: AbortSignal | undefined

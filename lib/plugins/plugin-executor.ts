@@ -2,7 +2,8 @@ import { until, withResolvers, type Operation } from 'effection'
 import type { ComponentType } from 'react'
 import type { ElicitAnswer } from '../protocol/elicit-answer'
 import type { PluginRegistry } from './plugin-registry'
-import type { PluginClientContext, PluginElicitRequest } from './types'
+import type { Question } from '../protocol/question'
+import type { PluginClientContext } from './types'
 
 /** One component a handler rendered, as the chat shows it. */
 export interface RenderedComponent {
@@ -18,7 +19,7 @@ export interface RenderedComponent {
 }
 
 export interface CreatePluginClientContextOptions {
-  request: PluginElicitRequest
+  request: Question
   signal: AbortSignal
   /** Called for every render, and again when it is answered. */
   show(rendered: RenderedComponent): void
@@ -76,7 +77,7 @@ export function* executePluginElicitHandler({
   ctx,
 }: {
   registry: PluginRegistry
-  request: PluginElicitRequest
+  request: Question
   ctx: PluginClientContext
 }): Operation<ElicitAnswer> {
   // The plugin's browser half arrives with its first question (or its tool card) in this page.

@@ -8,7 +8,8 @@ import type { ElicitAnswer } from '../tools/types'
 import { makePlugin } from './make-plugin'
 import { createPluginClientContext, executePluginElicitHandler, type RenderedComponent } from './plugin-executor'
 import { createPluginRegistry } from './plugin-registry'
-import type { ElicitProps, PluginElicitRequest } from './types'
+import type { Question } from '../protocol/question'
+import type { ElicitProps } from './types'
 
 const paintTool = createMcpTool('paint_wall')
   .elicits({
@@ -37,28 +38,24 @@ function Confirm(_props: ElicitProps<typeof paintTool, 'confirm'>) {
 const paintPlugin = makePlugin<typeof paintTool>('paint_wall').onElicit({ pickPaint: PaintPicker, confirm: Confirm }).build()
 const registry = createPluginRegistry([paintPlugin])
 
-function requestFor(choices: PluginElicitRequest['choices'] = {}, defaults: PluginElicitRequest['defaults'] = {}): PluginElicitRequest {
+function requestFor(choices: Question['choices'] = {}, defaults: Question['defaults'] = {}): Question {
   const context = { wall: 'North wall', paints: ['white', 'teal'] }
   return {
-    id: { toolName: 'paint_wall', key: 'pickPaint', callId: 'call-1', seq: 1 },
     elicitId: 'paint_wall/pickPaint/call-1/1',
     sessionId: 'call-1',
     toolName: 'paint_wall',
     key: 'pickPaint',
     callId: 'call-1',
-    seq: 1,
     message: 'Which paint?',
-    schema: { type: 'object', 'x-model-context': context },
+    schema: { type: 'object' },
     context,
     choices,
-    fieldTitles: {},
-    choiceAnswers: {},
     defaults,
   }
 }
 
 /** Run the key's handler as the chat does, collecting what it shows. */
-function* startHandler(request: PluginElicitRequest, recorded?: unknown[]) {
+function* startHandler(request: Question, recorded?: unknown[]) {
   const shows = createQueue<RenderedComponent, never>()
   const shown: RenderedComponent[] = []
   const task = yield* spawn(function* (): Operation<ElicitAnswer<unknown>> {
@@ -98,7 +95,7 @@ describe('a question registered with a component', () => {
     expect(paintPlugin.handlers.pickPaint).not.toBe(PaintPicker)
   })
 
-  it('renders with the message, the decoded context, the choices, and respond; it answers with what respond gets', async () => {
+  it('renders with the message, the context, the choices, and respond; it answers with what respond gets', async () => {
     const choices = { paint: [{ value: 'teal', title: 'Teal (matt)' }] }
     const result = await run(function* () {
       const handler = yield* startHandler(requestFor(choices))

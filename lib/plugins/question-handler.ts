@@ -45,7 +45,7 @@ function Question({ Component, onRespond, disabled, response, ...question }: Que
  */
 export function questionHandler(Component: AnyQuestionComponent): Handler {
   return function* answerWithComponent(request, ctx) {
-    const { message, context, choices, defaults } = request
+    const { message, context, choices = {}, defaults = {} } = request
     return yield* ctx.render(Question, { Component, message, context, choices, defaults })
   }
 }
@@ -57,7 +57,7 @@ export function questionHandler(Component: AnyQuestionComponent): Handler {
  */
 export function formQuestionHandler(Component: ComponentType<FormQuestionProps>): Handler {
   return function* answerWithForm(request, ctx) {
-    const { message, context, choices, defaults, form, choiceAnswers } = request
+    const { message, context, choices = {}, defaults = {}, form, choiceAnswers = {} } = request
     return yield* ctx.render(Question, { Component: Component as unknown as AnyQuestionComponent, message, context, choices, defaults, choiceAnswers, ...(form ? { form } : {}) })
   }
 }

@@ -2,8 +2,9 @@ import type { Operation } from 'effection'
 import type { ComponentClass, ComponentType, ExoticComponent, ReactElement } from 'react'
 import type { ContextOf, ElicitSpec, ElicitsMap, ResponseOf } from '../tools/elicits'
 import type { ElicitAnswer } from '../protocol/elicit-answer'
-import type { AnyMcpTool, ElicitId } from '../tools/types'
-import type { ChoiceAnswers, FormChoices, FormSchema } from '../protocol/question-form'
+import type { AnyMcpTool } from '../tools/types'
+import type { FormChoices } from '../protocol/question-form'
+import type { Question } from '../protocol/question'
 
 /**
  * The props of a component that answers a question by itself, registered for its key with
@@ -50,51 +51,23 @@ export interface ElicitComponentProps<TResponse> {
 export type ResponseOfProps<P> = P extends { onRespond: (value: infer R) => void } ? R : never
 export type OwnProps<P> = Omit<P, keyof ElicitComponentProps<unknown>>
 
-/**
- * One question as the browser knows it, from the moment its `plugin_elicit_request` arrives
- * (`toPluginElicitRequest`, once): its identity parsed, its context decoded. The chat keeps it so
- * (`ElicitationEntry.question`), its handler receives it, and its component's props come from it.
- */
-export interface PluginElicitRequest<TKey extends string = string, TContext = Record<string, unknown>> {
-  /** The question's identity, parsed from `elicitId` (`seq` 0 when the server sent one it does not parse). */
-  id: ElicitId
-  /** The identity as the wire spells it: what an answer names. */
-  elicitId: string
-  sessionId: string
-  toolName: string
-  key: TKey
-  callId: string
-  seq: number
-  /** The human-readable message, without the encoded context section. */
-  message: string
-  /** The response's JSON Schema, as sent (with `x-model-context`). */
-  schema: Record<string, unknown>
-  /** What the tool passed to `ctx.elicit` besides the message, decoded. */
-  context: TContext
-  /** The offered answers of the question's choice fields, by field name (`{}` when it has none). */
-  choices: FormChoices
-  /** The title of each field of the question's form, by field name, in order: how its answer is said (`{}` when not sent). */
-  fieldTitles: Record<string, string>
-  /** What the values of choice fields stand for in the answer, when they are not the answer themselves (`{}` when none). */
-  choiceAnswers: ChoiceAnswers
-  /** The answer the question starts from, from its `defaults` (`{}` when it declares none). */
-  defaults: Record<string, unknown>
-  /** The question as a native form, its `requestedSchema` (absent in a chat kept before it was sent): what the chat shows when no component answers it. */
-  form?: FormSchema
-}
-
 export interface PluginClientContext {
   callId: string
   /** Aborted when the elicitation is stopped (Stop, New chat, the session ended). */
   signal: AbortSignal
-  elicitRequest: PluginElicitRequest
+  /** The question, as it travelled (lib/protocol's `Question`). */
+  elicitRequest: Question
   /** Show a component in the tool's card and resume with the value it passes to `onRespond`. */
   render<P extends { onRespond: (value: never) => void }>(Component: ComponentType<P>, props: OwnProps<P>): Operation<ResponseOfProps<P>>
 }
 
 export type ElicitHandler<TKey extends string, S extends ElicitSpec> = (
-  /** The question as the chat keeps it, its typed context under `context` (never spread on it: a context key may be named `message` or `key`). */
-  request: PluginElicitRequest<TKey, ContextOf<S>>,
+  /**
+   * The question as it travelled and as the chat keeps it (lib/protocol's `Question`), typed by
+   * its key and context; the context under `context` (never spread on it: a context key may be
+   * named `message` or `key`).
+   */
+  request: Question<TKey, ContextOf<S>>,
   ctx: PluginClientContext,
 ) => Operation<ElicitAnswer<ResponseOf<S>>>
 
@@ -126,7 +99,7 @@ export interface ResultViewProps<TResult> {
 /** What the browser needs of a plugin: its tool's name, one handler per elicitation key, and optionally a result view. */
 export interface PluginClientRegistration {
   toolName: string
-  handlers: Record<string, (request: PluginElicitRequest<string, Record<string, unknown>>, ctx: PluginClientContext) => Operation<ElicitAnswer>>
+  handlers: Record<string, (request: Question, ctx: PluginClientContext) => Operation<ElicitAnswer>>
   /**
    * The keys registered with a component that answers by itself (`.onElicit({ pickSeat: SeatPicker })`):
    * each is also an MCP App, built from the same component file.

@@ -1,5 +1,5 @@
 import type { Message } from './messages'
-import type { ChoiceAnswers, FormChoices, FormSchema } from './question-form'
+import type { Question } from './question'
 
 export type SessionErrorCode = 'SESSION_NOT_FOUND' | 'SESSION_ABORTED' | 'INTERNAL_ERROR'
 export type LogLevel = 'debug' | 'info' | 'warning' | 'error'
@@ -29,26 +29,8 @@ export type ChatEvent =
     }
   | { type: 'tool_result'; id: string; name: string; content: string }
   | { type: 'tool_error'; id: string; name: string; message: string }
-  | {
-      type: 'plugin_elicit_request'
-      sessionId: string
-      callId: string
-      toolName: string
-      elicitId: string
-      key: string
-      message: string
-      schema: Record<string, unknown>
-      /** The offered answers of the question's choice fields, by field name; absent when it has none. */
-      choices?: FormChoices
-      /** The title of each field of the question's form, by field name, in order: how its answer is said ("Seat"). */
-      fieldTitles?: Record<string, string>
-      /** For choice fields whose values stand for parts of the answer: those parts, by value (see `ChoiceAnswers`); absent when none do. */
-      choiceAnswers?: ChoiceAnswers
-      /** The answer the question starts from (its `defaults`), for the person to change; absent when it declares none. */
-      defaults?: Record<string, unknown>
-      /** The question as a native form (its `requestedSchema`): what the chat shows when no component answers it. */
-      form?: FormSchema
-    }
+  /** A tool asks the person: the question as it travels (`questionSchema`, lib/protocol/question.ts). */
+  | ({ type: 'plugin_elicit_request' } & Question)
   | { type: 'plugin_elicit_rejected'; sessionId: string; elicitId: string; message: string; issues?: ValidationIssue[] }
   | { type: 'plugin_progress'; sessionId: string; callId: string; message: string; progress?: number }
   | { type: 'plugin_log'; sessionId: string; callId: string; level: LogLevel; message: string }

@@ -1,5 +1,5 @@
 export { PendingQuestion } from './pending-question'
-export type { AnswerCheck, PendingQuestionRecord, WaitingQuestion } from './pending-question'
+export type { AnswerCheck } from './pending-question'
 export { createJournalingClient } from './journaling-client'
 export type { JournalingClientOptions, ToolEvent } from './journaling-client'
 export { ToolJournal } from './journal'
@@ -9,7 +9,7 @@ export type { RunToolOptions } from './run-tool'
 export { runBranchTool } from './run-branch-tool'
 export type { RunBranchToolOptions } from './run-branch-tool'
 export { createMockBranchClient } from './mock-branch-client'
-export type { MockBranchClient, MockBranchClientOptions, MockElicitCall, MockElicitResponse, MockSampleResponse } from './mock-branch-client'
+export type { MockBranchClient, MockBranchClientOptions, MockElicitResponse, MockSampleResponse } from './mock-branch-client'
 export type { ToolClient, ToolClientCapabilities, ToolLogEntry, ToolProgress, ToolSampleRequest, ToolStepRequest } from './tool-client'
 export {
   BranchDepthError,

@@ -4,7 +4,6 @@ import { z } from 'zod'
 import { bookTrainTool } from '@/fixtures/book-train/tool'
 import { freeSeats, type SeatMap, type Train } from '@/fixtures/book-train/trains'
 import { createMcpTool } from '../tools/create-mcp-tool'
-import { decodeModelContext, MODEL_CONTEXT_BOUNDARY } from '../tools/model-context'
 import type { PendingQuestion } from './pending-question'
 import { ToolUsageError } from './errors'
 import type { JournalEntry } from './journal'
@@ -137,15 +136,14 @@ describe('a journaling client, live', () => {
     ])
   })
 
-  it('asks the question with its id, the encoded message and the JSON Schema with x-model-context', async () => {
+  it('asks the question with its id, its message and context as given, and the answer’s JSON Schema', async () => {
     await run(function* () {
       const trail: string[] = []
       const tool = yield* startTool({ tool: surveyTool(trail), params: { topic: 'tea' }, callId: 'chat/7', trail })
       const { request, answer } = yield* tool.next('ask')
       expect(request.elicitId).toBe('survey/rate/chat%2F7/3')
       expect(request.key).toBe('rate')
-      expect(request.message).toBe(`How was tea?\n\n${MODEL_CONTEXT_BOUNDARY}\n{"topic":"tea"}`)
-      expect(request.schema).toEqual({ ...z.toJSONSchema(rateSchema), 'x-model-context': { topic: 'tea' } })
+      expect(request.question).toMatchObject({ message: 'How was tea?', context: { topic: 'tea' }, schema: z.toJSONSchema(rateSchema) })
 
       // An invalid answer leaves the tool waiting; the valid one it gets parsed (unknown keys dropped).
       expect(answer({ action: 'accept', content: { stars: 9 } })).toMatchObject({ ok: false, code: 'invalid_response', issues: [{ path: 'stars' }] })
@@ -156,11 +154,10 @@ describe('a journaling client, live', () => {
 
       const comment = (yield* tool.next('ask')).request
       expect(comment.elicitId).toBe('survey/comment/chat%2F7/6')
-      expect(comment.schema).toEqual({ ...z.toJSONSchema(commentSchema), 'x-model-context': { stars: 2, suggestions: ['More', 'Less'] } })
-      expect(decodeModelContext({ message: comment.message })).toEqual({
+      expect(comment.question).toMatchObject({
         message: 'Anything to add?',
         context: { stars: 2, suggestions: ['More', 'Less'] },
-        source: 'message',
+        schema: z.toJSONSchema(commentSchema),
       })
       expect(trail).toContain('tool: rated 2')
       yield* tool.task.halt()
@@ -398,7 +395,7 @@ describe('a journaling client, replayed', () => {
 
 describe('a tool that asks again through a journaling client (the book_train fixture)', () => {
   function contextOf<T>(request: PendingQuestion): T {
-    return request.schema['x-model-context'] as T
+    return request.context as T
   }
 
   function* book(trail: string[]) {
@@ -411,7 +408,7 @@ describe('a tool that asks again through a journaling client (the book_train fix
     pickTrain.answer({ action: 'accept', content: { trainId: 'XX-000' } })
     const askAgain = yield* tool.next('ask')
     expect(askAgain.request.elicitId).toBe('book_train/pickTrain/call_abc/6')
-    expect(decodeModelContext(askAgain.request).message).toMatch(/^Train XX-000 is not one of the offered trains\. Select your train:\n\n1\. /)
+    expect(askAgain.request.message).toMatch(/^Train XX-000 is not one of the offered trains\. Select your train:\n\n1\. /)
     const train = trains[1]!
     askAgain.answer({ action: 'accept', content: { trainId: train.id } })
 
@@ -423,7 +420,7 @@ describe('a tool that asks again through a journaling client (the book_train fix
     const taken = seatMap.taken[0]!
     pickSeat.answer({ action: 'accept', content: { row: Number(taken.slice(0, -1)), seat: taken.slice(-1) } })
     const takenAgain = yield* tool.next('ask')
-    expect(decodeModelContext(takenAgain.request).message).toBe(`Seat ${taken} is taken. Select another seat on ${train.number}:`)
+    expect(takenAgain.request.message).toBe(`Seat ${taken} is taken. Select another seat on ${train.number}:`)
 
     const free = freeSeats(seatMap)[0]!
     takenAgain.answer({ action: 'accept', content: free })

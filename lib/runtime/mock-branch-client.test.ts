@@ -2,7 +2,6 @@ import { run, sleep } from 'effection'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createBranchTool } from '../tools/create-mcp-tool'
-import { MODEL_CONTEXT_KEY } from '../tools/model-context'
 import { createMockBranchClient } from './mock-branch-client'
 import { runBranchTool } from './run-branch-tool'
 
@@ -33,12 +32,16 @@ describe('createMockBranchClient', () => {
     ])
     expect(client.elicitCalls).toEqual([
       {
+        sessionId: 'call_q',
+        callId: 'call_q',
+        toolName: 'quiz',
         elicitId: 'quiz/answer/call_q/4',
         key: 'answer',
-        seq: 4,
         message: 'What is 2 + 2?',
         context: { topic: 'sums' },
-        schema: expect.objectContaining({ type: 'object', [MODEL_CONTEXT_KEY]: { topic: 'sums' } }),
+        schema: z.toJSONSchema(z.object({ text: z.string() })),
+        fieldTitles: { text: 'text' },
+        form: { type: 'object', properties: { text: { type: 'string', title: 'text' } }, required: ['text'] },
       },
     ])
     expect(client.logs).toEqual([{ seq: 1, level: 'info', message: 'Quiz on sums' }])

@@ -1,5 +1,6 @@
 import type { Operation } from 'effection'
 import type { ElicitAnswer, SampleResult } from '../tools/types'
+import type { Question } from '../protocol/question'
 import type { PendingQuestion } from './pending-question'
 import { ElicitResponseError } from './errors'
 import type { ToolClient, ToolClientCapabilities, ToolLogEntry, ToolProgress, ToolSampleRequest, ToolStepRequest } from './tool-client'
@@ -7,24 +8,13 @@ import type { ToolClient, ToolClientCapabilities, ToolLogEntry, ToolProgress, To
 /** A scripted model answer: text, a full result, or an operation (to be slow, or to look at the request). */
 export type MockSampleResponse = string | SampleResult | ((request: ToolSampleRequest) => Operation<string | SampleResult>)
 
-/** A scripted human answer, or an operation that decides from the request. */
-export type MockElicitResponse = ElicitAnswer<unknown> | ((request: MockElicitCall) => Operation<ElicitAnswer<unknown>>)
-
-/** An elicitation as the mock client saw it. */
-export interface MockElicitCall {
-  elicitId: string
-  key: string
-  seq: number
-  /** The message for people, without the encoded context section. */
-  message: string
-  context: Record<string, unknown>
-  /** The response's JSON Schema, with `x-model-context`. */
-  schema: Record<string, unknown>
-}
+/** A scripted human answer, or an operation that decides from the question, as it would travel to the browser. */
+export type MockElicitResponse = ElicitAnswer<unknown> | ((request: Question) => Operation<ElicitAnswer<unknown>>)
 
 export interface MockBranchClient extends ToolClient {
   readonly sampleCalls: ToolSampleRequest[]
-  readonly elicitCalls: MockElicitCall[]
+  /** Every question the tool asked, as it would travel to the browser (lib/protocol's `Question`). */
+  readonly elicitCalls: Question[]
   readonly logs: ToolLogEntry[]
   readonly notifications: ToolProgress[]
   /** Every `ctx.step`, in order; the mock runs each one. */
@@ -50,7 +40,7 @@ export function createMockBranchClient({
   capabilities = {},
 }: MockBranchClientOptions = {}): MockBranchClient {
   const sampleCalls: ToolSampleRequest[] = []
-  const elicitCalls: MockElicitCall[] = []
+  const elicitCalls: Question[] = []
   const logs: ToolLogEntry[] = []
   const notifications: ToolProgress[] = []
   const steps: ToolStepRequest[] = []
@@ -74,14 +64,7 @@ export function createMockBranchClient({
     },
 
     *elicit(request: PendingQuestion) {
-      const call: MockElicitCall = {
-        elicitId: request.elicitId,
-        key: request.key,
-        seq: request.id.seq,
-        message: request.text,
-        context: request.context,
-        schema: request.schema,
-      }
+      const call = request.question
       elicitCalls.push(call)
       const response = elicitResponses[elicitCalls.length - 1]
       if (response === undefined) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { formatElicitId, readElicitId } from '../protocol/elicit-id'
-import { decodeModelContext, MODEL_CONTEXT_BOUNDARY, MODEL_CONTEXT_KEY } from '../tools/model-context'
+import { questionSchema } from '../protocol/question'
 import type { ElicitAnswer, ElicitId } from '../tools/types'
 import { PendingQuestion } from './pending-question'
 
@@ -150,42 +150,52 @@ describe('PendingQuestion.validate', () => {
 })
 
 describe('the question on the wire', () => {
-  it('carries its key and id, the message with the encoded context and the JSON Schema with x-model-context', () => {
+  it('carries its ids, its message and its context as given, and the answer’s JSON Schema: the shape that travels', () => {
     const request = question({ callId: 'chat/7' })
     expect(request.key).toBe('rate')
     expect(request.id).toEqual({ toolName: 'survey', key: 'rate', callId: 'chat/7', seq: 3 })
-    expect(request.text).toBe('How was tea?')
-    expect(request.message).toBe(`How was tea?\n\n${MODEL_CONTEXT_BOUNDARY}\n{"topic":"tea"}`)
-    expect(request.schema).toEqual({ ...z.toJSONSchema(rateSchema), [MODEL_CONTEXT_KEY]: { topic: 'tea' } })
-    expect(request.schema).toMatchObject({
+    expect(request.question).toEqual({
+      sessionId: 'chat/7',
+      callId: 'chat/7',
+      toolName: 'survey',
+      elicitId: 'survey/rate/chat%2F7/3',
+      key: 'rate',
+      message: 'How was tea?',
+      context: { topic: 'tea' },
+      schema: z.toJSONSchema(rateSchema),
+      fieldTitles: { stars: 'stars', note: 'note' },
+      form: expect.objectContaining({ type: 'object', properties: expect.objectContaining({ stars: expect.objectContaining({ type: 'integer' }) }) }),
+    })
+    expect(request.question.schema).toMatchObject({
       type: 'object',
       properties: { stars: { type: 'integer', minimum: 1, maximum: 5 }, note: { type: 'string', default: 'none' } },
       // (z.toJSONSchema's output form also lists `note`, which has a default, as required.)
       required: expect.arrayContaining(['stars']),
-      'x-model-context': { topic: 'tea' },
     })
-    expect(decodeModelContext(request)).toEqual({ message: 'How was tea?', context: { topic: 'tea' }, source: 'schema' })
-    // A transport that strips unknown schema keywords still leaves the context in the message.
-    expect(decodeModelContext({ message: request.message })).toEqual({ message: 'How was tea?', context: { topic: 'tea' }, source: 'message' })
-    const wire = { elicitId: request.elicitId, key: request.key, message: request.message, schema: request.schema }
-    expect(JSON.parse(JSON.stringify(wire))).toEqual(wire)
+    // The message is the tool's own words: nothing is encoded into it, nor into the schema.
+    expect(JSON.stringify(request.question.schema)).not.toContain('tea')
+    // What travels is what the protocol's schema reads, unchanged.
+    const wire = JSON.parse(JSON.stringify(request.question)) as unknown
+    expect(questionSchema.parse(wire)).toEqual(wire)
+  })
+
+  it('keeps a context whose keys are named as the question’s own fields intact, beside them', () => {
+    const context = { message: 'the context’s', key: 'k', elicitId: 'e', schema: 's', choices: 'c', context: 'inner', type: 't' }
+    const request = question({ text: 'How was tea?', context })
+    expect(request.question).toMatchObject({ message: 'How was tea?', key: 'rate', elicitId: 'survey/rate/call-1/3', context })
+    expect(request.toRecord()).toEqual({ seq: 3, key: 'rate', elicitId: 'survey/rate/call-1/3', message: 'How was tea?', context })
   })
 
   it('keeps each question its own context when two share a schema', () => {
     const first = question({ seq: 3, context: { topic: 'tea', suggestions: ['More', 'Less'] } })
     const second = question({ seq: 5, context: { topic: 'coffee' } })
-    expect(first.schema[MODEL_CONTEXT_KEY]).toEqual({ topic: 'tea', suggestions: ['More', 'Less'] })
-    expect(second.schema[MODEL_CONTEXT_KEY]).toEqual({ topic: 'coffee' })
-    expect(first.message).toBe(`How was tea?\n\n${MODEL_CONTEXT_BOUNDARY}\n{"topic":"tea","suggestions":["More","Less"]}`)
-    // Reading a schema does not change the schema the next question reads.
-    expect(z.toJSONSchema(rateSchema)).not.toHaveProperty(MODEL_CONTEXT_KEY)
-    expect(question({ context: {} }).schema).not.toHaveProperty(MODEL_CONTEXT_KEY)
+    expect(first.question.context).toEqual({ topic: 'tea', suggestions: ['More', 'Less'] })
+    expect(second.question.context).toEqual({ topic: 'coffee' })
+    expect(first.question.schema).toEqual(second.question.schema)
   })
 
-  it('sends a question without context as it is: no boundary, no x-model-context', () => {
+  it('sends a question without context with an empty one', () => {
     const request = question({ key: 'comment', schema: commentSchema, context: {}, text: 'Anything to add?' })
-    expect(request.message).toBe('Anything to add?')
-    expect(request.schema).toEqual(z.toJSONSchema(commentSchema))
-    expect(decodeModelContext(request)).toEqual({ message: 'Anything to add?', context: {}, source: 'none' })
+    expect(request.question).toMatchObject({ message: 'Anything to add?', context: {}, schema: z.toJSONSchema(commentSchema) })
   })
 })

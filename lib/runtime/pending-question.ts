@@ -4,7 +4,8 @@ import type { QuestionForm } from '../tools/form-fields'
 import type { ElicitId, NamedElicitId } from '../protocol/elicit-id'
 import { formatElicitId } from '../protocol/elicit-id'
 import type { ElicitAnswer } from '../tools/types'
-import { encodeModelContext, type ModelContext } from '../tools/model-context'
+import type { AskedQuestion, Question } from '../protocol/question'
+import { fieldTitlesOf } from '../protocol/question-form'
 import { describeIssues, toIssues, toJsonSchema, type ValidationIssue } from './json-schema'
 
 /** What checking an answer against the question it answers found. */
@@ -14,32 +15,14 @@ export type AnswerCheck =
   | { ok: false; code: 'elicit_already_answered' | 'elicit_mismatch'; message: string }
 
 /**
- * A pending question as data: what a session record keeps while its tool waits, enough to ask
- * it again and to check an answer to it on any process (`PendingQuestion.fromRecord`).
- */
-export interface PendingQuestionRecord {
-  seq: number
-  key: string
-  elicitId: string
-  /** The message for people, without the encoded context. */
-  message: string
-  context: Record<string, unknown>
-}
-
-/**
- * A question a tool call waits on, as something outside the turn reads it (the MCP App an
- * external server's form names): what its record says, and the tool that asks it.
- */
-export type WaitingQuestion = Pick<PendingQuestionRecord, 'elicitId' | 'key' | 'context'> & { toolName: string }
-
-/**
  * The question a tool waits on, and the one place its answers are checked. Made when the tool
- * asks (`ctx.elicit`), or from the record of a session that waits (`fromRecord`), so a question
- * has one shape on the server, live or stored; `toRecord` is the stored one.
+ * asks (`ctx.elicit`), its context checked there, once; or from the record of a session that
+ * waits (`fromRecord`). It is no shape of its own: what it sends is a `Question` (`question`, the
+ * shape that travels, lib/protocol), what a record keeps is that question's `AskedQuestion` part
+ * (`toRecord`).
  *
- * Only the parts are kept while the tool waits (the context is the tool's own objects); the
- * wire forms are built when read, so a waiting session does not hold a second, encoded copy of
- * its context.
+ * Only the parts are kept while the tool waits (the context is the tool's own object, carried as
+ * it is, never encoded); the `Question` is built each time it is read, and the form once, when first read.
  */
 export class PendingQuestion {
   private readonly responseSchema: z.ZodType
@@ -48,9 +31,10 @@ export class PendingQuestion {
   private constructor(
     readonly elicitId: string,
     readonly id: ElicitId,
-    /** The message for people, without the encoded context. */
-    readonly text: string,
-    readonly context: ModelContext,
+    /** The message for people. */
+    readonly message: string,
+    /** What the tool passed to `ctx.elicit` besides the message, as given (what the UI receives). */
+    readonly context: Record<string, unknown>,
     /** The tool's declaration of this question's key. */
     private readonly spec: ElicitSpec,
     /** The context as the key's declared schema parsed it: what its `responseFor`, `form` and `defaults` read. */
@@ -64,10 +48,10 @@ export class PendingQuestion {
    * schema; what is wrong with it when it does not fit. The question keeps the context as given
    * (what the UI receives) and the parsed one (what the key's declaration reads).
    */
-  static ask(elicitId: string, id: ElicitId, text: string, context: ModelContext, spec: ElicitSpec): PendingQuestion | { issues: ValidationIssue[] } {
+  static ask(elicitId: string, id: ElicitId, message: string, context: Record<string, unknown>, spec: ElicitSpec): PendingQuestion | { issues: ValidationIssue[] } {
     const parsed = contextSchemaOf(spec)?.safeParse(context)
     if (parsed && !parsed.success) return { issues: toIssues(parsed.error) }
-    return new PendingQuestion(elicitId, id, text, context, spec, parsed?.data)
+    return new PendingQuestion(elicitId, id, message, context, spec, parsed?.data)
   }
 
   /**
@@ -76,7 +60,7 @@ export class PendingQuestion {
    * again; undefined when the text is not the one those parts write, or the context does not fit.
    */
   static fromRecord(
-    record: PendingQuestionRecord,
+    record: AskedQuestion,
     session: { toolName: string; callId: string },
     spec: ElicitSpec,
   ): PendingQuestion | undefined {
@@ -87,8 +71,32 @@ export class PendingQuestion {
   }
 
   /** What a session record keeps of this question while its tool waits. */
-  toRecord(): PendingQuestionRecord {
-    return { seq: this.id.seq, key: this.id.key, elicitId: this.elicitId, message: this.text, context: this.context }
+  toRecord(): AskedQuestion {
+    return { seq: this.id.seq, key: this.id.key, elicitId: this.elicitId, message: this.message, context: this.context }
+  }
+
+  /**
+   * The question as it travels (lib/protocol's `Question`): what the chat's `plugin_elicit_request`
+   * carries, with the context as the tool gave it, never encoded into another field. The form's
+   * parts are left out when empty.
+   */
+  get question(): Question {
+    const { choices, answers, defaults, schema } = this.form
+    return {
+      sessionId: this.id.callId,
+      callId: this.id.callId,
+      toolName: this.id.toolName,
+      elicitId: this.elicitId,
+      key: this.key,
+      message: this.message,
+      context: this.context,
+      schema: toJsonSchema(this.responseSchema),
+      ...(Object.keys(choices).length > 0 ? { choices } : {}),
+      fieldTitles: fieldTitlesOf(schema),
+      ...(Object.keys(answers).length > 0 ? { choiceAnswers: answers } : {}),
+      ...(Object.keys(defaults).length > 0 ? { defaults } : {}),
+      form: schema,
+    }
   }
 
   /** The question as a native form (built when first read): its schema, choices, and how its answers become the tool's. */
@@ -99,16 +107,6 @@ export class PendingQuestion {
 
   get key(): string {
     return this.id.key
-  }
-
-  /** The message with the x-model-context section appended. */
-  get message(): string {
-    return encodeModelContext({ message: this.text, schema: {}, context: this.context }).message
-  }
-
-  /** The response's JSON Schema, with `x-model-context`. */
-  get schema(): Record<string, unknown> {
-    return encodeModelContext({ message: '', schema: toJsonSchema(this.responseSchema), context: this.context }).schema
   }
 
   /**

@@ -9,7 +9,6 @@ import { createChatTestClient, elicitRequests } from '../engine/testing/chat-tes
 import { createOfflineModel } from '../models'
 import { createMemorySessionStore, SessionStoreUnavailableError, type SessionRecord, type SessionStore } from '../sessions'
 import { chatHistoryOf, DEFAULT_CONVERSATION_LIMITS } from '../conversations'
-import { decodeModelContext } from '../tools/model-context'
 import { observedStore, SESSION_STORE_OPERATIONS, sessionRecordSpan, type StoreOperationReport } from './observed-store'
 import { openConversations } from './open-conversations'
 
@@ -125,7 +124,7 @@ describe('the stores’ spans in a traced turn', () => {
 
     // The answer's turn: the chat and the record written in the new trace, under that turn's spans.
     exporter.reset()
-    const train = (decodeModelContext({ message: pickTrain!.message, schema: pickTrain!.schema }).context.trains as Train[])[0]!
+    const train = (pickTrain!.context.trains as Train[])[0]!
     await browser.answer([{ request: pickTrain!, result: { action: 'accept', content: { trainId: train.id } } }])
     const [answerAgent] = spansNamed('invoke_agent elicit-chat')
     const [resumed] = spansNamed('execute_tool book_train')

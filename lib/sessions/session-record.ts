@@ -1,9 +1,9 @@
 import { ROOT_CONTEXT, trace, type Context } from '@opentelemetry/api'
 import { z } from 'zod'
 import type { JournalEntry } from '../runtime/journal'
-import type { PendingQuestionRecord } from '../runtime/pending-question'
+import { askedQuestionSchema, type AskedQuestion } from '../protocol/question'
 
-export type { JournalEntry, PendingQuestionRecord }
+export type { JournalEntry }
 
 /** The format of a stored session; a record of another format is refused, never guessed at. */
 export const SESSION_RECORD_FORMAT = 1
@@ -31,8 +31,8 @@ export interface SessionRecord {
   params: unknown
   status: SessionStatus
   journal: JournalEntry[]
-  /** Set while `status` is `waiting`: the question, as `PendingQuestion.toRecord` makes it. */
-  pending?: PendingQuestionRecord
+  /** Set while `status` is `waiting`: its part of the question that travels, as `PendingQuestion.toRecord` makes it. */
+  pending?: AskedQuestion
   /** Set once the session has ended. */
   ending?: SessionEnding
   createdAt: number
@@ -124,15 +124,7 @@ const sessionRecordSchema = z.object({
   params: json,
   status: z.enum(['running', 'waiting', 'completed', 'failed', 'aborted']),
   journal: z.array(journalEntrySchema),
-  pending: z
-    .object({
-      seq: z.number().int().positive(),
-      key: z.string(),
-      elicitId: z.string(),
-      message: z.string(),
-      context: z.record(z.string(), json),
-    })
-    .optional(),
+  pending: askedQuestionSchema.optional(),
   ending: z
     .discriminatedUnion('kind', [
       z.object({ kind: z.literal('completed'), content: z.string() }),

@@ -25,6 +25,4 @@ export type {
   SampleResult,
   StructuredSampleResult,
 } from './types'
-export { decodeModelContext, encodeModelContext, MODEL_CONTEXT_BOUNDARY, MODEL_CONTEXT_KEY } from './model-context'
-export type { ModelContext } from './model-context'
 export { formatElicitId, parseElicitId } from '../protocol/elicit-id'

@@ -3,7 +3,6 @@ import { createChatServer, type ChatServer } from '@/lib/engine/chat-server'
 import { createChatTestClient, elicitRequests, eventsOf, textOf, type ChatTestClient } from '@/lib/engine/testing/chat-test-client'
 import { createOfflineModel } from '@/lib/models'
 import type { PluginElicitRequestEvent } from '@/lib/protocol'
-import { decodeModelContext, MODEL_CONTEXT_BOUNDARY } from '@/lib/tools'
 import { freeSeats, type Flight, type SeatMap } from './flights'
 import { bookFlightOffline } from './offline'
 import { bookFlightTool } from './tool'
@@ -18,7 +17,7 @@ beforeEach(async () => {
 afterEach(() => chat.close())
 
 function contextOf(request: PluginElicitRequestEvent) {
-  return decodeModelContext({ message: request.message, schema: request.schema }).context
+  return request.context
 }
 
 function freeSeat(request: PluginElicitRequestEvent) {
@@ -43,8 +42,8 @@ describe('book_flight through the HTTP contract', () => {
     expect(eventsOf(turn.events, 'plugin_progress')[0]).toMatchObject({ sessionId: request.sessionId, message: 'Searching flights from NYC to LAX', progress: 0.1 })
     expect(eventsOf(turn.events, 'plugin_log')[0]).toMatchObject({ level: 'info', message: 'Found 3 flights from NYC to LAX' })
     expect(request).toMatchObject({ toolName: 'book_flight', key: 'pickFlight', sessionId: request.callId })
-    expect(request.message).toContain(MODEL_CONTEXT_BOUNDARY)
-    const flights = (request.schema['x-model-context'] as { flights: Flight[] }).flights
+    expect(request.message).toMatch(/^Select your flight from NYC to LAX:\n\n1\. /)
+    const flights = request.context.flights as Flight[]
     expect(flights).toHaveLength(3)
     expect(request.schema).toMatchObject({ type: 'object', properties: { flightId: { type: 'string' } } })
 
@@ -105,6 +104,6 @@ describe('book_flight through the HTTP contract', () => {
     const turn = await client.answer([{ request, result: { action: 'accept', content: { flightId: 'XX-000' } } }])
     const [again] = elicitRequests(turn.events)
     expect(again).toMatchObject({ key: 'pickFlight' })
-    expect(decodeModelContext({ message: again!.message, schema: again!.schema }).message).toMatch(/^Flight XX-000 is not one of the offered flights\. Select your flight:\n\n1\. /)
+    expect(again!.message).toMatch(/^Flight XX-000 is not one of the offered flights\. Select your flight:\n\n1\. /)
   })
 })

@@ -4,7 +4,6 @@ import { whyNotInFormSubset } from '@/lib/mcp/server'
 import { firstChoices, firstFreeSeat } from '@/lib/mcp/server/testing/booking-client'
 import { endpointPerTest } from '@/lib/mcp/server/testing/endpoint-per-test'
 import { QUESTION_META_KEY } from '@/lib/protocol/question-form'
-import { MODEL_CONTEXT_BOUNDARY } from '@/lib/tools'
 import { bookFlightTool } from './tool'
 
 // book_flight as an MCP client gets it: its flights and seats as titled pick lists (a seat's
@@ -30,7 +29,7 @@ describe.each(['2025', '2026'] as const)('book_flight from an official v2 client
     for (const question of asked) {
       expect(whyNotInFormSubset(question.schema)).toBeUndefined()
       // A person reads the message: no context block, no JSON.
-      expect(question.message).not.toContain(MODEL_CONTEXT_BOUNDARY)
+      expect(question.message).not.toContain('x-model-context')
       expect(question.message).not.toMatch(/[{}[\]"]/)
       // A client that did not negotiate app-rendered elicitations never sees _meta.ui.
       expect(question.meta).not.toHaveProperty('ui')

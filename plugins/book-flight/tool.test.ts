@@ -2,7 +2,6 @@ import { run } from 'effection'
 import { describe, expect, it } from 'vitest'
 import type { PendingQuestion } from '@/lib/runtime/pending-question'
 import { replayOnly, startTool } from '@/lib/runtime/testing/start-tool'
-import { decodeModelContext } from '@/lib/tools'
 import { seatMapFor, type Flight, type SeatMap } from './flights'
 import { bookFlightTool } from './tool'
 
@@ -11,7 +10,7 @@ import { bookFlightTool } from './tool'
 
 describe('book_flight through a journaling client', () => {
   function contextOf<T>(request: PendingQuestion): T {
-    return request.schema['x-model-context'] as T
+    return request.context as T
   }
   function seatAnswer(seat: string) {
     return { row: Number(seat.slice(0, -1)), seat: seat.slice(-1) }
@@ -24,12 +23,12 @@ describe('book_flight through a journaling client', () => {
     const { from, destination, flights } = contextOf<{ from: string; destination: string; flights: Flight[] }>(pickFlight.request)
     expect({ from, destination }).toEqual({ from: 'NYC', destination: 'LAX' })
     expect(flights).toHaveLength(3)
-    expect(decodeModelContext(pickFlight.request).message).toMatch(/^Select your flight from NYC to LAX:\n\n1\. /)
+    expect(pickFlight.request.message).toMatch(/^Select your flight from NYC to LAX:\n\n1\. /)
 
     pickFlight.answer({ action: 'accept', content: { flightId: 'XX-000' } })
     const askAgain = yield* tool.next('ask')
     expect(askAgain.request.key).toBe('pickFlight')
-    expect(decodeModelContext(askAgain.request).message).toMatch(/^Flight XX-000 is not one of the offered flights/)
+    expect(askAgain.request.message).toMatch(/^Flight XX-000 is not one of the offered flights/)
     const flight = flights[1]!
     askAgain.answer({ action: 'accept', content: { flightId: flight.id } })
 
@@ -37,7 +36,7 @@ describe('book_flight through a journaling client', () => {
     const { seatMap, flight: shown } = contextOf<{ seatMap: SeatMap; flight: Flight }>(pickSeat.request)
     expect(shown).toEqual(flight)
     expect(seatMap).toEqual(seatMapFor(flight))
-    expect(decodeModelContext(pickSeat.request).message).toBe(`Select your seat on ${flight.flightNumber}: ${72 - seatMap.taken.length} of 72 seats are free.`)
+    expect(pickSeat.request.message).toBe(`Select your seat on ${flight.flightNumber}: ${72 - seatMap.taken.length} of 72 seats are free.`)
     expect(pickSeat.answer({ action: 'accept', content: { row: 12, seat: 'c' } })).toMatchObject({
       ok: false,
       code: 'invalid_response',
@@ -49,11 +48,11 @@ describe('book_flight through a journaling client', () => {
     pickSeat.answer({ action: 'accept', content: seatAnswer(taken) })
     const takenAgain = yield* tool.next('ask')
     expect(takenAgain.request.key).toBe('pickSeat')
-    expect(decodeModelContext(takenAgain.request).message).toBe(`Seat ${taken} is taken. Select another seat on ${flight.flightNumber}:`)
+    expect(takenAgain.request.message).toBe(`Seat ${taken} is taken. Select another seat on ${flight.flightNumber}:`)
 
     takenAgain.answer({ action: 'accept', content: { row: 99, seat: 'A' } })
     const notOnBoard = yield* tool.next('ask')
-    expect(decodeModelContext(notOnBoard.request).message).toBe(`Seat 99A is not on this aircraft. Select another seat on ${flight.flightNumber}:`)
+    expect(notOnBoard.request.message).toBe(`Seat 99A is not on this aircraft. Select another seat on ${flight.flightNumber}:`)
 
     const free = freeSeat(seatMap)
     notOnBoard.answer({ action: 'accept', content: seatAnswer(free) })

@@ -4,7 +4,6 @@ import type { ChatEvent, PluginElicitRequestEvent } from '@/lib/protocol'
 import { createChatTestClient, elicitRequests, eventsOf, textOf, type ChatTestClient } from '@/lib/engine/testing/chat-test-client'
 import { createOfflineModel } from '@/lib/models'
 import { pickCardOffline } from './offline'
-import { decodeModelContext } from '@/lib/tools'
 import { cardName, cardSchema, RANKS, shortCardName, type Card } from './cards'
 import { pickCardTool, type CardAnalysis, type PickCardResult } from './tool'
 
@@ -18,7 +17,7 @@ beforeEach(async () => {
 afterEach(() => chat.close())
 
 function contextOf(request: PluginElicitRequestEvent) {
-  const { context, message } = decodeModelContext({ message: request.message, schema: request.schema })
+  const { context, message } = request
   return { message, cards: cardSchema.array().parse(context.cards), analysis: context.analysis as CardAnalysis | undefined, keys: Object.keys(context) }
 }
 

@@ -5,7 +5,6 @@ import type { PluginElicitRequestEvent } from '@/lib/protocol'
 import { createChatTestClient, elicitRequests, eventsOf, textOf, type ChatTestClient, type TurnResponse } from '@/lib/engine/testing/chat-test-client'
 import { createOfflineModel } from '@/lib/models'
 import { ticTacToeOffline } from './offline'
-import { decodeModelContext } from '@/lib/tools'
 import { boardFromMoves, boardSchema, fallbackMove, formatBoard, gameMoveSchema, isLegalMove, legalMoves, type Board, type GameMove } from './game'
 import { ticTacToeTool, type TicTacToeResult } from './tool'
 
@@ -19,7 +18,7 @@ async function start(model: LanguageModelV3 = createOfflineModel({ delayMs: 0, s
 
 /** What a pickMove request carries: its readable message and the game so far. */
 function readRequest(request: PluginElicitRequestEvent) {
-  const decoded = decodeModelContext({ message: request.message, schema: request.schema })
+  const decoded = request
   return {
     message: decoded.message,
     board: boardSchema.parse(decoded.context.board),

@@ -6,7 +6,7 @@ import type { ChatEvent } from '../../protocol/events'
 import type { ChatRequest } from '../../protocol/request-schema'
 import { z } from 'zod'
 import { makePlugin, type ElicitComponentProps } from '../../plugins'
-import { createMcpTool, encodeModelContext, formatElicitId } from '../../tools'
+import { createMcpTool, formatElicitId } from '../../tools'
 import { createChatController, type ChatController } from '../chat-controller'
 import { renderKey } from '../handler-tasks'
 import type { ToolCallEntry } from '../display-entries'
@@ -92,7 +92,6 @@ export function elicitEvent({
   message: string
   context: Record<string, unknown>
 }): ChatEvent {
-  const encoded = encodeModelContext({ message, schema: { type: 'object' }, context })
   return {
     type: 'plugin_elicit_request',
     sessionId: callId,
@@ -100,7 +99,9 @@ export function elicitEvent({
     toolName,
     key,
     elicitId: formatElicitId({ toolName, key, callId, seq }),
-    ...encoded,
+    message,
+    context,
+    schema: { type: 'object' },
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ChatEvent } from '../../protocol/events'
+import { readKeptEvent } from '../../protocol/kept-question'
 import type { Message } from '../../protocol/messages'
 import type { ChatTurn, TurnInput } from '../chat'
 import { chatTooLarge } from '../errors'
@@ -106,5 +107,7 @@ export function entriesOf(turns: readonly ChatTurn[]): { entries: StoredEntry[];
 export function decodeEntry(turn: number, kind: EntryKind, text: string): ChatEntry {
   if (kind === 'input') return { turn, input: JSON.parse(text) as TurnInput }
   const parsed = JSON.parse(text) as ChatEvent[] | ChatEvent
-  return { turn, events: kind === 'events' ? (parsed as ChatEvent[]) : [parsed as ChatEvent] }
+  // A question kept before its context was a field of its own is read into today's shape, once, here.
+  const events = kind === 'events' ? (parsed as ChatEvent[]) : [parsed as ChatEvent]
+  return { turn, events: events.map(readKeptEvent) }
 }

@@ -16,11 +16,25 @@ export const SEAT_QUESTION: Extract<ChatEvent, { type: 'plugin_elicit_request' }
   elicitId: 'book_flight:pickSeat:call_seat_1:2',
   key: 'pickSeat',
   message: 'Pick a seat on UA 123',
+  context: { flight: 'UA 123' },
   schema: { type: 'object', properties: { seat: { type: 'string', title: 'Seat' } } },
   choices: { seat: [{ value: '10A', title: '10A · window' }] },
   fieldTitles: { seat: 'Seat' },
   choiceAnswers: { seat: { '10A': { row: 10, seat: 'A' } } },
 }
+
+/**
+ * `SEAT_QUESTION` as a server before the context was a field of its own sent it, and a chat kept
+ * (or exported) then still has it: its context encoded into its schema and after its message.
+ */
+export const EARLIER_SEAT_QUESTION = (() => {
+  const { context, schema, message, ...rest } = SEAT_QUESTION
+  return {
+    ...rest,
+    message: `${message}\n\n--x-model-context: application/json\n${JSON.stringify(context)}`,
+    schema: { ...schema, 'x-model-context': context },
+  } as unknown as ChatEvent
+})()
 
 export function conversation(...contents: string[]): Message[] {
   return contents.map((content, index) => ({ role: index % 2 === 0 ? 'user' : 'assistant', content }))

@@ -5,7 +5,7 @@ import { useConversations, type Conversations } from '../conversations'
 import { isConversationError } from '../errors'
 import { newChatId } from '@/lib/protocol/chat-id'
 import type { ConversationLimits } from '../limits'
-import { BOOKING_CALL, FIRST_TURN, SEAT_ANSWER, SECOND_TURN, conversation } from './chat-events'
+import { BOOKING_CALL, EARLIER_SEAT_QUESTION, FIRST_TURN, SEAT_ANSWER, SEAT_QUESTION, SECOND_TURN, conversation } from './chat-events'
 import { openInScope, type InScope } from '@/lib/testing/in-scope'
 
 export interface ConversationStoreContractOptions {
@@ -84,6 +84,14 @@ export function describeConversationStoreContract(name: string, { expiresItself,
         { input: { text: 'Book a flight from NYC to LAX' }, events: FIRST_TURN.map((event) => (event.type === 'conversation_state' ? { ...event, messages: [] } : event)) },
         { input: { pluginElicitResponses: [SEAT_ANSWER] }, events: SECOND_TURN },
       ])
+    })
+
+    it('gives back a question kept before its context was a field of its own as it travels now', async () => {
+      const { id } = await run(() => chats.create(alice))
+      const turn = await run(() => chats.startTurn(alice, id, { text: 'Book a flight from NYC to LAX' }))
+      await run(() => chats.appendEvents(alice, id, turn, [EARLIER_SEAT_QUESTION]))
+      const chat = await run(() => chats.get(alice, id))
+      expect(chat!.turns[0]!.events).toEqual([SEAT_QUESTION])
     })
 
     it('makes a new chat with its first turn, in its owner’s list at once, and only once', async () => {

@@ -3,7 +3,6 @@ import { createChatServer } from '../../engine/chat-server'
 import { createChatTestClient, elicitRequests, eventsOf } from '../../engine/testing/chat-test-client'
 import { createOfflineModel } from '../../models'
 import type { PluginElicitRequestEvent } from '../../protocol/events'
-import { decodeModelContext } from '../../tools/model-context'
 import { createMcpAppsHost } from '../apps/mcp-apps-host'
 import { isMcpAppError } from '../apps/mcp-app-error'
 import { elicitationAppServer } from '../apps/testing/elicitation-app-server-path'
@@ -65,7 +64,7 @@ function call(browser: ReturnType<typeof createChatTestClient>, name: string, ar
   return browser.post({ messages: [{ role: 'user', content: `/${name} ${JSON.stringify(args)}` }], directToolCall: { name, arguments: args } })
 }
 
-const contextOf = (request: PluginElicitRequestEvent) => decodeModelContext({ message: request.message, schema: request.schema }).context as unknown as FormQuestion
+const contextOf = (request: PluginElicitRequestEvent) => request.context as unknown as FormQuestion
 
 async function refusal(promise: Promise<unknown>) {
   const error = await promise.then(

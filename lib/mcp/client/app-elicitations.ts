@@ -1,5 +1,5 @@
 import type { ClientCapabilities, ElicitRequestFormParams, ServerCapabilities } from '@modelcontextprotocol/client'
-import type { WaitingQuestion } from '../../runtime/pending-question'
+import type { Question } from '../../protocol/question'
 import { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION } from '../mcp-apps-extension'
 import { EXTERNAL_QUESTION, type FormQuestionApp } from './external-questions'
 import { externalQuestions } from './question-specs'
@@ -47,7 +47,7 @@ export function elicitationAppOf(params: ElicitRequestFormParams, server: Server
  * an app to its one question: the app is found from the question the session waits on, never
  * from anything the browser says.
  */
-export function questionAppOf(question: WaitingQuestion): { server: string; tool: string; uri: string } | undefined {
+export function questionAppOf(question: Pick<Question, 'toolName' | 'key' | 'context'>): { server: string; tool: string; uri: string } | undefined {
   if (question.key !== EXTERNAL_QUESTION.form) return undefined
   const names = splitExternalToolName(question.toolName)
   const context = externalQuestions[EXTERNAL_QUESTION.form].context.safeParse(question.context)
@@ -59,7 +59,7 @@ export function questionAppOf(question: WaitingQuestion): { server: string; tool
  * Where the MCP Apps host finds a question's app (its `QuestionAppSource`): the question this
  * client's call waits on now, if it is the one named, read through the chat's sessions.
  */
-export function questionAppsOf(chat: { waitingQuestion(options: { clientId: string; callId: string }): Promise<WaitingQuestion | undefined> }) {
+export function questionAppsOf(chat: { waitingQuestion(options: { clientId: string; callId: string }): Promise<Question | undefined> }) {
   return {
     async questionApp({ clientId, callId, elicitId }: { clientId: string; callId: string; elicitId: string }) {
       const question = await chat.waitingQuestion({ clientId, callId })

@@ -4,7 +4,6 @@ import { createChatTestClient, elicitRequests, eventsOf, textOf } from '../../en
 import { createOfflineModel } from '../../models'
 import type { PluginElicitRequestEvent } from '../../protocol/events'
 import { createMemorySessionStore, type SessionStore } from '../../sessions'
-import { decodeModelContext } from '../../tools/model-context'
 import { EXTERNAL_QUESTION } from './external-questions'
 import { createServerToolSource } from './server-tool-source'
 import { startMcpClients } from './start-mcp-clients'
@@ -63,7 +62,7 @@ async function setUp() {
   return { store, chat, browser: createChatTestClient({ chat }) }
 }
 
-const contextOf = (request: PluginElicitRequestEvent) => decodeModelContext({ message: request.message, schema: request.schema }).context
+const contextOf = (request: PluginElicitRequestEvent) => request.context
 const resultText = (content: string) => (JSON.parse(content) as { content: Array<{ text: string }> }).content[0]!.text
 const allowOnce = { action: 'accept' as const, content: { scope: 'once' } }
 const allowForChat = { action: 'accept' as const, content: { scope: 'chat' } }

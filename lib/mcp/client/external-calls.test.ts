@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createChatServer, type ChatServer } from '../../engine/chat-server'
 import { createChatTestClient, elicitRequests, eventsOf, textOf } from '../../engine/testing/chat-test-client'
 import { createOfflineModel } from '../../models'
-import { decodeModelContext } from '../../tools/model-context'
 import type { PluginElicitRequestEvent } from '../../protocol/events'
 import { createMemorySessionStore } from '../../sessions'
 import { EXTERNAL_QUESTION } from './external-questions'
@@ -69,7 +68,7 @@ async function instance(clients: McpClients, store = createMemorySessionStore())
 }
 
 const command = (name: string, args: Record<string, unknown>) => ({ role: 'user' as const, content: `/${name} ${JSON.stringify(args)}` })
-const contextOf = (request: PluginElicitRequestEvent) => decodeModelContext({ message: request.message, schema: request.schema }).context
+const contextOf = (request: PluginElicitRequestEvent) => request.context
 
 describe('external tools in the chat', { timeout: 30_000 }, () => {
   it('a slash command calls the tool directly and ends the turn with its result, no model', async () => {

@@ -4,7 +4,6 @@ import { createChatTestClient, elicitRequests, eventsOf } from '../../engine/tes
 import { createOfflineModel } from '../../models'
 import type { PluginElicitRequestEvent } from '../../protocol/events'
 import { createMemorySessionStore } from '../../sessions'
-import { decodeModelContext } from '../../tools/model-context'
 import { EXTERNAL_QUESTION } from './external-questions'
 import { createServerToolSource } from './server-tool-source'
 import { startMcpClients } from './start-mcp-clients'
@@ -59,7 +58,7 @@ async function instance(options: Partial<ChatServerOptions> = {}): Promise<ChatS
 }
 
 type Browser = ReturnType<typeof createChatTestClient>
-const contextOf = (request: PluginElicitRequestEvent) => decodeModelContext({ message: request.message, schema: request.schema }).context
+const contextOf = (request: PluginElicitRequestEvent) => request.context
 
 /** A slash command in `browser`'s chat; the question it asks, or its result. */
 async function command(browser: Browser, tool: string, args: Record<string, unknown>) {

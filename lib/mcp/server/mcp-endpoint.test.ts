@@ -4,7 +4,6 @@ import { z } from 'zod'
 import { createOfflineModel } from '../../models'
 import { createMcpTool } from '../../tools'
 import { QUESTION_META_KEY } from '../../protocol/question-form'
-import { MODEL_CONTEXT_BOUNDARY } from '../../tools/model-context'
 import { bookTrainTool } from '@/fixtures/book-train/tool'
 import type { Train } from '@/fixtures/book-train/trains'
 import { whyNotInFormSubset } from './form-subset'
@@ -77,7 +76,7 @@ describe.each(['2025', '2026'] as const)('a tool that asks, from an official v2 
     for (const question of asked) {
       expect(whyNotInFormSubset(question.schema)).toBeUndefined()
       // A person reads the message: no context block, no JSON.
-      expect(question.message).not.toContain(MODEL_CONTEXT_BOUNDARY)
+      expect(question.message).not.toContain('x-model-context')
       expect(question.message).not.toMatch(/[{}[\]"]/)
       // A client that did not negotiate app-rendered elicitations never sees _meta.ui.
       expect(question.meta).not.toHaveProperty('ui')

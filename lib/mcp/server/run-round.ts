@@ -162,7 +162,7 @@ function elicitation({ request, problem, resourceUri }: { request: PendingQuesti
     ...(Object.keys(defaults).length > 0 ? { defaults } : {}),
   }
   return inputRequired.elicit({
-    message: problem ? `${problem}\n\n${request.text}` : request.text,
+    message: problem ? `${problem}\n\n${request.message}` : request.message,
     requestedSchema: schema as never,
     _meta: { [QUESTION_META_KEY]: question, ...(resourceUri ? { ui: { resourceUri } } : {}) },
   })

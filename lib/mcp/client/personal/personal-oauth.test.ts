@@ -22,7 +22,6 @@ import type { McpServerConnection } from '../server-connection'
 import { createChatServer } from '../../../engine/chat-server'
 import { createChatTestClient, elicitRequests, eventsOf } from '../../../engine/testing/chat-test-client'
 import { createMemorySessionStore } from '../../../sessions'
-import { decodeModelContext } from '../../../tools/model-context'
 import type { PluginElicitRequestEvent } from '../../../protocol/events'
 import { EXTERNAL_QUESTION } from '../external-questions'
 import { createServerToolSource } from '../server-tool-source'
@@ -257,7 +256,7 @@ describe('a call of a server the person has not connected', () => {
       const browserOf = createChatTestClient({ chat: server, identity })
       const args = { from: 'Paris', to: 'Lyon' }
       const book = () => browserOf.post({ messages: [{ role: 'user', content: `/remote__book_train ${JSON.stringify(args)}` }], directToolCall: { name: 'remote__book_train', arguments: args } })
-      const contextOf = (request: PluginElicitRequestEvent) => decodeModelContext({ message: request.message, schema: request.schema }).context
+      const contextOf = (request: PluginElicitRequestEvent) => request.context
 
       const first = await book()
       const [asked] = elicitRequests(first.events)

@@ -4,12 +4,12 @@ import type { PluginElicitRequestEvent } from '@/lib/protocol'
 import { createChatTestClient, elicitRequests, eventsOf } from '@/lib/engine/testing/chat-test-client'
 import { createOfflineModel } from '@/lib/models'
 import { ticTacToeOffline } from './offline'
-import { decodeModelContext, MODEL_CONTEXT_BOUNDARY, MODEL_CONTEXT_KEY } from '@/lib/tools'
 import { ticTacToeTool } from './tool'
 
 /**
- * The degradation table of x-model-context (mcp-plugin-bridge-design.md), shown on a real
- * pickMove request after one move each: every kind of client can still play.
+ * Every kind of client of `POST /api/chat` can play, shown on a real pickMove request after one
+ * move each: the context is the question's own field, and the message and the schema alone are
+ * enough for a client that reads neither.
  */
 let chat: ChatServer | undefined
 afterEach(() => chat?.close())
@@ -30,32 +30,27 @@ async function midGameRequest(): Promise<{ request: PluginElicitRequestEvent; an
 
 const boardAfterOneMoveEach = ['X', null, null, null, 'O', null, null, null, null]
 
-describe('x-model-context degrades gracefully', () => {
-  it('gives a plugin handler (or an aware client) the typed context from the schema', async () => {
+describe('a mid-game question, as every kind of client reads it', () => {
+  it('gives a plugin handler (or an aware client) the game so far as the question’s context', async () => {
     const { request } = await midGameRequest()
-    const decoded = decodeModelContext({ message: request.message, schema: request.schema })
-    expect(decoded.source).toBe('schema')
-    expect(decoded.context.board).toEqual(boardAfterOneMoveEach)
-    expect(decoded.context.moveHistory).toEqual([
+    expect(request.context.board).toEqual(boardAfterOneMoveEach)
+    expect(request.context.moveHistory).toEqual([
       { player: 'user', mark: 'X', cell: 1 },
       { player: 'model', mark: 'O', cell: 5 },
     ])
   })
 
-  it('reads the same context from the message boundary when a transport stripped it from the schema', async () => {
+  it('carries the context once: not again in the message or the schema', async () => {
     const { request } = await midGameRequest()
-    const { [MODEL_CONTEXT_KEY]: stripped, ...plainSchema } = request.schema
-    expect(stripped).toBeDefined()
-    const decoded = decodeModelContext({ message: request.message, schema: plainSchema })
-    expect(decoded.source).toBe('message')
-    expect(decoded.context).toEqual(decodeModelContext(request).context)
+    expect(JSON.stringify(request.schema)).not.toContain('moveHistory')
+    expect(request.message).not.toContain('moveHistory')
+    expect(request.message).not.toContain('x-model-context')
   })
 
-  it('still lets a client that knows neither play: a readable message with the board, and a plain form', async () => {
+  it('still lets a client that knows no context play: a readable message with the board, and a plain form', async () => {
     const { request, answer } = await midGameRequest()
-    const readable = request.message.slice(0, request.message.indexOf(MODEL_CONTEXT_BOUNDARY))
-    expect(readable).toBe(
-      'The model took cell 5. Your move — you are X.\n\nX | 2 | 3\n---------\n4 | O | 6\n---------\n7 | 8 | 9\n\nEmpty cells: 2, 3, 4, 6, 7, 8, 9.\n\n',
+    expect(request.message).toBe(
+      'The model took cell 5. Your move — you are X.\n\nX | 2 | 3\n---------\n4 | O | 6\n---------\n7 | 8 | 9\n\nEmpty cells: 2, 3, 4, 6, 7, 8, 9.',
     )
     expect(request.schema).toMatchObject({
       type: 'object',
