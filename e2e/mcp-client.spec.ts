@@ -126,6 +126,8 @@ test('results: every text block readable, images as images, structuredContent in
 })
 
 test('a server’s form: labelled controls from its schema, required checked, Accept sends it; it survives a reload', async ({ page }) => {
+  // The accessibility check of this tall form takes about 12 s of the run on 2 cores, beside a reload and two submits.
+  test.setTimeout(60_000)
   const chat = await open(page)
   await chat.say('/everything__trigger-elicitation-request {}')
   const form = page.getByRole('region', { name: 'Form from everything' })
