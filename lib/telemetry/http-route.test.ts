@@ -27,6 +27,7 @@ describe('routeOf', () => {
     expect(routeOf('/api/chats?cursor=abc')).toBe('/api/chats')
     expect(routeOf('/api/chats/0a1b2c')).toBe('/api/chats/[id]')
     expect(routeOf('/api/chats/0a1b2c/export')).toBe('/api/chats/[id]/export')
+    expect(routeOf('/api/chats/0a1b2c/waiting')).toBe('/api/chats/[id]/waiting')
     expect(routeOf('/api/devices/codes')).toBe('/api/devices/codes')
     expect(routeOf('/api/devices/b-123')).toBe('/api/devices/[id]')
     expect(routeOf('/api/mcp-apps/frame/t.k.e.n')).toBe('/api/mcp-apps/frame/[ticket]')

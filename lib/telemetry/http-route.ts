@@ -13,6 +13,7 @@ export const ROUTES = [
   '/api/chats/[id]',
   '/api/chats/[id]/export',
   '/api/chats/[id]/restore',
+  '/api/chats/[id]/waiting',
   '/api/devices',
   '/api/devices/[id]',
   '/api/devices/codes',
