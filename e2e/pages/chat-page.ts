@@ -26,8 +26,9 @@ export class ChatPage {
     await expect(this.composer).toBeEditable()
   }
 
-  /** Type a message and press Enter. */
+  /** Type a message and press Enter, once the page is ready (hydrated, its chat loaded): text typed before then is lost, and Enter does nothing. */
   async say(text: string) {
+    await expect(this.page.getByTestId('chat')).toHaveAttribute('data-ready', 'true')
     await this.composer.fill(text)
     await this.composer.press('Enter')
   }
