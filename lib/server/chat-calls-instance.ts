@@ -18,11 +18,16 @@ const globalForCalls = globalThis as typeof globalThis & { chatCalls?: Promise<C
  * One for the process (kept on globalThis, as the other instances): the chat server's sessions,
  * and the ends of calls passed between instances — Redis pub/sub with `REDIS_URL`, else within
  * this process. On SIGTERM every watch's response ends, so that the graceful stop finishes; the
- * pages follow again, on another instance.
+ * pages follow again, on another instance. Opened when the server starts (`instrumentation-node.ts`).
  */
 export function getChatCalls(): Promise<ChatCallsApp> {
   if (!globalForCalls.chatCalls) {
-    globalForCalls.chatCalls = start()
+    const starting = start()
+    globalForCalls.chatCalls = starting
+    // A start that failed is not kept: the next request tries again.
+    starting.catch(() => {
+      if (globalForCalls.chatCalls === starting) globalForCalls.chatCalls = undefined
+    })
     process.once('SIGTERM', () => {
       globalForCalls.chatCalls
         ?.then(({ calls }) => calls.closeAll())
