@@ -81,11 +81,22 @@ async function connectAt(page: Page, start: () => Promise<void>, login: string |
 async function answerBooking(card: Locator) {
   // The remote's questions show in its own MCP App, read through the asking person's connection.
   const flights = card.locator('iframe').last().contentFrame()
-  await flights.getByRole('button', { name: /\$\d+$/ }).first().click()
+  await answerWith(flights.getByRole('button', { name: /\$\d+$/ }).first())
   const seats = card.locator('iframe').last().contentFrame()
   await seats.getByRole('button', { name: /^Seat \d+[A-F]$/, disabled: false }).first().click()
-  await seats.getByRole('button', { name: 'Confirm' }).click()
+  await answerWith(seats.getByRole('button', { name: 'Confirm' }))
   await card.getByRole('region', { name: 'Sampling request from remote' }).getByRole('button', { name: 'Approve' }).click()
+}
+
+/**
+ * Clicks a button that answers the app's question, once it can be clicked. The answer takes the
+ * app's frame away, and Chromium may never acknowledge a mouse click whose frame is gone by then
+ * (a fresh-clone run waited 120 s on one whose answer had arrived): the click is the button's own
+ * DOM click in its frame, which returns once its handler ran.
+ */
+async function answerWith(button: Locator) {
+  await expect(button).toBeEnabled()
+  await button.dispatchEvent('click')
 }
 
 /** No access token the remote was ever shown is anywhere the browser keeps or was sent; no token field either. */
