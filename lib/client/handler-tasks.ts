@@ -1,10 +1,11 @@
-import { createScope, useAbortSignal, type Operation, type Scope, type Task } from 'effection'
+import { useAbortSignal, type Operation, type Task } from 'effection'
 import type { ElicitAnswer } from '../protocol/elicit-answer'
 import { createPluginClientContext, executePluginElicitHandler } from '../plugins'
 import type { PluginRegistry, RenderedComponent } from '../plugins'
 import { allElicitations, type ChatAction } from './chat-state'
 import type { ElicitationEntry } from './display-entries'
 import type { ChatStore } from './chat-store'
+import { openPageScope, type PageScope } from './page-scope'
 
 /** Where a render of an elicitation attempt is kept: a rejected answer starts a new attempt. */
 export function renderKey({ question, attempt }: Pick<ElicitationEntry, 'question' | 'attempt'>): string {
@@ -67,7 +68,7 @@ export function createHandlerTasks({
   /** Plugins whose browser half is on its way, and those that could not be loaded. */
   const loading = new Set<string>()
   const failedLoads = new Set<string>()
-  let scope: { scope: Scope; destroy: () => void } | undefined
+  let scope: PageScope | undefined
   let reconciling = false
   let reconcileAgain = false
 
@@ -142,7 +143,7 @@ export function createHandlerTasks({
     const recorded = recordedAnswers(elicitation)
     const record: Partial<HandlerTask> & HandlerRecord = { done: false, answers: [...recorded] }
     handlers.set(renderKey(elicitation), record as HandlerTask)
-    record.task = scope.scope.run(() => runHandler(elicitation, recorded, record))
+    record.task = scope.run(() => runHandler(elicitation, recorded, record))
   }
 
   function* runHandler(elicitation: ElicitationEntry, recorded: readonly unknown[], record: HandlerRecord): Operation<void> {
@@ -192,11 +193,10 @@ export function createHandlerTasks({
   return {
     open() {
       if (scope) return
-      const [created, destroy] = createScope()
-      scope = { scope: created, destroy: () => void destroy().then(undefined, () => {}) }
+      scope = openPageScope()
     },
     close() {
-      scope?.destroy()
+      scope?.close()
       scope = undefined
       handlers.clear()
     },
@@ -204,7 +204,7 @@ export function createHandlerTasks({
       return scope !== undefined
     },
     run(operation) {
-      scope?.scope.run(operation)
+      scope?.run(operation)
     },
     reconcile,
   }

@@ -1,6 +1,7 @@
-import { createScope, sleep, until, useAbortSignal, type Operation, type Scope, type Task } from 'effection'
+import { createSignal, sleep, spawn, until, useAbortSignal, type Operation, type Signal, type Task } from 'effection'
 import type { EndedCallEvent } from '../protocol/ended-call'
 import type { ChatState } from './chat-state'
+import { openPageScope, type PageScope } from './page-scope'
 import { readNdjson } from './read-ndjson'
 
 /** The first wait before following again after the stream ended with calls still waiting; doubled each time, up to the longest. */
@@ -36,8 +37,34 @@ export function createWaitingWatch({
   /** A call ended: told once per event, in a later task than the reconcile that started the request. */
   ended(event: EndedCallEvent): void
 }): WaitingWatch {
-  let scope: { scope: Scope; destroy: () => Promise<void> } | undefined
-  let current: { key: string; task: Task<void> } | undefined
+  let scope: PageScope | undefined
+  /** What the page shows waiting now: a chat's calls (`key` names them), or nothing. */
+  let wanted: { key: string; chatId: string } | undefined
+  /** Tells the open scope's task that `wanted` changed. */
+  let changed: Signal<void, never> | undefined
+
+  /**
+   * The open scope's one task: follows what is wanted, one request at a time. Another set of
+   * calls halts the request for the last (awaited here) before the next starts.
+   */
+  function* followWanted(): Operation<void> {
+    const signal = createSignal<void, never>()
+    const changes = yield* signal
+    changed = signal
+    let following: { key: string; task: Task<void> } | undefined
+    try {
+      for (;;) {
+        const want = wanted
+        if (following?.key !== want?.key) {
+          if (following) yield* following.task.halt()
+          following = want ? { key: want.key, task: yield* spawn(() => follow(want.chatId)) } : undefined
+        }
+        yield* changes.next()
+      }
+    } finally {
+      if (changed === signal) changed = undefined
+    }
+  }
 
   function* follow(chatId: string): Operation<void> {
     const signal = yield* useAbortSignal()
@@ -69,15 +96,14 @@ export function createWaitingWatch({
   return {
     open() {
       if (scope) return
-      const [opened, destroy] = createScope()
-      scope = { scope: opened, destroy }
+      scope = openPageScope()
+      scope.run(followWanted)
     },
     close() {
-      current = undefined
       const closing = scope
       scope = undefined
-      // Futures: each acts once awaited.
-      closing?.destroy().then(undefined, () => {})
+      changed = undefined
+      closing?.close()
     },
     reconcile(state, chatId) {
       const waitingOn =
@@ -85,13 +111,9 @@ export function createWaitingWatch({
           ? [...new Set(state.entries.flatMap((entry) => (entry.kind === 'tool' ? entry.elicitations.filter((one) => one.status === 'waiting').map((one) => one.question.callId) : [])))].sort()
           : []
       const key = waitingOn.length > 0 ? `${chatId}:${waitingOn.join(',')}` : undefined
-      if (current?.key === key) return
-      const previous = current
-      current = undefined
-      previous?.task.halt().then(undefined, () => {})
-      if (key === undefined || !scope) return
-      current = { key, task: scope.scope.run(() => follow(chatId!)) }
-      current.task.catch(() => {})
+      if (wanted?.key === key) return
+      wanted = key === undefined ? undefined : { key, chatId: chatId! }
+      changed?.send()
     },
   }
 }

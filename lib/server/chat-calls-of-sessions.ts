@@ -1,4 +1,4 @@
-import { until, type Operation, type Task } from 'effection'
+import { once, race, until, type Operation, type Task } from 'effection'
 import { ConversationError, type ChatCalls } from '../conversations'
 import type { CallStanding } from '../engine'
 import { watchEndedCalls } from '../engine/watch-ended-calls'
@@ -28,13 +28,13 @@ export interface ChatCallsOfServer extends ChatCalls {
 /**
  * The sessions' word on the calls chats leave waiting (`ChatCalls`): a read is one `standing`
  * per call; a watch is a task of the process's scope (`watchEndedCalls`) that writes each ended
- * call as an NDJSON line and closes the response once none waits; the request going away, or the
- * stream cancelled, halts it.
+ * call as an NDJSON line and closes the response once none waits; the request going away ends
+ * it, the stream cancelled or the process stopping halts it.
  */
 export function createChatCalls({ standing, ends, run, maxWatchesPerIdentity = DEFAULT_WATCHES_PER_IDENTITY }: ChatCallsOptions): ChatCallsOfServer {
   const open = new Map<string, number>()
   let closed = false
-  const watches = new Set<{ halt(): Promise<void> }>()
+  const watches = new Set<Task<void>>()
   return {
     async ended(owner, callIds) {
       const stands = await Promise.all([...new Set(callIds)].map((callId) => standing({ clientId: owner, callId })))
@@ -50,27 +50,26 @@ export function createChatCalls({ standing, ends, run, maxWatchesPerIdentity = D
       open.set(owner, held + 1)
       const encoder = new TextEncoder()
       let task: Task<void> | undefined
-      /** Halted on purpose (the page went, the process stops): not a failure to report. */
-      let halted = false
-      // A task's halt is a future: it halts once awaited.
-      const halt = async () => {
-        halted = true
-        await task?.halt()
-      }
+      let ended = false
       const body = new ReadableStream<Uint8Array>({
         start(controller) {
-          const entry = { halt }
-          watches.add(entry)
           const emit = (event: EndedCallEvent) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`))
+          // The watch's task owns its whole life: the request going away ends it from inside, a
+          // failure is reported by it, and whoever halts it (the stream cancelled, the process
+          // stopping) awaits the halt.
           const watching = run(function* () {
             try {
               const heard = yield* ends.heard(owner)
-              yield* watchEndedCalls({ callIds, standing: (callId) => until(standing({ clientId: owner, callId })), heard, emit })
+              yield* race([requestGone(signal), watchEndedCalls({ callIds, standing: (callId) => until(standing({ clientId: owner, callId })), heard, emit })])
+            } catch (error) {
+              // A store that fails ends this response early; the page follows again.
+              console.warn(`Following a chat's waiting calls ended early: ${error instanceof Error ? error.message : String(error)}`)
             } finally {
               const left = (open.get(owner) ?? 1) - 1
               if (left > 0) open.set(owner, left)
               else open.delete(owner)
-              watches.delete(entry)
+              ended = true
+              if (task) watches.delete(task)
               try {
                 controller.close()
               } catch {
@@ -79,15 +78,10 @@ export function createChatCalls({ standing, ends, run, maxWatchesPerIdentity = D
             }
           })
           task = watching
-          // A store that fails ends this response early (the page follows again); what remains is a halt.
-          watching.then(undefined, (error: unknown) => {
-            if (!halted) console.warn(`Following a chat's waiting calls ended early: ${error instanceof Error ? error.message : String(error)}`)
-          })
-          if (signal.aborted) void halt().catch(() => {})
-          else signal.addEventListener('abort', () => void halt().catch(() => {}), { once: true })
+          if (!ended) watches.add(watching)
         },
         async cancel() {
-          await halt()
+          await task?.halt()
         },
       })
       return body
@@ -97,4 +91,10 @@ export function createChatCalls({ standing, ends, run, maxWatchesPerIdentity = D
       await Promise.all([...watches].map((watch) => watch.halt()))
     },
   }
+}
+
+/** Returns once the request's signal aborts (the client went away). */
+function* requestGone(signal: AbortSignal): Operation<void> {
+  if (signal.aborted) return
+  yield* once(signal, 'abort')
 }
