@@ -9,7 +9,7 @@
 // In `npm run bench`: the conversations section (BENCH_HISTORY_CPU_BOOKINGS).
 import { newChatId } from '../lib/protocol'
 import { bookOverHttp } from './booking-client'
-import { median } from './stats'
+import { meanInterval, median } from './stats'
 import { processCpuMs } from './process-cpu'
 import { freePort } from '../lib/testing/server-process'
 import { startServer, type ServerProcess } from './server-process'
@@ -148,8 +148,15 @@ export function describeHistoryCpu(result: HistoryCpu): string {
   const blocks = (values: number[]) => values.map((value) => value.toFixed(1)).join(' ')
   return (
     `${result.store} store, ${result.bookings} bookings each: without chatId ${result.withoutChatMs.toFixed(2)} ms, with chatId ${result.withChatMs.toFixed(2)} ms (medians; blocks: ${blocks(result.blocks.without)} / ${blocks(result.blocks.withChat)}), ` +
-    `+${(result.growth * 100).toFixed(1)}% (the median of the pairs' ratios; target ≤ ${HISTORY_CPU_GROWTH_TARGET * 100}%), the chat's making included`
+    `+${(result.growth * 100).toFixed(1)}% (the median of the pairs' ratios; target ≤ ${HISTORY_CPU_GROWTH_TARGET * 100}%; ${pairsInterval(result)}), the chat's making included`
   )
+}
+
+/** The pairs' mean growth with its 95% interval: an interval on one side of the target settles it on this machine. */
+function pairsInterval(result: HistoryCpu): string {
+  const { mean, low, high } = meanInterval(result.blocks.withChat.map((ms, index) => ms / result.blocks.without[index]! - 1))
+  const percent = (growth: number) => `${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%`
+  return `mean ${percent(mean)}, 95% interval ${percent(low)} to ${percent(high)}`
 }
 
 /** The rate of bookings at once in kept chats ÷ without: the median of the rounds' (each round's two ran one after the other). */
