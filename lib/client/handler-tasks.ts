@@ -134,8 +134,14 @@ export function createHandlerTasks({
 
   function halt(handler: HandlerTask) {
     handler.done = true
-    // A task's halt runs only once its future is observed.
-    handler.task.halt().then(undefined, () => {})
+    // Halted by a task of the same scope, which awaits it; a handler whose cleanup fails is reported, and the others go on.
+    scope?.run(function* () {
+      try {
+        yield* handler.task.halt()
+      } catch (error) {
+        console.error('A question handler failed as it was stopped:', error)
+      }
+    })
   }
 
   function start(elicitation: ElicitationEntry) {
