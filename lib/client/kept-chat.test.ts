@@ -283,8 +283,8 @@ describe('a kept chat’s question that ends without this page', () => {
     const opened = await ready(start({ registry, fetch: app.fetch, kept: { id: 'chat-1' } }))
     const { state } = opened.getSnapshot()
     expect(state.status).toBe('idle')
-    expect(card(opened, 'call-1')).toMatchObject({ status: 'failed', error: 'The plugin session was stopped: An operator ended this question.' })
-    expect(card(opened, 'call-1').elicitations.map((elicitation) => elicitation.status)).toEqual(['closed'])
+    expect(card(opened, 'call-1')).toMatchObject({ status: 'stopped', error: 'The plugin session was stopped: An operator ended this question.' })
+    expect(card(opened, 'call-1').elicitations.map((elicitation) => elicitation.status)).toEqual(['stopped'])
     expect(app.calls).toEqual(['GET /api/chats/chat-1'])
   })
 
@@ -296,10 +296,10 @@ describe('a kept chat’s question that ends without this page', () => {
     await vi.waitFor(() => expect(app.watches).toHaveLength(1))
 
     app.watches[0]!.end(ended)
-    await vi.waitFor(() => expect(card(opened, 'call-1')).toMatchObject({ status: 'failed', error: 'The plugin session was stopped: An operator ended this question.' }))
+    await vi.waitFor(() => expect(card(opened, 'call-1')).toMatchObject({ status: 'stopped', error: 'The plugin session was stopped: An operator ended this question.' }))
     expect(opened.getSnapshot().state.status).toBe('idle')
     // The question waits no more, the request is let go, the list told: its waiting mark goes.
-    expect(card(opened, 'call-1').elicitations.map((elicitation) => elicitation.status)).toEqual(['closed'])
+    expect(card(opened, 'call-1').elicitations.map((elicitation) => elicitation.status)).toEqual(['stopped'])
     await vi.waitFor(() => expect(app.watches[0]!.signal.aborted).toBe(true))
     expect(changes).toEqual([{ id: 'chat-1', created: false }])
     expect(app.watches).toHaveLength(1)

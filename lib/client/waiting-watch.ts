@@ -11,7 +11,8 @@ const MOST_ENDS_IN_A_ROW = 8
 
 /**
  * A kept chat that shows a question holds one request, `GET /api/chats/:id/waiting`, which says
- * when a call it waits on ends without this page (an operator ended it, its idle time-out did):
+ * when a call it waits on ends without this page (another page or device of the person stopped
+ * it or moved on from it, an operator ended it, its idle time-out did):
  * each such call's event reaches the state as `local/call_ended`. Held exactly while the chat
  * waits for the person (`awaiting_input`: no request of its own in flight) on calls of the
  * server's chat; another set of waiting calls is another request. When it ends while they still
