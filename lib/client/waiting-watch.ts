@@ -46,7 +46,11 @@ export function createWaitingWatch({
     while (endsInARow < MOST_ENDS_IN_A_ROW) {
       let heard = false
       try {
-        const response = yield* until(fetch(`${endpoint}/${encodeURIComponent(chatId)}/waiting`, { credentials: 'same-origin', headers: { accept: 'application/x-ndjson' }, signal }))
+        // Past the browser's HTTP cache: two pages of one browser following the same chat would otherwise
+        // wait in line on its lock for one URL (the first's headers come only with its first line).
+        const response = yield* until(
+          fetch(`${endpoint}/${encodeURIComponent(chatId)}/waiting`, { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'application/x-ndjson' }, signal }),
+        )
         // Refused (the chat is gone, too many followed at once): a reload follows again.
         if (response.status >= 400 && response.status < 500) return
         if (response.ok && response.body) {
