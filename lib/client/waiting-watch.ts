@@ -40,7 +40,10 @@ export function createWaitingWatch({
   let scope: { scope: Scope; destroy: () => Promise<void> } | undefined
   let current: { key: string; task: Task<void> } | undefined
 
-  function* follow(chatId: string): Operation<void> {
+  /** Follows `calls` of the chat `chatId`: the page names the calls it shows waiting, so that one a turn on another page closed is told too. */
+  function* follow(chatId: string, calls: readonly string[]): Operation<void> {
+    // At most 32 named (the server's bound); past that, the calls the chat keeps waiting.
+    const query = calls.length <= 32 ? `?calls=${calls.map(encodeURIComponent).join(',')}` : ''
     const signal = yield* useAbortSignal()
     let endsInARow = 0
     while (endsInARow < MOST_ENDS_IN_A_ROW) {
@@ -49,7 +52,7 @@ export function createWaitingWatch({
         // Past the browser's HTTP cache: two pages of one browser following the same chat would otherwise
         // wait in line on its lock for one URL (the first's headers come only with its first line).
         const response = yield* until(
-          fetch(`${endpoint}/${encodeURIComponent(chatId)}/waiting`, { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'application/x-ndjson' }, signal }),
+          fetch(`${endpoint}/${encodeURIComponent(chatId)}/waiting${query}`, { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'application/x-ndjson' }, signal }),
         )
         // Refused (the chat is gone, too many followed at once): a reload follows again.
         if (response.status >= 400 && response.status < 500) return
@@ -95,7 +98,7 @@ export function createWaitingWatch({
       current = undefined
       previous?.task.halt().then(undefined, () => {})
       if (key === undefined || !scope) return
-      current = { key, task: scope.scope.run(() => follow(chatId!)) }
+      current = { key, task: scope.scope.run(() => follow(chatId!, waitingOn)) }
       current.task.catch(() => {})
     },
   }

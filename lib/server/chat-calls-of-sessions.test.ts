@@ -35,8 +35,8 @@ async function listed(instance: CallsInstance, person: ChatTestClient): Promise<
   return ((await response.json()) as { chats: Array<{ id: string; waiting: boolean }> }).chats
 }
 
-function follow(instance: CallsInstance, person: ChatTestClient, chatId: string, signal?: AbortSignal) {
-  return handleChatsRequest({ app: instance.app, request: chatsRequest(person, `/api/chats/${chatId}/waiting`, { signal }), endpoint: { action: 'waiting', id: chatId } })
+function follow(instance: CallsInstance, person: ChatTestClient, chatId: string, signal?: AbortSignal, query = '') {
+  return handleChatsRequest({ app: instance.app, request: chatsRequest(person, `/api/chats/${chatId}/waiting${query}`, { signal }), endpoint: { action: 'waiting', id: chatId } })
 }
 
 /** What an operator's End does (`operator-instance.ts`): the call ended in the store, which the sessions announce. */
@@ -167,6 +167,24 @@ describe('a waiting call the person stops, or moves on from', () => {
     expect(await first).toEqual(stopped(question, 'Stopped by the user'))
     expect(await lines.next()).toBeUndefined()
     expect(await listed(instance, person)).toEqual([expect.objectContaining({ id: chatId, waiting: false })])
+  })
+
+  it('is told at once to a page that names it when it follows after the Stop was kept (the chat no longer keeps it waiting); a malformed list is refused', async () => {
+    const { chats, instance } = await oneInstance()
+    const { person, owner, chatId, question } = await personWaiting(instance, chats)
+    await person.abort(question.sessionId, 'Stopped by the user')
+    expect((await chats.run(() => chats.value.get(owner, chatId)))!.waitingCalls).toEqual([])
+
+    // Unnamed, the chat's own set: nothing waits, the response ends at once, empty.
+    expect(await ndjsonLines(await follow(instance, person, chatId)).next()).toBeUndefined()
+    // Named by the page that still shows it: told how it ended.
+    const lines = ndjsonLines(await follow(instance, person, chatId, undefined, `?calls=${question.callId}`))
+    expect(await lines.next()).toEqual(stopped(question, 'Stopped by the user'))
+    expect(await lines.next()).toBeUndefined()
+
+    const refused = await follow(instance, person, chatId, undefined, `?calls=${Array.from({ length: 33 }, (_, index) => `call-${index}`).join(',')}`)
+    expect(refused.status).toBe(400)
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('invalid_request')
   })
 
   it('leaves the chat’s waiting calls with the turn that moves on from it after an operator ended it: later reads ask the sessions nothing for it, and still show how it ended', async () => {
