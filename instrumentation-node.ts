@@ -9,7 +9,6 @@ import { readMetricsConfig, startMetricsServer } from './lib/server/metrics-serv
 import { serverLogger, serverMetrics, startTracing, telemetryBypassed } from './lib/telemetry'
 import { installSignIn } from './lib/auth/page-gate'
 import { getSignIn } from './lib/server/sign-in-instance'
-import { getChatCalls } from './lib/server/chat-calls-instance'
 
 /*
  * Opens the session store and checks the configuration when the server starts, so that a
@@ -24,9 +23,8 @@ try {
   const metricsAt = readMetricsConfig()
   // Traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT (or …_TRACES_ENDPOINT) is set; before the chat server, which is handed the tracer.
   const tracing = await startTracing()
-  // The ends of waiting calls passed between instances (Redis pub/sub) open now too: Redis is then
-  // reached at the start, as the stores are, and its client reconnects by itself afterwards.
-  const [{ store, trustProxy, admission, identity }, signIn] = await Promise.all([getChatApp(), getSignIn(), getChatCalls()])
+  // The chat server opens its stores, and the stops of calls passed between instances (Redis pub/sub), now.
+  const [{ store, trustProxy, admission, identity }, signIn] = await Promise.all([getChatApp(), getSignIn()])
   // One log line and one duration per request (request-telemetry.ts); first, so that it sees only what reaches Next.
   if (!telemetryBypassed()) installRequestTelemetry()
   // Rate limits key on the TCP peer address, which route handlers cannot see (see peer-address.ts).

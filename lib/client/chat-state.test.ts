@@ -252,6 +252,16 @@ describe('reduceChat', () => {
     expect(lost.status).toBe('idle')
   })
 
+  it('stops a card on plugin_session_error SESSION_ABORTED (a Stop elsewhere, an operator, the idle time-out), saying why', () => {
+    const state = run([
+      ...bookingTurn,
+      { type: 'local/call_ended', event: { type: 'plugin_session_error', sessionId: 'call-1', callId: 'call-1', error: 'SESSION_ABORTED', message: 'Stopped by the user' } },
+    ])
+    expect(tool(state)).toMatchObject({ status: 'stopped', error: 'The plugin session was stopped: Stopped by the user' })
+    expect(tool(state).elicitations.map((elicitation) => elicitation.status)).toEqual(['stopped'])
+    expect(state.status).toBe('idle')
+  })
+
   it('shows a turn error and fails the cards still running', () => {
     const state = run([
       { type: 'local/send', text: 'x' },

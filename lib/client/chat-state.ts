@@ -158,12 +158,17 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
         ...tool,
         logs: [...tool.logs, { level: action.level, message: action.message }].slice(-MAX_LOG_LINES),
       }))
-    case 'plugin_session_error':
+    case 'plugin_session_error': {
+      // Stopped (a Stop on another of the person's pages, a new message, an operator's End, the
+      // idle time-out): the card says so as the page that stopped it does, with the reason; a
+      // card this page stopped or cancelled already says so, and keeps what it says.
+      const stopped = action.error === 'SESSION_ABORTED'
       return updateExistingTool(state, action.callId, (tool) => ({
-        ...closeElicitations(tool),
-        status: keepSticky(tool.status, 'failed'),
-        error: sessionErrorText(action.error, action.message),
+        ...closeElicitations(tool, stopped ? 'stopped' : 'closed'),
+        status: keepSticky(tool.status, stopped ? 'stopped' : 'failed'),
+        error: STICKY.includes(tool.status) ? tool.error : sessionErrorText(action.error, action.message),
       }))
+    }
     case 'conversation_state':
       return { ...state, messages: action.messages, turn: state.turn && { ...state.turn, receivedState: true, text: '' } }
     case 'complete': {

@@ -66,12 +66,11 @@ export function updateElicitation(state: ChatState, elicitId: string, update: (e
   return mapElicitations(state, (elicitation) => (elicitation.question.elicitId === elicitId ? update(elicitation) : elicitation))
 }
 
-export function closeElicitations(tool: ToolCallEntry): ToolCallEntry {
+/** The tool's questions still open, closed (its call ended) or, with `status` 'stopped', stopped before their answer. */
+export function closeElicitations(tool: ToolCallEntry, status: 'closed' | 'stopped' = 'closed'): ToolCallEntry {
   if (!tool.elicitations.some((elicitation) => OPEN.includes(elicitation.status))) return tool
   return {
     ...tool,
-    elicitations: tool.elicitations.map((elicitation) =>
-      OPEN.includes(elicitation.status) ? { ...elicitation, status: 'closed' as const } : elicitation,
-    ),
+    elicitations: tool.elicitations.map((elicitation) => (OPEN.includes(elicitation.status) ? { ...elicitation, status } : elicitation)),
   }
 }

@@ -34,7 +34,7 @@ function createApp(kept: Record<string, KeptChat> = {}) {
     const path = String(url)
     calls.push(`${init?.method ?? 'GET'} ${path}`)
     if (path === '/api/chat') return chat.fetch(url, init)
-    if (path.endsWith('/waiting')) {
+    if (/\/waiting(\?|$)/.test(path)) {
       const signal = init!.signal!
       let send!: (event: ChatEvent) => void
       const body = new ReadableStream<Uint8Array>({
@@ -90,7 +90,9 @@ describe('a chat kept on the server', () => {
     const id = first.chatId!
     expect(isChatId(id)).toBe(true)
     // The question waits: the page follows it on the server, in the chat its turn made.
-    await vi.waitFor(() => expect(app.calls).toEqual(['POST /api/chat', `GET /api/chats/${id}/waiting`]))
+    // It names the call it shows waiting.
+    const asked = () => live.getSnapshot().state.entries.flatMap((entry) => (entry.kind === 'tool' ? entry.elicitations : []))[0]?.question.callId
+    await vi.waitFor(() => expect(app.calls).toEqual(['POST /api/chat', `GET /api/chats/${id}/waiting?calls=${asked()}`]))
     expect(changes).toEqual([
       { id, created: true },
       { id, created: false },
@@ -167,7 +169,7 @@ describe('a chat kept on the server', () => {
     const app = createApp({ 'chat-1': kept })
     const opened = await ready(start({ registry, fetch: app.fetch, kept: { id: 'chat-1' } }))
 
-    await vi.waitFor(() => expect(app.calls).toEqual(['GET /api/chats/chat-1', 'GET /api/chats/chat-1/waiting']))
+    await vi.waitFor(() => expect(app.calls).toEqual(['GET /api/chats/chat-1', 'GET /api/chats/chat-1/waiting?calls=call-1']))
     expect(opened.getSnapshot().state).toEqual(live.getSnapshot().state)
     expect(opened.getSnapshot().notFound).toBeUndefined()
 
@@ -283,8 +285,8 @@ describe('a kept chat’s question that ends without this page', () => {
     const opened = await ready(start({ registry, fetch: app.fetch, kept: { id: 'chat-1' } }))
     const { state } = opened.getSnapshot()
     expect(state.status).toBe('idle')
-    expect(card(opened, 'call-1')).toMatchObject({ status: 'failed', error: 'The plugin session was stopped: An operator ended this question.' })
-    expect(card(opened, 'call-1').elicitations.map((elicitation) => elicitation.status)).toEqual(['closed'])
+    expect(card(opened, 'call-1')).toMatchObject({ status: 'stopped', error: 'The plugin session was stopped: An operator ended this question.' })
+    expect(card(opened, 'call-1').elicitations.map((elicitation) => elicitation.status)).toEqual(['stopped'])
     expect(app.calls).toEqual(['GET /api/chats/chat-1'])
   })
 
@@ -296,10 +298,10 @@ describe('a kept chat’s question that ends without this page', () => {
     await vi.waitFor(() => expect(app.watches).toHaveLength(1))
 
     app.watches[0]!.end(ended)
-    await vi.waitFor(() => expect(card(opened, 'call-1')).toMatchObject({ status: 'failed', error: 'The plugin session was stopped: An operator ended this question.' }))
+    await vi.waitFor(() => expect(card(opened, 'call-1')).toMatchObject({ status: 'stopped', error: 'The plugin session was stopped: An operator ended this question.' }))
     expect(opened.getSnapshot().state.status).toBe('idle')
     // The question waits no more, the request is let go, the list told: its waiting mark goes.
-    expect(card(opened, 'call-1').elicitations.map((elicitation) => elicitation.status)).toEqual(['closed'])
+    expect(card(opened, 'call-1').elicitations.map((elicitation) => elicitation.status)).toEqual(['stopped'])
     await vi.waitFor(() => expect(app.watches[0]!.signal.aborted).toBe(true))
     expect(changes).toEqual([{ id: 'chat-1', created: false }])
     expect(app.watches).toHaveLength(1)

@@ -12,7 +12,8 @@ const MOST_ENDS_IN_A_ROW = 8
 
 /**
  * A kept chat that shows a question holds one request, `GET /api/chats/:id/waiting`, which says
- * when a call it waits on ends without this page (an operator ended it, its idle time-out did):
+ * when a call it waits on ends without this page (another page or device of the person stopped
+ * it or moved on from it, an operator ended it, its idle time-out did):
  * each such call's event reaches the state as `local/call_ended`. Held exactly while the chat
  * waits for the person (`awaiting_input`: no request of its own in flight) on calls of the
  * server's chat; another set of waiting calls is another request. When it ends while they still
@@ -39,7 +40,7 @@ export function createWaitingWatch({
 }): WaitingWatch {
   let scope: PageScope | undefined
   /** What the page shows waiting now: a chat's calls (`key` names them), or nothing. */
-  let wanted: { key: string; chatId: string } | undefined
+  let wanted: { key: string; chatId: string; calls: readonly string[] } | undefined
   /** Tells the open scope's task that `wanted` changed. */
   let changed: Signal<void, never> | undefined
 
@@ -57,7 +58,7 @@ export function createWaitingWatch({
         const want = wanted
         if (following?.key !== want?.key) {
           if (following) yield* following.task.halt()
-          following = want ? { key: want.key, task: yield* spawn(() => follow(want.chatId)) } : undefined
+          following = want ? { key: want.key, task: yield* spawn(() => follow(want.chatId, want.calls)) } : undefined
         }
         yield* changes.next()
       }
@@ -66,13 +67,20 @@ export function createWaitingWatch({
     }
   }
 
-  function* follow(chatId: string): Operation<void> {
+  /** Follows `calls` of the chat `chatId`: the page names the calls it shows waiting, so that one a turn on another page closed is told too. */
+  function* follow(chatId: string, calls: readonly string[]): Operation<void> {
+    // At most 32 named (the server's bound); past that, the calls the chat keeps waiting.
+    const query = calls.length <= 32 ? `?calls=${calls.map(encodeURIComponent).join(',')}` : ''
     const signal = yield* useAbortSignal()
     let endsInARow = 0
     while (endsInARow < MOST_ENDS_IN_A_ROW) {
       let heard = false
       try {
-        const response = yield* until(fetch(`${endpoint}/${encodeURIComponent(chatId)}/waiting`, { credentials: 'same-origin', headers: { accept: 'application/x-ndjson' }, signal }))
+        // Past the browser's HTTP cache: two pages of one browser following the same chat would otherwise
+        // wait in line on its lock for one URL (the first's headers come only with its first line).
+        const response = yield* until(
+          fetch(`${endpoint}/${encodeURIComponent(chatId)}/waiting${query}`, { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'application/x-ndjson' }, signal }),
+        )
         // Refused (the chat is gone, too many followed at once): a reload follows again.
         if (response.status >= 400 && response.status < 500) return
         if (response.ok && response.body) {
@@ -112,7 +120,7 @@ export function createWaitingWatch({
           : []
       const key = waitingOn.length > 0 ? `${chatId}:${waitingOn.join(',')}` : undefined
       if (wanted?.key === key) return
-      wanted = key === undefined ? undefined : { key, chatId: chatId! }
+      wanted = key === undefined ? undefined : { key, chatId: chatId!, calls: waitingOn }
       changed?.send()
     },
   }

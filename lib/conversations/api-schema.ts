@@ -20,3 +20,14 @@ export const listChatsQuerySchema = z.strictObject({
 export const exportChatQuerySchema = z.strictObject({
   format: z.enum(['json', 'md']).default('json'),
 })
+
+/**
+ * `GET /api/chats/:id/waiting?calls=`: the calls the page shows waiting, their ids comma-separated
+ * (at most 32, as many as a request answers at once); without it, the calls the chat keeps waiting.
+ */
+export const waitingChatQuerySchema = z.strictObject({
+  calls: z
+    .string()
+    .regex(/^[^,]{1,200}(,[^,]{1,200}){0,31}$/, 'at most 32 tool call ids, comma-separated, each 1 to 200 characters')
+    .optional(),
+})

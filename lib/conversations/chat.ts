@@ -45,8 +45,8 @@ export interface ChatSummary {
   /**
    * The tool calls of this chat whose question its events leave unanswered (`waiting.ts`), as the
    * store keeps them: a call whose session ended elsewhere (an operator's End, its idle time-out)
-   * is among them until a turn touches it. The chats API answers `waiting` after asking the
-   * sessions about each (`ChatCalls`).
+   * is among them until a turn touches it (an answer, or a new message that moves on from it).
+   * The chats API answers `waiting` after asking the sessions about each (`ChatCalls`).
    */
   waitingCalls: string[]
 }

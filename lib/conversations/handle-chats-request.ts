@@ -1,7 +1,7 @@
 import type { Operation } from 'effection'
 import type { z } from 'zod'
 import { ChatRequestError, clientAddressOf, readJsonBody, type Admission, type ClientIdentityResolver } from '../http'
-import { createChatBodySchema, exportChatQuerySchema, listChatsQuerySchema, renameChatBodySchema } from './api-schema'
+import { createChatBodySchema, exportChatQuerySchema, listChatsQuerySchema, renameChatBodySchema, waitingChatQuerySchema } from './api-schema'
 import type { Chat, ChatSummary } from './chat'
 import { stillWaiting, type ChatCalls } from './chat-calls'
 import { chatExportSchema, toChatExport } from './chat-export'
@@ -107,10 +107,13 @@ async function answer({ app, request, endpoint, owner }: { app: ChatsApp; reques
       return Response.json({ chat: shown(chat, await endedCalls(app, owner, [chat])) })
     }
     case 'waiting': {
+      const { calls } = parse(waitingChatQuerySchema, Object.fromEntries(new URL(request.url).searchParams), 'invalid_request')
       // The stream names its calls only once the chat is known to be this owner's.
       const chat = app.calls && (await run(() => conversations.get(owner, id)))
       if (!chat) throw chatNotFound()
-      const body = await app.calls!.watch({ owner, callIds: chat.waitingCalls, signal: request.signal })
+      // The calls the page shows waiting, when it names them (only this owner's sessions are read): one a turn
+      // closed meanwhile (a Stop on another page) is told at once as it ended; else the calls the chat keeps waiting.
+      const body = await app.calls!.watch({ owner, callIds: calls?.split(',') ?? chat.waitingCalls, signal: request.signal })
       return new Response(body, { headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'X-Accel-Buffering': 'no' } })
     }
     case 'rename': {

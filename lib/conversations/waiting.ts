@@ -26,8 +26,9 @@ export function waitingChanges(events: readonly ChatEvent[]): WaitingChange[] {
  * before. Kept with the chat's index entry and updated with every append, so that the list says
  * which chats wait without reading any chat's events.
  *
- * A question that expired (the session's idle time-out) still counts until a turn touches it:
- * the chat cannot know without asking the sessions; answering it says so.
+ * A question that expired (the session's idle time-out) or an operator ended still counts until a
+ * turn touches it: the chat cannot know without asking the sessions; answering it says so, and so
+ * does a new message that moves on from it (the engine streams how it ended first).
  */
 export function waitingCalls(before: readonly string[], events: readonly ChatEvent[]): string[] {
   const open = new Set(before)

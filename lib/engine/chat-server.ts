@@ -13,6 +13,7 @@ import {
   type SessionStore,
   type WaitingCall,
 } from '../sessions'
+import { createLocalCallEnds, type CallEnds } from '../sessions/call-ends'
 import type { Work } from '../http/admission'
 import { createCallIdIssuer } from './call-ids'
 import { createConversationSigner } from './conversation-signature'
@@ -90,6 +91,12 @@ export interface ChatServerOptions {
    * memory, for tests). The app passes the embedded store, or Redis.
    */
   useStore?: () => Operation<SessionStore>
+  /**
+   * How the sessions announce each call they stop to every instance sharing the store (a Stop, a
+   * move-on, an operator's End: `CallEnds`), opened in the server's scope and closed with it
+   * (default: within this process). The app passes Redis pub/sub with `REDIS_URL`.
+   */
+  useCallEnds?: () => Operation<CallEnds>
   /** The runtime's limits on tools' branches; a tool's `.limits()` and each branch site win over them. */
   branchLimits?: BranchLimits
   /**
@@ -138,7 +145,8 @@ export interface ChatServer {
   listWaiting(): Promise<WaitingCall[]>
   /**
    * End a tool call that waits for an answer, with `reason` as its ending (the person's chat
-   * says it when it next touches the call, as it says an expiry); false when it waits no more.
+   * says it when it next touches the call, as it says an expiry, and a page following it hears it
+   * at once: the stop is announced); false when it waits no more.
    */
   endWaiting(options: { clientId: string; callId: string; reason: string }): Promise<boolean>
   /**
@@ -151,6 +159,11 @@ export interface ChatServer {
   callStanding(options: { clientId: string; callId: string }): Promise<CallStanding>
   /** Every tool the one asking can use now (`asker`: their client id and, with sign-in, the person), the app's own and external ones. */
   listTools(asker?: ToolAsker): ToolDescription[]
+  /**
+   * The stops of calls announced from now on, every instance's (`CallEnds.heard`; the sessions
+   * announce each stop they write): what a page that follows a chat's waiting calls listens to.
+   */
+  callEnds: Pick<CallEnds, 'heard'>
   /** Moves `from`'s waiting tool sessions to `to` (a browser's to the account it signs in to: `moveWaitingSessions`); how many moved. */
   moveWaiting(options: { from: string; to: string }): Promise<number>
   /** Halt every session and the scope. */
@@ -202,6 +215,7 @@ export async function createChatServer({
   leaseMs,
   instance,
   useStore,
+  useCallEnds,
   branchLimits,
   history,
   budget,
@@ -211,12 +225,14 @@ export async function createChatServer({
   if (branchLimits) checkLimits('createChatServer branchLimits', branchLimits)
   const registry = createToolRegistry(tools, externalTools, toolAudience)
   const [scope, destroy] = createScope()
-  const { sessions, store } = await new Promise<{ sessions: PluginSessionManager; store: SessionStore }>((resolve, reject) => {
+  const { sessions, store, ends } = await new Promise<{ sessions: PluginSessionManager; store: SessionStore; ends: CallEnds }>((resolve, reject) => {
     scope
       .run(function* () {
         const store = useStore ? yield* useStore() : createMemorySessionStore()
+        const ends = useCallEnds ? yield* useCallEnds() : createLocalCallEnds()
         resolve({
           store,
+          ends,
           sessions: yield* usePluginSessionManager({
             tools: registry.get,
             // Made once per server: a closure made in a turn would keep the turn alive while a session waits.
@@ -231,6 +247,7 @@ export async function createChatServer({
             hotMs,
             leaseMs,
             instance,
+            ends,
           }),
         })
         yield* suspend()
@@ -331,6 +348,7 @@ export async function createChatServer({
       inScope(function* () {
         return callStandingOf(callId, yield* sessions.load(clientId, callId))
       }),
+    callEnds: { heard: ends.heard },
     listTools: (asker) => registry.describe(asker),
     moveWaiting: ({ from, to }) => inScope(() => moveWaitingSessions(store, { from, to, now: Date.now() })),
     close: () => {

@@ -17,8 +17,12 @@ import type { Budget } from '../budgets/budget'
 import type { TurnPlan } from './prepare-turn'
 import { withAppContext } from './app-context'
 import type { ToolRegistry } from './tool-registry'
+import { callStandingOf } from './call-standing'
 
 export const LOST_SESSION_MESSAGE = 'Error: Plugin session was lost. Please retry the operation.'
+
+/** Why a call the person moved on from (a new message while it waited) was stopped: the page that still shows it says so. */
+export const MOVED_ON_REASON = 'The user moved on before answering.'
 
 export const DEFAULT_SYSTEM_PROMPT = [
   'You are a helpful assistant in a chat app.',
@@ -180,8 +184,13 @@ export function* runTurn({
   }
 
   try {
+    // The calls the person moved on from: each stopped (and the stop announced), then told as it
+    // ended — stopped now, or earlier (an operator's End, its idle time-out) — so that the chat
+    // keeping this turn has its call closed, and reads it as it ended without asking again.
     for (const call of plan.interruptedCalls) {
-      yield* sessions.abort(clientId, call.id, 'The user moved on before answering.')
+      yield* sessions.abort(clientId, call.id, MOVED_ON_REASON)
+      const stands = callStandingOf(call.id, yield* sessions.load(clientId, call.id))
+      if (stands.kind === 'ended') emit(stands.event)
     }
     if (plan.abort) {
       const { call, reason } = plan.abort

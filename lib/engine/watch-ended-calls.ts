@@ -17,7 +17,8 @@ export interface WatchEndedCallsOptions {
 /**
  * Follows a client's waiting tool calls until none waits, telling `emit` of each that ends: its
  * standing is read at once (a call that ended before is told first), then again when an end of
- * it is announced (an operator's End, on any instance) and when its idle time-out is due (the
+ * it is announced (any stop the sessions write: a Stop on another page, a new message that moves
+ * on, an operator's End, on any instance) and when its idle time-out is due (the
  * moment its record says, not a poll: a call answered meanwhile has a later one, which is waited
  * for in turn). A call working in some request (`running`) is looked at again only when an end
  * of it is announced. Returns once every call has ended; halting it stops the watch.

@@ -1,24 +1,20 @@
-import { createLocalCallEnds, type CallEnds } from '../sessions/call-ends'
-import { useRedisCallEnds } from '../sessions/stores/redis-call-ends'
+import { createScope } from 'effection'
 import { getChatApp } from './chat-server-instance'
 import { createChatCalls, type ChatCallsOfServer } from './chat-calls-of-sessions'
-import { readServerConfig } from './config'
-import { openForProcess } from './open-for-process'
 
-/** The app's word on the calls chats leave waiting, and how an end is announced to every instance. */
+/** The app's word on the calls chats leave waiting. */
 export interface ChatCallsApp {
   calls: ChatCallsOfServer
-  /** Tells the pages following `clientId`'s call `callId`, on every instance, that it ended. */
-  announce(clientId: string, callId: string): Promise<void>
 }
 
 const globalForCalls = globalThis as typeof globalThis & { chatCalls?: Promise<ChatCallsApp> }
 
 /**
- * One for the process (kept on globalThis, as the other instances): the chat server's sessions,
- * and the ends of calls passed between instances — Redis pub/sub with `REDIS_URL`, else within
- * this process. On SIGTERM every watch's response ends, so that the graceful stop finishes; the
- * pages follow again, on another instance. Opened when the server starts (`instrumentation-node.ts`).
+ * One for the process (kept on globalThis, as the other instances): the chat server's sessions
+ * and the stops of calls they announce to every instance (`ChatServer.callEnds`: Redis pub/sub
+ * with `REDIS_URL`, opened with the chat server's stores, else within this process), and the
+ * watches that follow them, tasks of a scope of the process's. On SIGTERM every watch's response
+ * ends, so that the graceful stop finishes; the pages follow again, on another instance.
  */
 export function getChatCalls(): Promise<ChatCallsApp> {
   if (!globalForCalls.chatCalls) {
@@ -38,15 +34,8 @@ export function getChatCalls(): Promise<ChatCallsApp> {
 }
 
 async function start(): Promise<ChatCallsApp> {
-  const { redisUrl } = readServerConfig()
-  const [{ chat }, { value: ends, run }] = await Promise.all([
-    getChatApp(),
-    openForProcess<CallEnds>(function* () {
-      return redisUrl ? yield* useRedisCallEnds({ url: redisUrl }) : createLocalCallEnds()
-    }),
-  ])
-  return {
-    calls: createChatCalls({ standing: (call) => chat.callStanding(call), ends, run }),
-    announce: (clientId, callId) => run(() => ends.announce(clientId, callId)),
-  }
+  const { chat } = await getChatApp()
+  // The watches' scope lasts as long as the process, as the chat server's does.
+  const [scope] = createScope()
+  return { calls: createChatCalls({ standing: (call) => chat.callStanding(call), ends: chat.callEnds, run: (operation) => scope.run(operation) }) }
 }

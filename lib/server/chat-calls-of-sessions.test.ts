@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { handleChatsRequest, type Conversations } from '../conversations'
+import type { Operation } from 'effection'
+import { handleChatsRequest } from '../conversations'
+import { MOVED_ON_REASON } from '../engine/run-turn'
 import type { ChatTestClient } from '../engine/testing/chat-test-client'
 import type { PluginElicitRequestEvent } from '../protocol/events'
-import { createLocalCallEnds } from '../sessions/call-ends'
-import type { InScope } from '../testing/in-scope'
+import { createMemorySessionStore, type SessionStore } from '../sessions'
 import { ENDED_BY_OPERATOR } from './handle-admin-requests'
+import { observedStore, SESSION_STORE_OPERATIONS } from './observed-store'
 import { chatsRequest, ndjsonLines, openMemoryChats, personWaiting, startCallsInstance, type CallsInstance } from './testing/chat-calls-app'
 
 const closing: Array<() => Promise<void>> = []
@@ -12,13 +14,12 @@ afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close()
 })
 
-async function oneInstance(options: { idleTimeoutMs?: number; maxWatchesPerIdentity?: number } = {}) {
+async function oneInstance(options: { idleTimeoutMs?: number; maxWatchesPerIdentity?: number; useStore?: () => Operation<SessionStore> } = {}) {
   const chats = await openMemoryChats()
   closing.push(chats.destroy)
-  const ends = createLocalCallEnds()
-  const instance = await startCallsInstance({ chats, ends, ...options })
+  const instance = await startCallsInstance({ chats, ...options })
   closing.push(instance.close)
-  return { chats, ends, instance }
+  return { chats, instance }
 }
 
 type Read = { chat: { waiting: boolean; turns: unknown[]; endedCalls?: unknown[] } }
@@ -34,34 +35,42 @@ async function listed(instance: CallsInstance, person: ChatTestClient): Promise<
   return ((await response.json()) as { chats: Array<{ id: string; waiting: boolean }> }).chats
 }
 
-function follow(instance: CallsInstance, person: ChatTestClient, chatId: string, signal?: AbortSignal) {
-  return handleChatsRequest({ app: instance.app, request: chatsRequest(person, `/api/chats/${chatId}/waiting`, { signal }), endpoint: { action: 'waiting', id: chatId } })
+function follow(instance: CallsInstance, person: ChatTestClient, chatId: string, signal?: AbortSignal, query = '') {
+  return handleChatsRequest({ app: instance.app, request: chatsRequest(person, `/api/chats/${chatId}/waiting${query}`, { signal }), endpoint: { action: 'waiting', id: chatId } })
 }
 
-/** What an operator's End does (`operator-instance.ts`): the call ended in the store, then announced. */
-async function operatorEnds(instance: CallsInstance, ends: ReturnType<typeof createLocalCallEnds>, chats: InScope<Conversations>, owner: string, question: PluginElicitRequestEvent) {
+/** What an operator's End does (`operator-instance.ts`): the call ended in the store, which the sessions announce. */
+async function operatorEnds(instance: CallsInstance, owner: string, question: PluginElicitRequestEvent) {
   expect(await instance.chat.endWaiting({ clientId: owner, callId: question.callId, reason: ENDED_BY_OPERATOR })).toBe(true)
-  await chats.run(() => ends.announce(owner, question.callId))
 }
 
-const endedByOperator = (question: PluginElicitRequestEvent) => ({
+const stopped = (question: PluginElicitRequestEvent, message: string) => ({
   type: 'plugin_session_error',
   sessionId: question.sessionId,
   callId: question.callId,
   error: 'SESSION_ABORTED',
-  message: ENDED_BY_OPERATOR,
+  message,
 })
+const endedByOperator = (question: PluginElicitRequestEvent) => stopped(question, ENDED_BY_OPERATOR)
+
+/** Sessions in memory, each operation of their store named in `operations` as it is made (the app's own observer, `observedStore`). */
+function countedSessions(operations: string[]): () => Operation<SessionStore> {
+  // eslint-disable-next-line require-yield
+  return function* () {
+    return observedStore(createMemorySessionStore(), SESSION_STORE_OPERATIONS, { system: 'memory', collection: 'sessions', report: ({ operation }) => operations.push(operation) })
+  }
+}
 
 describe('a chat whose waiting call ended elsewhere', () => {
   it('reads as ended once an operator ends it: its call in endedCalls with the reason, no longer waiting in the list, its turns as stored', async () => {
-    const { chats, ends, instance } = await oneInstance()
+    const { chats, instance } = await oneInstance()
     const { person, owner, chatId, question } = await personWaiting(instance, chats)
     const before = await readChat(instance, person, chatId)
     expect(before.chat.waiting).toBe(true)
     expect(before.chat.endedCalls).toBeUndefined()
     expect(await listed(instance, person)).toEqual([expect.objectContaining({ id: chatId, waiting: true })])
 
-    await operatorEnds(instance, ends, chats, owner, question)
+    await operatorEnds(instance, owner, question)
     const after = await readChat(instance, person, chatId)
     expect(after.chat).toMatchObject({ waiting: false, endedCalls: [endedByOperator(question)] })
     expect(after.chat.turns).toEqual(before.chat.turns)
@@ -76,7 +85,7 @@ describe('a chat whose waiting call ended elsewhere', () => {
   })
 
   it('is told to a page that follows it the moment the operator ends it, and the page’s request ends', async () => {
-    const { chats, ends, instance } = await oneInstance()
+    const { chats, instance } = await oneInstance()
     const { person, owner, chatId, question } = await personWaiting(instance, chats)
     const response = await follow(instance, person, chatId)
     expect(response.status).toBe(200)
@@ -85,7 +94,7 @@ describe('a chat whose waiting call ended elsewhere', () => {
     const lines = ndjsonLines(response)
     const first = lines.next()
 
-    await operatorEnds(instance, ends, chats, owner, question)
+    await operatorEnds(instance, owner, question)
     expect(await first).toEqual(endedByOperator(question))
     expect(await lines.next()).toBeUndefined()
   })
@@ -106,7 +115,7 @@ describe('a chat whose waiting call ended elsewhere', () => {
   })
 
   it('ends a page’s request when the page goes, and refuses another’s chat, a malformed id and too many at once, each with its JSON code', async () => {
-    const { chats, ends, instance } = await oneInstance({ maxWatchesPerIdentity: 2 })
+    const { chats, instance } = await oneInstance({ maxWatchesPerIdentity: 2 })
     const { person, owner, chatId, question } = await personWaiting(instance, chats)
     const mallory = await personWaiting(instance, chats)
 
@@ -130,7 +139,7 @@ describe('a chat whose waiting call ended elsewhere', () => {
     expect(again.status).toBe(200)
 
     // Both still followed hear the End.
-    await operatorEnds(instance, ends, chats, owner, question)
+    await operatorEnds(instance, owner, question)
     for (const response of [second, again]) expect(await ndjsonLines(response).next()).toEqual(endedByOperator(question))
   })
 
@@ -142,5 +151,84 @@ describe('a chat whose waiting call ended elsewhere', () => {
     await instance.calls.closeAll()
     expect(await ended).toBeUndefined()
     expect(await ndjsonLines(await follow(instance, person, chatId)).next()).toBeUndefined()
+  })
+})
+
+describe('a waiting call the person stops, or moves on from', () => {
+  it('is told at once to a page that follows it when another page of the same person presses Stop, and the list stops saying the chat waits', async () => {
+    const { chats, instance } = await oneInstance()
+    const { person, chatId, question } = await personWaiting(instance, chats)
+    // Page B follows the question; page A, the same identity, stops it.
+    const lines = ndjsonLines(await follow(instance, person, chatId))
+    const first = lines.next()
+
+    const stop = await person.abort(question.sessionId, 'Stopped by the user')
+    expect(stop.status).toBe(200)
+    expect(await first).toEqual(stopped(question, 'Stopped by the user'))
+    expect(await lines.next()).toBeUndefined()
+    expect(await listed(instance, person)).toEqual([expect.objectContaining({ id: chatId, waiting: false })])
+  })
+
+  it('is told at once to a page that names it when it follows after the Stop was kept (the chat no longer keeps it waiting); a malformed list is refused', async () => {
+    const { chats, instance } = await oneInstance()
+    const { person, owner, chatId, question } = await personWaiting(instance, chats)
+    await person.abort(question.sessionId, 'Stopped by the user')
+    expect((await chats.run(() => chats.value.get(owner, chatId)))!.waitingCalls).toEqual([])
+
+    // Unnamed, the chat's own set: nothing waits, the response ends at once, empty.
+    expect(await ndjsonLines(await follow(instance, person, chatId)).next()).toBeUndefined()
+    // Named by the page that still shows it: told how it ended.
+    const lines = ndjsonLines(await follow(instance, person, chatId, undefined, `?calls=${question.callId}`))
+    expect(await lines.next()).toEqual(stopped(question, 'Stopped by the user'))
+    expect(await lines.next()).toBeUndefined()
+
+    const refused = await follow(instance, person, chatId, undefined, `?calls=${Array.from({ length: 33 }, (_, index) => `call-${index}`).join(',')}`)
+    expect(refused.status).toBe(400)
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('invalid_request')
+  })
+
+  it('leaves the chat’s waiting calls with the turn that moves on from it after an operator ended it: later reads ask the sessions nothing for it, and still show how it ended', async () => {
+    const operations: string[] = []
+    const { chats, instance } = await oneInstance({ useStore: countedSessions(operations) })
+    const { person, owner, chatId, question } = await personWaiting(instance, chats)
+    await operatorEnds(instance, owner, question)
+    // Until a turn closes it, each read asks the sessions about the call the chat leaves waiting.
+    operations.length = 0
+    expect((await readChat(instance, person, chatId)).chat).toMatchObject({ waiting: false, endedCalls: [endedByOperator(question)] })
+    expect(operations).toEqual(['get'])
+
+    // The page showed it ended, so the person may write: the new message moves on, and its turn says how the call ended.
+    const turn = await person.say('Never mind, hello')
+    expect(turn.events[0]).toEqual(endedByOperator(question))
+    expect(turn.events.at(-1)?.type).toBe('complete')
+    expect((await chats.run(() => chats.value.get(owner, chatId)))!.waitingCalls).toEqual([])
+
+    operations.length = 0
+    const read = await readChat(instance, person, chatId)
+    expect(read.chat.waiting).toBe(false)
+    expect(read.chat.endedCalls).toBeUndefined()
+    expect(read.chat.turns.at(-1)).toMatchObject({ input: { text: 'Never mind, hello' }, events: expect.arrayContaining([endedByOperator(question)]) })
+    expect(await listed(instance, person)).toEqual([expect.objectContaining({ id: chatId, waiting: false })])
+    expect(operations).toEqual([])
+  })
+
+  it('is stopped by a new message while it still waits: the page that follows it hears so, and the chat’s waiting calls drop it in that turn’s write', async () => {
+    const operations: string[] = []
+    const { chats, instance } = await oneInstance({ useStore: countedSessions(operations) })
+    const { person, owner, chatId, question } = await personWaiting(instance, chats)
+    const lines = ndjsonLines(await follow(instance, person, chatId))
+    const first = lines.next()
+
+    // A page whose question still waits (an API client, a page whose Stop did not go through) sends a new message.
+    const turn = await person.say('Never mind, hello')
+    expect(turn.events[0]).toEqual(stopped(question, MOVED_ON_REASON))
+    expect(await first).toEqual(stopped(question, MOVED_ON_REASON))
+    expect(await lines.next()).toBeUndefined()
+    expect((await chats.run(() => chats.value.get(owner, chatId)))!.waitingCalls).toEqual([])
+
+    operations.length = 0
+    expect((await readChat(instance, person, chatId)).chat).toMatchObject({ waiting: false })
+    expect(await listed(instance, person)).toEqual([expect.objectContaining({ id: chatId, waiting: false })])
+    expect(operations).toEqual([])
   })
 })

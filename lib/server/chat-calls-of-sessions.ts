@@ -11,8 +11,8 @@ export const DEFAULT_WATCHES_PER_IDENTITY = 16
 export interface ChatCallsOptions {
   /** How a client's call stands now (`ChatServer.callStanding`). */
   standing(options: { clientId: string; callId: string }): Promise<CallStanding>
-  /** The announced ends of calls (an operator's End), every instance's. */
-  ends: CallEnds
+  /** The announced stops of calls (`ChatServer.callEnds`: a Stop, a move-on, an operator's End), every instance's. */
+  ends: Pick<CallEnds, 'heard'>
   /** Runs an operation in the scope the watches live in (the process's). */
   run<T>(operation: () => Operation<T>): Task<T>
   /** At most this many watches per identity on this instance; past it, 429 `too_many_watches`. */

@@ -4,6 +4,7 @@ import { selectChatModel } from '../models'
 import { useEmbeddedSessionStore } from '../sessions/stores/embedded-store'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
 import { createMemorySessionStore } from '../sessions'
+import { useRedisCallEnds } from '../sessions/stores/redis-call-ends'
 import { offlineSkills, pluginTools } from '@/plugins'
 import { createServerToolSource, type ToolAudience } from '../mcp/client'
 import { createAccountIdentity } from '../auth'
@@ -103,6 +104,9 @@ async function startChatApp(): Promise<ChatApp> {
         parentOf: sessionRecordSpan,
       })
     },
+    // Each call the sessions stop is announced to every instance: Redis pub/sub, opened at the start
+    // as the stores are (its client reconnects by itself afterwards); else within this process.
+    useCallEnds: store === 'redis' ? () => useRedisCallEnds({ url: redisUrl! }) : undefined,
     observeAnswer: observed ? (outcome) => serverMetrics().answers.inc({ outcome }) : undefined,
     history: chatHistoryOf(chats.conversations),
     budget: budgets.budget,

@@ -1,9 +1,11 @@
 import { createSignal, ensure, resource, type Operation, type Signal, type Subscription } from 'effection'
 
 /**
- * Word, passed between instances, that a waiting tool call was ended from outside its chat (an
- * operator's End), so that a page following that call (`GET /api/chats/:id/waiting`) learns it
- * at once. It carries no state: whoever hears it reads the call's record, which is the truth.
+ * Word, passed between instances, that a tool call was stopped (`PluginSessionManager.abort`,
+ * which announces each stop it writes: a Stop from any of the person's pages, a new message that
+ * moves on from it, an operator's End), so that a page following that call
+ * (`GET /api/chats/:id/waiting`) learns it at once. It carries no state: whoever hears it reads
+ * the call's record, which is the truth.
  *
  * One instance (the embedded and memory stores): `createLocalCallEnds`, in the process. Several
  * (Redis): `useRedisCallEnds`, Redis pub/sub, each instance passing what it hears to its own.
@@ -61,5 +63,18 @@ export function createLocalCallEnds(): CallEnds {
       listeners.tell(clientId, callId)
     },
     heard: listeners.heard,
+  }
+}
+
+/**
+ * Announces that `clientId`'s call `callId` stopped, as the sessions do for each stop they write.
+ * The call has stopped either way: if the word cannot be passed (Redis down), a page following it
+ * reads it when it next loads the chat.
+ */
+export function* announceStop(ends: CallEnds, clientId: string, callId: string): Operation<void> {
+  try {
+    yield* ends.announce(clientId, callId)
+  } catch (error) {
+    console.warn(`A stopped call could not be announced: ${error instanceof Error ? error.message : String(error)}`)
   }
 }

@@ -9,6 +9,8 @@ import type { AnswersOutcome } from './answer-outcome'
 import { usePluginSessionManager, type LoadedSession, type PluginSessionManager, type PluginSessionManagerOptions } from './plugin-session-manager'
 import { SessionStoreUnavailableError, type SessionStore } from './session-store'
 import { createMemorySessionStore, memorySessionKey, type MemorySessionEntry } from './stores/memory-store'
+import { createLocalCallEnds } from './call-ends'
+import { openInScope } from '../testing/in-scope'
 
 const teardowns: string[] = []
 let stepRuns = 0
@@ -667,6 +669,29 @@ describe('PluginSessionManager', () => {
       ending: { kind: 'aborted', reason: 'Stopped by the user.' },
     })
     expect(await on(a, () => a.manager.listActive())).toEqual([])
+  })
+
+  it('announces each stop it writes, to the listeners of that client on every instance; a stop that finds nothing to stop announces nothing', async () => {
+    const store = createMemorySessionStore()
+    const ends = createLocalCallEnds()
+    const a = await startManager({ store, ends })
+    const b = await startManager({ store, ends })
+    // A listener as a page's watch holds one, for as long as its scope lasts.
+    const listener = await openInScope(() => ends.heard('client-a'))
+    try {
+      const heard = () => listener.run(() => listener.value.next())
+      const { session } = await on(a, () => startAsking(a, 'stop me'))
+
+      expect(await on(b, () => b.manager.abort('client-a', session.id, 'Stopped by the user.'))).toBe(true)
+      expect(await heard()).toEqual({ done: false, value: session.id })
+      // Stopped already, or another client's: nothing is written, nothing announced; the next word heard is the mark.
+      expect(await on(a, () => a.manager.abort('client-a', session.id, 'Again.'))).toBe(false)
+      expect(await on(a, () => a.manager.abort('client-b', session.id, 'Not yours.'))).toBe(false)
+      await on(a, () => ends.announce('client-a', 'the-mark'))
+      expect(await heard()).toEqual({ done: false, value: 'the-mark' })
+    } finally {
+      await listener.destroy()
+    }
   })
 
   it('lists the calls waiting on every instance sharing the store, hot where held, and ends one for an operator: its answer then hears why', async () => {

@@ -15,6 +15,7 @@ import { createMemorySessionStore } from './stores/memory-store'
 import { DEFAULT_LEASE_MS } from './lease'
 import { waitingCalls, type WaitingCall } from './waiting-calls'
 import type { PluginSessionManagerOptions, SessionLimits } from './session-manager-options'
+import { announceStop } from './call-ends'
 
 export type { LoadedSession, PluginSessionManagerOptions, SessionLimits }
 export { DEFAULT_LEASE_MS }
@@ -82,7 +83,8 @@ export interface PluginSessionManager {
   touch(session: LiveSession): void
   /**
    * Stop a session that waits or runs (`waitingOnly`: only one that waits for an answer), with
-   * `reason` as its ending; whether it was stopped here.
+   * `reason` as its ending; whether it was stopped here. A stop is announced (`ends`) once
+   * written, whoever asked for it: the one place a call's stop is told to the pages following it.
    */
   abort(clientId: string, sessionId: string, reason?: string, options?: { waitingOnly?: boolean }): Operation<boolean>
   listActive(): Operation<PluginSessionInfo[]>
@@ -112,6 +114,7 @@ export function usePluginSessionManager({
   keepMs = DEFAULT_KEEP_MS,
   limits = {},
   instance,
+  ends,
   now = Date.now,
 }: PluginSessionManagerOptions): Operation<PluginSessionManager> {
   return resource(function* (provide) {
@@ -347,6 +350,7 @@ export function usePluginSessionManager({
           if ((yield* store.update(next, version)) !== undefined) {
             const session = live.get(clientId, sessionId)
             if (session) yield* session.halt(reason)
+            if (ends) yield* announceStop(ends, clientId, sessionId)
             return true
           }
         }

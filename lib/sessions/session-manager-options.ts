@@ -1,4 +1,5 @@
 import type { AnyMcpTool } from '../tools/types'
+import type { CallEnds } from './call-ends'
 import type { SessionRuntime } from './live-session'
 import type { SessionStore } from './session-store'
 
@@ -23,6 +24,12 @@ export interface PluginSessionManagerOptions {
   limits?: SessionLimits
   /** This server instance's name, written in each record it writes (`WaitingCall.instance`). */
   instance?: string
+  /**
+   * Where each session this manager stops (`abort`: a Stop, a person moving on, an operator's
+   * End, a turn cut short) is announced, once its record says so, so that a page following the
+   * call on any instance learns it at once (`GET /api/chats/:id/waiting`). Unset: not announced.
+   */
+  ends?: CallEnds
   now?: () => number
 }
 

@@ -14,7 +14,7 @@ import { createChatCalls, type ChatCallsOfServer } from '../chat-calls-of-sessio
 
 export const SECRET = 'a-secret-for-the-chat-calls-tests-only-0123456789'
 
-/** One instance of the app for these tests: a chat server keeping its turns in `chats`, and the chats API with its `ChatCalls` over `ends`. */
+/** One instance of the app for these tests: a chat server keeping its turns in `chats`, and the chats API with its `ChatCalls` over the stops the server's sessions announce. */
 export interface CallsInstance {
   chat: ChatServer
   calls: ChatCallsOfServer
@@ -22,16 +22,20 @@ export interface CallsInstance {
   close(): Promise<void>
 }
 
-/** An instance over the chats `chats` (shared by instances, as the store is), sessions in `useStore`'s store (memory when absent). */
+/**
+ * An instance over the chats `chats` (shared by instances, as the store is), sessions in
+ * `useStore`'s store (memory when absent), stops announced through `useCallEnds` (within the
+ * chat server when absent).
+ */
 export async function startCallsInstance({
   chats,
-  ends,
+  useCallEnds,
   useStore,
   idleTimeoutMs,
   maxWatchesPerIdentity,
 }: {
   chats: InScope<Conversations>
-  ends: CallEnds
+  useCallEnds?: () => Operation<CallEnds>
   useStore?: () => Operation<SessionStore>
   idleTimeoutMs?: number
   maxWatchesPerIdentity?: number
@@ -42,10 +46,11 @@ export async function startCallsInstance({
     history: chatHistoryOf(chats.value),
     secret: SECRET,
     useStore,
+    useCallEnds,
     idleTimeoutMs,
   })
   const [scope, destroy] = createScope()
-  const calls = createChatCalls({ standing: (call) => chat.callStanding(call), ends, run: (operation) => scope.run(operation), maxWatchesPerIdentity })
+  const calls = createChatCalls({ standing: (call) => chat.callStanding(call), ends: chat.callEnds, run: (operation) => scope.run(operation), maxWatchesPerIdentity })
   const identity = createClientIdentity({ secret: SECRET })
   return {
     chat,
