@@ -20,7 +20,6 @@ export interface ChatRow {
 /** What the turns share with the rest of the embedded store: its reads of `chats` and its writes of entries and states. */
 export interface EmbeddedTurnDeps {
   rowOf(owner: string, id: string): ChatRow | undefined
-  countOf(owner: string): number
   insertEntry(owner: string, id: string, turn: number, kind: EntryKind, text: string): void
   putState(owner: string, id: string, state: string): void
 }
@@ -40,16 +39,17 @@ const NEW_ROW: ChatRow = { turns: 1, events: 0, bytes: 0, waiting_calls: '[]', s
  * `BEGIN`, one update of the row, one insert of its entries (the state's upsert when a batch
  * carries one) and `COMMIT`.
  */
-export function embeddedTurnWrites(db: Database.Database, { rowOf, countOf, insertEntry, putState }: EmbeddedTurnDeps) {
+export function embeddedTurnWrites(db: Database.Database, { rowOf, insertEntry, putState }: EmbeddedTurnDeps) {
   const statements = {
     // The check of a new chat's first turn, in one read: whether the id is taken, and how many chats the owner keeps.
     newChat: db.prepare<[string, string]>(
       'select exists (select 1 from chats where owner = ?1 and id = ?2) as taken, (select count(*) from chats where owner = ?1 and purge_at is null) as count',
     ),
-    // A turn's first write: its chat made by it, unless the id is taken.
+    // A turn's first write: its chat made by it, unless the id is taken or the owner keeps `maxChats` chats already.
     insertNew: db.prepare(
       `insert into chats (owner, id, title, created_at, updated_at, purge_at, turns, events, bytes, waiting_calls, state_bytes)
-       values (@owner, @id, @title, @at, @at, null, @turns, @events, @bytes, @waitingCalls, @stateBytes)
+       select @owner, @id, @title, @at, @at, null, @turns, @events, @bytes, @waitingCalls, @stateBytes
+       where (select count(*) from chats where owner = @owner and purge_at is null) < @maxChats
        on conflict (owner, id) do nothing`,
     ),
     // A turn's input and its first batch, in one statement.
@@ -151,13 +151,14 @@ export function embeddedTurnWrites(db: Database.Database, { rowOf, countOf, inse
     }
     let written: ReturnType<typeof plan>
     if (options.create) {
-      // A new chat: no row to read; an id taken makes the insert do nothing (and is answered before the count's refusal).
-      if (countOf(owner) >= limits.maxChats) {
+      // A new chat: no row to read. The insert counts the owner's chats itself, and does nothing when the id is taken or
+      // the owner has no room; then the id taken is answered before the count's refusal.
+      written = plan(undefined)
+      if (!written) return undefined
+      if (statements.insertNew.run({ owner, id, title: title ?? '', at, ...columnsOf(written.next), maxChats: limits.maxChats }).changes === 0) {
         if (rowOf(owner, id)) return undefined
         throw tooManyChats(limits.maxChats)
       }
-      written = plan(undefined)
-      if (!written || statements.insertNew.run({ owner, id, title: title ?? '', at, ...columnsOf(written.next) }).changes === 0) return undefined
     } else {
       written = writeRow(owner, id, memo, plan, at, title)
       if (!written) return undefined
