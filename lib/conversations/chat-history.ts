@@ -23,9 +23,9 @@ export function chatHistoryOf(conversations: Conversations) {
       yield* refusedAsChat(() => conversations.startTurn(owner, chatId, input, { create, check: true, memo }))
       let turn: number | undefined
       return {
-        *keep(events: readonly ChatEvent[]): Operation<void> {
-          if (turn !== undefined) return yield* refusedAsChat(() => conversations.appendEvents(owner, chatId, turn!, events, memo))
-          turn = yield* refusedAsChat(() => conversations.startTurn(owner, chatId, input, { create, events, memo }))
+        *keep(events: readonly ChatEvent[], json?: readonly string[]): Operation<void> {
+          if (turn !== undefined) return yield* refusedAsChat(() => conversations.appendEvents(owner, chatId, turn!, events, { json, memo }))
+          turn = yield* refusedAsChat(() => conversations.startTurn(owner, chatId, input, { create, events, json, memo }))
         },
       }
     },

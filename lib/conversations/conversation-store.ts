@@ -23,6 +23,8 @@ export interface StartTurnOptions {
   create?: boolean
   /** The turn's first batch of events, stored with its input (as `appendEvents` stores a batch: refused, the turn starts with its input alone). */
   events?: readonly ChatEvent[]
+  /** Each of `events` as JSON, as the engine's stream wrote it (`JSON.stringify(event)`): stored as it is. */
+  json?: readonly string[]
   /** Only checks that the turn could start now: the same answer and refusals, nothing written. */
   check?: boolean
   /** What this turn's earlier call read or wrote of the chat (see `TurnMemo`). */
@@ -92,7 +94,7 @@ export interface ConversationStore {
   appendEvents(
     owner: string,
     id: string,
-    options: { turn: number; events: readonly ChatEvent[]; at: number; limits: ConversationLimits; memo?: TurnMemo },
+    options: { turn: number; events: readonly ChatEvent[]; json?: readonly string[]; at: number; limits: ConversationLimits; memo?: TurnMemo },
   ): Operation<boolean>
   rename(owner: string, id: string, options: { title: string; at: number }): Operation<boolean>
   /** Hides the chat and keeps it until `purgeAt` for `restore`; false when there is no such chat (or it is deleted already). */

@@ -42,11 +42,18 @@ export interface Conversations {
    * the owner has a chat of that id, `tooManyChats`.
    *
    * With `events`, the turn's first batch is stored in that same write (see `appendEvents`).
+   * With `json` (each of `events` as JSON, as the stream wrote it: `JSON.stringify(event)`),
+   * the store keeps that text instead of encoding the events again.
    * With `check`, nothing is written: the same answer and refusals as the write would give now.
    * With `memo` (one per turn, the same for its check, its start and its appends), the store
    * may carry what one call read to the next instead of reading it again.
    */
-  startTurn(owner: string, id: string, input: TurnInput, options?: { create?: boolean; events?: readonly ChatEvent[]; check?: boolean; memo?: TurnMemo }): Operation<number>
+  startTurn(
+    owner: string,
+    id: string,
+    input: TurnInput,
+    options?: { create?: boolean; events?: readonly ChatEvent[]; json?: readonly string[]; check?: boolean; memo?: TurnMemo },
+  ): Operation<number>
   /**
    * Appends events of turn `turn` as they stream, in one small write per call.
    *
@@ -54,8 +61,9 @@ export interface Conversations {
    * the browser — once per turn of the event loop — so every event the browser has seen is in
    * the store (a `kill -9` loses at most what the browser had not yet received). Throws
    * `chatNotFound` when the chat is gone (purged), `chatTooLarge` when the events would pass its limits.
+   * With `json`, each event's JSON as the stream wrote it, stored as it is; with `memo`, as `startTurn`'s.
    */
-  appendEvents(owner: string, id: string, turn: number, events: readonly ChatEvent[], memo?: TurnMemo): Operation<void>
+  appendEvents(owner: string, id: string, turn: number, events: readonly ChatEvent[], options?: { json?: readonly string[]; memo?: TurnMemo }): Operation<void>
   /** Renames the chat (the title validated by the caller). Throws `chatNotFound`. */
   rename(owner: string, id: string, title: string): Operation<void>
   /** Hides the chat; restorable until the time it returns (epoch ms), then purged. Throws `chatNotFound`. */
@@ -135,16 +143,16 @@ export function useConversations({ store, limits = DEFAULT_CONVERSATION_LIMITS, 
         return yield* store.get(owner, id)
       },
 
-      *startTurn(owner, id, input, { create = false, events, check, memo } = {}) {
+      *startTurn(owner, id, input, { create = false, events, json, check, memo } = {}) {
         const title = input.text === undefined ? undefined : titleFrom(input.text) || undefined
-        const turn = yield* store.startTurn(owner, id, { input, title, at: now(), limits, create, events, check, memo })
+        const turn = yield* store.startTurn(owner, id, { input, title, at: now(), limits, create, events, json, check, memo })
         if (turn === undefined) throw create ? chatExists() : chatNotFound()
         return turn
       },
 
-      *appendEvents(owner, id, turn, events, memo) {
+      *appendEvents(owner, id, turn, events, { json, memo } = {}) {
         if (events.length === 0) return
-        if (!(yield* store.appendEvents(owner, id, { turn, events, at: now(), limits, memo }))) throw chatNotFound()
+        if (!(yield* store.appendEvents(owner, id, { turn, events, json, at: now(), limits, memo }))) throw chatNotFound()
       },
 
       *rename(owner, id, title) {

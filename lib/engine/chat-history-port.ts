@@ -37,9 +37,10 @@ export interface KeptTurn {
   /**
    * Stores a batch of the turn's events, before they are written to the browser. The first call
    * stores the turn's input with them, in one write (with `create`, the chat made by it too), and
-   * may have no events: the input alone.
+   * may have no events: the input alone. `json` is each event's JSON as the stream writes it
+   * (`JSON.stringify(event)`), for the store to keep that text rather than encode them again.
    */
-  keep(events: readonly ChatEvent[]): Operation<void>
+  keep(events: readonly ChatEvent[], json?: readonly string[]): Operation<void>
 }
 
 /** What a request records as its turn's input: its answers, abort and command, and the person's last message if it is new. */

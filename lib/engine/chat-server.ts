@@ -326,7 +326,7 @@ export async function createChatServer({
           run: ({ plan }, emit) => run(plan, emit),
           // At once when the store's write needs no task (the embedded and memory stores), else on one of the turn runner's
           // long-lived tasks: a turn stores once per batch, and while many turns stream no runner is free, so each would make a task.
-          keep: ({ kept }, events: readonly ChatEvent[]) => runNow(() => within(kept.keep(events)), (operation) => turns.run(operation)),
+          keep: ({ kept }, events: readonly ChatEvent[], json: readonly string[]) => runNow(() => within(kept.keep(events, json)), (operation) => turns.run(operation)),
         })
       } catch (error) {
         // Refused before streaming: the turn's span ends, saying why.

@@ -46,10 +46,15 @@ export async function openNdjsonStream<P>({
    * with the code of the `error` event that ended the turn, when one did (the request's log line says it).
    */
   onEnd?: (errorCode?: string) => void
-  /** Stores a batch of the prepared turn's events before it is written, the first maybe empty (see above); absent, nothing is stored. */
-  keep?(prepared: P, events: readonly ChatEvent[]): Promise<void>
+  /**
+   * Stores a batch of the prepared turn's events before it is written, the first maybe empty (see
+   * above), with each event's JSON as it is written (`JSON.stringify(event)`, the line less its
+   * newline): the store keeps that text. Absent, nothing is stored.
+   */
+  keep?(prepared: P, events: readonly ChatEvent[], json: readonly string[]): Promise<void>
 }): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder()
+  /** The events emitted and not yet written, each as JSON: the NDJSON lines, less their newlines. */
   const lines: string[] = []
   /** The events of `lines`, kept only when they are to be stored. */
   const events: ChatEvent[] = []
@@ -71,7 +76,7 @@ export async function openNdjsonStream<P>({
 
   const emit = (event: ChatEvent) => {
     if (!open) return
-    lines.push(`${JSON.stringify(event)}\n`)
+    lines.push(JSON.stringify(event))
     if (event.type === 'error') errorCode = event.code
     if (keep) events.push(event)
     notify()
@@ -118,7 +123,7 @@ export async function openNdjsonStream<P>({
   const keepInput = async () => {
     if (keptOnce) return undefined
     keptOnce = true
-    return await stored(() => keep!(plan!.value, []))
+    return await stored(() => keep!(plan!.value, [], []))
   }
 
   return new ReadableStream<Uint8Array>(
@@ -144,11 +149,11 @@ export async function openNdjsonStream<P>({
         // to the socket instead of one per event (a model's text comes in many small deltas).
         if (!ended && open) await new Promise<void>((resolve) => setImmediate(resolve))
         if (lines.length > 0 && open) {
-          const chunk = lines.join('')
+          const json = lines.splice(0)
+          const chunk = `${json.join('\n')}\n`
           const batch = events.splice(0)
-          lines.length = 0
           keptOnce = true
-          const refusal = keep && plan ? await stored(() => keep(plan!.value, batch)) : undefined
+          const refusal = keep && plan ? await stored(() => keep(plan!.value, batch, json)) : undefined
           if (refusal) {
             errorCode = refusal.code
             // Not stored, so not written: the turn ends here, with why. The body ends once its clean-up has run.

@@ -33,14 +33,25 @@ export interface EncodedEvents {
   state?: { text: string; bytes: number }
 }
 
-/** `events` as stored: a `conversation_state` keeps its place with `messages: []`, its messages go to the chat's state. */
-export function encodeEvents(events: readonly ChatEvent[]): EncodedEvents {
+/** A `conversation_state` as stored among its turn's events: its messages are the chat's state, kept once. */
+const KEPT_STATE_EVENT = JSON.stringify({ type: 'conversation_state', messages: [] })
+/** How `JSON.stringify` begins a `conversation_state` event of these two fields alone: its messages follow, then `}`. */
+const STATE_EVENT_START = '{"type":"conversation_state","messages":'
+
+/**
+ * `events` as stored: a `conversation_state` keeps its place with `messages: []`, its messages go
+ * to the chat's state. With `json`, each event's JSON as the stream wrote it to the browser
+ * (`JSON.stringify(event)`, the same text): kept as it is, not encoded a second time (a booking's
+ * events are 15 KB of JSON), and a state's messages are its part of that text.
+ */
+export function encodeEvents(events: readonly ChatEvent[], json?: readonly string[]): EncodedEvents {
   let state: EncodedEvents['state']
-  const texts = events.map((event) => {
-    if (event.type !== 'conversation_state') return JSON.stringify(event)
-    const text = JSON.stringify(event.messages)
+  const texts = events.map((event, index) => {
+    const written = json?.[index]
+    if (event.type !== 'conversation_state') return written ?? JSON.stringify(event)
+    const text = written !== undefined && Object.keys(event).length === 2 && written.startsWith(STATE_EVENT_START) ? written.slice(STATE_EVENT_START.length, -1) : JSON.stringify(event.messages)
     state = { text, bytes: byteLength(text) }
-    return JSON.stringify({ type: 'conversation_state', messages: [] })
+    return KEPT_STATE_EVENT
   })
   const text = `[${texts.join(',')}]`
   return { text, bytes: byteLength(text), state }

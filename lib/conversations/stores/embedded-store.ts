@@ -174,7 +174,6 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
 
     const turns = embeddedTurnWrites(db, {
       rowOf,
-      countOf,
       insertEntry: (owner, id, turn, kind, text) => statements.insertEntry.run(owner, id, turn, kind, text),
       putState: (owner, id, state) => statements.putState.run(owner, id, state),
     })

@@ -67,8 +67,14 @@ describe('a kept turn on the embedded store', () => {
     const directory = newDirectory()
     const chats = await keptChats(directory)
     const id = newChatId()
+    const making = countStatements()
     const first = await chats.open(id, { text: 'Book a flight from NYC to LAX' }, true)
+    // A new chat's check is one read: whether the id is taken and how many chats the owner keeps.
+    expect({ reads: making.get.mock.calls.length + making.all.mock.calls.length, writes: making.run.mock.calls.length }).toEqual({ reads: 1, writes: 0 })
+    // Its write: BEGIN, the chat's row (the count of the owner's chats in it), both entries in one insert, the state, COMMIT.
     await first.keep(FIRST_TURN)
+    expect({ reads: making.get.mock.calls.length + making.all.mock.calls.length, writes: making.run.mock.calls.length }).toEqual({ reads: 1, writes: 5 })
+    vi.restoreAllMocks()
 
     const counted = countStatements()
     const second = await chats.open(id, {})

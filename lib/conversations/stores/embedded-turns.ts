@@ -20,7 +20,6 @@ export interface ChatRow {
 /** What the turns share with the rest of the embedded store: its reads of `chats` and its writes of entries and states. */
 export interface EmbeddedTurnDeps {
   rowOf(owner: string, id: string): ChatRow | undefined
-  countOf(owner: string): number
   insertEntry(owner: string, id: string, turn: number, kind: EntryKind, text: string): void
   putState(owner: string, id: string, state: string): void
 }
@@ -40,12 +39,17 @@ const NEW_ROW: ChatRow = { turns: 1, events: 0, bytes: 0, waiting_calls: '[]', s
  * `BEGIN`, one update of the row, one insert of its entries (the state's upsert when a batch
  * carries one) and `COMMIT`.
  */
-export function embeddedTurnWrites(db: Database.Database, { rowOf, countOf, insertEntry, putState }: EmbeddedTurnDeps) {
+export function embeddedTurnWrites(db: Database.Database, { rowOf, insertEntry, putState }: EmbeddedTurnDeps) {
   const statements = {
-    // A turn's first write: its chat made by it, unless the id is taken.
+    // The check of a new chat's first turn, in one read: whether the id is taken, and how many chats the owner keeps.
+    newChat: db.prepare<[string, string]>(
+      'select exists (select 1 from chats where owner = ?1 and id = ?2) as taken, (select count(*) from chats where owner = ?1 and purge_at is null) as count',
+    ),
+    // A turn's first write: its chat made by it, unless the id is taken or the owner keeps `maxChats` chats already.
     insertNew: db.prepare(
       `insert into chats (owner, id, title, created_at, updated_at, purge_at, turns, events, bytes, waiting_calls, state_bytes)
-       values (@owner, @id, @title, @at, @at, null, @turns, @events, @bytes, @waitingCalls, @stateBytes)
+       select @owner, @id, @title, @at, @at, null, @turns, @events, @bytes, @waitingCalls, @stateBytes
+       where (select count(*) from chats where owner = @owner and purge_at is null) < @maxChats
        on conflict (owner, id) do nothing`,
     ),
     // A turn's input and its first batch, in one statement.
@@ -107,8 +111,8 @@ export function embeddedTurnWrites(db: Database.Database, { rowOf, countOf, inse
   }
 
   /** `events` appended to the chat of `row`: their entry and state as stored, and the row after. Throws `chatTooLarge`. */
-  const appended = (row: ChatRow, events: readonly ChatEvent[], limits: ConversationLimits) => {
-    const encoded = encodeEvents(events)
+  const appended = (row: ChatRow, events: readonly ChatEvent[], json: readonly string[] | undefined, limits: ConversationLimits) => {
+    const encoded = encodeEvents(events, json)
     refuseOverSize(limits, sizeOf(row), { events: events.length, bytes: encoded.bytes, stateBytes: encoded.state?.bytes })
     const next: ChatRow = {
       ...row,
@@ -120,8 +124,8 @@ export function embeddedTurnWrites(db: Database.Database, { rowOf, countOf, inse
     return { encoded, next }
   }
 
-  const append = immediateTransaction(db, (owner: string, id: string, { turn, events, at, limits, memo }: Parameters<ConversationStore['appendEvents']>[2]) => {
-    const written = writeRow(owner, id, memo, (row) => (turn >= 0 && turn < row.turns ? appended(row, events, limits) : undefined), at)
+  const append = immediateTransaction(db, (owner: string, id: string, { turn, events, json, at, limits, memo }: Parameters<ConversationStore['appendEvents']>[2]) => {
+    const written = writeRow(owner, id, memo, (row) => (turn >= 0 && turn < row.turns ? appended(row, events, json, limits) : undefined), at)
     if (!written) return false
     insertEntry(owner, id, turn, 'events', written.encoded.text)
     if (written.encoded.state) putState(owner, id, written.encoded.state.text)
@@ -132,13 +136,13 @@ export function embeddedTurnWrites(db: Database.Database, { rowOf, countOf, inse
   // One transaction for the turn's input and its first batch: a turn that streams at once costs one write, not two.
   // A batch refused by the limits is not written, the input is (as if appended after it): the refusal is thrown once committed.
   const startIn = immediateTransaction(db, (owner: string, id: string, options: StartTurnOptions) => {
-    const { title, at, events, limits, memo } = options
+    const { title, at, events, json, limits, memo } = options
     /** The input admitted, and the first batch with it unless the limits refuse that. */
     const plan = (row: ChatRow | undefined) => {
       const admitted = admitTurn(row, options)
       if (!admitted || !events || events.length === 0) return admitted && { ...admitted, batch: undefined }
       try {
-        const batch = appended(admitted.next, events, limits)
+        const batch = appended(admitted.next, events, json, limits)
         return { ...admitted, batch, next: batch.next }
       } catch (error) {
         if (isConversationError(error) && error.code === 'chat_too_large') return { ...admitted, batch: undefined, refused: error }
@@ -147,13 +151,14 @@ export function embeddedTurnWrites(db: Database.Database, { rowOf, countOf, inse
     }
     let written: ReturnType<typeof plan>
     if (options.create) {
-      // A new chat: no row to read; an id taken makes the insert do nothing (and is answered before the count's refusal).
-      if (countOf(owner) >= limits.maxChats) {
+      // A new chat: no row to read. The insert counts the owner's chats itself, and does nothing when the id is taken or
+      // the owner has no room; then the id taken is answered before the count's refusal.
+      written = plan(undefined)
+      if (!written) return undefined
+      if (statements.insertNew.run({ owner, id, title: title ?? '', at, ...columnsOf(written.next), maxChats: limits.maxChats }).changes === 0) {
         if (rowOf(owner, id)) return undefined
         throw tooManyChats(limits.maxChats)
       }
-      written = plan(undefined)
-      if (!written || statements.insertNew.run({ owner, id, title: title ?? '', at, ...columnsOf(written.next) }).changes === 0) return undefined
     } else {
       written = writeRow(owner, id, memo, plan, at, title)
       if (!written) return undefined
@@ -169,8 +174,13 @@ export function embeddedTurnWrites(db: Database.Database, { rowOf, countOf, inse
   return {
     /** The check before a turn streams (`startTurn` with `check`): a read, no transaction, no write lock; the row goes in `memo` for the turn's writes. */
     check(owner: string, id: string, options: StartTurnOptions): number | undefined {
+      if (options.create) {
+        const { taken, count } = statements.newChat.get(owner, id) as { taken: number; count: number }
+        if (taken) return undefined
+        if (count >= options.limits.maxChats) throw tooManyChats(options.limits.maxChats)
+        return admitTurn(undefined, options)?.turn
+      }
       const row = rowOf(owner, id)
-      if (options.create && !row && countOf(owner) >= options.limits.maxChats) throw tooManyChats(options.limits.maxChats)
       const admitted = admitTurn(row, options)
       if (admitted && row && options.memo) options.memo.row = row
       return admitted?.turn

@@ -52,8 +52,8 @@ export function createMemoryConversationStore(): ConversationStore {
   })
 
   /** Stores a batch of turn `turn`, or throws `chatTooLarge` storing none of it. */
-  const appendChecked = (chat: MemoryChat, turn: number, events: readonly ChatEvent[], at: number, limits: ConversationLimits) => {
-    const encoded = encodeEvents(events)
+  const appendChecked = (chat: MemoryChat, turn: number, events: readonly ChatEvent[], json: readonly string[] | undefined, at: number, limits: ConversationLimits) => {
+    const encoded = encodeEvents(events, json)
     refuseOverSize(limits, chat.size, { events: events.length, bytes: encoded.bytes, stateBytes: encoded.state?.bytes })
     chat.entries.push({ turn, kind: 'events', text: encoded.text })
     chat.size.events += events.length
@@ -123,7 +123,7 @@ export function createMemoryConversationStore(): ConversationStore {
       return { ...summaryOf(chat), turns, ...(state ? { conversationState: state } : {}) }
     },
 
-    *startTurn(owner, id, { input, title, at, limits, create, events = [], check }) {
+    *startTurn(owner, id, { input, title, at, limits, create, events = [], json, check }) {
       if (create && chatsOf(owner).has(id)) return undefined
       if (create && shown(owner).length >= limits.maxChats) throw tooManyChats(limits.maxChats)
       const chat = create ? newChat(id, at) : live(owner, id)
@@ -139,14 +139,14 @@ export function createMemoryConversationStore(): ConversationStore {
       chat.updatedAt = at
       const turn = chat.turns++
       // As an append right after: a batch the limits refuse is not stored, the input is.
-      if (events.length > 0) appendChecked(chat, turn, events, at, limits)
+      if (events.length > 0) appendChecked(chat, turn, events, json, at, limits)
       return turn
     },
 
-    *appendEvents(owner, id, { turn, events, at, limits }) {
+    *appendEvents(owner, id, { turn, events, json, at, limits }) {
       const chat = owners.get(owner)?.get(id)
       if (!chat || turn < 0 || turn >= chat.turns) return false
-      appendChecked(chat, turn, events, at, limits)
+      appendChecked(chat, turn, events, json, at, limits)
       return true
     },
 

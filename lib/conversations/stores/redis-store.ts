@@ -296,7 +296,7 @@ export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConv
         }
       },
 
-      *startTurn(owner, id, { input, title, at, limits, create, events, check }) {
+      *startTurn(owner, id, { input, title, at, limits, create, events, json, check }) {
         const text = JSON.stringify(input)
         const reply = yield* command<number>(() =>
           timed.startTurn(keysOf(owner, id), [id, at, text, byteLength(text), title ?? '', limits.maxEvents, limits.maxBytes, create ? limits.maxChats : '', check ? '1' : '']),
@@ -305,12 +305,12 @@ export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConv
         if (reply === -4) throw tooManyChats(limits.maxChats)
         refuseOver(reply, limits)
         // The first batch by the append's own script, right after: two atomic steps here, where the embedded store takes one.
-        if (!check && events && events.length > 0) yield* store.appendEvents(owner, id, { turn: reply, events, at, limits })
+        if (!check && events && events.length > 0) yield* store.appendEvents(owner, id, { turn: reply, events, json, at, limits })
         return reply
       },
 
-      *appendEvents(owner, id, { turn, events, at, limits }) {
-        const encoded = encodeEvents(events)
+      *appendEvents(owner, id, { turn, events, json, at, limits }) {
+        const encoded = encodeEvents(events, json)
         const changes = JSON.stringify(waitingChanges(events).map((change) => [change.callId, change.open]))
         const reply = yield* command<number>(() =>
           timed.appendEvents(keysOf(owner, id), [
