@@ -16,13 +16,17 @@
 // The first run downloads Inspector and Node 22 from the npm registry (npx), which takes minutes;
 // later runs use npx's cache. Machine-speed-dependent, so a bench, not a test.
 // Alone: npx tsx bench/app-question.ts [runs]. In `npm run bench`: BENCH_APP_QUESTION_RUNS.
+// BENCH_APP_QUESTION_APPS=<dir> (both ways) serves the question apps built into <dir> instead of
+// this build's: another version of the apps on the same server, for a before and after.
 import { chromium, type ConsoleMessage, type Frame, type Page } from '@playwright/test'
-import { existsSync } from 'node:fs'
+import { copyFileSync, existsSync, readdirSync, symlinkSync } from 'node:fs'
+import path from 'node:path'
 import { InspectorPage } from '../e2e/pages/inspector-page'
 import { startApp } from '../e2e/support/app-process'
 import { INSPECTOR_VERSION, startInspector } from '../e2e/support/inspector-process'
 import { bookOverMcpRounds } from './mcp-booking'
 import { percentile } from './stats'
+import { makeTempDir } from './temp-dir'
 
 export const APP_QUESTION_MS_TARGET = 300
 /** Our own part of it: the app's load and script, its first render and paint. */
@@ -69,6 +73,18 @@ export interface Phases {
   answerToQuestion: number
   /** The question received → painted: our first render and the browser's paint. */
   questionToPainted: number
+  /** The app's frame created → its document's scripts all run (DOMContentLoaded): our document parsed, our scripts run. */
+  frameToReady: number
+  /** The question received → our render committed to the DOM (waiting for our script first, if it came before it was ready). */
+  questionToRendered: number
+  /** Our render committed → the browser's next frame begins (requestAnimationFrame). */
+  renderedToFrame: number
+  /** That frame's rendering steps on the main thread (style, layout, paint of every frame of the page). */
+  frameSteps: number
+  /** Those steps done → the first contentful paint's time (raster, compositing, presentation). */
+  frameToPainted: number
+  /** Ours, on the path from the frame created to painted: all of it, less the time our app waited for the host with its script already run. */
+  own: number
 }
 
 type Component = 'flight' | 'seat'
@@ -115,6 +131,21 @@ function stampMessages() {
       if (isElicitation(value) || (typeof value === 'object' && value !== null && Object.values(value).some(isElicitation))) say('elicitation arrived')
       return value
     } as typeof JSON.parse
+  }
+  if (where === 'app') {
+    // Our script's end: every script of the app's document is inline, so the parser runs them all before this.
+    document.addEventListener('DOMContentLoaded', () => say('document ready'))
+    // Our first render committed (the first nodes put in #root), then the browser's frame that paints it:
+    // its rendering steps begin (rAF) and end (a task queued from the rAF runs after them).
+    new MutationObserver((mutations, observer) => {
+      if (!mutations.some((mutation) => (mutation.target as Element).id === 'root' && mutation.addedNodes.length > 0)) return
+      observer.disconnect()
+      say('rendered')
+      requestAnimationFrame(() => {
+        say('frame begun')
+        setTimeout(() => say('frame done'), 0)
+      })
+    }).observe(document, { childList: true, subtree: true })
   }
   window.addEventListener(
     'message',
@@ -174,8 +205,14 @@ async function withinTenSeconds<T>(promise: Promise<T>, what: string): Promise<T
   }
 }
 
-export async function measureAppQuestion({ runs }: { runs: number }): Promise<AppQuestionMeasures> {
-  const app = await startApp()
+/**
+ * `runs` bookings through Inspector. `apps`: a folder of question apps built elsewhere (`node
+ * scripts/build-mcp-apps.mjs --out <dir>` in another checkout) to serve instead of this build's,
+ * so that two versions of the apps compare on one server build, one run after the other.
+ */
+export async function measureAppQuestion({ runs, apps }: { runs: number; apps?: string }): Promise<AppQuestionMeasures> {
+  const deployed = apps ? deployedWithApps(apps) : undefined
+  const app = await startApp(deployed ? { deployedAt: deployed.path } : {})
   try {
     const url = `${app.url}/api/mcp`
     const inspectorProcess = await startInspector({ servers: { [SERVER]: { url } } })
@@ -220,7 +257,22 @@ export async function measureAppQuestion({ runs }: { runs: number }): Promise<Ap
     }
   } finally {
     await app.kill()
+    deployed?.remove()
   }
+}
+
+/** A deployed copy of this build's standalone server (its files linked, its own starter and server.js, which run in their folder) serving the apps in `apps`. */
+function deployedWithApps(apps: string): { path: string; remove(): void } {
+  const standalone = path.resolve('.next/standalone')
+  const copy = makeTempDir('app-question')
+  for (const entry of readdirSync(standalone)) {
+    if (entry === '.mcp-apps' || entry === '.data') continue
+    const [from, to] = [path.join(standalone, entry), path.join(copy.path, entry)]
+    if (/\.(m?js|json)$/.test(entry)) copyFileSync(from, to)
+    else symlinkSync(from, to)
+  }
+  symlinkSync(path.resolve(apps), path.join(copy.path, '.mcp-apps'))
+  return copy
 }
 
 /** The time of the next click in any frame of the page, as stampClicks says it on the console. */
@@ -294,6 +346,13 @@ function phasesOf(stamps: Stamp[], { clickedAt, paintedAt, appFrameMs }: Timed):
   const initialize = first('proxy', 'ui/initialize', frameAt)
   const answer = first('app', 'result 1', initialize)
   const question = first('app', 'elicitation/create', answer)
+  const ready = first('app', 'document ready', frameAt)
+  const rendered = first('app', 'rendered', question)
+  const frameBegun = first('app', 'frame begun', rendered)
+  // Not `first`: the paint's time is its presentation, which may come before this task runs.
+  const frameDone = stamps.find((candidate) => candidate.where === 'app' && candidate.what === 'frame done' && candidate.at >= frameBegun)?.at ?? NaN
+  // The host's turns (answering ui/initialize, forwarding the question) cost us only where our script had run before the question came.
+  const waitedForHost = Math.max(0, question - Math.max(ready, initialize))
   return {
     clickToArrived: arrived - clickedAt,
     arrivedToPainted: paintedAt - arrived,
@@ -302,6 +361,12 @@ function phasesOf(stamps: Stamp[], { clickedAt, paintedAt, appFrameMs }: Timed):
     initializeToAnswer: answer - initialize,
     answerToQuestion: question - answer,
     questionToPainted: paintedAt - question,
+    frameToReady: ready - frameAt,
+    questionToRendered: rendered - question,
+    renderedToFrame: frameBegun - rendered,
+    frameSteps: frameDone - frameBegun,
+    frameToPainted: paintedAt - frameDone,
+    own: paintedAt - frameAt - waitedForHost,
   }
 }
 
@@ -328,23 +393,32 @@ export function describePhases({ phases }: AppQuestionMeasures): { lines: string
     ['initializeToAnswer', '  ui/initialize -> answered (Inspector)'],
     ['answerToQuestion', '  answered -> question at the app (initialized, then Inspector)'],
     ['questionToPainted', '  question -> painted (ours: first render, the paint)'],
+    ['questionToRendered', '    question -> our render committed (#root filled)'],
+    ['renderedToFrame', '    committed -> the next frame begins (rAF)'],
+    ['frameSteps', "    the frame's steps on the main thread (style, layout, paint)"],
+    ['frameToPainted', '    steps done -> first contentful paint (raster, composite)'],
+    ['frameToReady', '  frame created -> our scripts all run (DOMContentLoaded)'],
+    ['own', '  ours: frame created -> painted, less waiting on the host after our scripts ran'],
   ]
-  const stat = (values: number[]) => `p50 ${percentile(values, 50).toFixed(0).padStart(4)} ms  p95 ${percentile(values, 95).toFixed(0).padStart(4)} ms`
+  const stat = (all: number[]) => {
+    const values = all.filter(Number.isFinite)
+    return `p50 ${percentile(values, 50).toFixed(0).padStart(4)} ms  p95 ${percentile(values, 95).toFixed(0).padStart(4)} ms${values.length < all.length ? ` (${all.length - values.length} not seen)` : ''}`
+  }
   const lines: string[] = []
   for (const question of ['flight', 'seat'] as const) {
     lines.push(`${question}:`)
-    for (const [key, name] of names) lines.push(`  ${name.padEnd(72)} ${stat(phases[question].map((phase) => phase[key]))}`)
+    for (const [key, name] of names) lines.push(`  ${name.padEnd(80)} ${stat(phases[question].map((phase) => phase[key]))}`)
   }
-  const ours = (phase: Phases) => phase.frameToInitialize + phase.questionToPainted
+  const p95Of = (key: keyof Phases) => Math.max(...(['flight', 'seat'] as const).map((question) => percentile(phases[question].map((phase) => phase[key]).filter(Number.isFinite), 95)))
   return {
     lines,
-    arrivedToPaintedP95: Math.max(...(['flight', 'seat'] as const).map((question) => percentile(phases[question].map((phase) => phase.arrivedToPainted), 95))),
-    ourP95: Math.max(...(['flight', 'seat'] as const).map((question) => percentile(phases[question].map(ours), 95))),
+    arrivedToPaintedP95: p95Of('arrivedToPainted'),
+    ourP95: p95Of('own'),
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await measureAppQuestion({ runs: Number(process.argv[2]) || 10 })
+  const result = await measureAppQuestion({ runs: Number(process.argv[2]) || 10, apps: process.env.BENCH_APP_QUESTION_APPS || undefined })
   console.log(JSON.stringify(result, null, 2))
   const { lines, arrivedToPaintedP95, ourP95 } = describePhases(result)
   console.log(`${lines.join('\n')}\nelicitation parsed -> painted, p95 of the worse question: ${arrivedToPaintedP95.toFixed(0)} ms; our own part (load and script, render and paint) p95 ${ourP95.toFixed(0)} ms`)
