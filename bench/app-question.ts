@@ -121,7 +121,8 @@ const MESSAGE_MARK = 'app-question message '
 function stampMessages() {
   const MESSAGE_MARK = 'app-question message '
   const where = location.href.startsWith('about:srcdoc') ? 'app' : window.top === window ? 'host' : 'proxy'
-  const say = (what: string) => console.debug(`${MESSAGE_MARK}${JSON.stringify({ at: performance.timeOrigin + performance.now(), where, what, origin: performance.timeOrigin })}`)
+  const now = () => performance.timeOrigin + performance.now()
+  const say = (what: string, at = now()) => console.debug(`${MESSAGE_MARK}${JSON.stringify({ at, where, what, origin: performance.timeOrigin })}`)
   if (where === 'host') {
     // The server's elicitation/create reaching Inspector's web client: the message as the client parses it off its stream.
     const parse = JSON.parse
@@ -133,8 +134,24 @@ function stampMessages() {
     } as typeof JSON.parse
   }
   if (where === 'app') {
-    // Our script's end: every script of the app's document is inline, so the parser runs them all before this.
-    document.addEventListener('DOMContentLoaded', () => say('document ready'))
+    // Our scripts' end: every script of the app's document is inline, so the parser has run them all by
+    // DOMContentLoaded. From the navigation timing, so exact even if this script runs after it.
+    const ready = () => {
+      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined
+      say('document ready', navigation && navigation.domContentLoadedEventStart > 0 ? performance.timeOrigin + navigation.domContentLoadedEventStart : now())
+    }
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready)
+    else ready()
+    // Painted: the frame's first contentful paint. Our document is an empty #root until the host forwards
+    // the question, which we render in one commit, so that paint is our component's. Said from here so that
+    // the bench need not look into the frame (Playwright's own script, injected in it, costs the frame's
+    // main thread tens of ms) before it has painted.
+    new PerformanceObserver((entries, observer) => {
+      const paint = entries.getEntriesByName('first-contentful-paint')[0]
+      if (!paint) return
+      observer.disconnect()
+      say('painted', performance.timeOrigin + paint.startTime)
+    }).observe({ type: 'paint', buffered: true })
     // Our first render committed (the first nodes put in #root), then the browser's frame that paints it:
     // its rendering steps begin (rAF) and end (a task queued from the rAF runs after them).
     new MutationObserver((mutations, observer) => {
@@ -153,7 +170,9 @@ function stampMessages() {
       const data = event.data as { method?: unknown; id?: unknown; result?: unknown } | null
       if (typeof data !== 'object' || data === null) return
       const what = typeof data.method === 'string' ? data.method : 'result' in data ? `result ${String(data.id)}` : undefined
-      if (what) say(what)
+      // When the event was dispatched (its timeStamp), whichever of the frame's listeners runs first: the
+      // app's own may run before this one, and the render it starts with it.
+      if (what) say(what, performance.timeOrigin + event.timeStamp)
     },
     true,
   )
@@ -169,28 +188,6 @@ interface Stamp {
 }
 
 const clickedAt = (frame: Frame) => frame.evaluate(() => (window as unknown as { __appQuestion: { clickedAt?: number } }).__appQuestion.clickedAt)
-
-/**
- * When the app's frame first painted content, as epoch ms: its first-contentful-paint. The app's
- * document is an empty `#root` until the host forwards the question, which it renders in one
- * commit, so its first contentful paint is our component's. Read from the performance timeline
- * (buffered), so it is exact however late it is asked for.
- */
-async function paintedAt(frame: Frame): Promise<{ at: number; sinceOrigin: number }> {
-  const painted = frame.evaluate(
-    () =>
-      new Promise<{ at: number; sinceOrigin: number }>((resolve) => {
-        const observer = new PerformanceObserver((entries) => {
-          const paint = entries.getEntriesByName('first-contentful-paint')[0]
-          if (!paint) return
-          observer.disconnect()
-          resolve({ at: performance.timeOrigin + paint.startTime, sinceOrigin: paint.startTime })
-        })
-        observer.observe({ type: 'paint', buffered: true })
-      }),
-  )
-  return withinTenSeconds(painted, "the app's frame shows our component but reported no first-contentful-paint")
-}
 
 /** `promise`'s value, or an error saying `what` if it takes more than 10 s (a bench run must end). */
 async function withinTenSeconds<T>(promise: Promise<T>, what: string): Promise<T> {
@@ -287,29 +284,48 @@ function nextClick(page: Page): Promise<number> {
   })
 }
 
-/** The app's own frame (inside Inspector's sandbox proxy), once our component is visible in it. */
-async function appFrameShowing(inspector: InspectorPage, component: Component): Promise<Frame> {
+/** The next first contentful paint of an app's frame, as stampMessages says it on the console: when (epoch ms), and the frame's time origin. */
+function nextPaint(page: Page): Promise<{ at: number; origin: number }> {
+  return new Promise((resolve) => {
+    const listen = (message: ConsoleMessage) => {
+      if (!message.text().startsWith(MESSAGE_MARK)) return
+      const stamp = JSON.parse(message.text().slice(MESSAGE_MARK.length)) as Stamp
+      if (stamp.where !== 'app' || stamp.what !== 'painted') return
+      page.off('console', listen)
+      resolve(stamp)
+    }
+    page.on('console', listen)
+  })
+}
+
+/**
+ * The app's paint that `painted` says, once it came: when, and since the frame was created. Then,
+ * and only then, the frame is looked into: our component must be visible in it, and the frame
+ * that painted must be the one showing it.
+ */
+async function paintShowing(inspector: InspectorPage, component: Component, painted: Promise<{ at: number; origin: number }>): Promise<{ at: number; sinceOrigin: number }> {
+  const paint = await withinTenSeconds(painted, `the ${component} question's app frame painted nothing`)
   const shown = component === 'flight' ? inspector.app().getByRole('region', { name: /^Flights from / }) : inspector.app().getByRole('grid', { name: /^Seat map for / })
   await shown.waitFor({ state: 'visible' })
   const frame = await (await inspector.app().owner().elementHandle())?.contentFrame()
-  if (!frame) throw new Error(`no app frame showing the ${component} question`)
-  return frame
+  if (!frame || (await frame.evaluate(() => performance.timeOrigin)) !== paint.origin) throw new Error(`the frame that painted is not the one showing the ${component} question`)
+  return { at: paint.at, sinceOrigin: paint.at - paint.origin }
 }
 
 /** One booking through Inspector's UI, to its ticket; the two questions timed as the file's comment says. */
 async function bookOnce(inspector: InspectorPage): Promise<Record<Component, Timed>> {
+  const flightPaint = nextPaint(inspector.page)
   await inspector.callTool('book_flight', { from: 'NYC', destination: 'LAX' })
-  const flightFrame = await appFrameShowing(inspector, 'flight')
+  const flightPainted = await paintShowing(inspector, 'flight', flightPaint)
   // Clicks in Inspector's page after "Execute Tool": none, so its last click is that one.
   const executedAt = await clickedAt(inspector.page.mainFrame())
   if (executedAt === undefined) throw new Error("no click was seen in Inspector's page")
-  const flightPainted = await paintedAt(flightFrame)
 
   // Inspector replaces the flight's frame by the seat's: the click's stamp comes by the console.
   const picked = nextClick(inspector.page)
+  const seatPaint = nextPaint(inspector.page)
   await inspector.app().getByRole('button', { name: /^JetStream JS \d+/ }).click()
-  const seatFrame = await appFrameShowing(inspector, 'seat')
-  const seatPainted = await paintedAt(seatFrame)
+  const seatPainted = await paintShowing(inspector, 'seat', seatPaint)
   // Said before the seat's question was even sent, so already here; the deadline only turns a lost message into an error.
   const pickedAt = await withinTenSeconds(picked, "the click on a flight was not reported on the console")
 
