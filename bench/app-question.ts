@@ -16,13 +16,17 @@
 // The first run downloads Inspector and Node 22 from the npm registry (npx), which takes minutes;
 // later runs use npx's cache. Machine-speed-dependent, so a bench, not a test.
 // Alone: npx tsx bench/app-question.ts [runs]. In `npm run bench`: BENCH_APP_QUESTION_RUNS.
+// BENCH_APP_QUESTION_APPS=<dir> (both ways) serves the question apps built into <dir> instead of
+// this build's: another version of the apps on the same server, for a before and after.
 import { chromium, type ConsoleMessage, type Frame, type Page } from '@playwright/test'
-import { existsSync } from 'node:fs'
+import { copyFileSync, existsSync, readdirSync, symlinkSync } from 'node:fs'
+import path from 'node:path'
 import { InspectorPage } from '../e2e/pages/inspector-page'
 import { startApp } from '../e2e/support/app-process'
 import { INSPECTOR_VERSION, startInspector } from '../e2e/support/inspector-process'
 import { bookOverMcpRounds } from './mcp-booking'
 import { percentile } from './stats'
+import { makeTempDir } from './temp-dir'
 
 export const APP_QUESTION_MS_TARGET = 300
 /** Our own part of it: the app's load and script, its first render and paint. */
@@ -69,6 +73,18 @@ export interface Phases {
   answerToQuestion: number
   /** The question received → painted: our first render and the browser's paint. */
   questionToPainted: number
+  /** The app's frame created → its document's scripts all run (DOMContentLoaded): our document parsed, our scripts run. */
+  frameToReady: number
+  /** The question received → our render committed to the DOM (waiting for our script first, if it came before it was ready). */
+  questionToRendered: number
+  /** Our render committed → the browser's next frame begins (requestAnimationFrame). */
+  renderedToFrame: number
+  /** That frame's rendering steps on the main thread (style, layout, paint of every frame of the page). */
+  frameSteps: number
+  /** Those steps done → the first contentful paint's time (raster, compositing, presentation). */
+  frameToPainted: number
+  /** Ours, on the path from the frame created to painted: all of it, less the time our app waited for the host with its script already run. */
+  own: number
 }
 
 type Component = 'flight' | 'seat'
@@ -105,7 +121,8 @@ const MESSAGE_MARK = 'app-question message '
 function stampMessages() {
   const MESSAGE_MARK = 'app-question message '
   const where = location.href.startsWith('about:srcdoc') ? 'app' : window.top === window ? 'host' : 'proxy'
-  const say = (what: string) => console.debug(`${MESSAGE_MARK}${JSON.stringify({ at: performance.timeOrigin + performance.now(), where, what, origin: performance.timeOrigin })}`)
+  const now = () => performance.timeOrigin + performance.now()
+  const say = (what: string, at = now()) => console.debug(`${MESSAGE_MARK}${JSON.stringify({ at, where, what, origin: performance.timeOrigin })}`)
   if (where === 'host') {
     // The server's elicitation/create reaching Inspector's web client: the message as the client parses it off its stream.
     const parse = JSON.parse
@@ -116,13 +133,46 @@ function stampMessages() {
       return value
     } as typeof JSON.parse
   }
+  if (where === 'app') {
+    // Our scripts' end: every script of the app's document is inline, so the parser has run them all by
+    // DOMContentLoaded. From the navigation timing, so exact even if this script runs after it.
+    const ready = () => {
+      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined
+      say('document ready', navigation && navigation.domContentLoadedEventStart > 0 ? performance.timeOrigin + navigation.domContentLoadedEventStart : now())
+    }
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready)
+    else ready()
+    // Painted: the frame's first contentful paint. Our document is an empty #root until the host forwards
+    // the question, which we render in one commit, so that paint is our component's. Said from here so that
+    // the bench need not look into the frame (Playwright's own script, injected in it, costs the frame's
+    // main thread tens of ms) before it has painted.
+    new PerformanceObserver((entries, observer) => {
+      const paint = entries.getEntriesByName('first-contentful-paint')[0]
+      if (!paint) return
+      observer.disconnect()
+      say('painted', performance.timeOrigin + paint.startTime)
+    }).observe({ type: 'paint', buffered: true })
+    // Our first render committed (the first nodes put in #root), then the browser's frame that paints it:
+    // its rendering steps begin (rAF) and end (a task queued from the rAF runs after them).
+    new MutationObserver((mutations, observer) => {
+      if (!mutations.some((mutation) => (mutation.target as Element).id === 'root' && mutation.addedNodes.length > 0)) return
+      observer.disconnect()
+      say('rendered')
+      requestAnimationFrame(() => {
+        say('frame begun')
+        setTimeout(() => say('frame done'), 0)
+      })
+    }).observe(document, { childList: true, subtree: true })
+  }
   window.addEventListener(
     'message',
     (event: MessageEvent) => {
       const data = event.data as { method?: unknown; id?: unknown; result?: unknown } | null
       if (typeof data !== 'object' || data === null) return
       const what = typeof data.method === 'string' ? data.method : 'result' in data ? `result ${String(data.id)}` : undefined
-      if (what) say(what)
+      // When the event was dispatched (its timeStamp), whichever of the frame's listeners runs first: the
+      // app's own may run before this one, and the render it starts with it.
+      if (what) say(what, performance.timeOrigin + event.timeStamp)
     },
     true,
   )
@@ -139,28 +189,6 @@ interface Stamp {
 
 const clickedAt = (frame: Frame) => frame.evaluate(() => (window as unknown as { __appQuestion: { clickedAt?: number } }).__appQuestion.clickedAt)
 
-/**
- * When the app's frame first painted content, as epoch ms: its first-contentful-paint. The app's
- * document is an empty `#root` until the host forwards the question, which it renders in one
- * commit, so its first contentful paint is our component's. Read from the performance timeline
- * (buffered), so it is exact however late it is asked for.
- */
-async function paintedAt(frame: Frame): Promise<{ at: number; sinceOrigin: number }> {
-  const painted = frame.evaluate(
-    () =>
-      new Promise<{ at: number; sinceOrigin: number }>((resolve) => {
-        const observer = new PerformanceObserver((entries) => {
-          const paint = entries.getEntriesByName('first-contentful-paint')[0]
-          if (!paint) return
-          observer.disconnect()
-          resolve({ at: performance.timeOrigin + paint.startTime, sinceOrigin: paint.startTime })
-        })
-        observer.observe({ type: 'paint', buffered: true })
-      }),
-  )
-  return withinTenSeconds(painted, "the app's frame shows our component but reported no first-contentful-paint")
-}
-
 /** `promise`'s value, or an error saying `what` if it takes more than 10 s (a bench run must end). */
 async function withinTenSeconds<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined
@@ -174,8 +202,14 @@ async function withinTenSeconds<T>(promise: Promise<T>, what: string): Promise<T
   }
 }
 
-export async function measureAppQuestion({ runs }: { runs: number }): Promise<AppQuestionMeasures> {
-  const app = await startApp()
+/**
+ * `runs` bookings through Inspector. `apps`: a folder of question apps built elsewhere (`node
+ * scripts/build-mcp-apps.mjs --out <dir>` in another checkout) to serve instead of this build's,
+ * so that two versions of the apps compare on one server build, one run after the other.
+ */
+export async function measureAppQuestion({ runs, apps }: { runs: number; apps?: string }): Promise<AppQuestionMeasures> {
+  const deployed = apps ? deployedWithApps(apps) : undefined
+  const app = await startApp(deployed ? { deployedAt: deployed.path } : {})
   try {
     const url = `${app.url}/api/mcp`
     const inspectorProcess = await startInspector({ servers: { [SERVER]: { url } } })
@@ -220,7 +254,22 @@ export async function measureAppQuestion({ runs }: { runs: number }): Promise<Ap
     }
   } finally {
     await app.kill()
+    deployed?.remove()
   }
+}
+
+/** A deployed copy of this build's standalone server (its files linked, its own starter and server.js, which run in their folder) serving the apps in `apps`. */
+function deployedWithApps(apps: string): { path: string; remove(): void } {
+  const standalone = path.resolve('.next/standalone')
+  const copy = makeTempDir('app-question')
+  for (const entry of readdirSync(standalone)) {
+    if (entry === '.mcp-apps' || entry === '.data') continue
+    const [from, to] = [path.join(standalone, entry), path.join(copy.path, entry)]
+    if (/\.(m?js|json)$/.test(entry)) copyFileSync(from, to)
+    else symlinkSync(from, to)
+  }
+  symlinkSync(path.resolve(apps), path.join(copy.path, '.mcp-apps'))
+  return copy
 }
 
 /** The time of the next click in any frame of the page, as stampClicks says it on the console. */
@@ -235,29 +284,48 @@ function nextClick(page: Page): Promise<number> {
   })
 }
 
-/** The app's own frame (inside Inspector's sandbox proxy), once our component is visible in it. */
-async function appFrameShowing(inspector: InspectorPage, component: Component): Promise<Frame> {
+/** The next first contentful paint of an app's frame, as stampMessages says it on the console: when (epoch ms), and the frame's time origin. */
+function nextPaint(page: Page): Promise<{ at: number; origin: number }> {
+  return new Promise((resolve) => {
+    const listen = (message: ConsoleMessage) => {
+      if (!message.text().startsWith(MESSAGE_MARK)) return
+      const stamp = JSON.parse(message.text().slice(MESSAGE_MARK.length)) as Stamp
+      if (stamp.where !== 'app' || stamp.what !== 'painted') return
+      page.off('console', listen)
+      resolve(stamp)
+    }
+    page.on('console', listen)
+  })
+}
+
+/**
+ * The app's paint that `painted` says, once it came: when, and since the frame was created. Then,
+ * and only then, the frame is looked into: our component must be visible in it, and the frame
+ * that painted must be the one showing it.
+ */
+async function paintShowing(inspector: InspectorPage, component: Component, painted: Promise<{ at: number; origin: number }>): Promise<{ at: number; sinceOrigin: number }> {
+  const paint = await withinTenSeconds(painted, `the ${component} question's app frame painted nothing`)
   const shown = component === 'flight' ? inspector.app().getByRole('region', { name: /^Flights from / }) : inspector.app().getByRole('grid', { name: /^Seat map for / })
   await shown.waitFor({ state: 'visible' })
   const frame = await (await inspector.app().owner().elementHandle())?.contentFrame()
-  if (!frame) throw new Error(`no app frame showing the ${component} question`)
-  return frame
+  if (!frame || (await frame.evaluate(() => performance.timeOrigin)) !== paint.origin) throw new Error(`the frame that painted is not the one showing the ${component} question`)
+  return { at: paint.at, sinceOrigin: paint.at - paint.origin }
 }
 
 /** One booking through Inspector's UI, to its ticket; the two questions timed as the file's comment says. */
 async function bookOnce(inspector: InspectorPage): Promise<Record<Component, Timed>> {
+  const flightPaint = nextPaint(inspector.page)
   await inspector.callTool('book_flight', { from: 'NYC', destination: 'LAX' })
-  const flightFrame = await appFrameShowing(inspector, 'flight')
+  const flightPainted = await paintShowing(inspector, 'flight', flightPaint)
   // Clicks in Inspector's page after "Execute Tool": none, so its last click is that one.
   const executedAt = await clickedAt(inspector.page.mainFrame())
   if (executedAt === undefined) throw new Error("no click was seen in Inspector's page")
-  const flightPainted = await paintedAt(flightFrame)
 
   // Inspector replaces the flight's frame by the seat's: the click's stamp comes by the console.
   const picked = nextClick(inspector.page)
+  const seatPaint = nextPaint(inspector.page)
   await inspector.app().getByRole('button', { name: /^JetStream JS \d+/ }).click()
-  const seatFrame = await appFrameShowing(inspector, 'seat')
-  const seatPainted = await paintedAt(seatFrame)
+  const seatPainted = await paintShowing(inspector, 'seat', seatPaint)
   // Said before the seat's question was even sent, so already here; the deadline only turns a lost message into an error.
   const pickedAt = await withinTenSeconds(picked, "the click on a flight was not reported on the console")
 
@@ -294,6 +362,13 @@ function phasesOf(stamps: Stamp[], { clickedAt, paintedAt, appFrameMs }: Timed):
   const initialize = first('proxy', 'ui/initialize', frameAt)
   const answer = first('app', 'result 1', initialize)
   const question = first('app', 'elicitation/create', answer)
+  const ready = first('app', 'document ready', frameAt)
+  const rendered = first('app', 'rendered', question)
+  const frameBegun = first('app', 'frame begun', rendered)
+  // Not `first`: the paint's time is its presentation, which may come before this task runs.
+  const frameDone = stamps.find((candidate) => candidate.where === 'app' && candidate.what === 'frame done' && candidate.at >= frameBegun)?.at ?? NaN
+  // The host's turns (answering ui/initialize, forwarding the question) cost us only where our script had run before the question came.
+  const waitedForHost = Math.max(0, question - Math.max(ready, initialize))
   return {
     clickToArrived: arrived - clickedAt,
     arrivedToPainted: paintedAt - arrived,
@@ -302,6 +377,12 @@ function phasesOf(stamps: Stamp[], { clickedAt, paintedAt, appFrameMs }: Timed):
     initializeToAnswer: answer - initialize,
     answerToQuestion: question - answer,
     questionToPainted: paintedAt - question,
+    frameToReady: ready - frameAt,
+    questionToRendered: rendered - question,
+    renderedToFrame: frameBegun - rendered,
+    frameSteps: frameDone - frameBegun,
+    frameToPainted: paintedAt - frameDone,
+    own: paintedAt - frameAt - waitedForHost,
   }
 }
 
@@ -328,23 +409,32 @@ export function describePhases({ phases }: AppQuestionMeasures): { lines: string
     ['initializeToAnswer', '  ui/initialize -> answered (Inspector)'],
     ['answerToQuestion', '  answered -> question at the app (initialized, then Inspector)'],
     ['questionToPainted', '  question -> painted (ours: first render, the paint)'],
+    ['questionToRendered', '    question -> our render committed (#root filled)'],
+    ['renderedToFrame', '    committed -> the next frame begins (rAF)'],
+    ['frameSteps', "    the frame's steps on the main thread (style, layout, paint)"],
+    ['frameToPainted', '    steps done -> first contentful paint (raster, composite)'],
+    ['frameToReady', '  frame created -> our scripts all run (DOMContentLoaded)'],
+    ['own', '  ours: frame created -> painted, less waiting on the host after our scripts ran'],
   ]
-  const stat = (values: number[]) => `p50 ${percentile(values, 50).toFixed(0).padStart(4)} ms  p95 ${percentile(values, 95).toFixed(0).padStart(4)} ms`
+  const stat = (all: number[]) => {
+    const values = all.filter(Number.isFinite)
+    return `p50 ${percentile(values, 50).toFixed(0).padStart(4)} ms  p95 ${percentile(values, 95).toFixed(0).padStart(4)} ms${values.length < all.length ? ` (${all.length - values.length} not seen)` : ''}`
+  }
   const lines: string[] = []
   for (const question of ['flight', 'seat'] as const) {
     lines.push(`${question}:`)
-    for (const [key, name] of names) lines.push(`  ${name.padEnd(72)} ${stat(phases[question].map((phase) => phase[key]))}`)
+    for (const [key, name] of names) lines.push(`  ${name.padEnd(80)} ${stat(phases[question].map((phase) => phase[key]))}`)
   }
-  const ours = (phase: Phases) => phase.frameToInitialize + phase.questionToPainted
+  const p95Of = (key: keyof Phases) => Math.max(...(['flight', 'seat'] as const).map((question) => percentile(phases[question].map((phase) => phase[key]).filter(Number.isFinite), 95)))
   return {
     lines,
-    arrivedToPaintedP95: Math.max(...(['flight', 'seat'] as const).map((question) => percentile(phases[question].map((phase) => phase.arrivedToPainted), 95))),
-    ourP95: Math.max(...(['flight', 'seat'] as const).map((question) => percentile(phases[question].map(ours), 95))),
+    arrivedToPaintedP95: p95Of('arrivedToPainted'),
+    ourP95: p95Of('own'),
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await measureAppQuestion({ runs: Number(process.argv[2]) || 10 })
+  const result = await measureAppQuestion({ runs: Number(process.argv[2]) || 10, apps: process.env.BENCH_APP_QUESTION_APPS || undefined })
   console.log(JSON.stringify(result, null, 2))
   const { lines, arrivedToPaintedP95, ourP95 } = describePhases(result)
   console.log(`${lines.join('\n')}\nelicitation parsed -> painted, p95 of the worse question: ${arrivedToPaintedP95.toFixed(0)} ms; our own part (load and script, render and paint) p95 ${ourP95.toFixed(0)} ms`)

@@ -25,7 +25,8 @@
 // opened in Chromium, bench/open-chat.ts); BENCH_APP_QUESTION_RUNS (0 skips it): bookings through MCP
 // Inspector's web client in Chromium, each question timed from the click that asks it to our
 // component painted in Inspector's app frame (bench/app-question.ts; the first run downloads
-// Inspector and Node 22 from the npm registry); BENCH_MCP_OAUTH_BOOKINGS (0 skips it): 2026 MCP
+// Inspector and Node 22 from the npm registry; BENCH_APP_QUESTION_APPS=<dir> serves the question
+// apps built into <dir> instead, for a before and after); BENCH_MCP_OAUTH_BOOKINGS (0 skips it): 2026 MCP
 // bookings with the static MCP_AUTH_TOKEN and as many with an OAuth JWT (MCP_AUTH_ISSUER, a real
 // oidc-provider), the server's CPU per booking with each (bench/mcp-bearer-cpu.ts);
 // BENCH_SIGN_IN_BOOKINGS (0 skips it): bookings by a guest and as many by a signed-in person on
@@ -357,7 +358,7 @@ if (APP_QUESTION_RUNS > 0) {
     `\nAn app-rendered question in MCP Inspector's web client (Chromium, its default 2025-11-25), ${APP_QUESTION_RUNS} bookings after one unmeasured (the first run ever downloads Inspector and Node 22 with npx)...`,
   )
 }
-const appQuestion = APP_QUESTION_RUNS > 0 ? await measureAppQuestion({ runs: APP_QUESTION_RUNS }) : undefined
+const appQuestion = APP_QUESTION_RUNS > 0 ? await measureAppQuestion({ runs: APP_QUESTION_RUNS, apps: process.env.BENCH_APP_QUESTION_APPS || undefined }) : undefined
 if (appQuestion) {
   const { flight, seat, appFrame, server } = appQuestion
   console.log(`  Inspector ${appQuestion.inspector}, ${appQuestion.protocol}. Each figure is an UPPER BOUND of "elicitation/create arrives -> component visible":`)

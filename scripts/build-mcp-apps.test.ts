@@ -26,22 +26,30 @@ describe('scripts/build-mcp-apps.mjs', () => {
     }
   })
 
-  it('writes self-contained documents: one inline script and style, nothing loaded from anywhere, no eval', () => {
+  it('writes self-contained documents: the handshake script, the style, the app script, nothing loaded from anywhere, no eval', () => {
     for (const app of built.manifest.apps) {
       const html = built.html(app.file)
       expect(html.startsWith('<!doctype html>')).toBe(true)
-      expect(html.match(/<script\b/g)).toHaveLength(1)
+      expect(html.match(/<script\b/g)).toHaveLength(2)
       expect(html.match(/<style\b/g)).toHaveLength(1)
+      // The handshake first, before the styles and the app's markup, so the host answers while the rest is parsed.
+      const [handshake, script] = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]!)
+      expect(html.indexOf('<script>')).toBeLessThan(html.indexOf('<style>'))
+      expect(handshake).toContain('ui/initialize')
+      expect(handshake!.length).toBeLessThan(4096)
+      expect(script).not.toContain('ui/initialize')
       const markup = markupOf(html)
       expect(markup).not.toMatch(/\b(src|href|srcset|action)\s*=/i)
       expect(markup).not.toMatch(/<(link|iframe|img|object|embed|base)\b/i)
       const styles = html.match(/<style>([\s\S]*?)<\/style>/)![1]!
       expect(styles).not.toMatch(/@import|url\(\s*['"]?(https?:)?\/\//i)
-      const script = html.match(/<script>([\s\S]*?)<\/script>/)![1]!
-      expect(script).not.toMatch(/\bfetch\s*\(|XMLHttpRequest|WebSocket|EventSource|sendBeacon|importScripts|\beval\s*\(|new Function\b/)
-      // The component is in it, and neither the MCP SDK nor Zod is.
+      for (const text of [handshake, script]) {
+        expect(text).not.toMatch(/\bfetch\s*\(|XMLHttpRequest|WebSocket|EventSource|sendBeacon|importScripts|\beval\s*\(|new Function\b/)
+        // Neither the MCP SDK nor Zod is in either.
+        expect(text).not.toMatch(/ZodError|McpError|jsonrpc:"2\.0",method:"initialize"/)
+      }
+      // The component is in the app's script.
       expect(script).toContain(app.key === 'pickColour' ? 'Decline' : 'A size not offered')
-      expect(script).not.toMatch(/ZodError|McpError|jsonrpc:"2\.0",method:"initialize"/)
     }
   })
 

@@ -19,6 +19,12 @@ export interface HostBridge {
   /** Handle the host's requests of `method`; one handler per method. */
   onRequest(method: string, handler: RequestHandler): void
   onNotification(method: string, handler: NotificationHandler): void
+  /**
+   * A bridge connected `held` keeps the host's requests and notifications, in order, until this
+   * is called (the app's handlers registered), then handles them and each one after as it comes.
+   * Answers to the app's own requests are never held.
+   */
+  release(): void
 }
 
 /** A JSON-RPC error the app answers a host's request with (e.g. a question it cannot show). */
@@ -40,8 +46,15 @@ interface Message {
   error?: { code?: unknown; message?: unknown }
 }
 
-/** Connects to the host (`host`, default `window.parent`), listening on `self` (default `window`). */
-export function connectHostBridge({ host = window.parent, self = window }: { host?: Window; self?: Window } = {}): HostBridge {
+export interface BridgeEnds {
+  /** The host's window; default `window.parent`. */
+  host?: Window
+  /** The app's window, listened on; default `window`. */
+  self?: Window
+}
+
+/** Connects to the host, listening on the app's window; `held`: the host's messages wait for `release()`. */
+export function connectHostBridge({ host = window.parent, self = window, held = false }: BridgeEnds & { held?: boolean } = {}): HostBridge {
   let nextId = 1
   const pending = new Map<number, { resolve(result: Params): void; reject(error: Error): void }>()
   const requestHandlers = new Map<string, RequestHandler>()
@@ -53,35 +66,45 @@ export function connectHostBridge({ host = window.parent, self = window }: { hos
   // `ping` is answered by every MCP peer.
   requestHandlers.set('ping', () => ({}))
 
+  /** The host's requests and notifications received while held, in order. */
+  const heldMessages: Array<Message & { method: string }> = []
+
+  /** A request or notification of the host's, to its handler. */
+  const handle = (message: Message & { method: string }) => {
+    const params = (typeof message.params === 'object' && message.params !== null ? message.params : {}) as Params
+    if (message.id === undefined || message.id === null) {
+      notificationHandlers.get(message.method)?.(params)
+      return
+    }
+    const id = message.id
+    const handler = requestHandlers.get(message.method)
+    if (!handler) {
+      post({ id, error: { code: -32601, message: `Method not found: ${message.method}` } })
+      return
+    }
+    Promise.resolve()
+      .then(() => handler(params))
+      .then(
+        (result) => post({ id, result }),
+        (error: unknown) =>
+          post({
+            id,
+            error: {
+              code: error instanceof BridgeError ? error.code : -32603,
+              message: error instanceof Error ? error.message : String(error),
+            },
+          }),
+      )
+  }
+
   self.addEventListener('message', (event: MessageEvent) => {
     if (event.source !== host) return
     const message = event.data as Message
     if (typeof message !== 'object' || message === null || message.jsonrpc !== '2.0') return
-    const params = (typeof message.params === 'object' && message.params !== null ? message.params : {}) as Params
     if (typeof message.method === 'string') {
-      if (message.id === undefined || message.id === null) {
-        notificationHandlers.get(message.method)?.(params)
-        return
-      }
-      const id = message.id
-      const handler = requestHandlers.get(message.method)
-      if (!handler) {
-        post({ id, error: { code: -32601, message: `Method not found: ${message.method}` } })
-        return
-      }
-      Promise.resolve()
-        .then(() => handler(params))
-        .then(
-          (result) => post({ id, result }),
-          (error: unknown) =>
-            post({
-              id,
-              error: {
-                code: error instanceof BridgeError ? error.code : -32603,
-                message: error instanceof Error ? error.message : String(error),
-              },
-            }),
-        )
+      const call = message as Message & { method: string }
+      if (held) heldMessages.push(call)
+      else handle(call)
       return
     }
     if (typeof message.id !== 'number') return
@@ -108,6 +131,10 @@ export function connectHostBridge({ host = window.parent, self = window }: { hos
     },
     onNotification(method, handler) {
       notificationHandlers.set(method, handler)
+    },
+    release() {
+      held = false
+      for (const message of heldMessages.splice(0)) handle(message)
     },
   }
 }

@@ -4,12 +4,10 @@ import type { ElicitAnswer } from '../../../protocol/elicit-answer'
 import { choicesOf } from '../../../protocol/question-form'
 import type { QuestionProps } from '../../../plugins/types'
 import { formResultOf, readForwardedQuestion, type FormResult } from './forwarded-question'
-import { BridgeError, connectHostBridge } from './host-bridge'
-import { applyHostLook, applyTheme, systemTheme, type HostLook } from './host-theme'
+import type { Handshake } from './handshake'
+import { BridgeError } from './host-bridge'
+import { applyHostLook, type HostLook } from './host-theme'
 import { reportSize } from './report-size'
-
-/** The MCP Apps protocol revision this app speaks (ext-apps 2.0.4's `LATEST_PROTOCOL_VERSION`). */
-export const APPS_PROTOCOL_VERSION = '2026-01-26'
 
 export interface QuestionAppOptions {
   /** The plugin tool and question key this app answers (`ui://<tool>/<key>`). */
@@ -19,21 +17,23 @@ export interface QuestionAppOptions {
   component: ComponentType<QuestionProps<never, never>>
   /** Where to render; default `#root`. */
   container?: HTMLElement
+  /** The handshake with the host, begun before this runs (`beginHandshake`, the document's first script). */
+  handshake: Handshake
 }
 
 /**
- * Runs one question's MCP App: completes `ui/initialize` declaring `appCapabilities.elicitation`
- * (SEP-3118), takes the host's theme and CSS variables (and their later changes), reports its
- * size, and answers each `elicitation/create` the host forwards by rendering the component with
+ * Runs one question's MCP App once its handshake is under way (`beginHandshake`: `ui/initialize`
+ * declaring `appCapabilities.elicitation`, SEP-3118): takes the host's later theme and CSS
+ * variables, reports its size, and answers each `elicitation/create` the host forwards (one that
+ * came while the bundle loaded waited in the held bridge) by rendering the component with
  * the question's `QuestionProps` — the message, the context from
  * `_meta["elicit-chat.dev/question"]`, the form's choices — and returning the standard
  * `ElicitResult` it responds with, the content in the form's shape (`formContentFor`). The host
  * validates it against `requestedSchema`; the server checks it again, whoever rendered it.
  * One question at a time: a host binds an app instance to one elicitation.
  */
-export async function startQuestionApp({ tool, key, component, container = document.getElementById('root')! }: QuestionAppOptions): Promise<void> {
-  applyTheme(systemTheme())
-  const bridge = connectHostBridge()
+export async function startQuestionApp({ tool, key, component, container = document.getElementById('root')!, handshake }: QuestionAppOptions): Promise<void> {
+  const { bridge } = handshake
   const root = createRoot(container)
   let showing = false
 
@@ -66,15 +66,10 @@ export async function startQuestionApp({ tool, key, component, container = docum
     return {}
   })
   bridge.onNotification('ui/notifications/host-context-changed', (context) => applyHostLook(context as HostLook))
+  bridge.release()
 
   try {
-    const initialized = await bridge.request('ui/initialize', {
-      appInfo: { name: `${tool}/${key}`, version: '1.0.0' },
-      appCapabilities: { elicitation: {} },
-      protocolVersion: APPS_PROTOCOL_VERSION,
-    })
-    applyHostLook((initialized.hostContext ?? {}) as HostLook)
-    bridge.notify('ui/notifications/initialized')
+    await handshake.initialized
     reportSize((size) => bridge.notify('ui/notifications/size-changed', size))
   } catch (error) {
     // The host refused the handshake: it will not forward a question; say so where a person looks.
