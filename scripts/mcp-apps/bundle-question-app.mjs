@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url'
 import * as esbuild from 'esbuild'
 import postcss from 'postcss'
 import tailwindcss from 'tailwindcss'
+import { declaredSideEffects } from './declared-side-effects.mjs'
 import { pureSchemas } from './pure-schemas.mjs'
 
 /** The app runtime every question app starts (lib/mcp/apps/question-app). */
@@ -97,7 +98,7 @@ async function bundleScript(root, sourcefile, lines) {
     alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },
     // Node built-ins a shared dependency may import lazily for Node only (effection's `main`): never loaded in an app.
     external: ['node:*'],
-    plugins: [pureSchemas],
+    plugins: [pureSchemas, declaredSideEffects],
     define: { 'process.env.NODE_ENV': '"production"' },
     legalComments: 'none',
     metafile: true,
