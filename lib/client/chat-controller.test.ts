@@ -5,7 +5,9 @@ import { createPluginRegistry } from '../plugins'
 import { TrainList } from '@/fixtures/book-train/components/TrainList'
 import type { ChatState } from './chat-state'
 import { renderKey } from './handler-tasks'
-import { card, createServer, createTwoStepPlugin, detachAll, elicitEvent, rendersOf, start, twoStepTurn } from './testing/chat-harness'
+import { card, createServer, detachAll, rendersOf, start } from './testing/chat-harness'
+import { elicitEvent } from '@/fixtures/elicit-event'
+import { createTwoStepPlugin, twoStepTurn } from '@/fixtures/two-step/plugin'
 import { bookingCall, firstTurn, registry, seatTurn, trains } from '@/fixtures/book-train/testing/chat-turns'
 
 afterEach(detachAll)

@@ -2,7 +2,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import type { ChatEvent } from '../protocol/events'
 import { BUSY_RETRY_LIMIT_MS, secondsUntil } from './busy-retry'
 import type { ChatController } from './chat-controller'
-import { card, createServer, detachAll, elicitEvent, rendersOf, start } from './testing/chat-harness'
+import { card, createServer, detachAll, rendersOf, start } from './testing/chat-harness'
+import { elicitEvent } from '@/fixtures/elicit-event'
 import { firstTurn, registry, seatTurn, trains } from '@/fixtures/book-train/testing/chat-turns'
 
 // The chat's requests, through the controller as a user meets them: what goes with each, and what

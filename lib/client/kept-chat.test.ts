@@ -7,7 +7,8 @@ import { TrainList } from '@/fixtures/book-train/components/TrainList'
 import type { ChatController } from './chat-controller'
 import { renderKey } from './handler-tasks'
 import type { KeptChat, KeptTurn } from './server-chat'
-import { card, createServer, createTwoStepPlugin, detachAll, rendersOf, start, twoStepTurn } from './testing/chat-harness'
+import { card, createServer, detachAll, rendersOf, start } from './testing/chat-harness'
+import { createTwoStepPlugin, twoStepTurn } from '@/fixtures/two-step/plugin'
 import { firstTurn, registry, seatTurn, trains } from '@/fixtures/book-train/testing/chat-turns'
 
 afterEach(detachAll)

@@ -1,12 +1,10 @@
-// What the chat controller's tests share: a scripted /api/chat, controllers started over it, and
-// events as the engine streams them. The fixture plugin's turns (book_train) are the fixture's
-// own (fixtures/book-train/testing/chat-turns.ts): the framework's layers import no plugin.
+// What the chat controller's tests share: a scripted /api/chat and controllers started over it.
+// The fixture plugins and their turns are the fixtures' own
+// (fixtures/book-train/testing/chat-turns.ts, fixtures/two-step/plugin.ts, fixtures/elicit-event.ts):
+// the framework's layers import no plugin, and build none.
 import { vi } from 'vitest'
 import type { ChatEvent } from '../../protocol/events'
 import type { ChatRequest } from '../../protocol/request-schema'
-import { z } from 'zod'
-import { makePlugin, type ElicitComponentProps } from '../../plugins'
-import { createMcpTool, formatElicitId } from '../../tools'
 import { createChatController, type ChatController } from '../chat-controller'
 import { renderKey } from '../handler-tasks'
 import type { ToolCallEntry } from '../display-entries'
@@ -76,58 +74,3 @@ export function rendersOf(controller: ChatController, callId: string) {
   if (!elicitation) throw new Error(`no elicitation for ${callId}`)
   return controller.getSnapshot().renders[renderKey(elicitation)] ?? []
 }
-
-export function elicitEvent({
-  callId,
-  toolName,
-  key,
-  seq,
-  message,
-  context,
-}: {
-  callId: string
-  toolName: string
-  key: string
-  seq: number
-  message: string
-  context: Record<string, unknown>
-}): ChatEvent {
-  return {
-    type: 'plugin_elicit_request',
-    sessionId: callId,
-    callId,
-    toolName,
-    key,
-    elicitId: formatElicitId({ toolName, key, callId, seq }),
-    message,
-    context,
-    schema: { type: 'object' },
-  }
-}
-
-/** A plugin whose handler asks twice (`first?`, then `second?`) and answers with both: what a replay of earlier answers shows. */
-export function createTwoStepPlugin() {
-  const tool = createMcpTool('two_step')
-    .elicits({ confirm: z.object({ first: z.string(), second: z.string() }) })
-    .execute(function* () {
-      return 'unused'
-    })
-  function Ask(_props: ElicitComponentProps<string> & { question: string }) {
-    return null
-  }
-  return makePlugin<typeof tool>('two_step')
-    .onElicit({
-      *confirm(_request, ctx) {
-        const first = yield* ctx.render(Ask, { question: 'first?' })
-        const second = yield* ctx.render(Ask, { question: 'second?' })
-        return { action: 'accept', content: { first, second } }
-      },
-    })
-    .build()
-}
-/** The first turn of a `two_step` call: its question waits. */
-export const twoStepTurn: ChatEvent[] = [
-  { type: 'tool_calls', calls: [{ id: 'call-1', name: 'two_step', arguments: {} }] },
-  elicitEvent({ callId: 'call-1', toolName: 'two_step', key: 'confirm', seq: 1, message: 'Confirm twice', context: {} }),
-  { type: 'conversation_state', messages: [{ role: 'user', content: 'go' }] },
-]
