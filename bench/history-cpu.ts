@@ -5,7 +5,9 @@
 // events stored; the chat's making included), in alternating blocks so that the machine's drift
 // falls on both alike. Then 200 bookings at once each way (flows per second), alternating too.
 // Alone: npx tsx bench/history-cpu.ts [bookings per block] [blocks]   (builds first if needed;
-// HISTORY_CPU_STORE=memory for sessions and chats in memory; HISTORY_CONCURRENT bookings at once, 200 by default, 0 for none)
+// HISTORY_CPU_STORE=memory for sessions and chats in memory; HISTORY_CONCURRENT bookings at once, 200 by default, 0 for none;
+// HISTORY_WARM_UP bookings before the blocks, half each way, 1000 by default: a server's CPU per booking still fell by
+// a third over its first thousand, and a block pair measured in that descent shared it unevenly)
 // In `npm run bench`: the conversations section (BENCH_HISTORY_CPU_BOOKINGS).
 import { newChatId } from '../lib/protocol'
 import { bookOverHttp } from './booking-client'
@@ -53,7 +55,7 @@ export async function measureHistoryCpu({
   store = 'embedded',
   bookingsPerBlock = 100,
   blocks = 6,
-  warmUp = 200,
+  warmUp = 1000,
 }: {
   port: number
   /** 'memory': sessions and chats in memory, to tell the engine's part from the store's. */
@@ -178,7 +180,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const [perBlock, blocks] = process.argv.slice(2).map(Number)
   const store: HistoryCpuStore = process.env.HISTORY_CPU_STORE === 'memory' ? 'memory' : 'embedded'
   const port = Number(process.env.BENCH_PORT) || (await freePort({ host: '127.0.0.1' }))
-  const result = await measureHistoryCpu({ port, store, bookingsPerBlock: perBlock || undefined, blocks: blocks || undefined })
+  const result = await measureHistoryCpu({ port, store, bookingsPerBlock: perBlock || undefined, blocks: blocks || undefined, warmUp: Number(process.env.HISTORY_WARM_UP) || undefined })
   console.log(`A booking's server CPU: ${describeHistoryCpu(result)}`)
   const concurrent = Number(process.env.HISTORY_CONCURRENT ?? 200)
   if (concurrent > 0) console.log(describeHistoryConcurrent(await measureHistoryConcurrent({ port, store, concurrent })))

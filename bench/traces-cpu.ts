@@ -10,7 +10,8 @@
 // The server's CPU (from /proc) over bookings made one after another, in blocks whose order
 // rotates, so that the machine's drift falls on all three alike; each block gives a ratio, and the
 // figure is the median of the blocks' ratios (a busy moment spoils one block, not the figure).
-// Alone: npx tsx bench/traces-cpu.ts [bookings per block] [blocks]   (builds first if needed)
+// Alone: npx tsx bench/traces-cpu.ts [bookings per block] [blocks]   (builds first if needed;
+// TRACES_WARM_UP bookings on each server before its blocks, 200 by default)
 // In `npm run bench`: the traces section (BENCH_TRACES_BOOKINGS).
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -143,6 +144,6 @@ export function describeTracesCpu(result: TracesCpu): string {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [perBlock, blocks] = process.argv.slice(2).map(Number)
-  const result = await measureTracesCpu({ bookingsPerBlock: perBlock || 10, blocks: blocks || 60 })
+  const result = await measureTracesCpu({ bookingsPerBlock: perBlock || 10, blocks: blocks || 60, warmUp: Number(process.env.TRACES_WARM_UP) || undefined })
   console.log(`a booking's server CPU: ${describeTracesCpu(result)}`)
 }
