@@ -38,12 +38,11 @@ export function* withModelDeadline<T>(
   let stopped: Promise<never> | undefined
   const wait = <V>(promise: PromiseLike<V>): Operation<V> => {
     if (!stopped) {
+      // Every wait races it (so it always has a handler): aborted when nobody waits (halted, or after the call), it settles nothing.
       stopped = new Promise<never>((_, reject) => {
         if (signal.aborted) reject(signal.reason)
         else signal.addEventListener('abort', () => reject(signal.reason), { once: true })
       })
-      // Aborted when nobody waits (halted, or after the call): not an unhandled rejection.
-      stopped.catch(() => {})
     }
     return until(Promise.race([promise, stopped]))
   }

@@ -1,6 +1,7 @@
-import { once, race, until, type Operation, type Task } from 'effection'
+import { race, until, type Operation, type Task } from 'effection'
 import { ConversationError, type ChatCalls } from '../conversations'
 import type { CallStanding } from '../engine'
+import { requestGone } from '../http/request-gone'
 import { watchEndedCalls } from '../engine/watch-ended-calls'
 import type { EndedCallEvent } from '../protocol/ended-call'
 import type { CallEnds } from '../sessions/call-ends'
@@ -91,10 +92,4 @@ export function createChatCalls({ standing, ends, run, maxWatchesPerIdentity = D
       await Promise.all([...watches].map((watch) => watch.halt()))
     },
   }
-}
-
-/** Returns once the request's signal aborts (the client went away). */
-function* requestGone(signal: AbortSignal): Operation<void> {
-  if (signal.aborted) return
-  yield* once(signal, 'abort')
 }

@@ -135,6 +135,7 @@ function* connectOnce({
 
     const initializeTimeoutMs = config.initializeTimeoutMs ?? timing.initializeTimeoutMs
     const connecting = client.connect(transport)
+    // Awaited below; abandoned at the time-out, it is ended by closing the client (the `ensure` above), and its failure then says nothing new.
     connecting.catch(() => undefined)
     try {
       const connected = yield* race([

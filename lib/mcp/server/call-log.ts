@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server'
-import { createSignal, spawn, type Operation, type Scope, type Subscription } from 'effection'
+import { createSignal, scoped, spawn, type Operation, type Scope, type Subscription, type Task } from 'effection'
 import type { EventLog } from '../../sessions/session-store'
 
 /** At most this many events of one call are kept for a client to resume from. */
@@ -26,6 +26,9 @@ export function parseCallEventId(wire: string): { callId: string; after: string 
   const match = EVENT_ID.exec(wire)
   return match ? { callId: match[1]!, after: match[2]! } : undefined
 }
+
+/** Runs while a stream of the call does, given the ends of the leases of the call's rounds as they start. */
+type Watcher = (leaseEnds: Subscription<number, never>) => Operation<void>
 
 /**
  * The stream of a relayed 2025 call (call-relay.ts): every message the call sends its client —
@@ -78,12 +81,11 @@ export class CallLog {
     callId: string
     after: string
     sessionId: string
-    /** Runs while the stream does, given the ends of the leases of the call's rounds as they start. */
-    watch?: (leaseEnds: Subscription<number, never>) => Operation<void>
+    watch?: Watcher
   }): Response {
     const encoder = new TextEncoder()
     const { scope, events, retryMs } = this
-    let reading: { halt(): Promise<void> } | undefined
+    let reading: Task<void> | undefined
     let keepAlive: ReturnType<typeof setInterval> | undefined
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -96,35 +98,15 @@ export class CallLog {
         }
         write(`id: ${callEventId(callId, after)}\nretry: ${retryMs}\ndata: \n\n`)
         keepAlive = setInterval(() => write(': keepalive\n\n'), KEEP_ALIVE_MS)
-        const task = scope.run(function* () {
+        // The stream's task: it ends by itself (the call's result, or its cancellation), by
+        // `cancel` (which awaits its halt), or with the relay's scope. Every failure — a read's,
+        // or the watcher's (a child's failure comes out of `scoped` as a throw) — is reported
+        // here, once; nothing else awaits its outcome.
+        reading = scope.run(function* () {
           try {
-            const leaseEnds = createSignal<number, never>()
-            if (watch) {
-              const subscription = yield* leaseEnds
-              yield* spawn(() => watch(subscription))
-            }
-            let cursor = after
-            for (;;) {
-              for (const event of yield* events.read(logName(callId), cursor)) {
-                const message = JSON.parse(event.data) as object
-                if (!('jsonrpc' in message)) {
-                  cursor = event.id
-                  const { running } = message as { running?: unknown }
-                  if (typeof running === 'number') {
-                    leaseEnds.send(running)
-                    continue
-                  }
-                  // The call was cancelled: the stream ends, with nothing more to say (no response, as MCP asks).
-                  return
-                }
-                write(`event: message\nid: ${callEventId(callId, event.id)}\ndata: ${event.data}\n\n`)
-                cursor = event.id
-                // The call's result (its one response) ends the stream.
-                if (!('method' in message)) return
-              }
-            }
+            yield* scoped(() => forward({ events, callId, after, watch, write }))
           } catch (error) {
-            // A read that fails (the store unreachable) ends this connection; the client resumes elsewhere.
+            // A read or the watcher's read that fails (the store unreachable) ends this connection; the client resumes elsewhere.
             console.warn(`An MCP call's stream ended early: ${error instanceof Error ? error.message : String(error)}`)
           } finally {
             clearInterval(keepAlive)
@@ -135,9 +117,6 @@ export class CallLog {
             }
           }
         })
-        reading = task
-        // Its failures are reported inside; what remains is a halt (the client left, or this instance closes).
-        task.then(undefined, () => {})
       },
       async cancel() {
         clearInterval(keepAlive)
@@ -172,5 +151,37 @@ export class CallLog {
 
   *forget(callId: string): Operation<void> {
     yield* this.events.delete(logName(callId))
+  }
+}
+
+/**
+ * Writes the call's log after `after` to a stream, with `watch` beside it, until the call's result
+ * or the marker of its cancellation.
+ */
+function* forward({ events, callId, after, watch, write }: { events: EventLog; callId: string; after: string; watch: Watcher | undefined; write(text: string): void }): Operation<void> {
+  const leaseEnds = createSignal<number, never>()
+  if (watch) {
+    const subscription = yield* leaseEnds
+    yield* spawn(() => watch(subscription))
+  }
+  let cursor = after
+  for (;;) {
+    for (const event of yield* events.read(logName(callId), cursor)) {
+      const message = JSON.parse(event.data) as object
+      if (!('jsonrpc' in message)) {
+        cursor = event.id
+        const { running } = message as { running?: unknown }
+        if (typeof running === 'number') {
+          leaseEnds.send(running)
+          continue
+        }
+        // The call was cancelled: the stream ends, with nothing more to say (no response, as MCP asks).
+        return
+      }
+      write(`event: message\nid: ${callEventId(callId, event.id)}\ndata: ${event.data}\n\n`)
+      cursor = event.id
+      // The call's result (its one response) ends the stream.
+      if (!('method' in message)) return
+    }
   }
 }

@@ -20,6 +20,11 @@ import { RelayRequestIds } from './relay-request-ids'
 import { requestKey, type RelayAnswer, type RelayedCall, type RelayedCallRequest, type RequestId } from './relayed-call'
 import type { RoundState } from './round-state'
 
+/** The call an answer names, as `readCall` found it (undefined: forgotten). */
+export interface CallRead {
+  kept: KeptCall<RelayedCall> | undefined
+}
+
 export interface CallRelayOptions {
   scope: Scope
   store: SessionStore
@@ -108,17 +113,14 @@ export class CallRelay {
   }
 
   /**
-   * The call an answer names, read now: the endpoint starts this beside its read of the session,
-   * so that an answer costs one round trip to the store for both. Undefined for an id that is not
-   * genuine in `sessionId`.
+   * The call an answer names, for `answer`: the endpoint runs this beside its read of the session
+   * (both awaited together), so that an answer costs one round trip to the store for both.
+   * Undefined for an id that is not genuine in `sessionId`.
    */
-  readCall(message: RelayAnswer, sessionId: string): Promise<KeptCall<RelayedCall> | undefined> | undefined {
+  *readCall(message: RelayAnswer, sessionId: string): Operation<CallRead | undefined> {
     const named = this.ids.parse(message.id, sessionId)
     if (!named) return undefined
-    const read = this.options.scope.run(() => this.records.get(named.callId))
-    // Read for `answer`, which awaits it; should the session turn out to be gone, nobody does.
-    read.then(undefined, () => {})
-    return read
+    return { kept: yield* this.records.get(named.callId) }
   }
 
   /** Whether `id` is a genuine id of a request the relay sent in `sessionId` (admission: an answer continues a call). */
@@ -152,12 +154,12 @@ export class CallRelay {
    * nothing); 400 for an id no request of this session had (forged, another session's, or a call
    * already forgotten).
    */
-  async answer(session: LoadedMcpSession, message: RelayAnswer, read?: Promise<KeptCall<RelayedCall> | undefined>): Promise<Response> {
+  async answer(session: LoadedMcpSession, message: RelayAnswer, read?: CallRead): Promise<Response> {
     const named = this.ids.parse(message.id, session.id)
     if (!named) return refused('Bad Request: this response answers no request of this session.')
     const { scope } = this.options
     for (let tries = 0; tries < 20; tries++) {
-      const kept = tries === 0 && read ? await read : await scope.run(() => this.records.get(named.callId))
+      const kept = tries === 0 && read ? read.kept : await scope.run(() => this.records.get(named.callId))
       if (!kept) return refused('Bad Request: the call this response answers has ended and is forgotten.')
       const { call } = kept
       if (call.sessionId !== session.id) return refused('Bad Request: this response answers no request of this session.')

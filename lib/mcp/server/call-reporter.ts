@@ -42,7 +42,7 @@ export function createCallReporter(ctx: ReportingContext, from: CallReports): Ca
   let chain: Promise<void> = Promise.resolve()
   const send = (work: () => Promise<void>) => {
     chain = chain.then(work).catch(() => {
-      // A client that went away misses its reports; the call's own answer says what happened.
+      // A client that went away misses its reports; the call's own answer says what happened. (The round awaits the chain: `sent`.)
     })
   }
   const notify = (value: number | undefined, message: string) => {

@@ -12,7 +12,7 @@ import {
   type LoggingLevel,
 } from '@modelcontextprotocol/server'
 import type { LanguageModelV3 } from '@ai-sdk/provider'
-import { createScope, sleep, spawn, suspend, type Operation } from 'effection'
+import { all, createScope, sleep, spawn, suspend, type Operation } from 'effection'
 import type { Admission } from '../../http/admission'
 import { clientAddressOf } from '../../http/client-address'
 import { createModelSampler } from '../../runtime/sample-with-model'
@@ -237,10 +237,9 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
    */
   async function inSession(sessionId: string, request: Request, handling: { authInfo?: AuthInfo; parsedBody?: unknown }, parsedBody: unknown): Promise<Response> {
     const now = Date.now()
-    // An answer's call is read beside the session: one round trip to the store for both.
+    // An answer's call is read beside the session, the two awaited together: one round trip to the store for both.
     const answer = request.method === 'POST' && relay.answers(parsedBody) ? parsedBody : undefined
-    const callRead = answer && relay.readCall(answer, sessionId)
-    const session = await run(() => records.load(sessionId, now))
+    const [session, callRead] = answer ? await run(() => all([records.load(sessionId, now), relay.readCall(answer, sessionId)])) : ([await run(() => records.load(sessionId, now)), undefined] as const)
     if (!session) {
       await local.drop(sessionId)
       return jsonRpcError(404, -32001, 'Session not found: it ended, or expired. Initialize a new session.')

@@ -1,4 +1,4 @@
-import { createScope } from 'effection'
+import { createScope, suspend, withResolvers, type Operation } from 'effection'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemorySessionStore } from '../../sessions'
 import type { SampleResult } from '../../tools/types'
@@ -23,13 +23,18 @@ afterEach(async () => {
   vi.useRealTimers()
 })
 
-/** A round of `reserve_table` as the 2025 relay runs it, on a ledger of its own, counting the steps and model calls it makes. */
-function serve() {
+/**
+ * A round of `reserve_table` (`answerPluginRound`, as the relay and the SDK's handler run it), on
+ * a ledger of its own, counting the steps and model calls it makes; its step passes `gate` (open
+ * by default).
+ */
+function serve(gate: () => Operation<void> = function* () {}) {
   const [scope, destroy] = createScope()
   scopes.push(destroy)
   const counted = { steps: 0, modelCalls: 0 }
   const tool = createGatedTool(function* () {
     counted.steps++
+    yield* gate()
   })
   const ledger = new RoundLedger(createMemorySessionStore(), 60_000, LEASE_MS)
   const serving: PluginToolServing = {
@@ -42,7 +47,7 @@ function serve() {
       return { text: 'Welcome!' }
     },
   }
-  const round = (options: { state?: Parameters<typeof answerPluginRound>[0]['state']; responses?: Record<string, unknown>; takingOver?: boolean }) =>
+  const round = (options: { state?: Parameters<typeof answerPluginRound>[0]['state']; responses?: Record<string, unknown>; takingOver?: boolean; signal?: AbortSignal }) =>
     answerPluginRound({
       tool,
       args: ARGS,
@@ -50,7 +55,7 @@ function serve() {
       responses: options.responses,
       capabilities: { elicitation: { form: {} } },
       reporting: reportingTo([], undefined, undefined),
-      signal: new AbortController().signal,
+      signal: options.signal ?? new AbortController().signal,
       seal: async (state) => serving.codec.seal(state, BINDING),
       serving,
       takingOver: options.takingOver,
@@ -109,5 +114,35 @@ describe('a round of a plugin tool taken over from a runner presumed dead', () =
     expect(result.isError).toBe(true)
     expect(result.content[0]!.text).toMatch(/already being answered elsewhere/)
     expect(served.counted).toEqual({ steps: 0, modelCalls: 0 })
+  })
+})
+
+describe('a round of a plugin tool whose request goes away (the client cancelled it, or its connection dropped)', () => {
+  it('halts the tool before the request is given up, and leaves the state free to present again', async () => {
+    const atStep = withResolvers<void>()
+    let blocked = true
+    let haltedInStep = false
+    const served = serve(function* () {
+      if (!blocked) return
+      atStep.resolve()
+      try {
+        yield* suspend()
+      } finally {
+        haltedInStep = true
+      }
+    })
+    const { state, responses } = await atQuestion(served)
+    const request = new AbortController()
+    const round = served.round({ state, responses, signal: request.signal })
+    // The round claimed the state and is in its step when the request goes away.
+    await served.scope.run(() => atStep.operation)
+    request.abort()
+    await expect(round).rejects.toThrow()
+    expect(haltedInStep).toBe(true)
+    // Nobody got an answer: presented again, the state runs its round (not refused as still being answered).
+    blocked = false
+    const result = (await served.round({ state, responses })) as { structuredContent?: Record<string, unknown> }
+    expect(result.structuredContent).toMatchObject({ status: 'reserved', time: '20:00', code: expect.stringMatching(/^TBL-/) })
+    expect(served.counted.steps).toBe(2)
   })
 })

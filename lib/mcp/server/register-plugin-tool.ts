@@ -9,10 +9,11 @@ import {
   type McpServer,
   type ServerContext,
 } from '@modelcontextprotocol/server'
-import { sleep, type Operation, type Scope, type Task } from 'effection'
+import { race, sleep, type Operation, type Scope, type Task } from 'effection'
 import { z } from 'zod'
 import type { ToolSampleRequest } from '../../runtime/tool-client'
 import type { AnyMcpTool, SampleResult } from '../../tools/types'
+import { requestGone } from '../../http/request-gone'
 import { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION } from '../mcp-apps-extension'
 import { createCallReporter, type ReportingContext } from './call-reporter'
 import type { HeldClaim, RoundClaim, RoundLedger } from '../../sessions/round-ledger'
@@ -157,27 +158,25 @@ export async function answerPluginRound({ tool, args, state, responses, capabili
   }
 
   const reports = createCallReporter(reporting, { reported: state?.reported ?? 0, progress: state?.progress })
-  const task = scope.run(() =>
-    runRound({
-      tool,
-      params: args,
-      callId,
-      journal: state?.journal ?? [],
-      responses,
-      clientSamples: Boolean(capabilities?.sampling),
-      sample: serving.sample,
-      emit: reports.emit,
-      beforeEffect,
-      ...(serving.appFor && showsApps(capabilities) ? { appFor: (key: string) => serving.appFor!(tool.name, key) } : {}),
-    }),
-  )
-  // halt() is lazy in Effection 4: only a subscription runs it. The round's own `await task` reports the outcome.
-  const abort = () => task.halt().then(undefined, () => {})
-  signal.addEventListener('abort', abort, { once: true })
+  const round = runRound({
+    tool,
+    params: args,
+    callId,
+    journal: state?.journal ?? [],
+    responses,
+    clientSamples: Boolean(capabilities?.sampling),
+    sample: serving.sample,
+    emit: reports.emit,
+    beforeEffect,
+    ...(serving.appFor && showsApps(capabilities) ? { appFor: (key: string) => serving.appFor!(tool.name, key) } : {}),
+  })
 
   let result: CallToolResult | InputRequiredResult
   try {
-    const outcome = await task
+    // The request going away (a client's cancellation, a dropped connection) ends the round from
+    // inside its task: the tool is halted before the task returns, and this await sees every end.
+    const outcome = await scope.run(() => race([round, gone(signal)]))
+    if (outcome === REQUEST_GONE) throw new Error('The request was cancelled before the round ended.')
     if (outcome.kind === 'stopped') {
       // Presented again: the answer it got the first time, or a refusal while that round still runs.
       const taken = outcome.reason as Exclude<RoundClaim, { kind: 'claimed' }>
@@ -206,7 +205,6 @@ export async function answerPluginRound({ tool, args, state, responses, capabili
     result = failed(error instanceof Error ? error.message : String(error))
     reports.end('Failed')
   } finally {
-    signal.removeEventListener('abort', abort)
     await renewing?.halt()
     await reports.sent()
   }
@@ -214,6 +212,14 @@ export async function answerPluginRound({ tool, args, state, responses, capabili
   const claimed = held as HeldClaim | undefined
   if (claimed) await claimed.answer(result)
   return result
+}
+
+const REQUEST_GONE = Symbol('request gone')
+
+/** `REQUEST_GONE` once nobody waits for the round's answer. */
+function* gone(signal: AbortSignal): Operation<typeof REQUEST_GONE> {
+  yield* requestGone(signal)
+  return REQUEST_GONE
 }
 
 /** A tool's result when it needs to ask its user something and the client declared no way to show a question. */

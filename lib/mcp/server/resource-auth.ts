@@ -59,6 +59,7 @@ export function createResourceAuth(options: ResourceAuthOptions): ResourceAuth {
     if (!keys || (failedAt && Date.now() - failedAt >= DISCOVERY_RETRY_MS)) {
       failedAt = 0
       keys = discoverJwksUri(issuer).then((uri) => createRemoteJWKSet(new URL(uri), { timeoutDuration: 5_000, cooldownDuration: 30_000 }))
+      // Notes when discovery failed, to try it again after DISCOVERY_RETRY_MS; the callers awaiting `keys` get the failure itself.
       keys.catch(() => (failedAt = Date.now()))
     }
     return keys

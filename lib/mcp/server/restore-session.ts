@@ -97,6 +97,7 @@ export class LocalSessions {
       if (data.loggingLevel) await replay({ jsonrpc: '2.0', id: 'restore-logging', method: 'logging/setLevel', params: { level: data.loggingLevel } }, session)
     } catch (error) {
       await this.drop(id)
+      // Awaited; a failure to close what never became a session is not this request's: the restore's own error is.
       await local.server.close().catch(() => {})
       throw error
     }
@@ -108,12 +109,14 @@ export class LocalSessions {
     const local = this.held.get(id)
     if (!local) return
     this.held.delete(id)
+    // Awaited; a close that fails leaves nothing to undo (the session lives on in its record), and the request goes on.
     await local.server.close().catch(() => {})
   }
 
   async closeAll(): Promise<void> {
     const all = [...this.held.values()]
     this.held.clear()
+    // Awaited, every one: one close that fails must not stop the others (the sessions live on in their records).
     await Promise.all(all.map(({ server }) => server.close().catch(() => {})))
   }
 

@@ -211,8 +211,7 @@ export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionSt
           const reading = blocked.sendCommand(['XREAD', 'BLOCK', '0', 'STREAMS', eventsKey(name), after]).catch((error: unknown) => {
             throw redis.unavailable(error)
           })
-          // Halted, the read is abandoned and its connection destroyed: the rejection that follows is nobody's.
-          reading.catch(() => {})
+          // Awaited here. Halted, its connection is destroyed below, which rejects it at once (into `until`'s handler, attached now): no read outlives this one.
           const reply = yield* until(reading)
           done = true
           // One stream asked for: its entries, whether the reply is a map of streams (this client's default) or RESP2's pairs.
