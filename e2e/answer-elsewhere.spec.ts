@@ -1,13 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { BookingCard } from '../plugins/book-flight/e2e/booking-card'
-import { ChatPage } from './pages/chat-page'
-import { ChatsSidebar } from './pages/chats-sidebar'
-
-/** The page's watch of the questions it shows (GET /api/chats/:id/waiting?questions=), following the question `key`. */
-const followsQuestion = (key: string) => (sent: { url(): string }) => {
-  const url = new URL(sent.url())
-  return /^\/api\/chats\/[^/]+\/waiting$/.test(url.pathname) && (url.searchParams.get('questions') ?? '').split('/')[1] === key
-}
+import { bookingOnTwoPages, followsQuestion } from './support/booking-on-two-pages'
 
 // The same person has a chat open twice (two pages of one browser, or two devices signed in as
 // one); a question answered on one page is announced by the sessions that take the answer, so
@@ -16,23 +8,7 @@ const followsQuestion = (key: string) => (sent: { url(): string }) => {
 test('a question answered on one page shows answered on the person’s other page of the chat at once, with what came after it', async ({ page, context }) => {
   // Two pages of a booking, beside the other specs on 2 cores.
   test.setTimeout(60_000)
-  const first = new ChatPage(page)
-  await first.goto()
-  await first.say('Book a flight from NYC to LAX')
-  const onFirst = BookingCard.nth(page)
-  await expect(onFirst.flights.first()).toBeEnabled()
-  await expect(page).toHaveURL(/\/c\/[A-Za-z0-9_-]{22}$/)
-
-  // The other page: the same browser context, so the same identity, opens the same chat and follows its question.
-  const other = await context.newPage()
-  const followingFlight = other.waitForRequest(followsQuestion('pickFlight'))
-  await other.goto(page.url())
-  const second = new ChatPage(other)
-  const onSecond = BookingCard.nth(other)
-  await expect(onSecond.flights.first()).toBeEnabled()
-  const entry = new ChatsSidebar(other).entry('Book a flight from NYC to LAX')
-  await expect(entry).toHaveAccessibleName(/waiting for your answer/)
-  await followingFlight
+  const { first, onFirst, other, second, onSecond, entry } = await bookingOnTwoPages(page, context)
 
   // The flight, answered on the first page.
   const followingSeat = other.waitForRequest(followsQuestion('pickSeat'))

@@ -63,17 +63,24 @@ async function waitingBooking(chat: ChatServer): Promise<{ person: ChatTestClien
   return { person, clientId: person.clientId!, question }
 }
 
+/**
+ * Two instances sharing a store and the announcements, a person's booking waiting on instance
+ * `a`, and on `b` a listener of that person and one of someone else.
+ */
+async function waitingOnTwoInstances() {
+  const store = createMemorySessionStore()
+  const ends = createLocalCallEnds()
+  const a = await instance(store, ends)
+  const b = await instance(store, ends)
+  const waiting = await waitingBooking(a)
+  return { ends, a, b, ...waiting, onB: await listen(b, waiting.clientId), stranger: await listen(b, 'someone-else') }
+}
+
 const stoppedEvent = (callId: string, message: string) => ({ type: 'plugin_session_error', sessionId: callId, callId, error: 'SESSION_ABORTED', message })
 
 describe('the stops of calls, announced by the sessions', () => {
   it('a Stop on one instance is heard by the same person’s listener on another, and the call reads stopped with its reason; another person hears nothing', async () => {
-    const store = createMemorySessionStore()
-    const ends = createLocalCallEnds()
-    const a = await instance(store, ends)
-    const b = await instance(store, ends)
-    const { person, clientId, question } = await waitingBooking(a)
-    const onB = await listen(b, clientId)
-    const stranger = await listen(b, 'someone-else')
+    const { ends, b, person, clientId, question, onB, stranger } = await waitingOnTwoInstances()
 
     const stop = await person.abort(question.sessionId, 'Stopped by the user')
     expect(eventsOf(stop.events, 'tool_error')).toEqual([{ type: 'tool_error', id: question.callId, name: 'book_train', message: 'Stopped by the user' }])
@@ -131,13 +138,7 @@ describe('the stops of calls, announced by the sessions', () => {
   })
 
   it('an answer on one instance is heard, once, by the same person’s listener on another, and the call reads with that question answered and the next one waiting', async () => {
-    const store = createMemorySessionStore()
-    const ends = createLocalCallEnds()
-    const a = await instance(store, ends)
-    const b = await instance(store, ends)
-    const { person, clientId, question } = await waitingBooking(a)
-    const onB = await listen(b, clientId)
-    const stranger = await listen(b, 'someone-else')
+    const { ends, b, person, clientId, question, onB, stranger } = await waitingOnTwoInstances()
     expect(await b.callStanding({ clientId, callId: question.callId })).toEqual({ kind: 'waiting', expiresAt: expect.any(Number) })
 
     const trains = question.context.trains as Train[]
