@@ -8,7 +8,7 @@ import { TrainList } from '@/fixtures/book-train/components/TrainList'
 import type { ChatController } from './chat-controller'
 import { renderKey } from './handler-tasks'
 import { openElicitations } from './chat-state'
-import type { KeptChat, KeptTurn } from './server-chat'
+import { holdsAnswer, replayChat, type KeptChat, type KeptTurn } from './server-chat'
 import { card, createServer, detachAll, rendersOf, start } from './testing/chat-harness'
 import { createTwoStepPlugin, twoStepTurn } from '@/fixtures/two-step/plugin'
 import { firstTurn, registry, seatTurn, trains } from '@/fixtures/book-train/testing/chat-turns'
@@ -346,5 +346,20 @@ describe('a kept chat’s question answered on another page', () => {
       `GET /api/chats/chat-1/waiting?questions=${encodeURIComponent(seat)}`,
     ])
     expect(changes).toEqual([{ id: 'chat-1', created: false }])
+  })
+
+  it('is shown only from a read that holds the answering turn to its end', () => {
+    const asked = replayChat(keptChat([{ input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn }]))
+    const train = openElicitations(asked)[0]!.question
+    const answer = { sessionId: train.sessionId, callId: train.callId, elicitId: train.elicitId, result: { action: 'accept' as const, content: { trainId: trains[0].id } } }
+    const holds = (turns: KeptTurn[]) => {
+      const chat = keptChat(turns)
+      return holdsAnswer(chat, replayChat(chat), train.elicitId)
+    }
+    const first = { input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn }
+    // Read before the answering turn was kept, while it was kept in part (the seat asked, its end not yet), and once kept to its end.
+    expect(holds([first])).toBe(false)
+    expect(holds([first, { input: { pluginElicitResponses: [answer] }, events: seatTurn.filter((event) => event.type !== 'conversation_state') }])).toBe(false)
+    expect(holds([first, { input: { pluginElicitResponses: [answer] }, events: seatTurn }])).toBe(true)
   })
 })
