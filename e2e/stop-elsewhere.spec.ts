@@ -1,7 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { BookingCard } from '../plugins/book-flight/e2e/booking-card'
-import { ChatPage } from './pages/chat-page'
-import { ChatsSidebar } from './pages/chats-sidebar'
+import { bookingOnTwoPages } from './support/booking-on-two-pages'
 
 const STOPPED = 'The plugin session was stopped: Stopped by the user'
 
@@ -11,23 +9,7 @@ const STOPPED = 'The plugin session was stopped: Stopped by the user'
 test('a Stop on one page shows on the person’s other page of the chat at once: its card stopped, the form gone, its sidebar mark gone', async ({ page, context }) => {
   // Two pages of a booking, beside the other specs on 2 cores.
   test.setTimeout(60_000)
-  const first = new ChatPage(page)
-  await first.goto()
-  await first.say('Book a flight from NYC to LAX')
-  const onFirst = BookingCard.nth(page)
-  await expect(onFirst.flights.first()).toBeEnabled()
-  await expect(page).toHaveURL(/\/c\/[A-Za-z0-9_-]{22}$/)
-
-  // The other page: the same browser context, so the same identity, opens the same chat and follows its question.
-  const other = await context.newPage()
-  const following = other.waitForRequest((sent) => /^\/api\/chats\/[^/]+\/waiting$/.test(new URL(sent.url()).pathname))
-  await other.goto(page.url())
-  const second = new ChatPage(other)
-  const onSecond = BookingCard.nth(other)
-  await expect(onSecond.flights.first()).toBeEnabled()
-  const entry = new ChatsSidebar(other).entry('Book a flight from NYC to LAX')
-  await expect(entry).toHaveAccessibleName(/waiting for your answer/)
-  await following
+  const { first, onFirst, other, second, onSecond, entry } = await bookingOnTwoPages(page, context)
 
   // Stop, on the first page.
   await first.stop.click()

@@ -6,7 +6,7 @@ import { createChatTransport, STOP_REASON } from './chat-transport'
 import { createHandlerTasks } from './handler-tasks'
 import { parseComposerText } from './slash-command'
 import { newChatId } from '../protocol/chat-id'
-import { loadKeptChat, replayChat, type LoadedChat } from './server-chat'
+import { holdsAnswer, loadKeptChat, replayChat, type LoadedChat } from './server-chat'
 import { createWaitingWatch } from './waiting-watch'
 
 export interface ChatController {
@@ -87,7 +87,8 @@ export function createChatController({
       kept?.onChange?.({ id, created: true })
     },
   })
-  // A question shown waiting is followed on the server: if its call ends elsewhere, the card says so (and the list's mark goes).
+  // A question shown waiting is followed on the server: if its call ends elsewhere, the card says so (and the list's mark goes);
+  // if it is answered on another page, the chat is read again and shown as kept.
   const watch = createWaitingWatch({
     endpoint: kept?.endpoint,
     fetch,
@@ -97,6 +98,10 @@ export function createChatController({
         dispatch({ type: 'local/call_ended', event })
         if (chatId !== undefined) kept?.onChange?.({ id: chatId, created: false })
       })
+    },
+    answered(event) {
+      // Later than the watch's own task, as `ended`.
+      queueMicrotask(() => readAgain(event.elicitId))
     },
   })
   const followWaiting = () => watch.reconcile(store.getSnapshot().state, made ? chatId : undefined)
@@ -181,6 +186,34 @@ export function createChatController({
         return
       }
       restore(replayChat(loaded.chat))
+    })
+  }
+
+  /**
+   * The question `elicitId`, shown waiting here, was answered on another page: the chat is read
+   * again and shown as kept once it holds what came of the answer (`holdsAnswer`), while this
+   * page still waits on that question with nothing of its own in flight. A read that fails or
+   * holds less changes nothing: the watch, still following the question, is told again.
+   */
+  function readAgain(elicitId: string) {
+    const id = chatId
+    const options = kept
+    if (!options || id === undefined) return
+    tasks.run(function* () {
+      let loaded: LoadedChat
+      try {
+        loaded = yield* until(loadKeptChat({ id, endpoint: options.endpoint, fetch }))
+      } catch {
+        return
+      }
+      const { state } = store.getSnapshot()
+      const stillShown = state.status === 'awaiting_input' && openElicitations(state).some((elicitation) => elicitation.question.elicitId === elicitId)
+      if (loaded.kind !== 'found' || chatId !== id || transport.inFlight || !stillShown) return
+      const shown = replayChat(loaded.chat)
+      if (!holdsAnswer(loaded.chat, shown, elicitId)) return
+      store.publish({ ...store.getSnapshot(), state: shown })
+      tasks.reconcile()
+      options.onChange?.({ id, created: false })
     })
   }
 

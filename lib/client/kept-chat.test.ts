@@ -1,12 +1,14 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ChatEvent } from '../protocol/events'
+import type { WaitingCallNews } from '../protocol/ended-call'
 import { isChatId } from '../protocol/chat-id'
 import type { ChatRequest } from '../protocol/request-schema'
 import { createPluginRegistry } from '../plugins'
 import { TrainList } from '@/fixtures/book-train/components/TrainList'
 import type { ChatController } from './chat-controller'
 import { renderKey } from './handler-tasks'
-import type { KeptChat, KeptTurn } from './server-chat'
+import { openElicitations } from './chat-state'
+import { holdsAnswer, replayChat, type KeptChat, type KeptTurn } from './server-chat'
 import { card, createServer, detachAll, rendersOf, start } from './testing/chat-harness'
 import { createTwoStepPlugin, twoStepTurn } from '@/fixtures/two-step/plugin'
 import { firstTurn, registry, seatTurn, trains } from '@/fixtures/book-train/testing/chat-turns'
@@ -20,7 +22,7 @@ beforeAll(async () => {
 interface HeldWatch {
   path: string
   signal: AbortSignal
-  end(event: ChatEvent): void
+  end(event: WaitingCallNews): void
 }
 
 /**
@@ -37,7 +39,7 @@ function createApp(kept: Record<string, KeptChat> = {}) {
     if (path === '/api/chat') return chat.fetch(url, init)
     if (/\/waiting(\?|$)/.test(path)) {
       const signal = init!.signal!
-      let send!: (event: ChatEvent) => void
+      let send!: (event: WaitingCallNews) => void
       const body = new ReadableStream<Uint8Array>({
         start(controller) {
           send = (event) => controller.enqueue(new TextEncoder().encode(`${JSON.stringify(event)}\n`))
@@ -91,9 +93,9 @@ describe('a chat kept on the server', () => {
     const id = first.chatId!
     expect(isChatId(id)).toBe(true)
     // The question waits: the page follows it on the server, in the chat its turn made.
-    // It names the call it shows waiting.
-    const asked = () => live.getSnapshot().state.entries.flatMap((entry) => (entry.kind === 'tool' ? entry.elicitations : []))[0]?.question.callId
-    await vi.waitFor(() => expect(app.calls).toEqual(['POST /api/chat', `GET /api/chats/${id}/waiting?calls=${asked()}`]))
+    // It names the question it shows waiting.
+    const asked = () => live.getSnapshot().state.entries.flatMap((entry) => (entry.kind === 'tool' ? entry.elicitations : []))[0]?.question.elicitId ?? ''
+    await vi.waitFor(() => expect(app.calls).toEqual(['POST /api/chat', `GET /api/chats/${id}/waiting?questions=${encodeURIComponent(asked())}`]))
     expect(changes).toEqual([
       { id, created: true },
       { id, created: false },
@@ -170,7 +172,8 @@ describe('a chat kept on the server', () => {
     const app = createApp({ 'chat-1': kept })
     const opened = await ready(start({ registry, fetch: app.fetch, kept: { id: 'chat-1' } }))
 
-    await vi.waitFor(() => expect(app.calls).toEqual(['GET /api/chats/chat-1', 'GET /api/chats/chat-1/waiting?calls=call-1']))
+    const seat = openElicitations(live.getSnapshot().state)[0]!.question.elicitId
+    await vi.waitFor(() => expect(app.calls).toEqual(['GET /api/chats/chat-1', `GET /api/chats/chat-1/waiting?questions=${encodeURIComponent(seat)}`]))
     expect(opened.getSnapshot().state).toEqual(live.getSnapshot().state)
     expect(opened.getSnapshot().notFound).toBeUndefined()
 
@@ -306,5 +309,57 @@ describe('a kept chat’s question that ends without this page', () => {
     await vi.waitFor(() => expect(app.watches[0]!.signal.aborted).toBe(true))
     expect(changes).toEqual([{ id: 'chat-1', created: false }])
     expect(app.watches).toHaveLength(1)
+  })
+})
+
+describe('a kept chat’s question answered on another page', () => {
+  it('is read again the moment the server says so, and shown as kept: the answer folded, the next question waiting and followed, the list told', async () => {
+    const kept: Record<string, KeptChat> = { 'chat-1': keptChat([{ input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn }]) }
+    const app = createApp(kept)
+    const changes: Array<{ id: string; created: boolean }> = []
+    const opened = await ready(start({ registry, fetch: app.fetch, kept: { id: 'chat-1', onChange: (change) => changes.push(change) } }))
+    await vi.waitFor(() => expect(app.watches).toHaveLength(1))
+    const train = openElicitations(opened.getSnapshot().state)[0]!.question
+
+    // Another page answered it: the chat as the server keeps it now holds that turn, to its end.
+    const answer = { sessionId: train.sessionId, callId: train.callId, elicitId: train.elicitId, result: { action: 'accept' as const, content: { trainId: trains[0].id } } }
+    kept['chat-1'] = keptChat([
+      { input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn },
+      { input: { pluginElicitResponses: [answer] }, events: seatTurn },
+    ])
+    app.watches[0]!.end({ type: 'call_answered', callId: train.callId, elicitId: train.elicitId })
+
+    await vi.waitFor(() => expect(openElicitations(opened.getSnapshot().state).map((one) => one.question.key)).toEqual(['pickSeat']))
+    expect(card(opened, 'call-1').elicitations.map((elicitation) => [elicitation.question.key, elicitation.status])).toEqual([
+      ['pickTrain', 'submitted'],
+      ['pickSeat', 'waiting'],
+    ])
+    expect(opened.getSnapshot().state.status).toBe('awaiting_input')
+    // The train's request is let go; the seat is followed instead.
+    await vi.waitFor(() => expect(app.watches).toHaveLength(2))
+    expect(app.watches[0]!.signal.aborted).toBe(true)
+    const seat = openElicitations(opened.getSnapshot().state)[0]!.question.elicitId
+    expect(app.calls).toEqual([
+      'GET /api/chats/chat-1',
+      `GET /api/chats/chat-1/waiting?questions=${encodeURIComponent(train.elicitId)}`,
+      'GET /api/chats/chat-1',
+      `GET /api/chats/chat-1/waiting?questions=${encodeURIComponent(seat)}`,
+    ])
+    expect(changes).toEqual([{ id: 'chat-1', created: false }])
+  })
+
+  it('is shown only from a read that holds the answering turn to its end', () => {
+    const asked = replayChat(keptChat([{ input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn }]))
+    const train = openElicitations(asked)[0]!.question
+    const answer = { sessionId: train.sessionId, callId: train.callId, elicitId: train.elicitId, result: { action: 'accept' as const, content: { trainId: trains[0].id } } }
+    const holds = (turns: KeptTurn[]) => {
+      const chat = keptChat(turns)
+      return holdsAnswer(chat, replayChat(chat), train.elicitId)
+    }
+    const first = { input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn }
+    // Read before the answering turn was kept, while it was kept in part (the seat asked, its end not yet), and once kept to its end.
+    expect(holds([first])).toBe(false)
+    expect(holds([first, { input: { pluginElicitResponses: [answer] }, events: seatTurn.filter((event) => event.type !== 'conversation_state') }])).toBe(false)
+    expect(holds([first, { input: { pluginElicitResponses: [answer] }, events: seatTurn }])).toBe(true)
   })
 })

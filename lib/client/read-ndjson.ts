@@ -12,7 +12,8 @@ export class NdjsonParseError extends Error {
 }
 
 /**
- * Read a response body as NDJSON chat events, one per line, as the bytes arrive.
+ * Read a response body as NDJSON chat events (or another stream's lines, `Line`: the waiting
+ * watch's `WaitingCallNews`), one per line, as the bytes arrive.
  * Lines may be split across chunks; the last line needs no trailing newline; blank lines
  * are skipped. A line that is not a JSON object with a string `type` throws
  * `NdjsonParseError`. Event types this client does not know pass through unchanged.
@@ -20,7 +21,7 @@ export class NdjsonParseError extends Error {
  * @example
  * for await (const event of readNdjson(response.body)) dispatch(event)
  */
-export async function* readNdjson(body: ReadableStream<Uint8Array>): AsyncGenerator<ChatEvent, void, undefined> {
+export async function* readNdjson<Line extends { type: string } = ChatEvent>(body: ReadableStream<Uint8Array>): AsyncGenerator<Line, void, undefined> {
   const reader = body.getReader()
   const decoder = new TextDecoder()
   let buffer = ''
@@ -35,14 +36,14 @@ export async function* readNdjson(body: ReadableStream<Uint8Array>): AsyncGenera
         buffer = buffer.slice(newline + 1)
         lineNumber++
         const event = parseLine(line, lineNumber)
-        if (event) yield event
+        if (event) yield event as Line
         newline = buffer.indexOf('\n')
       }
       if (done) break
     }
     if (buffer.trim() !== '') {
       const event = parseLine(buffer, lineNumber + 1)
-      if (event) yield event
+      if (event) yield event as Line
     }
   } finally {
     // Stops the download when the consumer leaves early (an error, or it stopped reading).
@@ -51,7 +52,7 @@ export async function* readNdjson(body: ReadableStream<Uint8Array>): AsyncGenera
   }
 }
 
-function parseLine(line: string, lineNumber: number): ChatEvent | undefined {
+function parseLine(line: string, lineNumber: number): { type: string } | undefined {
   const text = line.trim()
   if (text === '') return undefined
   let value: unknown
@@ -63,5 +64,5 @@ function parseLine(line: string, lineNumber: number): ChatEvent | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof (value as { type?: unknown }).type !== 'string') {
     throw new NdjsonParseError(`Line ${lineNumber} of the response is not an event.`, line)
   }
-  return value as ChatEvent
+  return value as { type: string }
 }

@@ -3,7 +3,7 @@ import type { EndedCallEvent } from '../protocol/ended-call'
 import type { Message } from '../protocol/messages'
 import type { DirectToolCall, PluginAbort, PluginElicitResponse } from '../protocol/request-schema'
 import { toRequestError } from './chat-request'
-import { allElicitations, initialChatState, reduceChat, type ChatState } from './chat-state'
+import { allElicitations, initialChatState, openElicitations, reduceChat, type ChatState } from './chat-state'
 
 /** A turn of a chat kept on the server, as `GET /api/chats/:id` answers it (docs/conversations.md). */
 export interface KeptTurn {
@@ -58,6 +58,19 @@ function replayInput(state: ChatState, input: KeptTurn['input']): ChatState {
     return state
   }
   return reduceChat(state, { type: 'local/send', text: input.text ?? (input.directToolCall ? `/${input.directToolCall.name}` : '') })
+}
+
+/**
+ * Whether a kept chat, read again because the question `elicitId` was answered on another page,
+ * holds what came of that answer: its last turn is kept to its end (it says how it ended: the
+ * conversation it leaves, or an error), and the question is no longer open once replayed
+ * (`shown`, its `replayChat`). A read made while the answering turn is still being kept holds
+ * less: the page goes on showing what it showed until it is told again.
+ */
+export function holdsAnswer(chat: Pick<KeptChat, 'turns'>, shown: ChatState, elicitId: string): boolean {
+  const last = chat.turns.at(-1)
+  const ended = last?.events.some((event) => event.type === 'conversation_state' || event.type === 'error') ?? false
+  return ended && !openElicitations(shown).some((elicitation) => elicitation.question.elicitId === elicitId)
 }
 
 /** What loading a chat found: the chat, or none of this browser's (unknown, deleted, another browser's). */

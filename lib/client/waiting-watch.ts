@@ -1,5 +1,5 @@
 import { createSignal, sleep, spawn, until, useAbortSignal, type Operation, type Signal, type Task } from 'effection'
-import type { EndedCallEvent } from '../protocol/ended-call'
+import type { AnsweredCallEvent, EndedCallEvent, WaitingCallNews } from '../protocol/ended-call'
 import type { ChatState } from './chat-state'
 import { openPageScope, type PageScope } from './page-scope'
 import { readNdjson } from './read-ndjson'
@@ -11,10 +11,11 @@ const LONGEST_RETRY_MS = 30_000
 const MOST_ENDS_IN_A_ROW = 8
 
 /**
- * A kept chat that shows a question holds one request, `GET /api/chats/:id/waiting`, which says
- * when a call it waits on ends without this page (another page or device of the person stopped
- * it or moved on from it, an operator ended it, its idle time-out did):
- * each such call's event reaches the state as `local/call_ended`. Held exactly while the chat
+ * A kept chat that shows a question holds one request, `GET /api/chats/:id/waiting?questions=`,
+ * which says when a question it shows waiting is answered without this page (on another page or
+ * device of the person: `answered`, and the page reads the chat again) or its call ends without
+ * it (another page or device stopped it or moved on from it, an operator ended it, its idle
+ * time-out did): each such call's event reaches the state as `local/call_ended`. Held exactly while the chat
  * waits for the person (`awaiting_input`: no request of its own in flight) on calls of the
  * server's chat; another set of waiting calls is another request. When it ends while they still
  * wait (the instance stopped, the network dropped), it is made again after a pause that doubles
@@ -32,15 +33,18 @@ export function createWaitingWatch({
   endpoint = '/api/chats',
   fetch,
   ended,
+  answered,
 }: {
   endpoint?: string
   fetch: typeof globalThis.fetch
   /** A call ended: told once per event, in a later task than the reconcile that started the request. */
   ended(event: EndedCallEvent): void
+  /** A question shown waiting was answered elsewhere: told once per event, as `ended` is. */
+  answered(event: AnsweredCallEvent): void
 }): WaitingWatch {
   let scope: PageScope | undefined
-  /** What the page shows waiting now: a chat's calls (`key` names them), or nothing. */
-  let wanted: { key: string; chatId: string; calls: readonly string[] } | undefined
+  /** What the page shows waiting now: a chat's questions, by elicit id (`key` names them), or nothing. */
+  let wanted: { key: string; chatId: string; questions: readonly string[] } | undefined
   /** Tells the open scope's task that `wanted` changed. */
   let changed: Signal<void, never> | undefined
 
@@ -58,7 +62,7 @@ export function createWaitingWatch({
         const want = wanted
         if (following?.key !== want?.key) {
           if (following) yield* following.task.halt()
-          following = want ? { key: want.key, task: yield* spawn(() => follow(want.chatId, want.calls)) } : undefined
+          following = want ? { key: want.key, task: yield* spawn(() => follow(want.chatId, want.questions)) } : undefined
         }
         yield* changes.next()
       }
@@ -67,10 +71,13 @@ export function createWaitingWatch({
     }
   }
 
-  /** Follows `calls` of the chat `chatId`: the page names the calls it shows waiting, so that one a turn on another page closed is told too. */
-  function* follow(chatId: string, calls: readonly string[]): Operation<void> {
-    // At most 32 named (the server's bound); past that, the calls the chat keeps waiting.
-    const query = calls.length <= 32 ? `?calls=${calls.map(encodeURIComponent).join(',')}` : ''
+  /**
+   * Follows `questions` of the chat `chatId`: the page names the questions it shows waiting, so
+   * that one answered on another page is told, and one whose call a turn on another page closed.
+   */
+  function* follow(chatId: string, questions: readonly string[]): Operation<void> {
+    // At most 32 named (the server's bound); past that, the calls the chat keeps waiting (their ends only).
+    const query = questions.length <= 32 ? `?questions=${questions.map(encodeURIComponent).join(',')}` : ''
     const signal = yield* useAbortSignal()
     let endsInARow = 0
     while (endsInARow < MOST_ENDS_IN_A_ROW) {
@@ -84,13 +91,16 @@ export function createWaitingWatch({
         // Refused (the chat is gone, too many followed at once): a reload follows again.
         if (response.status >= 400 && response.status < 500) return
         if (response.ok && response.body) {
-          const events = readNdjson(response.body)
+          const events = readNdjson<WaitingCallNews>(response.body)
           for (let next = yield* until(events.next()); !next.done; next = yield* until(events.next())) {
             const event = next.value
             if (event.type === 'plugin_session_error' || event.type === 'tool_result' || event.type === 'tool_error') {
               heard = true
               ended(event)
             }
+            // Not news that resets the pauses: a chat read again that does not hold the answer yet (its
+            // turn still being kept) leaves the question shown, and it is told again after the pause.
+            if (event.type === 'call_answered') answered(event)
           }
         }
       } catch {
@@ -116,11 +126,11 @@ export function createWaitingWatch({
     reconcile(state, chatId) {
       const waitingOn =
         chatId !== undefined && state.status === 'awaiting_input'
-          ? [...new Set(state.entries.flatMap((entry) => (entry.kind === 'tool' ? entry.elicitations.filter((one) => one.status === 'waiting').map((one) => one.question.callId) : [])))].sort()
+          ? [...new Set(state.entries.flatMap((entry) => (entry.kind === 'tool' ? entry.elicitations.filter((one) => one.status === 'waiting').map((one) => one.question.elicitId) : [])))].sort()
           : []
       const key = waitingOn.length > 0 ? `${chatId}:${waitingOn.join(',')}` : undefined
       if (wanted?.key === key) return
-      wanted = key === undefined ? undefined : { key, chatId: chatId!, calls: waitingOn }
+      wanted = key === undefined ? undefined : { key, chatId: chatId!, questions: waitingOn }
       changed?.send()
     },
   }

@@ -1,4 +1,4 @@
-import { endedCallId, type EndedCallEvent } from '../protocol/ended-call'
+import { endedCallId, type EndedCallEvent, type WatchedCall } from '../protocol/ended-call'
 import type { ChatSummary } from './chat'
 
 /**
@@ -14,12 +14,13 @@ export interface ChatCalls {
    */
   ended(owner: string, callIds: readonly string[]): Promise<EndedCallEvent[]>
   /**
-   * A stream of NDJSON lines, one `EndedCallEvent` for each of `owner`'s calls `callIds` that
-   * ends (one that ended before is told at once), ending once none waits; `signal` (the
-   * request's) ends it sooner. Refuses with a `ConversationError` (429 `too_many_watches`) when
-   * the owner holds as many as it may.
+   * A stream of NDJSON lines (`WaitingCallNews`), one for each of `owner`'s `calls` that no
+   * longer waits as the page shows it: a `call_answered` when the question named with it was
+   * answered, else its `EndedCallEvent` when it ends (one that moved on before is told at once);
+   * ending once none is left to follow; `signal` (the request's) ends it sooner. Refuses with a
+   * `ConversationError` (429 `too_many_watches`) when the owner holds as many as it may.
    */
-  watch(options: { owner: string; callIds: readonly string[]; signal: AbortSignal }): Promise<ReadableStream<Uint8Array>>
+  watch(options: { owner: string; calls: readonly WatchedCall[]; signal: AbortSignal }): Promise<ReadableStream<Uint8Array>>
 }
 
 /** Whether a chat waits for an answer: a call its events leave open that the sessions have not ended. */

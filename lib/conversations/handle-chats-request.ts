@@ -111,9 +111,9 @@ async function answer({ app, request, endpoint, owner }: { app: ChatsApp; reques
       // The stream names its calls only once the chat is known to be this owner's.
       const chat = app.calls && (await run(() => conversations.get(owner, id)))
       if (!chat) throw chatNotFound()
-      // The calls the page shows waiting, when it names them (only this owner's sessions are read): one a turn
-      // closed meanwhile (a Stop on another page) is told at once as it ended; else the calls the chat keeps waiting.
-      const body = await app.calls!.watch({ owner, callIds: calls?.split(',') ?? chat.waitingCalls, signal: request.signal })
+      // The questions (or calls) the page shows waiting, when it names them (only this owner's sessions are read):
+      // one a turn closed meanwhile (a Stop or an answer on another page) is told at once; else the calls the chat keeps waiting.
+      const body = await app.calls!.watch({ owner, calls: calls ?? chat.waitingCalls.map((callId) => ({ callId })), signal: request.signal })
       return new Response(body, { headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'X-Accel-Buffering': 'no' } })
     }
     case 'rename': {

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { bookTrainTool } from '@/fixtures/book-train/tool'
 import { bookTrainOffline } from '@/fixtures/book-train/offline'
+import type { Train } from '@/fixtures/book-train/trains'
 import { createOfflineModel } from '../models'
+import { parseElicitId } from '../protocol/elicit-id'
 import { createMemorySessionStore, type SessionStore } from '../sessions'
 import { createLocalCallEnds, type CallEnds } from '../sessions/call-ends'
 import { openInScope } from '../testing/in-scope'
@@ -61,17 +63,24 @@ async function waitingBooking(chat: ChatServer): Promise<{ person: ChatTestClien
   return { person, clientId: person.clientId!, question }
 }
 
+/**
+ * Two instances sharing a store and the announcements, a person's booking waiting on instance
+ * `a`, and on `b` a listener of that person and one of someone else.
+ */
+async function waitingOnTwoInstances() {
+  const store = createMemorySessionStore()
+  const ends = createLocalCallEnds()
+  const a = await instance(store, ends)
+  const b = await instance(store, ends)
+  const waiting = await waitingBooking(a)
+  return { ends, a, b, ...waiting, onB: await listen(b, waiting.clientId), stranger: await listen(b, 'someone-else') }
+}
+
 const stoppedEvent = (callId: string, message: string) => ({ type: 'plugin_session_error', sessionId: callId, callId, error: 'SESSION_ABORTED', message })
 
 describe('the stops of calls, announced by the sessions', () => {
   it('a Stop on one instance is heard by the same person’s listener on another, and the call reads stopped with its reason; another person hears nothing', async () => {
-    const store = createMemorySessionStore()
-    const ends = createLocalCallEnds()
-    const a = await instance(store, ends)
-    const b = await instance(store, ends)
-    const { person, clientId, question } = await waitingBooking(a)
-    const onB = await listen(b, clientId)
-    const stranger = await listen(b, 'someone-else')
+    const { ends, b, person, clientId, question, onB, stranger } = await waitingOnTwoInstances()
 
     const stop = await person.abort(question.sessionId, 'Stopped by the user')
     expect(eventsOf(stop.events, 'tool_error')).toEqual([{ type: 'tool_error', id: question.callId, name: 'book_train', message: 'Stopped by the user' }])
@@ -124,6 +133,40 @@ describe('the stops of calls, announced by the sessions', () => {
     // The Stop gave the call its result: the new message moves on from nothing.
     const turn = await person.say('Hello')
     expect(eventsOf(turn.events, 'plugin_session_error')).toEqual([])
+    await mark(ends, clientId, 'the-mark')
+    expect(await listener.next()).toBe('the-mark')
+  })
+
+  it('an answer on one instance is heard, once, by the same person’s listener on another, and the call reads with that question answered and the next one waiting', async () => {
+    const { ends, b, person, clientId, question, onB, stranger } = await waitingOnTwoInstances()
+    expect(await b.callStanding({ clientId, callId: question.callId })).toEqual({ kind: 'waiting', expiresAt: expect.any(Number) })
+
+    const trains = question.context.trains as Train[]
+    const turn = await person.answer([{ request: question, result: { action: 'accept', content: { trainId: trains[0]!.id } } }])
+    const next = elicitRequests(turn.events)[0]
+    expect(next).toMatchObject({ callId: question.callId, key: 'pickSeat' })
+    expect(await onB.next()).toBe(question.callId)
+    expect(await b.callStanding({ clientId, callId: question.callId })).toEqual({ kind: 'waiting', expiresAt: expect.any(Number), answered: [parseElicitId(question.elicitId)!.seq] })
+
+    // One announcement for the one answer: the next word heard is the mark, by both.
+    await mark(ends, clientId, 'the-mark')
+    expect(await onB.next()).toBe('the-mark')
+    await mark(ends, 'someone-else', 'the-mark')
+    expect(await stranger.next()).toBe('the-mark')
+  })
+
+  it('an answer refused (a second delivery of it) announces nothing', async () => {
+    const ends = createLocalCallEnds()
+    const chat = await instance(createMemorySessionStore(), ends)
+    const { person, clientId, question } = await waitingBooking(chat)
+    const trains = question.context.trains as Train[]
+    const answer = { request: question, result: { action: 'accept' as const, content: { trainId: trains[0]!.id } } }
+    const asked = structuredClone(person.messages)
+    expect((await person.answer([answer])).status).toBe(200)
+    const listener = await listen(chat, clientId)
+
+    person.messages = asked
+    expect((await person.answer([answer])).status).toBe(409)
     await mark(ends, clientId, 'the-mark')
     expect(await listener.next()).toBe('the-mark')
   })

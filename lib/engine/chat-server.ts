@@ -92,8 +92,8 @@ export interface ChatServerOptions {
    */
   useStore?: () => Operation<SessionStore>
   /**
-   * How the sessions announce each call they stop to every instance sharing the store (a Stop, a
-   * move-on, an operator's End: `CallEnds`), opened in the server's scope and closed with it
+   * How the sessions announce each call they stop (a Stop, a move-on, an operator's End) or
+   * whose question they take an answer to, to every instance sharing the store (`CallEnds`), opened in the server's scope and closed with it
    * (default: within this process). The app passes Redis pub/sub with `REDIS_URL`.
    */
   useCallEnds?: () => Operation<CallEnds>
@@ -160,8 +160,9 @@ export interface ChatServer {
   /** Every tool the one asking can use now (`asker`: their client id and, with sign-in, the person), the app's own and external ones. */
   listTools(asker?: ToolAsker): ToolDescription[]
   /**
-   * The stops of calls announced from now on, every instance's (`CallEnds.heard`; the sessions
-   * announce each stop they write): what a page that follows a chat's waiting calls listens to.
+   * The calls announced from now on, every instance's (`CallEnds.heard`; the sessions announce
+   * each stop they write and each answer they accept): what a page that follows a chat's waiting
+   * calls listens to.
    */
   callEnds: Pick<CallEnds, 'heard'>
   /** Moves `from`'s waiting tool sessions to `to` (a browser's to the account it signs in to: `moveWaitingSessions`); how many moved. */

@@ -1,39 +1,47 @@
 import { race, sleep, type Operation, type Subscription } from 'effection'
-import type { EndedCallEvent } from '../protocol/ended-call'
+import type { WaitingCallNews, WatchedCall } from '../protocol/ended-call'
 import type { CallStanding } from './call-standing'
 
 export interface WatchEndedCallsOptions {
-  /** The calls to follow (a chat's waiting ones). */
-  callIds: readonly string[]
+  /** The calls to follow (a chat's waiting ones, or those the page shows waiting). */
+  calls: readonly WatchedCall[]
   /** How a call stands now: one read of the sessions' store (`ChatServer.callStanding`). */
   standing(callId: string): Operation<CallStanding>
-  /** The ends announced of the client's calls (`CallEnds.heard`), subscribed to before this starts, so none falls between. */
+  /** The calls announced of the client (`CallEnds.heard`), subscribed to before this starts, so none falls between. */
   heard: Subscription<string | undefined, never>
-  /** Told each call that ended, once, as it is found. */
-  emit(event: EndedCallEvent): void
+  /** Told, once per call, that it ended or that the question followed was answered, as it is found. */
+  emit(news: WaitingCallNews): void
   now?: () => number
 }
 
 /**
- * Follows a client's waiting tool calls until none waits, telling `emit` of each that ends: its
- * standing is read at once (a call that ended before is told first), then again when an end of
- * it is announced (any stop the sessions write: a Stop on another page, a new message that moves
- * on, an operator's End, on any instance) and when its idle time-out is due (the
- * moment its record says, not a poll: a call answered meanwhile has a later one, which is waited
- * for in turn). A call working in some request (`running`) is looked at again only when an end
- * of it is announced. Returns once every call has ended; halting it stops the watch.
+ * Follows a client's waiting tool calls until none waits as the page shows it, telling `emit` of
+ * each that no longer does: its record is read at once (a call that moved on before is told
+ * first), then again when it is announced (any stop the sessions write: a Stop on another page,
+ * a new message that moves on, an operator's End; any answer they accept; on any instance) and
+ * when its idle time-out is due (the moment its record says, not a poll: a call answered
+ * meanwhile has a later one, which is waited for in turn). A call whose record has an answer to
+ * the question followed is told as answered (`call_answered`: the page reads the chat again),
+ * whatever it does now; else one that ended is told as it ended. A call working in some request
+ * (`running`) is looked at again only when it is announced. Returns once no call is left to
+ * follow; halting it stops the watch.
  */
-export function* watchEndedCalls({ callIds, standing, heard, emit, now = Date.now }: WatchEndedCallsOptions): Operation<void> {
+export function* watchEndedCalls({ calls, standing, heard, emit, now = Date.now }: WatchEndedCallsOptions): Operation<void> {
+  const questions = new Map(calls.map((call) => [call.callId, call.question]))
   /** Each call still followed, with the time its idle time-out is due (undefined while it runs). */
   const following = new Map<string, number | undefined>()
   function* look(callId: string): Operation<void> {
     const stands = yield* standing(callId)
-    if (stands.kind === 'ended') {
+    const question = questions.get(callId)
+    if (question && stands.answered?.includes(question.seq)) {
+      following.delete(callId)
+      emit({ type: 'call_answered', callId, elicitId: question.elicitId })
+    } else if (stands.kind === 'ended') {
       following.delete(callId)
       emit(stands.event)
     } else following.set(callId, stands.kind === 'waiting' ? stands.expiresAt : undefined)
   }
-  for (const callId of new Set(callIds)) yield* look(callId)
+  for (const callId of questions.keys()) yield* look(callId)
   while (following.size > 0) {
     const due = Math.min(...[...following.values()].map((expiresAt) => expiresAt ?? Infinity))
     const next = yield* race([

@@ -10,6 +10,30 @@ import type { ChatEvent } from './events'
  */
 export type EndedCallEvent = Extract<ChatEvent, { type: 'plugin_session_error' | 'tool_result' | 'tool_error' }>
 
+/**
+ * What `GET /api/chats/:id/waiting` tells a page of a question it shows waiting that was
+ * answered without it (on another page or device of the person): `elicitId` is the question the
+ * page named. The chat holds what came of it (the answering turn keeps every batch it streams):
+ * the page reads the chat again.
+ */
+export interface AnsweredCallEvent {
+  type: 'call_answered'
+  callId: string
+  elicitId: string
+}
+
+/** One line of `GET /api/chats/:id/waiting`: a call the page shows waiting ended, or the question it shows was answered elsewhere. */
+export type WaitingCallNews = EndedCallEvent | AnsweredCallEvent
+
+/**
+ * A call a page follows (`GET /api/chats/:id/waiting`), and the question it shows the call
+ * waiting on when the page names it (`seq`: the question's, read from its elicit id).
+ */
+export interface WatchedCall {
+  callId: string
+  question?: { elicitId: string; seq: number }
+}
+
 /** The tool call an `EndedCallEvent` is about. */
 export function endedCallId(event: EndedCallEvent): string {
   return event.type === 'plugin_session_error' ? event.callId : event.id

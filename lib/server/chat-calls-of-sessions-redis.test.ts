@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Train } from '@/fixtures/book-train/trains'
 import { handleChatsRequest } from '../conversations'
 import { useRedisCallEnds } from '../sessions/stores/redis-call-ends'
 import { useRedisSessionStore } from '../sessions/stores/redis-store'
@@ -67,6 +68,26 @@ describe('with Redis, several instances', () => {
 
     expect((await person.abort(question.sessionId, 'Stopped by the user')).status).toBe(200)
     expect(await first).toEqual({ type: 'plugin_session_error', sessionId: question.sessionId, callId: question.callId, error: 'SESSION_ABORTED', message: 'Stopped by the user' })
+    expect(await lines.next()).toBeUndefined()
+  })
+
+  it('an answer given on a page served by instance A reaches the same person’s other page, which follows the question through instance B, at once', async () => {
+    const prefix = `answers-${Date.now()}:`
+    const chats = await openMemoryChats()
+    closing.push(chats.destroy)
+    const a = await instanceOnRedis(chats, prefix)
+    const b = await instanceOnRedis(chats, prefix)
+
+    const { person, chatId, question } = await personWaiting(a.instance, chats)
+    const query = `?questions=${encodeURIComponent(question.elicitId)}`
+    const response = await handleChatsRequest({ app: b.instance.app, request: chatsRequest(person, `/api/chats/${chatId}/waiting${query}`), endpoint: { action: 'waiting', id: chatId } })
+    expect(response.status).toBe(200)
+    const lines = ndjsonLines(response)
+    const first = lines.next()
+
+    const trainId = (question.context.trains as Train[])[0]!.id
+    expect((await person.answer([{ request: question, result: { action: 'accept', content: { trainId } } }])).status).toBe(200)
+    expect(await first).toEqual({ type: 'call_answered', callId: question.callId, elicitId: question.elicitId })
     expect(await lines.next()).toBeUndefined()
   })
 })

@@ -3,7 +3,7 @@ import { ConversationError, type ChatCalls } from '../conversations'
 import type { CallStanding } from '../engine'
 import { requestGone } from '../http/request-gone'
 import { watchEndedCalls } from '../engine/watch-ended-calls'
-import type { EndedCallEvent } from '../protocol/ended-call'
+import type { WaitingCallNews } from '../protocol/ended-call'
 import type { CallEnds } from '../sessions/call-ends'
 
 /** A page per identity following its waiting calls, on one instance: a few tabs and devices. */
@@ -12,7 +12,7 @@ export const DEFAULT_WATCHES_PER_IDENTITY = 16
 export interface ChatCallsOptions {
   /** How a client's call stands now (`ChatServer.callStanding`). */
   standing(options: { clientId: string; callId: string }): Promise<CallStanding>
-  /** The announced stops of calls (`ChatServer.callEnds`: a Stop, a move-on, an operator's End), every instance's. */
+  /** The calls announced (`ChatServer.callEnds`: a Stop, a move-on, an operator's End, an answer), every instance's. */
   ends: Pick<CallEnds, 'heard'>
   /** Runs an operation in the scope the watches live in (the process's). */
   run<T>(operation: () => Operation<T>): Task<T>
@@ -28,8 +28,9 @@ export interface ChatCallsOfServer extends ChatCalls {
 
 /**
  * The sessions' word on the calls chats leave waiting (`ChatCalls`): a read is one `standing`
- * per call; a watch is a task of the process's scope (`watchEndedCalls`) that writes each ended
- * call as an NDJSON line and closes the response once none waits; the request going away ends
+ * per call; a watch is a task of the process's scope (`watchEndedCalls`) that writes an NDJSON
+ * line for each call that ended or whose question shown was answered, and closes the response
+ * once none is left to follow; the request going away ends
  * it, the stream cancelled or the process stopping halts it.
  */
 export function createChatCalls({ standing, ends, run, maxWatchesPerIdentity = DEFAULT_WATCHES_PER_IDENTITY }: ChatCallsOptions): ChatCallsOfServer {
@@ -41,7 +42,7 @@ export function createChatCalls({ standing, ends, run, maxWatchesPerIdentity = D
       const stands = await Promise.all([...new Set(callIds)].map((callId) => standing({ clientId: owner, callId })))
       return stands.flatMap((stand) => (stand.kind === 'ended' ? [stand.event] : []))
     },
-    async watch({ owner, callIds, signal }) {
+    async watch({ owner, calls, signal }) {
       // Stopping: an empty answer at once, and the page follows again (elsewhere, once this instance is out of the balancer).
       if (closed) return new ReadableStream({ start: (controller) => controller.close() })
       const held = open.get(owner) ?? 0
@@ -54,14 +55,14 @@ export function createChatCalls({ standing, ends, run, maxWatchesPerIdentity = D
       let ended = false
       const body = new ReadableStream<Uint8Array>({
         start(controller) {
-          const emit = (event: EndedCallEvent) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`))
+          const emit = (event: WaitingCallNews) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`))
           // The watch's task owns its whole life: the request going away ends it from inside, a
           // failure is reported by it, and whoever halts it (the stream cancelled, the process
           // stopping) awaits the halt.
           const watching = run(function* () {
             try {
               const heard = yield* ends.heard(owner)
-              yield* race([requestGone(signal), watchEndedCalls({ callIds, standing: (callId) => until(standing({ clientId: owner, callId })), heard, emit })])
+              yield* race([requestGone(signal), watchEndedCalls({ calls, standing: (callId) => until(standing({ clientId: owner, callId })), heard, emit })])
             } catch (error) {
               // A store that fails ends this response early; the page follows again.
               console.warn(`Following a chat's waiting calls ended early: ${error instanceof Error ? error.message : String(error)}`)

@@ -1,17 +1,18 @@
 import { createSignal, ensure, resource, type Operation, type Signal, type Subscription } from 'effection'
 
 /**
- * Word, passed between instances, that a tool call was stopped (`PluginSessionManager.abort`,
- * which announces each stop it writes: a Stop from any of the person's pages, a new message that
- * moves on from it, an operator's End), so that a page following that call
- * (`GET /api/chats/:id/waiting`) learns it at once. It carries no state: whoever hears it reads
- * the call's record, which is the truth.
+ * Word, passed between instances, that a tool call no longer waits as it did: it was stopped
+ * (`PluginSessionManager.abort`, which announces each stop it writes: a Stop from any of the
+ * person's pages, a new message that moves on from it, an operator's End) or the question it
+ * waited on was answered (`PluginSessionManager.answer`, once per answer it accepts), so that a
+ * page following that call (`GET /api/chats/:id/waiting`) learns it at once. It carries no
+ * state: whoever hears it reads the call's record, which is the truth.
  *
  * One instance (the embedded and memory stores): `createLocalCallEnds`, in the process. Several
  * (Redis): `useRedisCallEnds`, Redis pub/sub, each instance passing what it hears to its own.
  */
 export interface CallEnds {
-  /** Tells every instance sharing the store that `clientId`'s call `callId` ended. */
+  /** Tells every instance sharing the store that `clientId`'s call `callId` was stopped or answered. */
   announce(clientId: string, callId: string): Operation<void>
   /**
    * The ids of `clientId`'s calls announced from now on, on any instance, for as long as the
@@ -24,7 +25,7 @@ export interface CallEnds {
 /** Each client's listeners in this process, told what reaches it. */
 export interface CallEndListeners {
   heard(clientId: string): Operation<Subscription<string | undefined, never>>
-  /** Tells `clientId`'s listeners that `callId` ended. */
+  /** Tells `clientId`'s listeners that `callId` was stopped or answered. */
   tell(clientId: string, callId: string): void
   /** Tells every listener that something may have been missed. */
   tellAll(): void
@@ -67,14 +68,15 @@ export function createLocalCallEnds(): CallEnds {
 }
 
 /**
- * Announces that `clientId`'s call `callId` stopped, as the sessions do for each stop they write.
- * The call has stopped either way: if the word cannot be passed (Redis down), a page following it
- * reads it when it next loads the chat.
+ * Announces that `clientId`'s call `callId` was stopped or answered (`what`), as the sessions do
+ * for each stop they write and each answer they accept. The record says so either way: if the
+ * word cannot be passed (Redis down), a page following the call reads it when it next loads the
+ * chat.
  */
-export function* announceStop(ends: CallEnds, clientId: string, callId: string): Operation<void> {
+export function* announceCall(ends: CallEnds, clientId: string, callId: string, what: 'stopped' | 'answered'): Operation<void> {
   try {
     yield* ends.announce(clientId, callId)
   } catch (error) {
-    console.warn(`A stopped call could not be announced: ${error instanceof Error ? error.message : String(error)}`)
+    console.warn(`A ${what} call could not be announced: ${error instanceof Error ? error.message : String(error)}`)
   }
 }

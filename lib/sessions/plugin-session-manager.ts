@@ -15,7 +15,7 @@ import { createMemorySessionStore } from './stores/memory-store'
 import { DEFAULT_LEASE_MS } from './lease'
 import { waitingCalls, type WaitingCall } from './waiting-calls'
 import type { PluginSessionManagerOptions, SessionLimits } from './session-manager-options'
-import { announceStop } from './call-ends'
+import { announceCall } from './call-ends'
 
 export type { LoadedSession, PluginSessionManagerOptions, SessionLimits }
 export { DEFAULT_LEASE_MS }
@@ -65,7 +65,8 @@ export interface PluginSessionManager {
    * none (an answer that merely does not fit its question is rejected alone, and asked again).
    * An accepted answer's tool goes on at once: the one waiting in this process (given the
    * answer from memory, the answer then written with what the tool does next: one write, not
-   * two), else a replay of its journal. `parentMessages` is called only for a replay.
+   * two), else a replay of its journal. `parentMessages` is called only for a replay. Each
+   * accepted answer is announced (`ends`) once written, as a stop is.
    */
   answer(options: {
     clientId: string
@@ -298,6 +299,8 @@ export function usePluginSessionManager({
           }
           if (resumed) {
             outcomes[index] = { kind: 'accepted', callId, ...resumed }
+            // Once written, as a stop is: the person's other pages that show this question learn it was answered.
+            if (ends) yield* announceCall(ends, clientId, callId, 'answered')
             continue
           }
           // Read from this process's memory, and the store moved on: stopped or expired elsewhere, say so.
@@ -350,7 +353,7 @@ export function usePluginSessionManager({
           if ((yield* store.update(next, version)) !== undefined) {
             const session = live.get(clientId, sessionId)
             if (session) yield* session.halt(reason)
-            if (ends) yield* announceStop(ends, clientId, sessionId)
+            if (ends) yield* announceCall(ends, clientId, sessionId, 'stopped')
             return true
           }
         }

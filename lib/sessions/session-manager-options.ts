@@ -26,8 +26,9 @@ export interface PluginSessionManagerOptions {
   instance?: string
   /**
    * Where each session this manager stops (`abort`: a Stop, a person moving on, an operator's
-   * End, a turn cut short) is announced, once its record says so, so that a page following the
-   * call on any instance learns it at once (`GET /api/chats/:id/waiting`). Unset: not announced.
+   * End, a turn cut short) or whose question it takes an answer to (`answer`) is announced, once
+   * its record says so, so that a page following the call on any instance learns it at once
+   * (`GET /api/chats/:id/waiting`). Unset: not announced.
    */
   ends?: CallEnds
   now?: () => number
