@@ -362,4 +362,15 @@ describe('a kept chat’s question answered on another page', () => {
     expect(holds([first, { input: { pluginElicitResponses: [answer] }, events: seatTurn.filter((event) => event.type !== 'conversation_state') }])).toBe(false)
     expect(holds([first, { input: { pluginElicitResponses: [answer] }, events: seatTurn }])).toBe(true)
   })
+
+  it('is not shown from a read in which the call ended before its answering turn was kept', () => {
+    const first = { input: { text: 'Book a train from Paris to Lyon' }, events: firstTurn }
+    const train = openElicitations(replayChat(keptChat([first])))[0]!.question
+    // The answering turn ran the call to its end before its first batch was kept: the read names the call ended, without the turn.
+    const ended = { type: 'tool_result' as const, id: train.callId, name: 'book_train', content: 'booked' }
+    const chat = { ...keptChat([first]), endedCalls: [ended] }
+    const shown = replayChat(chat)
+    expect(openElicitations(shown)).toHaveLength(0)
+    expect(holdsAnswer(chat, shown, train.elicitId)).toBe(false)
+  })
 })

@@ -63,14 +63,17 @@ function replayInput(state: ChatState, input: KeptTurn['input']): ChatState {
 /**
  * Whether a kept chat, read again because the question `elicitId` was answered on another page,
  * holds what came of that answer: its last turn is kept to its end (it says how it ended: the
- * conversation it leaves, or an error), and the question is no longer open once replayed
- * (`shown`, its `replayChat`). A read made while the answering turn is still being kept holds
- * less: the page goes on showing what it showed until it is told again.
+ * conversation it leaves, or an error), and the question has the answer once replayed (`shown`,
+ * its `replayChat`: a turn's input gave it). A read made while the answering turn is still being
+ * kept holds less — even when the question no longer shows open: the call may have ended before
+ * its turn was kept, and the read's `endedCalls` then closes it unanswered. The page goes on
+ * showing what it showed until it is told again.
  */
 export function holdsAnswer(chat: Pick<KeptChat, 'turns'>, shown: ChatState, elicitId: string): boolean {
   const last = chat.turns.at(-1)
   const ended = last?.events.some((event) => event.type === 'conversation_state' || event.type === 'error') ?? false
-  return ended && !openElicitations(shown).some((elicitation) => elicitation.question.elicitId === elicitId)
+  const question = allElicitations(shown).find((elicitation) => elicitation.question.elicitId === elicitId)
+  return ended && question !== undefined && question.result !== undefined && !openElicitations(shown).includes(question)
 }
 
 /** What loading a chat found: the chat, or none of this browser's (unknown, deleted, another browser's). */
