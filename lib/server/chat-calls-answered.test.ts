@@ -22,10 +22,10 @@ async function oneInstance() {
 
 /** `GET /api/chats/:id/waiting` as the page that shows `questions` waiting makes it. */
 function followQuestions(instance: CallsInstance, person: ChatTestClient, chatId: string, questions: readonly PluginElicitRequestEvent[]) {
-  const query = `?questions=${questions.map((question) => encodeURIComponent(question.elicitId)).join(',')}`
-  return handleChatsRequest({ app: instance.app, request: chatsRequest(person, `/api/chats/${chatId}/waiting${query}`), endpoint: { action: 'waiting', id: chatId } })
+  return followRaw(instance, person, chatId, `?questions=${questions.map((question) => encodeURIComponent(question.elicitId)).join(',')}`)
 }
 
+/** `GET /api/chats/:id/waiting` with `query` as it is sent. */
 function followRaw(instance: CallsInstance, person: ChatTestClient, chatId: string, query: string) {
   return handleChatsRequest({ app: instance.app, request: chatsRequest(person, `/api/chats/${chatId}/waiting${query}`), endpoint: { action: 'waiting', id: chatId } })
 }
