@@ -99,6 +99,7 @@ describe('answers too late or to nothing, as elicit_answers_total counts them', 
   it('lost: an instance sharing the store that does not offer the tool cannot run it', async () => {
     const { observeAnswer, read } = counted()
     const store = createMemorySessionStore()
+    // eslint-disable-next-line require-yield
     const useStore = function* () {
       return store
     }
