@@ -86,6 +86,8 @@ export interface ChatServerOptions {
   leaseMs?: number
   /** This server instance's name, kept in the session records it writes (the operator's view says where a call waits). */
   instance?: string
+  /** The sessions' clock (default `Date.now`): when a question was asked, when it expires. */
+  now?: () => number
   /**
    * Where sessions are kept, opened in the server's scope and closed with it (default: in
    * memory, for tests). The app passes the embedded store, or Redis.
@@ -215,6 +217,7 @@ export async function createChatServer({
   hotMs,
   leaseMs,
   instance,
+  now = Date.now,
   useStore,
   useCallEnds,
   branchLimits,
@@ -249,6 +252,7 @@ export async function createChatServer({
             leaseMs,
             instance,
             ends,
+            now,
           }),
         })
         yield* suspend()
@@ -351,7 +355,7 @@ export async function createChatServer({
       }),
     callEnds: { heard: ends.heard },
     listTools: (asker) => registry.describe(asker),
-    moveWaiting: ({ from, to }) => inScope(() => moveWaitingSessions(store, { from, to, now: Date.now() })),
+    moveWaiting: ({ from, to }) => inScope(() => moveWaitingSessions(store, { from, to, now: now() })),
     close: () => {
       turns.close()
       return destroy()

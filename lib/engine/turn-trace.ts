@@ -2,7 +2,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider'
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span, type Tracer } from '@opentelemetry/api'
 import type { PendingQuestion } from '../runtime/pending-question'
 import type { SpanRef, ToolResume } from '../sessions'
-import type { ToolCall } from '../protocol/messages'
+import type { Message, ToolCall } from '../protocol/messages'
 import type { DriveOutcome } from './drive-session'
 import type { ModelStepResult } from './model-step'
 
@@ -26,7 +26,8 @@ export interface TurnTrace {
   /** The turn's trace context (its `invoke_agent` span): the parent of what the turn does below it (`TraceParent`). */
   readonly context: Context
   /** A model call's span, ended by the first report of what came back (none: it was stopped). */
-  modelCall(): (outcome: { step?: ModelStepResult; error?: unknown; messages?: () => unknown }) => void
+  /** `messages`: what the model was given (read only with content capture on). */
+  modelCall(): (outcome: { step?: ModelStepResult; error?: unknown; messages?: () => readonly Message[] }) => void
   /** A new tool call's span: its reference goes with the session's record. */
   startTool(call: ToolCall): SpanRef
   /** A resumed tool call's span (`PluginSessionManager.answer`'s `traceResume`). */
@@ -106,7 +107,7 @@ export function startTurnTrace({ tracer, model, chatId, captureContent, parent =
             'gen_ai.response.finish_reasons': [step.finishReason],
           })
           if (captureContent) {
-            if (messages) span.setAttribute('gen_ai.input.messages', JSON.stringify(messages()))
+            if (messages) span.setAttribute('gen_ai.input.messages', JSON.stringify(messages().map(inputMessage)))
             span.setAttribute('gen_ai.output.messages', JSON.stringify([outputMessage(step)]))
           }
         }
@@ -173,6 +174,30 @@ function pauseAttributes(span: Span, question: PendingQuestion, captureContent: 
     'elicit.question.key': question.key,
     'elicit.question.id': question.elicitId,
     ...(captureContent ? { 'elicit.question.message': question.message, 'elicit.question.context': JSON.stringify(question.context) } : {}),
+  }
+}
+
+/**
+ * A message of the conversation in the conventions' shape (`gen_ai.input.messages`): its role and
+ * its parts (text, the tool calls it makes, a tool's response), without the signature it travels with.
+ */
+function inputMessage(message: Message) {
+  if (message.role === 'tool') return { role: 'tool', parts: [{ type: 'tool_call_response', id: message.tool_call_id, response: message.content }] }
+  return {
+    role: message.role,
+    parts: [
+      ...(message.content ? [{ type: 'text', content: message.content }] : []),
+      ...(message.tool_calls ?? []).map((call) => ({ type: 'tool_call', id: call.id, name: call.function.name, arguments: parsedArguments(call.function.arguments) })),
+    ],
+  }
+}
+
+/** A tool call's arguments as the model gave them: JSON, else the text itself. */
+function parsedArguments(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
   }
 }
 

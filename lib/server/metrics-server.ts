@@ -54,6 +54,7 @@ export function readMetricsConfig(env: Record<string, string | undefined> = proc
   if (!text) return undefined
   const port = Number(text)
   if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`METRICS_PORT must be a port number (1–65535); got "${env.METRICS_PORT}".`)
-  if (port === Number(env.PORT)) throw new Error(`METRICS_PORT must not be the app's own PORT (${port}): the metrics are never served on the public port.`)
+  // The app's port: PORT, else the 3000 that `npm start` and `next dev` listen on without it.
+  if (port === Number(env.PORT?.trim() || 3000)) throw new Error(`METRICS_PORT must not be the app's own PORT (${port}): the metrics are never served on the public port.`)
   return { port, host: env.METRICS_HOST?.trim() || '127.0.0.1' }
 }

@@ -18,7 +18,10 @@ describe('when traces are exported', () => {
   })
 
   it('with contents only when opted in', () => {
+    const capture = (value: string) => captureContent({ OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: value })
     expect(captureContent({})).toBe(false)
-    expect(captureContent({ OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true' })).toBe(true)
+    expect(capture('true')).toBe(true)
+    expect(capture(' TRUE ')).toBe(true)
+    for (const value of ['', 'false', '0', '1', 'yes', 'on', 'truthy']) expect(capture(value), value).toBe(false)
   })
 })
