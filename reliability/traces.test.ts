@@ -20,10 +20,13 @@ async function receiver(options?: { delayMs?: number }): Promise<OtlpReceiver> {
   return started
 }
 
-/** A production server exporting its traces with the SDK's own OTLP exporter to `endpoint`. */
-const tracing = (endpoint: string) => ({
+/**
+ * A production server exporting its traces with the SDK's own OTLP exporter to `endpoint`: in its
+ * default encoding (protobuf, what is deployed unless an operator chooses otherwise), or `http/json`.
+ */
+const tracing = (endpoint: string, protocol?: 'http/json') => ({
   OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
-  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+  ...(protocol ? { OTEL_EXPORTER_OTLP_PROTOCOL: protocol } : {}),
   OTEL_SEMCONV_STABILITY_OPT_IN: 'gen_ai_latest_experimental',
   // Batches leave often, so that the test's waits (on what arrives) are short.
   OTEL_BSP_SCHEDULE_DELAY: '50',
@@ -46,6 +49,7 @@ describe('traces over OTLP', () => {
     expect(pickFlight.key).toBe('pickFlight')
     // The paused span has reached the receiver before the process dies.
     const paused = await otlp.waitFor((spans) => toolSpans(spans).find((span) => span.attributes['elicit.tool.paused'] === true))
+    expect(paused.encoding).toBe('protobuf')
     expect(paused.attributes).toMatchObject({
       'gen_ai.operation.name': 'execute_tool',
       'gen_ai.tool.call.id': pickFlight.callId,
@@ -110,9 +114,9 @@ describe('traces over OTLP', () => {
     report('traces: booking across kill -9', { 'tool spans': 3, links: 2, 'resumed from': 'record, then memory' })
   })
 
-  it("an incoming traceparent is the request's parent", async () => {
+  it("an incoming traceparent is the request's parent (spans sent as OTLP/JSON)", async () => {
     const otlp = await receiver()
-    const app = await processes.app({ env: tracing(otlp.url) })
+    const app = await processes.app({ env: tracing(otlp.url, 'http/json') })
     const traceId = '0af7651916cd43dd8448eb211c80319c'
     const parentId = 'b7ad6b7169203331'
     const refused = await fetch(`${app.url}/api/chat`, {
@@ -122,7 +126,7 @@ describe('traces over OTLP', () => {
     })
     expect(refused.status).toBe(400)
     const server = await otlp.waitFor((spans) => spans.find((span) => span.traceId === traceId && span.scope === 'elicit-chat' && span.attributes['http.route'] === '/api/chat'))
-    expect(server).toMatchObject({ parentSpanId: parentId, name: 'POST /api/chat' })
+    expect(server).toMatchObject({ parentSpanId: parentId, name: 'POST /api/chat', encoding: 'json' })
     expect(server.attributes).toMatchObject({ 'http.response.status_code': 400, 'elicit.refusal.code': 'invalid_request' })
     // Its log line names the trace and the span.
     const line = app
