@@ -43,6 +43,7 @@ import type { Budget } from '../budgets/budget'
 import { startTurnTrace } from './turn-trace'
 import { TraceParent } from '../runtime/trace-parent'
 import { callStandingOf, type CallStanding } from './call-standing'
+import { warnFailure } from '../http/failure-log'
 
 export interface ChatServerOptions {
   model: LanguageModelV3
@@ -249,6 +250,7 @@ export async function createChatServer({
             leaseMs,
             instance,
             ends,
+            report: warnFailure,
           }),
         })
         yield* suspend()

@@ -19,6 +19,7 @@ import { asClientRequest, isCancellation, isRelayAnswer, reportingTo, type Cance
 import { RelayRequestIds } from './relay-request-ids'
 import { requestKey, type RelayAnswer, type RelayedCall, type RelayedCallRequest, type RequestId } from './relayed-call'
 import type { RoundState } from './round-state'
+import { warnFailure } from '../../http/failure-log'
 
 /** The call an answer names, as `readCall` found it (undefined: forgotten). */
 export interface CallRead {
@@ -91,7 +92,7 @@ export class CallRelay {
     this.log = new CallLog(options.scope, options.store.events, options.retryMs)
     this.tools = new Map(options.tools.map((tool) => [tool.name, tool]))
     this.ids = new RelayRequestIds(options.secret)
-    this.records = new CallRecords<RelayedCall>(options.store, { scope: options.scope, keepMs: options.keepMs, leaseMs: options.serving.ledger.leaseMs })
+    this.records = new CallRecords<RelayedCall>(options.store, { scope: options.scope, keepMs: options.keepMs, leaseMs: options.serving.ledger.leaseMs, report: warnFailure })
   }
 
   /** Whether `message` is a `tools/call` of a plugin tool: the relay serves it in a 2025 session. */

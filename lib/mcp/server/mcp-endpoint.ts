@@ -32,6 +32,7 @@ import { LocalSessions, RETRY_MS } from './restore-session'
 import { jsonRpcError, readBody, uncompressed } from './endpoint-http'
 import { authenticate, scopeRefusal } from './bearer-auth'
 import type { ResourceAuth } from './resource-auth'
+import { warnFailure } from '../../http/failure-log'
 
 export interface McpEndpointOptions {
   tools: readonly AnyMcpTool[]
@@ -141,7 +142,7 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
   })
   const serving = {
     scope,
-    ledger: new RoundLedger(store, ttlSeconds * 1000, options.roundLeaseMs),
+    ledger: new RoundLedger(store, ttlSeconds * 1000, warnFailure, options.roundLeaseMs),
     sample: createModelSampler(options.model),
     codec: createRoundStateCodec({
       secret: stateSecret,
