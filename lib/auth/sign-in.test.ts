@@ -9,7 +9,7 @@ import type { AuthStore } from './auth-store'
 import { createIdentityProvider } from './identity-provider'
 import { createSignIn, type SignInPolicy } from './sign-in'
 import { createMemoryAuthStore } from './stores/memory-store'
-import { loginAtProvider } from './testing/provider-login'
+import { cookieOf, loginAtProvider, signInThroughProvider, valueOf, withCookie } from './testing/provider-login'
 import { captureServerLog } from '../telemetry/testing/server-log'
 
 const APP = 'http://127.0.0.1:3999'
@@ -65,21 +65,8 @@ function instance({
 /** The browser identity, as without sign-in (lib/http): a guest's, and whose chats move at sign-in. */
 const browser = createClientIdentity({ secret: SECRET })
 
-const cookieOf = (response: Response, name: string) => response.headers.getSetCookie().find((line) => line.startsWith(`${name}=`))
-const valueOf = (line: string | undefined) => line!.split(';')[0]!
-const withCookie = (url: string, cookie: string, init: RequestInit = {}) => new Request(url, { ...init, headers: { ...(init.headers as Record<string, string>), cookie } })
-
 /** Signs `login` in through the provider's own pages; the callback's response and what the browser sent it. */
-async function signInAs(signIn: ReturnType<typeof instance>['signIn'], login: string, next = '/c/chat-1', browserCookie?: string) {
-  const started = await signIn.start(new Request(`${APP}/auth/sign-in?next=${encodeURIComponent(next)}`))
-  expect(started.status).toBe(303)
-  const flowCookie = [valueOf(cookieOf(started, 'chat_sign_in')), ...(browserCookie ? [browserCookie] : [])].join('; ')
-  const callbackUrl = await loginAtProvider(started.headers.get('location')!, login, { redirectUriPrefix: `${APP}/auth/callback` })
-  const callbackRequest = () => withCookie(callbackUrl.href, flowCookie)
-  const response = await signIn.callback(callbackRequest())
-  const session = cookieOf(response, 'chat_session')
-  return { response, callbackRequest, session: session && valueOf(session) }
-}
+const signInAs = (signIn: ReturnType<typeof instance>['signIn'], login: string, next?: string, browserCookie?: string) => signInThroughProvider(signIn, { app: APP, login, next, browserCookie })
 
 describe('sign-in with a real OpenID Provider', () => {
   it('signs alice in with code, PKCE, state and nonce, back to where she was, as the account whose id the app keys on', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import * as oidc from 'openid-client'
 import type { Operation } from 'effection'
-import { ChatRequestError, names, readBodyText, type ClientIdentityResolver, type PeopleList } from '../http'
+import { ChatRequestError, names, noteIdentity, readBodyText, type ClientIdentityResolver, type PeopleList } from '../http'
 import { logFailure } from '../http/failure-log'
 import { accountIdOf, guestOf, type Account } from './account'
 import { createAuthCookies } from './auth-cookies'
@@ -170,7 +170,14 @@ export function createSignIn({
     }
   }
 
+  /** The request's account (`SignIn.account`), noted for its log line: the account hashed is its `identity`. */
   async function account(request: Request): Promise<Account | undefined> {
+    const found = await sessionAccount(request)
+    if (found) noteIdentity(request, found.id)
+    return found
+  }
+
+  async function sessionAccount(request: Request): Promise<Account | undefined> {
     const named = sessionOf(request)
     if (!named) return undefined
     const at = now()
