@@ -249,7 +249,7 @@ export class CallRelay {
       await this.continueCall({ callId: kept.callId, call: kept.call, round, session, takingOver: true })
     } catch (error) {
       // The round could not be run (the store unreachable): its lease passes again, and a stream takes it over then.
-      console.warn(`A relayed MCP call's round taken over failed: ${error instanceof Error ? error.message : String(error)}`)
+      warnFailure('mcp_round_takeover_failed', 'a relayed MCP call’s round taken over failed', error)
     }
   }
 

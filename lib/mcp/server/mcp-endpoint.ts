@@ -381,7 +381,8 @@ function* forgetOldRecords(store: SessionStore): Operation<void> {
     try {
       next = yield* store.sweep(Date.now())
     } catch (error) {
-      console.warn(`The MCP endpoint's store could not be swept: ${error instanceof Error ? error.message : String(error)}`)
+      // Swept again at its next turn.
+      warnFailure('mcp_store_sweep_failed', 'the MCP endpoint’s store could not be swept', error)
     }
     yield* sleep(next === undefined ? SWEEP_IDLE_MS : Math.max(next - Date.now(), SWEEP_EVERY_MS))
   }
