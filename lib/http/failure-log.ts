@@ -17,7 +17,8 @@ export interface FailureLogOptions {
  * with a code saying what failed and the error's name: never its message or stack unless
  * `LOG_CONTENT=1`, since an error may quote what was sent (a model's, a tool's, a store's message
  * with the person's words in it). The one way the server's code reports a failure: the layers
- * that may not import this one are handed it by the composition root.
+ * that may not import this one are handed `warnFailure` (lib/sessions' `ReportFailure`), or tell
+ * the composition root what they saw (lib/storage's Redis outages). docs/operating.md lists the codes.
  */
 export function logFailure(code: string, msg: string, error: unknown, { level = 'error', detail, logger = serverLogger() }: FailureLogOptions = {}): void {
   if (!logger.enabled(level)) return
