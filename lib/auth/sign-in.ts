@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import * as oidc from 'openid-client'
 import type { Operation } from 'effection'
-import { ChatRequestError, names, readBodyText, type ClientIdentityResolver, type PeopleList } from '../http'
+import { ChatRequestError, names, noteIdentity, readBodyText, type ClientIdentityResolver, type PeopleList } from '../http'
+import { logFailure } from '../http/failure-log'
 import { accountIdOf, guestOf, type Account } from './account'
 import { createAuthCookies } from './auth-cookies'
 import type { AuthSession, AuthStore } from './auth-store'
-import { isProviderError, type IdentityProvider, type ProviderClaims } from './identity-provider'
+import { isProviderError, type IdentityProvider, type ProviderClaims, type ProviderError } from './identity-provider'
 import { safeNextPath } from './safe-next'
 import { KEEP_CONNECTIONS_FIELD } from './sign-out-form'
 import { createSigner } from './signed-value'
@@ -88,7 +89,6 @@ export function createSignIn({
   adopt,
   forget,
   now = Date.now,
-  log = (message: string) => console.warn(message),
 }: {
   policy: SignInPolicy
   provider: IdentityProvider
@@ -112,7 +112,6 @@ export function createSignIn({
    */
   forget?: (accountId: string) => Promise<void>
   now?: () => number
-  log?: (message: string) => void
 }): SignIn {
   if (guests && !browser) throw new TypeError('createSignIn: guests need the browser identity')
   const cookies = createAuthCookies({ signer: createSigner(secret), secure: policy.appUrl.startsWith('https:') })
@@ -144,10 +143,11 @@ export function createSignIn({
       return { ...session, account, refreshToken: grant.refreshToken ?? session.refreshToken, accessToken: grant.accessToken ?? session.accessToken, checkedAt: now() }
     } catch (error) {
       if (isProviderError(error) && error.failure === 'unreachable') {
-        log(`${error.message}; the session is kept and checked again later.`)
+        logProviderFailure(error, 'a session could not be checked again; it is kept and checked again later')
         return session
       }
-      log(isProviderError(error) ? `${error.message}; the session is ended.` : `Checking a session failed (${String(error)}); the session is ended.`)
+      if (isProviderError(error)) logProviderFailure(error, 'a session checked again was refused; it is ended')
+      else logFailure('sign_in_recheck_failed', 'checking a session again failed; it is ended', error)
       return undefined
     }
   }
@@ -166,11 +166,18 @@ export function createSignIn({
     try {
       await adopt(found.clientId, accountId)
     } catch (error) {
-      log(`The browser's chats could not be moved to the account (${error instanceof Error ? error.message : String(error)}); they move at its next sign-in.`)
+      logFailure('sign_in_adopt_failed', 'the browser’s chats could not be moved to the account; they move at its next sign-in', error, { level: 'warn' })
     }
   }
 
+  /** The request's account (`SignIn.account`), noted for its log line: the account hashed is its `identity`. */
   async function account(request: Request): Promise<Account | undefined> {
+    const found = await sessionAccount(request)
+    if (found) noteIdentity(request, found.id)
+    return found
+  }
+
+  async function sessionAccount(request: Request): Promise<Account | undefined> {
     const named = sessionOf(request)
     if (!named) return undefined
     const at = now()
@@ -201,7 +208,7 @@ export function createSignIn({
         location = await provider.authorizationUrl({ redirectUri: `${policy.appUrl}${CALLBACK_PATH}`, ...flow })
       } catch (error) {
         if (!isProviderError(error)) throw error
-        log(error.message)
+        logProviderFailure(error, 'a sign-in could not start')
         return problem('unreachable')
       }
       await run(() => store.putFlow(flow))
@@ -228,7 +235,7 @@ export function createSignIn({
         tokens = grant
       } catch (error) {
         if (!isProviderError(error)) throw error
-        log(error.message)
+        logProviderFailure(error, 'a sign-in could not be completed')
         return problem(error.failure === 'unreachable' ? 'unreachable' : 'failed', [clearFlow])
       }
       const account = accountOf(claims)
@@ -282,4 +289,13 @@ export function createSignIn({
 async function keepsConnections(request: Request): Promise<boolean> {
   if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get('content-type') ?? '')) return false
   return new URLSearchParams(await readBodyText(request, SIGN_OUT_BODY_BYTES)).get(KEEP_CONNECTIONS_FIELD) === 'on'
+}
+
+/**
+ * A failure of the provider, at `warn` (`sign_in_provider_unreachable`, `…_refused`, `…_invalid`):
+ * an unreachable provider's description is ours (the network's error) and always on the line; a
+ * refusal's or an invalid answer's may quote a claim of the person's, so only with `LOG_CONTENT=1`.
+ */
+function logProviderFailure(error: ProviderError, msg: string): void {
+  logFailure(`sign_in_provider_${error.failure}`, msg, error, { level: 'warn', detail: error.failure === 'unreachable' ? error.message : undefined })
 }

@@ -1,5 +1,6 @@
 import type { Operation } from 'effection'
 import { ChatRequestError } from '../http/errors'
+import { logFailure } from '../http/failure-log'
 import { BudgetExhaustedError } from './budget-exhausted'
 import { isBudgetStoreUnavailable, type BudgetStore } from './budget-store'
 
@@ -75,8 +76,9 @@ export function createBudget({ store, limitFor, now = Date.now }: BudgetOptions)
       try {
         yield* store.add(clientId, utcDayOf(now()), Math.ceil(tokens))
       } catch (error) {
-        // The store's message names no account, only where the store is.
-        console.warn(`A model call's ${Math.ceil(tokens)} tokens were not counted: ${error instanceof Error ? error.message : String(error)}`)
+        // The tokens are lost to the count: an error. The store's unavailable message is ours and names
+        // no account, only where the store is; any other error's message only with LOG_CONTENT=1.
+        logFailure('budget_count_failed', 'a model call’s tokens were not counted', error, { detail: isBudgetStoreUnavailable(error) ? (error as Error).message : undefined })
       }
     },
     *usage() {

@@ -43,6 +43,7 @@ import type { Budget } from '../budgets/budget'
 import { startTurnTrace } from './turn-trace'
 import { TraceParent } from '../runtime/trace-parent'
 import { callStandingOf, type CallStanding } from './call-standing'
+import { warnFailure } from '../http/failure-log'
 
 export interface ChatServerOptions {
   model: LanguageModelV3
@@ -253,6 +254,7 @@ export async function createChatServer({
             instance,
             ends,
             now,
+            report: warnFailure,
           }),
         })
         yield* suspend()

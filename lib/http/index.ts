@@ -56,6 +56,6 @@ export type { RateDecision, RateLimiter, RateLimiterOptions } from './rate-limit
 export { createAdmission, groupOf } from './admission'
 export type { Admission, AdmissionOptions, Work } from './admission'
 export { installAdmissionGate } from './admission-gate'
-export { installRequestTelemetry, noteRefusal, noteTurnError, UNOBSERVED } from './request-telemetry'
+export { installRequestTelemetry, noteIdentity, noteRefusal, noteTurnError, UNOBSERVED } from './request-telemetry'
 export { createInFlightLimiter } from './in-flight-limiter'
 export type { InFlightLimiter } from './in-flight-limiter'

@@ -16,6 +16,8 @@ interface RequestNote {
   message?: string
   /** The request's span, when traces are on: its ids go on every line of the request. */
   span?: Span
+  /** The signed-in account's id, hashed (`noteIdentity`): the line's `identity` instead of the browser cookie's. */
+  identity?: string
 }
 
 /*
@@ -64,6 +66,17 @@ export function noteTurnError(request: Request, code: string): void {
   if (note) note.code = code
 }
 
+/**
+ * Called where a request's identity is found to be a signed-in account (lib/auth, which reads
+ * the session for the route anyway): the line's `identity` is the account's id hashed as the
+ * cookie is, so the same person on two devices has one value; never the id itself. Nothing
+ * outside a request the hook saw.
+ */
+export function noteIdentity(request: Request, id: string): void {
+  const note = noteOf(request)
+  if (note) note.identity = hashOf(id)
+}
+
 /** The note of the request in flight that `request` is (the route's view of it), if the hook made one. */
 function noteOf(request: Request): RequestNote | undefined {
   const key = request.headers.get(NOTE_HEADER)
@@ -74,8 +87,9 @@ function noteOf(request: Request): RequestNote | undefined {
  * One log line per request and its `http.server.request.duration`, for every request of every
  * route, before Next sees it: `http.Server`'s `emit` is wrapped, as `peer-address.ts` does, and
  * the line is written when the response closes (its end, or the client gone), with the method,
- * the route (`/api/chats/[id]`, never the id), the status, the duration, and the identity's
- * cookie hashed (sha256, 16 hex digits: the same browser, the same value; never the cookie).
+ * the route (`/api/chats/[id]`, never the id), the status, the duration, and the identity
+ * hashed (sha256, 16 hex digits): the signed-in account's id (`noteIdentity`), else the browser
+ * identity's cookie (the same browser, the same value; never the cookie).
  * Installed first, so that it wraps Next's handling only: the time a request waits in the
  * admission gate (`admission-gate.ts`) under overload is not in its duration.
  */
@@ -148,7 +162,7 @@ export function installRequestTelemetry(): void {
         durationMs: Math.round(seconds * 10_000) / 10,
         // Closed before the response was done: the client went away (a Stop, a dropped connection).
         aborted: response.writableFinished ? undefined : true,
-        identity: identityHash(request.headers.cookie),
+        identity: note.identity ?? identityHash(request.headers.cookie),
         code: note.code,
         scope: note.scope,
         // A refusal's or a turn error's message may quote what was sent (a model's error does): only when asked for.
@@ -232,7 +246,11 @@ function identityHash(cookies: string | undefined): string | undefined {
   const start = at + CLIENT_COOKIE.length + 1
   const end = cookies.indexOf(';', start)
   const value = cookies.slice(start, end < 0 ? undefined : end).trim()
-  if (!value) return undefined
+  return value ? hashOf(value) : undefined
+}
+
+/** sha256 of `value`, 16 hex digits, made once per value (`identityHashes`). */
+function hashOf(value: string): string {
   let hash = identityHashes.get(value)
   if (hash === undefined) {
     // Bounded: a flood of new cookies empties it, it never grows past this.

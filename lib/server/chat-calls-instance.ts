@@ -1,6 +1,7 @@
 import { createScope } from 'effection'
 import { getChatApp } from './chat-server-instance'
 import { createChatCalls, type ChatCallsOfServer } from './chat-calls-of-sessions'
+import { logFailure } from '../http/failure-log'
 
 /** The app's word on the calls chats leave waiting. */
 export interface ChatCallsApp {
@@ -27,7 +28,7 @@ export function getChatCalls(): Promise<ChatCallsApp> {
     process.once('SIGTERM', () => {
       globalForCalls.chatCalls
         ?.then(({ calls }) => calls.closeAll())
-        .catch((error: unknown) => console.error(`Ending the waiting calls' streams on SIGTERM failed: ${error instanceof Error ? error.message : String(error)}`))
+        .catch((error: unknown) => logFailure('waiting_calls_close_failed', 'ending the waiting calls’ streams on SIGTERM failed', error))
     })
   }
   return globalForCalls.chatCalls

@@ -5,6 +5,7 @@ import { requestGone } from '../http/request-gone'
 import { watchEndedCalls } from '../engine/watch-ended-calls'
 import type { WaitingCallNews } from '../protocol/ended-call'
 import type { CallEnds } from '../sessions/call-ends'
+import { warnFailure } from '../http/failure-log'
 
 /** A page per identity following its waiting calls, on one instance: a few tabs and devices. */
 export const DEFAULT_WATCHES_PER_IDENTITY = 16
@@ -65,7 +66,7 @@ export function createChatCalls({ standing, ends, run, maxWatchesPerIdentity = D
               yield* race([requestGone(signal), watchEndedCalls({ calls, standing: (callId) => until(standing({ clientId: owner, callId })), heard, emit })])
             } catch (error) {
               // A store that fails ends this response early; the page follows again.
-              console.warn(`Following a chat's waiting calls ended early: ${error instanceof Error ? error.message : String(error)}`)
+              warnFailure('waiting_calls_follow_failed', 'following a chat’s waiting calls ended early', error)
             } finally {
               const left = (open.get(owner) ?? 1) - 1
               if (left > 0) open.set(owner, left)

@@ -21,6 +21,7 @@ import { modelCallMetrics } from './model-call-metrics'
 import { readInstanceName } from './instance-name'
 import { dbSystemOf, observedStore, SESSION_STORE_OPERATIONS, sessionRecordSpan } from './observed-store'
 import { storeOperationMetrics } from './store-operation-metrics'
+import { logRedisOutage } from './redis-outage-log'
 
 /** The app's chat server and the identity every request is resolved with. */
 export interface ChatApp {
@@ -94,7 +95,7 @@ async function startChatApp(): Promise<ChatApp> {
     maxToolContextBytes: limits.toolContextMaxBytes,
     toolStartsPerAddress: { burst: limits.toolStartsBurst, perSecond: limits.toolStartsPerMinute / 60 },
     useStore: function* () {
-      const opened = store === 'redis' ? yield* useRedisSessionStore({ url: redisUrl! }) : store === 'embedded' ? yield* useEmbeddedSessionStore({ directory: dataDir }) : createMemorySessionStore()
+      const opened = store === 'redis' ? yield* useRedisSessionStore({ url: redisUrl!, onOutage: logRedisOutage }) : store === 'embedded' ? yield* useEmbeddedSessionStore({ directory: dataDir }) : createMemorySessionStore()
       if (!observed) return opened
       return observedStore(opened, SESSION_STORE_OPERATIONS, {
         system: dbSystemOf(store),

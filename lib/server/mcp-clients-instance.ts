@@ -8,6 +8,7 @@ import {
   type CredentialStore,
   type PersonalAccess,
 } from '../mcp/client/personal'
+import { serverLogger } from '../telemetry'
 import { readServerConfig } from './config'
 import { ConfigError, type Environment } from './config-error'
 import { openForProcess } from './open-for-process'
@@ -65,8 +66,10 @@ async function start(): Promise<McpServers> {
   const disabled = config.disabled ?? []
   if (config.servers.length + config.invalid.length + disabled.length > 0) {
     const names = [...config.servers.map((server) => server.name), ...config.invalid.map(({ name }) => `${name} (invalid)`), ...disabled.map((name) => `${name} (disabled)`)]
-    console.log(`MCP servers from ${config.path}: ${names.join(', ')}`)
-    for (const { error } of config.invalid) console.error(`MCP server config: ${error}`)
+    const logger = serverLogger()
+    logger.info('MCP servers configured', { code: 'mcp_servers_configured', path: config.path, servers: names.join(', ') })
+    // The file's validation error is ours (it names the entry and the field), never a secret's value: on the line always.
+    for (const { name, error } of config.invalid) logger.error('an MCP server’s entry is not valid; it is not started', { code: 'mcp_server_config_invalid', server: name, detail: error })
   }
   return { clients, audience: createToolAudience({ config, signIn }), personal }
 }

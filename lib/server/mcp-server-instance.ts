@@ -10,6 +10,7 @@ import { getChatApp } from './chat-server-instance'
 import { readServerConfig } from './config'
 import { readMcpConfig } from './mcp-config'
 import { serverTracer } from '../telemetry'
+import { logFailure } from '../http/failure-log'
 
 /** Where `scripts/build-mcp-apps.mjs` writes the apps (its DEFAULT_APPS_DIR), relative to the server's working directory. */
 const QUESTION_APPS_DIR = '.mcp-apps'
@@ -65,7 +66,7 @@ export function getMcpEndpoint(): Promise<McpEndpoint> {
 function closeOnSigterm(): void {
   globalForMcp.mcpEndpoint
     ?.then((endpoint) => endpoint.close())
-    .catch((error: unknown) => console.error(`Closing the MCP endpoint on SIGTERM failed: ${error instanceof Error ? error.message : String(error)}`))
+    .catch((error: unknown) => logFailure('mcp_endpoint_close_failed', 'closing the MCP endpoint on SIGTERM failed', error))
 }
 
 async function startMcpEndpoint(): Promise<McpEndpoint> {

@@ -1,4 +1,5 @@
 import { createSignal, ensure, resource, type Operation, type Signal, type Subscription } from 'effection'
+import type { ReportFailure } from './report-failure'
 
 /**
  * Word, passed between instances, that a tool call no longer waits as it did: it was stopped
@@ -73,10 +74,10 @@ export function createLocalCallEnds(): CallEnds {
  * word cannot be passed (Redis down), a page following the call reads it when it next loads the
  * chat.
  */
-export function* announceCall(ends: CallEnds, clientId: string, callId: string, what: 'stopped' | 'answered'): Operation<void> {
+export function* announceCall(ends: CallEnds, clientId: string, callId: string, what: 'stopped' | 'answered', report: ReportFailure): Operation<void> {
   try {
     yield* ends.announce(clientId, callId)
   } catch (error) {
-    console.warn(`A ${what} call could not be announced: ${error instanceof Error ? error.message : String(error)}`)
+    report('call_end_announce_failed', `a ${what} call could not be announced`, error)
   }
 }

@@ -2,6 +2,7 @@ import { createScope, type Operation } from 'effection'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CallRecords } from './call-records'
 import { createMemorySessionStore } from './stores/memory-store'
+import { warnFailure } from '../http/failure-log'
 
 interface Call {
   toolName: string
@@ -26,7 +27,7 @@ function twoInstances() {
   return [0, 1].map(() => {
     const [scope, destroy] = createScope()
     scopes.push(destroy)
-    const records = new CallRecords<Call>(store, { scope, keepMs: 60_000, leaseMs: LEASE_MS })
+    const records = new CallRecords<Call>(store, { scope, keepMs: 60_000, leaseMs: LEASE_MS, report: warnFailure })
     return { records, run: <T>(operation: () => Operation<T>) => scope.run(operation) }
   })
 }

@@ -1,5 +1,6 @@
 import type { Operation, Scope } from 'effection'
 import { DEFAULT_LEASE_MS, Lease } from './lease'
+import type { ReportFailure } from './report-failure'
 import { keptRecord, type SessionRecord } from './session-record'
 import type { SessionStore } from './session-store'
 
@@ -51,6 +52,8 @@ export class CallRecords<Call extends { toolName: string }> {
       keepMs: number
       /** A running round's lease (default `DEFAULT_LEASE_MS`). */
       leaseMs?: number
+      /** Told of a lease renewal the store did not answer. */
+      report: ReportFailure
     },
   ) {}
 
@@ -117,6 +120,7 @@ export class CallRecords<Call extends { toolName: string }> {
       leaseMs: this.leaseMs,
       version,
       renew: (until, at) => this.store.update(this.recordOf(kept.callId, call, 'running', kept.createdAt, Date.now(), until), at),
+      report: this.options.report,
     })
     return new RoundUnderLease({ store: this.store, lease, write: (next, status) => this.recordOf(kept.callId, next, status, kept.createdAt, Date.now()) })
   }

@@ -1,4 +1,5 @@
 import { sleep, until, type Operation, type Scope } from 'effection'
+import type { ReportFailure } from './report-failure'
 
 /**
  * How long the runner of a piece of work kept as a record — a chat's tool session running, an
@@ -54,6 +55,8 @@ export class Lease {
       version: number
       /** Writes the record with its lease moved to `runningUntil`, on `version`; the new version, or undefined when the record moved on. */
       renew(runningUntil: number, version: number): Operation<number | undefined>
+      /** Told of a renewal the store did not answer (`lease_renew_failed`). */
+      report: ReportFailure
     },
   ) {
     this.version = options.version
@@ -81,7 +84,7 @@ export class Lease {
   }
 
   private renew(): Promise<void> {
-    const { scope, leaseMs, renew } = this.options
+    const { scope, leaseMs, renew, report } = this.options
     const written = scope.run(() => renew(Date.now() + leaseMs, this.version)).then(
       (version) => {
         if (version === undefined) {
@@ -91,7 +94,7 @@ export class Lease {
       },
       (error: unknown) => {
         // The store did not answer: the lease is renewed at the next turn, if it still can be.
-        console.warn(`A lease could not be renewed: ${error instanceof Error ? error.message : String(error)}`)
+        report('lease_renew_failed', 'a lease could not be renewed', error)
       },
     )
     this.inFlight = written

@@ -11,6 +11,7 @@ import { SessionStoreUnavailableError, type SessionStore } from './session-store
 import { createMemorySessionStore, memorySessionKey, type MemorySessionEntry } from './stores/memory-store'
 import { createLocalCallEnds } from './call-ends'
 import { openInScope } from '../testing/in-scope'
+import { warnFailure } from '../http/failure-log'
 
 const teardowns: string[] = []
 let stepRuns = 0
@@ -128,7 +129,7 @@ async function startManager(options: Partial<PluginSessionManagerOptions> & { st
   const [scope, destroy] = createScope()
   const manager = await new Promise<PluginSessionManager>((resolve) => {
     scope.run(function* () {
-      resolve(yield* usePluginSessionManager({ tools: (name) => ({ ask: askTool, two: twoQuestions, outside: outsideTool })[name], runtime, ...options }))
+      resolve(yield* usePluginSessionManager({ tools: (name) => ({ ask: askTool, two: twoQuestions, outside: outsideTool })[name], runtime, report: warnFailure, ...options }))
       yield* suspend()
     })
   })

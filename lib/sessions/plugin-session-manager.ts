@@ -116,6 +116,7 @@ export function usePluginSessionManager({
   limits = {},
   instance,
   ends,
+  report,
   now = Date.now,
 }: PluginSessionManagerOptions): Operation<PluginSessionManager> {
   return resource(function* (provide) {
@@ -300,7 +301,7 @@ export function usePluginSessionManager({
           if (resumed) {
             outcomes[index] = { kind: 'accepted', callId, ...resumed }
             // Once written, as a stop is: the person's other pages that show this question learn it was answered.
-            if (ends) yield* announceCall(ends, clientId, callId, 'answered')
+            if (ends) yield* announceCall(ends, clientId, callId, 'answered', report)
             continue
           }
           // Read from this process's memory, and the store moved on: stopped or expired elsewhere, say so.
@@ -353,7 +354,7 @@ export function usePluginSessionManager({
           if ((yield* store.update(next, version)) !== undefined) {
             const session = live.get(clientId, sessionId)
             if (session) yield* session.halt(reason)
-            if (ends) yield* announceCall(ends, clientId, sessionId, 'stopped')
+            if (ends) yield* announceCall(ends, clientId, sessionId, 'stopped', report)
             return true
           }
         }

@@ -2,11 +2,12 @@ import { run } from 'effection'
 import { describe, expect, it, vi } from 'vitest'
 import { createMemorySessionStore } from './stores/memory-store'
 import { RoundLedger } from './round-ledger'
+import { warnFailure } from '../http/failure-log'
 
 describe('RoundLedger', () => {
   it('lets one round claim a state, keeps its answer for the next, and frees a state whose round was given up', () =>
     run(function* () {
-      const ledger = new RoundLedger(createMemorySessionStore(), 60_000)
+      const ledger = new RoundLedger(createMemorySessionStore(), 60_000, warnFailure)
       const first = yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })
       expect(first).toEqual({ kind: 'claimed', version: 1 })
       expect(yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })).toEqual({ kind: 'running', runningUntil: expect.any(Number) })
@@ -23,7 +24,7 @@ describe('RoundLedger', () => {
     run(function* () {
       // On a clock the test moves: no stall of the machine between two of these steps passes the lease.
       vi.useFakeTimers({ toFake: ['Date'] })
-      const ledger = new RoundLedger(createMemorySessionStore(), 60_000, 1_000)
+      const ledger = new RoundLedger(createMemorySessionStore(), 60_000, warnFailure, 1_000)
       const first = yield* ledger.claim({ stateId: 's1', toolName: 'book_flight' })
       expect(first).toEqual({ kind: 'claimed', version: 1 })
       // Renewed by its runner: still its.

@@ -1,5 +1,6 @@
 import type { Operation, Scope } from 'effection'
 import { DEFAULT_LEASE_MS, Lease, leaseLapsed } from './lease'
+import type { ReportFailure } from './report-failure'
 import { keptRecord, type SessionRecord } from './session-record'
 import type { SessionStore } from './session-store'
 
@@ -44,6 +45,8 @@ export class RoundLedger {
   constructor(
     private readonly store: SessionStore,
     private readonly keepMs: number,
+    /** Told of a claim's renewal the store did not answer. */
+    private readonly report: ReportFailure,
     readonly leaseMs: number = DEFAULT_LEASE_MS,
   ) {}
 
@@ -53,7 +56,7 @@ export class RoundLedger {
    * (each the last write under the lease, on the version the lease wrote last).
    */
   hold({ stateId, toolName, version, scope }: { stateId: string; toolName: string; version: number; scope: Scope }): HeldClaim {
-    const lease = new Lease({ scope, leaseMs: this.leaseMs, version, renew: (runningUntil, at) => this.renew({ stateId, toolName, version: at, runningUntil }) })
+    const lease = new Lease({ scope, leaseMs: this.leaseMs, version, renew: (runningUntil, at) => this.renew({ stateId, toolName, version: at, runningUntil }), report: this.report })
     return {
       keep: () => lease.keep(),
       answer: (result) => lease.end((at) => this.answer({ stateId, toolName, version: at, result })),

@@ -1,5 +1,6 @@
 import type { AnyMcpTool } from '../tools/types'
 import type { CallEnds } from './call-ends'
+import type { ReportFailure } from './report-failure'
 import type { SessionRuntime } from './live-session'
 import type { SessionStore } from './session-store'
 
@@ -31,6 +32,8 @@ export interface PluginSessionManagerOptions {
    * (`GET /api/chats/:id/waiting`). Unset: not announced.
    */
   ends?: CallEnds
+  /** Told of a failure the sessions get over by themselves (a stop or an answer not announced): the server's log at `warn`. */
+  report: ReportFailure
   now?: () => number
 }
 

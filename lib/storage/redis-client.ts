@@ -6,6 +6,12 @@ export const REDIS_CONNECT_TIMEOUT_MS = 2000
 /** The longest wait between two attempts to reconnect. */
 const MAX_RECONNECT_DELAY_MS = 1000
 
+/**
+ * Redis went out of reach, or came back: `url` without its password; `cause`, the client's
+ * description of the connection's error (the network's or Redis's own words, never a command's).
+ */
+export type RedisOutage = { reachable: false; url: string; cause: string } | { reachable: true; url: string }
+
 export interface StoreClientOptions<S extends RedisScripts> {
   /** `REDIS_URL`. */
   url: string
@@ -17,8 +23,11 @@ export interface StoreClientOptions<S extends RedisScripts> {
   Unavailable: new (message: string, options: { cause: unknown }) => Error
   /** Up to this much is added at random to each reconnect delay, so instances do not retry in step. */
   jitterMs?: number
-  /** Say on the console when Redis becomes unreachable and reachable again (one store does, for all). */
-  logOutages?: boolean
+  /**
+   * Told once when Redis becomes unreachable, and once when it is reachable again: the server logs
+   * it (one store is told, for all). This layer has no log of its own: the composition root hands it this.
+   */
+  onOutage?: (outage: RedisOutage) => void
 }
 
 /**
@@ -28,9 +37,10 @@ export interface StoreClientOptions<S extends RedisScripts> {
  * instead, so that a wrong URL fails the start at once (`connect`), naming the URL without its
  * password. The store keeps its own scripts, keys, command timeouts and teardown.
  */
-export function createStoreClient<S extends RedisScripts>({ url, scripts, store, Unavailable, jitterMs = 0, logOutages = false }: StoreClientOptions<S>) {
+export function createStoreClient<S extends RedisScripts>({ url, scripts, store, Unavailable, jitterMs = 0, onOutage }: StoreClientOptions<S>) {
+  const redacted = redactUrl(url)
   /** How messages name the server: `Redis at <url without its password>`. */
-  const where = `Redis at ${redactUrl(url)}`
+  const where = `Redis at ${redacted}`
   let everReady = false
   let ready = false
   let lastError: unknown
@@ -48,11 +58,11 @@ export function createStoreClient<S extends RedisScripts>({ url, scripts, store,
   // Without a listener, an 'error' event would crash the process.
   client.on('error', (error: unknown) => {
     lastError = error
-    if (logOutages && ready) console.warn(`${where} is unreachable (${describeRedisError(error)}); reconnecting.`)
+    if (onOutage && ready) onOutage({ reachable: false, url: redacted, cause: describeRedisError(error) })
     ready = false
   })
   client.on('ready', () => {
-    if (logOutages && everReady && !ready) console.warn(`${where} is reachable again.`)
+    if (onOutage && everReady && !ready) onOutage({ reachable: true, url: redacted })
     everReady = ready = true
   })
 

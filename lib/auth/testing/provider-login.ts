@@ -1,3 +1,5 @@
+import type { SignIn } from '../sign-in'
+
 /**
  * Signs `login` in at the test provider by plain HTTP, as a browser would (its login form, then
  * its consent form, following its redirects with its cookies), from the authorization URL the
@@ -73,4 +75,29 @@ export async function signInOverHttp(
   const finished = await request()
   const session = finished.headers.getSetCookie().find((line) => line.startsWith('chat_session='))?.split(';')[0]
   return { location: finished.headers.get('location') ?? '', session, replay: request }
+}
+
+/** The `Set-Cookie` line of cookie `name` in `response`, if it sets one. */
+export const cookieOf = (response: Response, name: string) => response.headers.getSetCookie().find((line) => line.startsWith(`${name}=`))
+/** A `Set-Cookie` line's `name=value`, as the browser sends it back. */
+export const valueOf = (line: string | undefined) => line!.split(';')[0]!
+export const withCookie = (url: string, cookie: string, init: RequestInit = {}) => new Request(url, { ...init, headers: { ...(init.headers as Record<string, string>), cookie } })
+
+/**
+ * Signs `login` in to the app at `app` through the provider's own pages, as a browser does:
+ * `signIn.start`, the provider's forms, then `signIn.callback`. The callback's response, a
+ * request to send it again, and the session cookie it set (`chat_session=…`), if any.
+ */
+export async function signInThroughProvider(
+  signIn: Pick<SignIn, 'start' | 'callback'>,
+  { app, login, next = '/c/chat-1', browserCookie }: { app: string; login: string; next?: string; browserCookie?: string },
+) {
+  const started = await signIn.start(new Request(`${app}/auth/sign-in?next=${encodeURIComponent(next)}`))
+  if (started.status !== 303) throw new Error(`The sign-in did not start: ${started.status}`)
+  const flowCookie = [valueOf(cookieOf(started, 'chat_sign_in')), ...(browserCookie ? [browserCookie] : [])].join('; ')
+  const callbackUrl = await loginAtProvider(started.headers.get('location')!, login, { redirectUriPrefix: `${app}/auth/callback` })
+  const callbackRequest = () => withCookie(callbackUrl.href, flowCookie)
+  const response = await signIn.callback(callbackRequest())
+  const session = cookieOf(response, 'chat_session')
+  return { response, callbackRequest, session: session && valueOf(session) }
 }

@@ -1,6 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server'
 import { createSignal, scoped, spawn, type Operation, type Scope, type Subscription, type Task } from 'effection'
 import type { EventLog } from '../../sessions/session-store'
+import { warnFailure } from '../../http/failure-log'
 
 /** At most this many events of one call are kept for a client to resume from. */
 const MAX_EVENTS = 1000
@@ -107,7 +108,7 @@ export class CallLog {
             yield* scoped(() => forward({ events, callId, after, watch, write }))
           } catch (error) {
             // A read or the watcher's read that fails (the store unreachable) ends this connection; the client resumes elsewhere.
-            console.warn(`An MCP call's stream ended early: ${error instanceof Error ? error.message : String(error)}`)
+            warnFailure('mcp_call_stream_failed', 'an MCP call’s stream ended early', error)
           } finally {
             clearInterval(keepAlive)
             try {

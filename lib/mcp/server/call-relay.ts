@@ -19,6 +19,7 @@ import { asClientRequest, isCancellation, isRelayAnswer, reportingTo, type Cance
 import { RelayRequestIds } from './relay-request-ids'
 import { requestKey, type RelayAnswer, type RelayedCall, type RelayedCallRequest, type RequestId } from './relayed-call'
 import type { RoundState } from './round-state'
+import { warnFailure } from '../../http/failure-log'
 
 /** The call an answer names, as `readCall` found it (undefined: forgotten). */
 export interface CallRead {
@@ -91,7 +92,7 @@ export class CallRelay {
     this.log = new CallLog(options.scope, options.store.events, options.retryMs)
     this.tools = new Map(options.tools.map((tool) => [tool.name, tool]))
     this.ids = new RelayRequestIds(options.secret)
-    this.records = new CallRecords<RelayedCall>(options.store, { scope: options.scope, keepMs: options.keepMs, leaseMs: options.serving.ledger.leaseMs })
+    this.records = new CallRecords<RelayedCall>(options.store, { scope: options.scope, keepMs: options.keepMs, leaseMs: options.serving.ledger.leaseMs, report: warnFailure })
   }
 
   /** Whether `message` is a `tools/call` of a plugin tool: the relay serves it in a 2025 session. */
@@ -248,7 +249,7 @@ export class CallRelay {
       await this.continueCall({ callId: kept.callId, call: kept.call, round, session, takingOver: true })
     } catch (error) {
       // The round could not be run (the store unreachable): its lease passes again, and a stream takes it over then.
-      console.warn(`A relayed MCP call's round taken over failed: ${error instanceof Error ? error.message : String(error)}`)
+      warnFailure('mcp_round_takeover_failed', 'a relayed MCP call’s round taken over failed', error)
     }
   }
 

@@ -32,6 +32,7 @@ import { LocalSessions, RETRY_MS } from './restore-session'
 import { jsonRpcError, readBody, uncompressed } from './endpoint-http'
 import { authenticate, scopeRefusal } from './bearer-auth'
 import type { ResourceAuth } from './resource-auth'
+import { warnFailure } from '../../http/failure-log'
 
 export interface McpEndpointOptions {
   tools: readonly AnyMcpTool[]
@@ -141,7 +142,7 @@ export async function createMcpEndpoint(options: McpEndpointOptions): Promise<Mc
   })
   const serving = {
     scope,
-    ledger: new RoundLedger(store, ttlSeconds * 1000, options.roundLeaseMs),
+    ledger: new RoundLedger(store, ttlSeconds * 1000, warnFailure, options.roundLeaseMs),
     sample: createModelSampler(options.model),
     codec: createRoundStateCodec({
       secret: stateSecret,
@@ -380,7 +381,8 @@ function* forgetOldRecords(store: SessionStore): Operation<void> {
     try {
       next = yield* store.sweep(Date.now())
     } catch (error) {
-      console.warn(`The MCP endpoint's store could not be swept: ${error instanceof Error ? error.message : String(error)}`)
+      // Swept again at its next turn.
+      warnFailure('mcp_store_sweep_failed', 'the MCP endpoint’s store could not be swept', error)
     }
     yield* sleep(next === undefined ? SWEEP_IDLE_MS : Math.max(next - Date.now(), SWEEP_EVERY_MS))
   }

@@ -10,6 +10,7 @@ import { createResourceAuth, type ResourceAuth } from './resource-auth'
 import { connectBookingClient, firstChoices, type Era } from './testing/booking-client'
 import { serveFetch } from './testing/serve-fetch'
 import { recordConsoleLines } from '../../testing/console-lines'
+import { captureServerLog } from '../../telemetry/testing/server-log'
 
 const STATIC_TOKEN = 'a-static-token-for-one-machine-client'
 const SCOPES = ['tools:book_train', 'mcp:use']
@@ -22,10 +23,12 @@ let endpoint: McpEndpoint
 let authServer: TestAuthorizationServer
 let resourceAuth: ResourceAuth
 let logged: string[]
+let serverLog: ReturnType<typeof captureServerLog>
 const clients: Client[] = []
 
 beforeEach(async () => {
   logged = recordConsoleLines()
+  serverLog = captureServerLog()
   // The resource's origin serves its metadata (as the app's /.well-known route does) and /api/mcp.
   served = await serveFetch((request) =>
     new URL(request.url).pathname.startsWith('/.well-known/oauth-protected-resource') ? Promise.resolve(resourceAuth.metadataResponse()) : endpoint.handle(request),
@@ -41,6 +44,7 @@ afterEach(async () => {
   await endpoint.close()
   await authServer.stop().catch(() => {})
   vi.restoreAllMocks()
+  serverLog.restore()
 })
 
 /** An MCP host's OAuth client, in memory: it registers itself, and "opens" the authorization URL by keeping it. */
@@ -197,6 +201,9 @@ describe('/api/mcp as an OAuth protected resource', () => {
     await authServer.restart()
     await vi.waitFor(async () => expect((await post(INITIALIZE, token)).status).toBe(200), { timeout: 10_000, interval: 500 })
     expect(logged.filter((line) => line.includes(token))).toEqual([])
+    // The operator is told why, at warn, with its code: the network's error, never the token.
+    expect(serverLog.lines).toContainEqual(expect.objectContaining({ level: 'warn', code: 'mcp_auth_keys_unavailable', detail: expect.stringMatching(/\S/) }))
+    expect(JSON.stringify(serverLog.lines)).not.toContain(token)
   })
 })
 
@@ -222,5 +229,7 @@ describe('opaque access tokens, by introspection (MCP_AUTH_INTROSPECTION)', () =
     await authServer.stop()
     expect((await post(INITIALIZE, oauth.accessToken)).status).toBe(503)
     expect(logged.filter((line) => line.includes(oauth.accessToken))).toEqual([])
+    expect(serverLog.lines).toEqual([expect.objectContaining({ level: 'warn', code: 'mcp_auth_introspection_failed', errorType: expect.any(String), detail: expect.stringMatching(/\S/) })])
+    expect(JSON.stringify(serverLog.lines)).not.toContain(oauth.accessToken)
   })
 })

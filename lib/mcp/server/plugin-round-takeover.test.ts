@@ -8,6 +8,7 @@ import { reportingTo } from './relay-messages'
 import { RoundLedger } from '../../sessions/round-ledger'
 import { createRoundStateCodec } from './round-state'
 import { createGatedTool } from './testing/gated-tool'
+import { warnFailure } from '../../http/failure-log'
 
 const LEASE_MS = 1_000
 const BINDING = roundBinding('tools/call', '')
@@ -36,7 +37,7 @@ function serve(gate: () => Operation<void> = function* () {}) {
     counted.steps++
     yield* gate()
   })
-  const ledger = new RoundLedger(createMemorySessionStore(), 60_000, LEASE_MS)
+  const ledger = new RoundLedger(createMemorySessionStore(), 60_000, warnFailure, LEASE_MS)
   const serving: PluginToolServing = {
     scope,
     ledger,

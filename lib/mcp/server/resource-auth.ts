@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose'
 import type { AuthInfo } from '@modelcontextprotocol/server'
+import { logFailure } from '../../http/failure-log'
 
 /**
  * `/api/mcp` as an OAuth 2.1 protected resource (MCP's authorization section, RFC 9728): it takes
@@ -87,7 +88,7 @@ export function createResourceAuth(options: ResourceAuthOptions): ResourceAuth {
     try {
       jwks = await issuerKeys()
     } catch (error) {
-      console.warn(`MCP_AUTH_ISSUER's keys cannot be found: ${describe(error)}`)
+      unreachable('mcp_auth_keys_unavailable', 'MCP_AUTH_ISSUER’s keys cannot be found', error)
       return { ok: false, status: 503, message: 'The authorization server cannot be reached to check the access token. Try again in a moment.' }
     }
     try {
@@ -101,7 +102,7 @@ export function createResourceAuth(options: ResourceAuthOptions): ResourceAuth {
     } catch (error) {
       const refused = jwtRefusal(error)
       if (refused) return { ok: false, status: 401, message: refused }
-      console.warn(`MCP_AUTH_ISSUER's keys cannot be fetched: ${describe(error)}`)
+      unreachable('mcp_auth_keys_unavailable', 'MCP_AUTH_ISSUER’s keys cannot be fetched', error)
       return { ok: false, status: 503, message: 'The authorization server cannot be reached to check the access token. Try again in a moment.' }
     }
   }
@@ -122,7 +123,7 @@ export function createResourceAuth(options: ResourceAuthOptions): ResourceAuth {
       if (!response.ok) throw new Error(`the introspection endpoint answered ${response.status}`)
       answer = (await response.json()) as Record<string, unknown>
     } catch (error) {
-      console.warn(`MCP_AUTH_INTROSPECTION cannot be asked: ${describe(error)}`)
+      unreachable('mcp_auth_introspection_failed', 'MCP_AUTH_INTROSPECTION cannot be asked', error)
       return { ok: false, status: 503, message: 'The authorization server cannot be reached to check the access token. Try again in a moment.' }
     }
     if (answer.active !== true) return { ok: false, status: 401, message: 'Unauthorized: the access token is not active (expired, revoked or unknown).' }
@@ -202,6 +203,11 @@ async function discoverJwksUri(issuer: string): Promise<string> {
   throw last
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
+/**
+ * The authorization server could not be asked (each request is refused with a 503 meanwhile):
+ * at `warn`, with the error's description, which is the network's or the authorization server's
+ * (a JWKS or introspection answer), never the token's.
+ */
+function unreachable(code: string, msg: string, error: unknown): void {
+  logFailure(code, msg, error, { level: 'warn', detail: error instanceof Error ? error.message : String(error) })
 }

@@ -1,6 +1,6 @@
 import { ensure, resource, until, type Operation } from 'effection'
 import { createClient, defineScript, ErrorReply, type CommandParser } from 'redis'
-import { createStoreClient, REDIS_CONNECT_TIMEOUT_MS } from '../../storage/redis-client'
+import { createStoreClient, REDIS_CONNECT_TIMEOUT_MS, type RedisOutage } from '../../storage/redis-client'
 import { encodeSessionRecord, SessionRecordError, type SessionRecord } from '../session-record'
 import { SessionLimitError } from '../errors'
 import { SessionStoreUnavailableError, type EventLog, type LoggedEvent, type SessionStore, type StoredSession } from '../session-store'
@@ -12,7 +12,11 @@ export interface RedisSessionStoreOptions {
   url: string
   /** Put before every key, so that several apps can share one Redis. */
   prefix?: string
+  /** Told when Redis becomes unreachable and reachable again (the server logs it: this store is the one told, for all). */
+  onOutage?: (outage: RedisOutage) => void
 }
+
+export type { RedisOutage }
 
 /** A command that has no answer within this time fails, as if Redis were down. */
 const COMMAND_TIMEOUT_MS = 500
@@ -130,7 +134,7 @@ return version`,
  * Measured on our 2-core VM against a local redis-server (a 1.3 KB record): a CAS update costs
  * about 0.35 ms (p50) when idle and 0.16 ms back to back; a `get` about 0.14 ms.
  */
-export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionStoreOptions): Operation<SessionStore> {
+export function useRedisSessionStore({ url, prefix = 'elicit:', onOutage }: RedisSessionStoreOptions): Operation<SessionStore> {
   return resource(function* (provide) {
     const redis = createStoreClient({
       url,
@@ -138,7 +142,7 @@ export function useRedisSessionStore({ url, prefix = 'elicit:' }: RedisSessionSt
       store: 'The session store',
       Unavailable: SessionStoreUnavailableError,
       jitterMs: 50,
-      logOutages: true,
+      onOutage,
     })
     const { client } = redis
     // A command unanswered within COMMAND_TIMEOUT_MS fails (Redis hung, or the network gone quiet).
