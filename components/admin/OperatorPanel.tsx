@@ -42,7 +42,7 @@ export function OperatorPanel({ view }: { view: OperatorView }) {
         <h2 id="waiting-heading" className={HEADING}>
           Tool calls waiting for an answer ({view.waiting.length})
         </h2>
-        <p className={NOTE}>Every instance’s, from the sessions’ store. Ending one stops it at once; the person’s chat says an operator ended it when they next answer it.</p>
+        <p className={NOTE}>Every instance’s, from the sessions’ store. Ending one stops it at once, and the person’s chat says an operator ended it.</p>
         {view.waiting.length === 0 ? (
           <p className={EMPTY}>No tool call is waiting.</p>
         ) : (
@@ -74,7 +74,8 @@ export function OperatorPanel({ view }: { view: OperatorView }) {
                   <td className={`${CELL} break-all font-mono`}>{server.name}</td>
                   <td className={`${CELL} break-words`}>
                     {server.status}
-                    {server.error ? <span className="block text-xs text-zinc-600 dark:text-zinc-400">{server.error}</span> : null}
+                    {/* A server starting again keeps the error it last failed with: said as the last failure, not as its state now. */}
+                    {server.error ? <span className="block text-xs text-zinc-600 dark:text-zinc-400">{server.status === 'failed' ? server.error : `Last failure: ${server.error}`}</span> : null}
                   </td>
                 </tr>
               ))}
