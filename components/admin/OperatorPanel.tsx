@@ -71,7 +71,8 @@ export function OperatorPanel({ view }: { view: OperatorView }) {
             <tbody>
               {view.servers.map((server) => (
                 <tr key={server.name}>
-                  <td className={`${CELL} break-all font-mono`}>{server.name}</td>
+                  {/* Room for a short name whole beside a long error on a phone; a longer one breaks anywhere. */}
+                  <td className={`${CELL} min-w-24 break-all font-mono`}>{server.name}</td>
                   <td className={`${CELL} break-words`}>
                     {server.status}
                     {/* A server starting again keeps the error it last failed with: said as the last failure, not as its state now. */}
