@@ -1,6 +1,8 @@
 import AxeBuilder from '@axe-core/playwright'
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as base, expect, type Locator, type Page } from '@playwright/test'
+import type { OperatorView } from '../lib/protocol/operator-view'
 import { BookingCard } from '../plugins/book-flight/e2e/booking-card'
+import { writeMcpConfig } from './fixtures/mcp-servers'
 import { ChatPage } from './pages/chat-page'
 import { appsFixture, type Apps } from './support/apps-fixture'
 
@@ -24,13 +26,26 @@ async function expectAccessible(page: Page, screen: string) {
   }
 }
 
+/** Each row of a table's body as the operator reads it: its cells' text. */
+function rowsOf(table: Locator): Promise<string[][]> {
+  return table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => (cell as HTMLElement).innerText.trim())))
+}
+
+/** `12:04:05 UTC`, as the view writes a moment. */
+function clockOf(iso: string): string {
+  return `${new Date(iso).toISOString().slice(11, 19)} UTC`
+}
+
 test.describe("the operator's view", () => {
   // Eight axe runs (two screens, each at two widths in light and dark) on a shared 2-core machine.
   test.setTimeout(300_000)
 
   test('an admin sees the booking question waiting, ends it, and the person’s chat says an operator ended it; others are refused', async ({ apps, page, browser }) => {
     // Kept in memory for 10 min: the check that it is hot does not race the axe runs before it.
-    const app = await apps.start({ env: { ADMIN_TOKEN, INSTANCE_NAME: 'instance-a', MODEL_BUDGET_TOKENS_PER_DAY: '1000000', PLUGIN_SESSION_HOT_MS: '600000' } })
+    // Two MCP servers: one that answers, one that exits as it starts.
+    const app = await apps.start({
+      env: { ADMIN_TOKEN, INSTANCE_NAME: 'instance-a', MODEL_BUDGET_TOKENS_PER_DAY: '1000000', PLUGIN_SESSION_HOT_MS: '600000', MCP_CONFIG: writeMcpConfig({ only: ['faulty', 'broken'] }) },
+    })
 
     // The person asks for a booking: its first question waits.
     const chat = new ChatPage(page)
@@ -77,6 +92,16 @@ test.describe("the operator's view", () => {
       const refusals = admin.getByRole('table', { name: 'Refusals in the last hour' })
       await expect(refusals.getByRole('row', { name: /wrong_admin_token/ })).toContainText('1')
       await expect(refusals.getByRole('row', { name: /admin_only/ })).toContainText('2')
+      // The MCP servers as mcp.json names them: faulty connected, broken failed with why (it is started again and again, so read again till it is seen failed).
+      const servers = admin.getByRole('table', { name: 'External MCP servers' })
+      await expect(async () => {
+        await admin.getByRole('button', { name: 'Refresh' }).click()
+        expect(await rowsOf(servers)).toEqual([
+          ['faulty', 'ready'],
+          ['broken', 'failed\nit could not be started: Connection closed (the process exited with code 3); its stderr ended with: fault-server: told to exit at once'],
+        ])
+      }).toPass({ timeout: 20_000 })
+      await admin.screenshot({ path: test.info().outputPath('operator-view-as-opened.png'), fullPage: true })
       await expectAccessible(admin, 'operator-view')
 
       // The admin ends it: the list empties; ending it again is refused, it waits no more.
@@ -97,5 +122,58 @@ test.describe("the operator's view", () => {
     await expect(booking.flightList).toHaveCount(0)
     await page.reload()
     await expect(booking.root).toContainText('An operator ended this question.')
+  })
+
+  test('a call that waited across a restart is shown cold, waiting since the moment it began; answered after, the booking completes', async ({ apps, page, browser }) => {
+    // Two servers to start, one after the other, and a booking to its end.
+    test.setTimeout(120_000)
+    const env = { ADMIN_TOKEN, INSTANCE_NAME: 'instance-a' }
+    const first = await apps.start({ env })
+    const viewOf = async (url: string) => (await (await fetch(`${url}/api/admin/operator`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as OperatorView
+
+    const chat = new ChatPage(page)
+    await page.goto(first.url)
+    await expect(chat.composer).toBeEditable()
+    const asked = Date.now()
+    await chat.say('Book a flight from NYC to LAX')
+    const booking = BookingCard.nth(page)
+    await expect(booking.flights.first()).toBeEnabled()
+    const shown = Date.now()
+    const before = await viewOf(first.url)
+    expect(before.waiting).toEqual([expect.objectContaining({ tool: 'book_flight', question: 'pickFlight', instance: 'instance-a', hot: true })])
+    const { since, callId } = before.waiting[0]!
+    // Since it began to wait: after the person asked, before their page showed the question.
+    expect(Date.parse(since)).toBeGreaterThanOrEqual(asked)
+    expect(Date.parse(since)).toBeLessThanOrEqual(shown)
+
+    // The server is killed (kill -9) and started again: the same instance, port and data.
+    await first.kill()
+    const second = await apps.start({ env, port: first.port, dataDir: first.dataDir })
+
+    const adminContext = await browser.newContext()
+    try {
+      expect((await adminContext.request.post(`${second.url}/api/admin/session`, { data: { token: ADMIN_TOKEN } })).status()).toBe(200)
+      const admin = await adminContext.newPage()
+      await admin.goto(`${second.url}/admin`)
+      const waiting = admin.getByRole('listitem', { name: 'book_flight, question pickFlight' })
+      await expect(waiting).toContainText('cold: an answer replays its journal')
+      await expect(waiting).toContainText(`since ${clockOf(since)}`)
+      await expect(waiting).toContainText('instance-a')
+      await admin.screenshot({ path: test.info().outputPath('cold-call.png'), fullPage: true })
+      expect((await viewOf(second.url)).waiting).toEqual([expect.objectContaining({ callId, since, hot: false })])
+
+      // The person answers on the page they had open: the tool is replayed, its next question waits, hot now.
+      await booking.pickFlight(0)
+      await expect(booking.freeSeats.first()).toBeEnabled()
+      await admin.getByRole('button', { name: 'Refresh' }).click()
+      const seat = admin.getByRole('listitem', { name: 'book_flight, question pickSeat' })
+      await expect(seat).toContainText('hot: an answer resumes it')
+      const ticket = await booking.expectConfirmed({ seat: await booking.pickFreeSeat() })
+      await expect(chat.lastAssistantMessage()).toContainText(ticket)
+      await admin.getByRole('button', { name: 'Refresh' }).click()
+      await expect(admin.getByRole('heading', { name: 'Tool calls waiting for an answer (0)' })).toBeVisible()
+    } finally {
+      await adminContext.close()
+    }
   })
 })

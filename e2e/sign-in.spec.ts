@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Browser, type Page } from '@playwright/test'
+import type { OperatorView } from '../lib/protocol/operator-view'
 import { startTestOidcProvider, type TestOidcProvider } from '../lib/testing/oidc-provider'
 import { freePort } from '../lib/testing/server-process'
 import { BookingCard } from '../plugins/book-flight/e2e/booking-card'
@@ -64,7 +65,7 @@ test('every API answers an unsigned request 401 sign_in_required, and /api/mcp i
   expect(await mcp.text()).toContain('MCP_AUTH_TOKEN')
 })
 
-test('alice signs in and back to where she was; on her phone she sees the same chat and answers the question waiting there; bob sees none of it', async ({ browser }) => {
+test('alice signs in and back to where she was; on her phone she sees the same chat and answers the question waiting there; bob sees none of it; alice, an admin, sees it waiting at /admin and ends it, bob is refused', async ({ browser }) => {
   test.setTimeout(150_000)
   const laptop = await newPerson(browser)
   await laptop.page.goto('/?from=bookmark')
@@ -107,13 +108,36 @@ test('alice signs in and back to where she was; on her phone she sees the same c
   const forBob = await bob.page.request.get('/api/admin/usage')
   expect(forBob.status()).toBe(401)
   expect((await forBob.json()).error.code).toBe('admin_only')
-  // The operator's view likewise: alice, signed in as an admin, sees her booking waiting on its seat; bob sees it is not for him.
+  // The operator's view likewise (no ADMIN_TOKEN here: only the sign-in's admins). Alice, named in
+  // AUTH_ADMIN_EMAILS, sees her booking waiting on its seat, and its API answers her.
   await laptop.page.goto('/admin')
-  await expect(laptop.page.getByRole('listitem', { name: 'book_flight, question pickSeat' })).toBeVisible()
+  await expect(laptop.page.getByRole('heading', { name: 'Operator’s view' })).toBeVisible()
+  await expect(laptop.page.getByRole('heading', { name: 'Tool calls waiting for an answer (1)' })).toBeVisible()
+  const waiting = laptop.page.getByRole('listitem', { name: 'book_flight, question pickSeat' })
+  await expect(waiting).toContainText('hot: an answer resumes it')
+  const asAlice = await laptop.page.request.get('/api/admin/operator')
+  expect(asAlice.status()).toBe(200)
+  const { waiting: calls } = (await asAlice.json()) as OperatorView
+  expect(calls).toEqual([expect.objectContaining({ tool: 'book_flight', question: 'pickSeat', hot: true })])
+  const { account: hashed, callId } = calls[0]!
+  await expect(waiting).toContainText(hashed)
+  // Bob, signed in but no admin, is told the page is for admins, and the API refuses him with the contract's admin_only: to read, and to end her call.
   await bob.page.goto('/admin')
-  await expect(bob.page.getByText('This page is for admins: sign in as one')).toBeVisible()
+  await expect(bob.page.getByText('This page is for admins: sign in as one (AUTH_ADMIN_EMAILS, AUTH_ADMIN_GROUPS). No ADMIN_TOKEN is configured.')).toBeVisible()
   await expect(bob.page.getByRole('heading', { name: /Tool calls waiting/ })).toHaveCount(0)
-  expect((await bob.page.request.get('/api/admin/operator')).status()).toBe(401)
+  await expect(bob.page.getByRole('button', { name: /^End / })).toHaveCount(0)
+  for (const refused of [
+    await bob.page.request.get('/api/admin/operator'),
+    await bob.page.request.post('/api/admin/waiting-calls/end', { data: { account: hashed, callId }, headers: { 'sec-fetch-site': 'same-origin' } }),
+  ]) {
+    expect(refused.status()).toBe(401)
+    expect((await refused.json()).error).toEqual({ code: 'admin_only', message: expect.stringContaining('This is for admins') })
+  }
+  // Alice ends it from the view: the list empties, and her phone, where the seat map was, says an operator ended it.
+  await waiting.getByRole('button', { name: /^End book_flight's question pickSeat/ }).click()
+  await expect(laptop.page.getByRole('heading', { name: 'Tool calls waiting for an answer (0)' })).toBeVisible()
+  await expect(onPhone.root).toContainText('The plugin session was stopped: An operator ended this question.')
+  await expect(onPhone.freeSeats).toHaveCount(0)
   await Promise.all([laptop.context.close(), phone.context.close(), bob.context.close()])
 })
 

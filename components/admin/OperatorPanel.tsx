@@ -1,14 +1,9 @@
 import type { OperatorView, WaitingCallView } from '@/lib/protocol'
 import { EndCallButton } from './EndCallButton'
+import { McpServersSection } from './McpServersSection'
+import { CELL, EMPTY, HEAD_CELL, HEADING, NOTE, SECTION, TABLE } from './panel-styles'
 import { RefreshButton } from './RefreshButton'
 
-const SECTION = 'mt-8'
-const HEADING = 'text-base font-semibold text-zinc-900 dark:text-zinc-50'
-const NOTE = 'mt-1 text-sm text-zinc-600 dark:text-zinc-400'
-const EMPTY = 'mt-3 text-sm text-zinc-600 dark:text-zinc-400'
-const TABLE = 'mt-3 w-full text-left text-sm text-zinc-800 dark:text-zinc-200'
-const HEAD_CELL = 'border-b border-zinc-300 py-1.5 pr-3 font-medium text-zinc-600 dark:border-zinc-700 dark:text-zinc-400'
-const CELL = 'border-b border-zinc-200 py-1.5 pr-3 align-top dark:border-zinc-800'
 
 /** "4 min", "2 h 5 min", "12 s": how long from `from` to `to`. */
 function duration(from: string, to: string): string {
@@ -42,7 +37,7 @@ export function OperatorPanel({ view }: { view: OperatorView }) {
         <h2 id="waiting-heading" className={HEADING}>
           Tool calls waiting for an answer ({view.waiting.length})
         </h2>
-        <p className={NOTE}>Every instance’s, from the sessions’ store. Ending one stops it at once; the person’s chat says an operator ended it when they next answer it.</p>
+        <p className={NOTE}>Every instance’s, from the sessions’ store. Ending one stops it at once, and the person’s chat says an operator ended it.</p>
         {view.waiting.length === 0 ? (
           <p className={EMPTY}>No tool call is waiting.</p>
         ) : (
@@ -54,34 +49,7 @@ export function OperatorPanel({ view }: { view: OperatorView }) {
         )}
       </section>
 
-      <section aria-labelledby="servers-heading" className={SECTION}>
-        <h2 id="servers-heading" className={HEADING}>
-          External MCP servers
-        </h2>
-        {view.servers.length === 0 ? (
-          <p className={EMPTY}>None is configured (mcp.json).</p>
-        ) : (
-          <table className={TABLE} aria-labelledby="servers-heading">
-            <thead>
-              <tr>
-                <th scope="col" className={HEAD_CELL}>Server</th>
-                <th scope="col" className={HEAD_CELL}>State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {view.servers.map((server) => (
-                <tr key={server.name}>
-                  <td className={`${CELL} break-all font-mono`}>{server.name}</td>
-                  <td className={`${CELL} break-words`}>
-                    {server.status}
-                    {server.error ? <span className="block text-xs text-zinc-600 dark:text-zinc-400">{server.error}</span> : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <McpServersSection servers={view.servers} />
 
       <section aria-labelledby="refusals-heading" className={SECTION}>
         <h2 id="refusals-heading" className={HEADING}>
