@@ -225,6 +225,7 @@ export function* runTurn({
         }
         const traced = trace?.modelCall()
         let step: ModelStepResult
+        let calls: ToolCall[]
         try {
           step = yield* streamModelStep({
             model: config.model,
@@ -236,7 +237,14 @@ export function* runTurn({
             emit,
             observe: config.observeModelCall,
           })
-          traced?.({ step, messages: () => conversation })
+          // The calls' ids are issued before the span is told of them: its output, the next call's input and each
+          // `execute_tool` span then name a call by the same id.
+          calls = step.toolCalls.map(({ id, name, input }) => ({
+            id: config.callIds.issue(id, clientId),
+            type: 'function',
+            function: { name, arguments: JSON.stringify(input ?? {}) },
+          }))
+          traced?.({ step, callIds: calls.map((call) => call.id), messages: () => conversation })
         } catch (error) {
           traced?.({ error })
           throw error
@@ -252,12 +260,6 @@ export function* runTurn({
           conversation.push({ role: 'assistant', content: step.text })
           break
         }
-
-        const calls: ToolCall[] = step.toolCalls.map(({ id, name, input }) => ({
-          id: config.callIds.issue(id, clientId),
-          type: 'function',
-          function: { name, arguments: JSON.stringify(input ?? {}) },
-        }))
         conversation.push({ role: 'assistant', content: step.text || null, tool_calls: calls })
         waiting = yield* drive(yield* startCalls(calls.map((call, index) => ({ call, input: step.toolCalls[index]!.input }))))
         if (waiting.length > 0) break

@@ -98,13 +98,15 @@ describe('contents on spans', () => {
 
     // The first model call: the person's message in, a tool call out.
     const [first] = named(turns.asked, 'chat ')
+    const callId = pickTrain.callId
     expect(parsed(first!, 'gen_ai.input.messages')).toEqual([{ role: 'user', parts: [{ type: 'text', content: MESSAGE }] }])
     expect(parsed(first!, 'gen_ai.output.messages')).toEqual([
       {
         role: 'assistant',
         parts: [
           { type: 'text', content: expect.stringContaining('Paris to Lyon') },
-          { type: 'tool_call', id: expect.any(String), name: 'book_train', arguments: { from: 'Paris', to: 'Lyon' } },
+          // The id this server issued, as the tool's span and the next model call name it.
+          { type: 'tool_call', id: callId, name: 'book_train', arguments: { from: 'Paris', to: 'Lyon' } },
         ],
         finish_reason: 'tool_calls',
       },
@@ -120,8 +122,8 @@ describe('contents on spans', () => {
     // The last piece: the tool's result; then the model call that read it, the whole conversation in, the reply out.
     const [finished] = named(turns.booked, 'execute_tool book_train')
     expect(finished!.attributes['gen_ai.tool.call.result']).toBe(toolResult.content)
+    expect(asking!.attributes['gen_ai.tool.call.id']).toBe(callId)
     const [summing] = named(turns.booked, 'chat ')
-    const callId = pickTrain.callId
     expect(parsed(summing!, 'gen_ai.input.messages')).toEqual([
       { role: 'user', parts: [{ type: 'text', content: MESSAGE }] },
       {

@@ -27,7 +27,7 @@ export interface TurnTrace {
   readonly context: Context
   /** A model call's span, ended by the first report of what came back (none: it was stopped). */
   /** `messages`: what the model was given (read only with content capture on). */
-  modelCall(): (outcome: { step?: ModelStepResult; error?: unknown; messages?: () => readonly Message[] }) => void
+  modelCall(): (outcome: { step?: ModelStepResult; callIds?: readonly string[]; error?: unknown; messages?: () => readonly Message[] }) => void
   /** A new tool call's span: its reference goes with the session's record. */
   startTool(call: ToolCall): SpanRef
   /** A resumed tool call's span (`PluginSessionManager.answer`'s `traceResume`). */
@@ -96,7 +96,7 @@ export function startTurnTrace({ tracer, model, chatId, captureContent, parent =
         within,
       )
       let ended = false
-      return ({ step, error, messages }) => {
+      return ({ step, callIds, error, messages }) => {
         if (ended) return
         ended = true
         if (step) {
@@ -108,7 +108,7 @@ export function startTurnTrace({ tracer, model, chatId, captureContent, parent =
           })
           if (captureContent) {
             if (messages) span.setAttribute('gen_ai.input.messages', JSON.stringify(messages().map(inputMessage)))
-            span.setAttribute('gen_ai.output.messages', JSON.stringify([outputMessage(step)]))
+            span.setAttribute('gen_ai.output.messages', JSON.stringify([outputMessage(step, callIds)]))
           }
         }
         if (error !== undefined) failed(span, error)
@@ -201,12 +201,13 @@ function parsedArguments(text: string): unknown {
   }
 }
 
-function outputMessage(step: ModelStepResult) {
+/** The model's answer in the conventions' shape, its tool calls under the ids this server issued for them (`callIds`, in order). */
+function outputMessage(step: ModelStepResult, callIds?: readonly string[]) {
   return {
     role: 'assistant',
     parts: [
       ...(step.text ? [{ type: 'text', content: step.text }] : []),
-      ...step.toolCalls.map((call) => ({ type: 'tool_call', id: call.id, name: call.name, arguments: call.input })),
+      ...step.toolCalls.map((call, index) => ({ type: 'tool_call', id: callIds?.[index] ?? call.id, name: call.name, arguments: call.input })),
     ],
     finish_reason: step.finishReason,
   }

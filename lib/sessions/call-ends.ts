@@ -78,6 +78,6 @@ export function* announceCall(ends: CallEnds, clientId: string, callId: string, 
   try {
     yield* ends.announce(clientId, callId)
   } catch (error) {
-    report('call_end_announce_failed', `a ${what} call could not be announced`, error)
+    report('call_end_announce_failed', `a call ${what} could not be announced to the other instances`, error)
   }
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startRedisServer, type RedisServer } from '../../sessions/testing/redis-server'
 import { openInScope } from '@/lib/testing/in-scope'
+import { captureServerLog } from '../../telemetry/testing/server-log'
+import { createBudget } from '../budget'
 import { BudgetStoreUnavailableError } from '../budget-store'
 import { describeBudgetStoreContract } from '../testing/budget-store-contract'
 import { useRedisBudgetStore } from './redis-store'
@@ -49,5 +51,33 @@ describe('redis budget store', () => {
 
   it('says where Redis was when it cannot be reached at start', async () => {
     await expect(openInScope(() => useRedisBudgetStore({ url: 'redis://127.0.0.1:1' }))).rejects.toThrow(/Cannot connect to Redis at redis:\/\/127\.0\.0\.1:1.*REDIS_URL/)
+  })
+
+  it('logs tokens it could not count as one error line, with the store’s reason and never the account, and the turn goes on', async () => {
+    const opened = await openInScope(() => useRedisBudgetStore({ url: server.url, prefix: 'count-log:' }))
+    const budget = createBudget({ store: opened.value, limitFor: () => 1000, now: () => Date.parse('2026-11-29T12:00:00Z') })
+    const log = captureServerLog({ content: false })
+    try {
+      await opened.run(() => budget.spend('client-alice', 40))
+      expect(log.lines).toEqual([])
+      await server.stop()
+      // Spending is after the model call: what it cannot count is reported, not thrown at the turn.
+      await opened.run(() => budget.spend('client-alice', 60))
+      expect(log.lines).toEqual([
+        {
+          time: expect.any(String),
+          level: 'error',
+          msg: 'a model call’s tokens were not counted',
+          code: 'budget_count_failed',
+          errorType: 'BudgetStoreUnavailableError',
+          detail: expect.stringMatching(/\S/),
+        },
+      ])
+      expect(JSON.stringify(log.lines)).not.toMatch(/alice/)
+    } finally {
+      log.restore()
+      await server.restart()
+      await opened.destroy()
+    }
   })
 })
