@@ -1,3 +1,4 @@
+import { hostname } from 'node:os'
 import AxeBuilder from '@axe-core/playwright'
 import { test as base, expect, type Locator, type Page } from '@playwright/test'
 import type { OperatorView } from '../lib/protocol/operator-view'
@@ -127,8 +128,10 @@ test.describe("the operator's view", () => {
   test('a call that waited across a restart is shown cold, waiting since the moment it began; answered after, the booking completes', async ({ apps, page, browser }) => {
     // Two servers to start, one after the other, and a booking to its end.
     test.setTimeout(120_000)
-    const env = { ADMIN_TOKEN, INSTANCE_NAME: 'instance-a' }
+    // No INSTANCE_NAME: the instance is named by its host and port, which a restart keeps.
+    const env = { ADMIN_TOKEN }
     const first = await apps.start({ env })
+    const instance = `${hostname()}:${first.port}`
     const viewOf = async (url: string) => (await (await fetch(`${url}/api/admin/operator`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as OperatorView
 
     const chat = new ChatPage(page)
@@ -140,13 +143,13 @@ test.describe("the operator's view", () => {
     await expect(booking.flights.first()).toBeEnabled()
     const shown = Date.now()
     const before = await viewOf(first.url)
-    expect(before.waiting).toEqual([expect.objectContaining({ tool: 'book_flight', question: 'pickFlight', instance: 'instance-a', hot: true })])
+    expect(before.waiting).toEqual([expect.objectContaining({ tool: 'book_flight', question: 'pickFlight', instance, hot: true })])
     const { since, callId } = before.waiting[0]!
     // Since it began to wait: after the person asked, before their page showed the question.
     expect(Date.parse(since)).toBeGreaterThanOrEqual(asked)
     expect(Date.parse(since)).toBeLessThanOrEqual(shown)
 
-    // The server is killed (kill -9) and started again: the same instance, port and data.
+    // The server is killed (kill -9) and started again: the same port and data, so the same instance.
     await first.kill()
     const second = await apps.start({ env, port: first.port, dataDir: first.dataDir })
 
@@ -158,9 +161,9 @@ test.describe("the operator's view", () => {
       const waiting = admin.getByRole('listitem', { name: 'book_flight, question pickFlight' })
       await expect(waiting).toContainText('cold: an answer replays its journal')
       await expect(waiting).toContainText(`since ${clockOf(since)}`)
-      await expect(waiting).toContainText('instance-a')
+      await expect(waiting).toContainText(instance)
       await admin.screenshot({ path: test.info().outputPath('cold-call.png'), fullPage: true })
-      expect((await viewOf(second.url)).waiting).toEqual([expect.objectContaining({ callId, since, hot: false })])
+      expect((await viewOf(second.url)).waiting).toEqual([expect.objectContaining({ callId, since, instance, hot: false })])
 
       // The person answers on the page they had open: the tool is replayed, its next question waits, hot now.
       await booking.pickFlight(0)

@@ -6,7 +6,7 @@
  * in every list, so a row of one can be found in another.
  */
 export interface OperatorView {
-  /** The instance that answered (`INSTANCE_NAME`, else its host and process id). */
+  /** The instance that answered (`INSTANCE_NAME`, else its host and port). */
   instance: string
   /** When it was read, ISO 8601. */
   at: string

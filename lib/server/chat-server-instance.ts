@@ -38,7 +38,7 @@ export interface ChatApp {
   trustProxy: boolean
   /** Where sessions are kept: 'embedded', 'redis' or 'memory'. */
   store: string
-  /** This instance's name (`INSTANCE_NAME`, else host and process id), kept in the session records it writes. */
+  /** This instance's name (`INSTANCE_NAME`, else host and port), kept in the session records it writes. */
   instance: string
   /** The chats kept on the server, in the sessions' store: the chat keeps its turns in them, the chats API serves them. */
   chats: OpenConversations & { limits: ConversationLimits }

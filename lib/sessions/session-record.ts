@@ -44,7 +44,7 @@ export interface SessionRecord {
   expiresAt: number
   /** When the store may forget the record altogether. */
   keepUntil: number
-  /** The server instance that wrote it last (`INSTANCE_NAME`, else host and process id): where its tool may be in memory. */
+  /** The server instance that wrote it last (`INSTANCE_NAME`, else host and port): where its tool may be in memory. */
   instance?: string
   /**
    * With traces on: the span of the tool call's latest piece (its start, or the resume that
