@@ -24,6 +24,12 @@ export interface BookingChat {
   id: string
   cookie?: string
   newChat?: boolean
+  /**
+   * As the chat page does while it shows a question: follow it on the server
+   * (`GET /api/chats/:id/waiting?questions=<elicit id>`, held until the person answers, then
+   * given up as the answer is sent), so that an answer or a Stop from another page reaches it.
+   */
+  follow?: boolean
 }
 
 export async function bookOverHttp({ baseUrl, serverPid, chat, timeoutMs = 30_000 }: { baseUrl: string; serverPid?: number; chat?: BookingChat; timeoutMs?: number }): Promise<Timed[]> {
@@ -32,8 +38,30 @@ export async function bookOverHttp({ baseUrl, serverPid, chat, timeoutMs = 30_00
   let newChat = chat?.newChat === true
   let messages: Message[] = []
   const timings: Timed[] = []
+  /** The page's request following the question it shows, once its headers have come. */
+  let following: { abort(): void; body: Promise<unknown> } | undefined
+
+  /** Gives up the question's follow, as the page does when it sends the answer: the request aborted. */
+  async function stopFollowing() {
+    if (!following) return
+    following.abort()
+    await following.body
+    following = undefined
+  }
+
+  async function follow(question: PluginElicitRequestEvent) {
+    const controller = new AbortController()
+    const response = await fetch(`${baseUrl}/api/chats/${encodeURIComponent(chatId!)}/waiting?questions=${encodeURIComponent(question.elicitId)}`, {
+      headers: { accept: 'application/x-ndjson', ...(cookie ? { cookie } : {}) },
+      signal: AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]),
+    })
+    if (!response.ok) throw new Error(`follow: HTTP ${response.status} ${await response.text()}`)
+    // Read until it is given up: an answer on this page ends the follow from here, not from the server.
+    following = { abort: () => controller.abort(), body: response.text().catch(() => undefined) }
+  }
 
   async function post(kind: RequestKind, body: unknown): Promise<ChatEvent[]> {
+    await stopFollowing()
     const cpuBefore = serverPid === undefined ? 0 : processCpuMs(serverPid)
     const started = performance.now()
     const response = await fetch(`${baseUrl}/api/chat`, {
@@ -51,6 +79,8 @@ export async function bookOverHttp({ baseUrl, serverPid, chat, timeoutMs = 30_00
     const events = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as ChatEvent)
     const state = events.findLast((event) => event.type === 'conversation_state')
     if (state) messages = state.messages
+    const question = chat?.follow ? events.find((event): event is PluginElicitRequestEvent => event.type === 'plugin_elicit_request') : undefined
+    if (question) await follow(question)
     return events
   }
 
@@ -68,9 +98,9 @@ export async function bookOverHttp({ baseUrl, serverPid, chat, timeoutMs = 30_00
   return timings
 }
 
-/** A booking as the chat page makes one in a new chat: three turns naming it, the first making it (`newChat`), by a browser new to the server. */
+/** A booking as the chat page makes one in a new chat: three turns naming it, the first making it (`newChat`), by a browser new to the server, each question followed while it is shown. */
 export async function bookInNewChat(baseUrl: string): Promise<Timed[]> {
-  return await bookOverHttp({ baseUrl, chat: { id: newChatId(), newChat: true } })
+  return await bookOverHttp({ baseUrl, chat: { id: newChatId(), newChat: true, follow: true } })
 }
 
 function elicitOf(kind: RequestKind, events: ChatEvent[]): PluginElicitRequestEvent {

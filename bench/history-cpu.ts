@@ -25,10 +25,14 @@ export interface HistoryCpu {
   withoutChatMs: number
   /** …in a new chat made by its first turn (its three turns and their events stored). */
   withChatMs: number
-  /** The median, over the pairs of blocks run one after the other, of with ÷ without, − 1: the target is ≤ 0.10. */
+  /** …and as the chat page makes it: the same, and each question it shows followed until it is answered. */
+  followedMs: number
+  /** The median, over the sets of blocks run one after the other, of kept ÷ without, − 1: the turns' part. */
   growth: number
+  /** The same of followed ÷ without: the page's booking, the target (≤ 0.10). */
+  followedGrowth: number
   /** Server CPU per booking of each block, ms, in the order they ran. */
-  blocks: { without: number[]; withChat: number[] }
+  blocks: { without: number[]; withChat: number[]; followed: number[] }
 }
 
 /** Bookings at once, each way: flows per second, without `chatId` and each in a new chat kept on the server. */
@@ -65,30 +69,34 @@ export async function measureHistoryCpu({
   warmUp?: number
 }): Promise<HistoryCpu> {
   return await withServer(port, store, async (server, book) => {
-    const block = async (kept: boolean, bookings: number) => {
+    const block = async (way: BookingWay, bookings: number) => {
       const before = processCpuMs(server.pid)
-      for (let index = 0; index < bookings; index++) await book(kept)
-      return processCpuMs(server.pid) - before
+      for (let index = 0; index < bookings; index++) await book(way)
+      return (processCpuMs(server.pid) - before) / bookings
     }
-    await block(false, warmUp / 2)
-    await block(true, warmUp / 2)
-    const without: number[] = []
-    const withChat: number[] = []
+    for (const way of WAYS) await block(way, Math.round(warmUp / WAYS.length))
+    const measured: Record<BookingWay, number[]> = { without: [], kept: [], followed: [] }
     for (let index = 0; index < blocks; index++) {
-      // Alternating which goes first, too.
-      if (index % 2 === 0) {
-        without.push((await block(false, bookingsPerBlock)) / bookingsPerBlock)
-        withChat.push((await block(true, bookingsPerBlock)) / bookingsPerBlock)
-      } else {
-        withChat.push((await block(true, bookingsPerBlock)) / bookingsPerBlock)
-        without.push((await block(false, bookingsPerBlock)) / bookingsPerBlock)
+      // Which goes first turns too: each way runs first, second and last as often.
+      for (let step = 0; step < WAYS.length; step++) {
+        const way = WAYS[(index + step) % WAYS.length]!
+        measured[way].push(await block(way, bookingsPerBlock))
       }
     }
-    // Each pair of blocks ran side by side, so their ratio holds while the machine's load drifts
-    // from pair to pair (it moves a block's CPU by half on a shared machine); the median of the
-    // ratios leaves out a pair that another process's burst split.
-    const growth = median(without.map((ms, index) => withChat[index]! / ms)) - 1
-    return { store, bookings: bookingsPerBlock * blocks, withoutChatMs: median(without), withChatMs: median(withChat), growth, blocks: { without, withChat } }
+    // Each set of blocks ran side by side, so their ratio holds while the machine's load drifts
+    // from set to set (it moves a block's CPU by half on a shared machine); the median of the
+    // ratios leaves out a set that another process's burst split.
+    const growthOf = (way: BookingWay) => median(measured.without.map((ms, index) => measured[way][index]! / ms)) - 1
+    return {
+      store,
+      bookings: bookingsPerBlock * blocks,
+      withoutChatMs: median(measured.without),
+      withChatMs: median(measured.kept),
+      followedMs: median(measured.followed),
+      growth: growthOf('kept'),
+      followedGrowth: growthOf('followed'),
+      blocks: { without: measured.without, withChat: measured.kept, followed: measured.followed },
+    }
   })
 }
 
@@ -115,10 +123,10 @@ export async function measureHistoryConcurrent({
     const atOnce = async (kept: boolean) => {
       const cpuBefore = processCpuMs(server.pid)
       const started = performance.now()
-      await Promise.all(Array.from({ length: concurrent }, () => book(kept, timeoutMs)))
+      await Promise.all(Array.from({ length: concurrent }, () => book(kept ? 'kept' : 'without', timeoutMs)))
       return { rate: concurrent / ((performance.now() - started) / 1000), cpuMs: (processCpuMs(server.pid) - cpuBefore) / concurrent }
     }
-    for (let index = 0; index < 100; index++) await book(index % 2 === 0)
+    for (let index = 0; index < 100; index++) await book(index % 2 === 0 ? 'without' : 'kept')
     await atOnce(false)
     await atOnce(true)
     const result: HistoryConcurrent = { store, concurrent, without: [], withChat: [], cpuMs: { without: [], withChat: [] } }
@@ -134,12 +142,22 @@ export async function measureHistoryConcurrent({
   })
 }
 
-/** A production server on `store` for `measure`, with a booking each way: as an API client, or as the chat page books (a new chat, its id made by the browser, made by the first of its three turns). */
-async function withServer<T>(port: number, store: HistoryCpuStore, measure: (server: ServerProcess, book: (kept: boolean, timeoutMs?: number) => Promise<unknown>) => Promise<T>): Promise<T> {
+/**
+ * How a booking is made: as an API client (no `chatId`), as the chat page's turns alone (a new chat
+ * made by the first of its three turns, its id made by the browser), or as the chat page makes
+ * it, each question it shows followed on the server until it is answered (`follow`).
+ */
+export type BookingWay = 'without' | 'kept' | 'followed'
+const WAYS: readonly BookingWay[] = ['without', 'kept', 'followed']
+
+/** A production server on `store` for `measure`, with a booking each way. */
+async function withServer<T>(port: number, store: HistoryCpuStore, measure: (server: ServerProcess, book: (way: BookingWay, timeoutMs?: number) => Promise<unknown>) => Promise<T>): Promise<T> {
   const dataDir = makeTempDir('history-cpu')
   const server = await startServer({ port, env: { DATA_DIR: dataDir.path, REDIS_URL: '', SESSION_STORE: store === 'memory' ? 'memory' : '' } })
   try {
-    return await measure(server, (kept, timeoutMs) => bookOverHttp({ baseUrl: server.base, chat: kept ? { id: newChatId(), newChat: true } : undefined, timeoutMs }))
+    return await measure(server, (way, timeoutMs) =>
+      bookOverHttp({ baseUrl: server.base, chat: way === 'without' ? undefined : { id: newChatId(), newChat: true, follow: way === 'followed' }, timeoutMs }),
+    )
   } finally {
     await server.stop()
     dataDir.remove()
@@ -149,16 +167,19 @@ async function withServer<T>(port: number, store: HistoryCpuStore, measure: (ser
 export function describeHistoryCpu(result: HistoryCpu): string {
   const blocks = (values: number[]) => values.map((value) => value.toFixed(1)).join(' ')
   return (
-    `${result.store} store, ${result.bookings} bookings each: without chatId ${result.withoutChatMs.toFixed(2)} ms, with chatId ${result.withChatMs.toFixed(2)} ms (medians; blocks: ${blocks(result.blocks.without)} / ${blocks(result.blocks.withChat)}), ` +
-    `+${(result.growth * 100).toFixed(1)}% (the median of the pairs' ratios; target ≤ ${HISTORY_CPU_GROWTH_TARGET * 100}%; ${pairsInterval(result)}), the chat's making included`
+    `${result.store} store, ${result.bookings} bookings each way: without chatId ${result.withoutChatMs.toFixed(2)} ms; ` +
+    `as the page books, each question followed, ${result.followedMs.toFixed(2)} ms, ${signed(result.followedGrowth)} (the median of the sets' ratios; target ≤ ${HISTORY_CPU_GROWTH_TARGET * 100}%; ${interval(result, 'followed')}); ` +
+    `its turns alone ${result.withChatMs.toFixed(2)} ms, ${signed(result.growth)} (${interval(result, 'withChat')}); the chat's making included ` +
+    `(medians; blocks: ${blocks(result.blocks.without)} / ${blocks(result.blocks.withChat)} / ${blocks(result.blocks.followed)})`
   )
 }
 
-/** The pairs' mean growth with its 95% interval: an interval on one side of the target settles it on this machine. */
-function pairsInterval(result: HistoryCpu): string {
-  const { mean, low, high } = meanInterval(result.blocks.withChat.map((ms, index) => ms / result.blocks.without[index]! - 1))
-  const percent = (growth: number) => `${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%`
-  return `mean ${percent(mean)}, 95% interval ${percent(low)} to ${percent(high)}`
+const signed = (growth: number) => `${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%`
+
+/** A way's mean growth over the sets with its 95% interval: an interval on one side of the target settles it on this machine. */
+function interval(result: HistoryCpu, way: 'withChat' | 'followed'): string {
+  const { mean, low, high } = meanInterval(result.blocks[way].map((ms, index) => ms / result.blocks.without[index]! - 1))
+  return `mean ${signed(mean)}, 95% interval ${signed(low)} to ${signed(high)}`
 }
 
 /** The rate of bookings at once in kept chats ÷ without: the median of the rounds' (each round's two ran one after the other). */

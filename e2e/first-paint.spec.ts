@@ -46,3 +46,20 @@ test('a reload with a stored conversation never shows the empty state', async ({
   await page.reload()
   await expect(page.getByRole('heading', { name: 'What can I help with?' })).toBeVisible()
 })
+
+test('the chat’s first load carries at most 180 KiB of script, and no Zod (it comes with what first needs it)', async ({ page }) => {
+  const scripts: Array<{ url: string; bytes: Promise<number>; text: Promise<string> }> = []
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return
+    // Bytes as they came over the wire (compressed), as the first-load budget counts them.
+    scripts.push({ url: response.url(), bytes: response.request().sizes().then((sizes) => sizes.responseBodySize), text: response.text() })
+  })
+  await page.goto('/')
+  await expect(page.getByTestId('chat')).toHaveAttribute('data-ready', 'true')
+  await page.waitForLoadState('load')
+  const loaded = await Promise.all(scripts.map(async ({ url, bytes, text }) => ({ url, bytes: await bytes, text: await text })))
+  const total = loaded.reduce((sum, script) => sum + script.bytes, 0)
+  expect(loaded.length).toBeGreaterThan(0)
+  expect(total / 1024, loaded.map((script) => `${(script.bytes / 1024).toFixed(1)} KiB ${script.url}`).join('\n')).toBeLessThanOrEqual(180)
+  expect(loaded.filter((script) => script.text.includes('ZodError')).map((script) => script.url)).toEqual([])
+})

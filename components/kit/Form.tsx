@@ -1,12 +1,25 @@
 'use client'
 
-import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react'
-import { flatFormAnswerSchema, type FlatFormField } from '@/lib/mcp/client/flat-form'
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import type { FlatFormField } from '@/lib/mcp/client/flat-form'
 import { AnsweredField, controlProps, FIELD, LABEL, labelText, Notes } from './field-parts'
 import { NumberField } from './NumberField'
 import { TextField } from './TextField'
 
 type Values = Record<string, unknown>
+type AnswerChecks = typeof import('@/lib/mcp/client/flat-form-answer')
+
+/** The answers' check, loaded once, when a form is first shown: it needs Zod, which the chat's first load does not carry. */
+let answerChecks: Promise<AnswerChecks> | undefined
+function loadAnswerChecks(): Promise<AnswerChecks> {
+  // Zod told first not to compile parsers, which the page's CSP forbids (zod-without-eval.ts).
+  const loading = (answerChecks ??= import('@/lib/plugins/zod-without-eval').then(() => import('@/lib/mcp/client/flat-form-answer')))
+  // A load that failed (the network) is tried again by the next form or submit.
+  loading.catch(() => {
+    if (answerChecks === loading) answerChecks = undefined
+  })
+  return loading
+}
 
 /**
  * A form of several fields, one per field of an MCP form (`parseFlatForm` of a `requestedSchema`):
@@ -38,15 +51,33 @@ export function Form({
   children?: ReactNode
 }) {
   const id = useId()
-  const schema = useMemo(() => flatFormAnswerSchema(fields), [fields])
   const [values, setValues] = useState<Values>(() => Object.fromEntries(fields.map((field) => [field.name, initialValue(field)])))
   const [errors, setErrors] = useState<Record<string, string>>({})
+  /** Why the answer could not be checked (its check did not load), until the next submit. */
+  const [unchecked, setUnchecked] = useState<string>()
+  /** A submit waiting for the check to load: a second one meanwhile is the same click, not another answer. */
+  const submitting = useRef(false)
   const set = (name: string, value: unknown) => setValues((current) => ({ ...current, [name]: value }))
+  // Loaded while the person fills it in, so that a submit does not wait for it.
+  useEffect(() => {
+    if (!disabled) loadAnswerChecks().catch(() => {})
+  }, [disabled])
 
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault()
-    if (disabled) return
-    const checked = schema.safeParse(contentOf(fields, values))
+    if (disabled || submitting.current) return
+    let checks: AnswerChecks
+    submitting.current = true
+    try {
+      checks = await loadAnswerChecks()
+    } catch {
+      setUnchecked('The form could not be checked: the page could not reach the server. Try again.')
+      return
+    } finally {
+      submitting.current = false
+    }
+    setUnchecked(undefined)
+    const checked = checks.flatFormAnswerSchema(fields).safeParse(contentOf(fields, values))
     if (!checked.success) {
       const found: Record<string, string> = {}
       for (const issue of checked.error.issues) found[String(issue.path[0] ?? '')] ??= issue.message
@@ -78,6 +109,11 @@ export function Form({
           onChange={(value) => set(field.name, value)}
         />
       ))}
+      {unchecked ? (
+        <p role="alert" className="text-xs text-red-700 dark:text-red-300">
+          {unchecked}
+        </p>
+      ) : null}
       {children}
     </form>
   )

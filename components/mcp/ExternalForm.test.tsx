@@ -1,6 +1,6 @@
 // First: a DOM for the form (see the module).
 import { closeDomWindow } from '../testing/dom-window'
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { ElicitAnswer } from '@/lib/protocol'
 import { ExternalForm } from './ExternalForm'
@@ -88,20 +88,22 @@ function shown(onRespond: (answer: ElicitAnswer<Record<string, unknown>>) => voi
 }
 
 describe('an MCP server’s form', () => {
-  it('says why Accept with a required field empty sends nothing, on that field, and sends the answer typed once it is filled in', () => {
+  it('says why Accept with a required field empty sends nothing, on that field, and sends the answer typed once it is filled in', async () => {
     const answers: Array<ElicitAnswer<Record<string, unknown>>> = []
     const form = shown((answer) => answers.push(answer))
     expect(within(form).getByLabelText('Integer')).toHaveProperty('value', '42')
 
+    // The form's check is loaded apart from the page's first load: the refusal once it has come.
     act(() => fireEvent.click(within(form).getByRole('button', { name: 'Accept' })))
+    expect((await within(form).findByRole('alert')).textContent).not.toBe('')
     expect(answers).toEqual([])
     const name = within(form).getByLabelText(/^String \*?$/)
     expect(name.getAttribute('aria-invalid')).toBe('true')
-    expect(within(form).getByRole('alert').textContent).not.toBe('')
 
     act(() => fireEvent.change(name, { target: { value: 'Ada Lovelace' } }))
     act(() => fireEvent.change(within(form).getByLabelText('Integer'), { target: { value: '7' } }))
     act(() => fireEvent.click(within(form).getByRole('button', { name: 'Accept' })))
+    await waitFor(() => expect(answers).toHaveLength(1))
     expect(answers).toEqual([{ action: 'accept', content: expect.objectContaining({ name: 'Ada Lovelace', integer: 7, check: false, untitledSingleSelectEnum: 'Monica' }) }])
   })
 })

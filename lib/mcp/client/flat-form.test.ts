@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { FlatFormError, flatFormAnswerSchema, parseFlatForm } from './flat-form'
+import { FlatFormError, parseFlatForm } from './flat-form'
+import { flatFormAnswerSchema } from './flat-form-answer'
 
 const schema = {
   type: 'object',

@@ -3,7 +3,8 @@ import { question } from '../../tools/elicits'
 import { field } from '../../tools/form-fields'
 import type { McpToolContext } from '../../tools/types'
 import { EXTERNAL_QUESTION, type FormQuestion } from './external-questions'
-import { flatFormAnswerSchema, parseFlatForm } from './flat-form'
+import { flatFormAnswerSchema } from './flat-form-answer'
+import { parseFlatForm } from './flat-form'
 
 const json = z.record(z.string(), z.unknown())
 
