@@ -1,4 +1,4 @@
-import { resource, sleep, spawn, useScope, withResolvers, type Operation } from 'effection'
+import { resource, sleep, spawn, withResolvers, type Operation } from 'effection'
 import type { NamedElicitId } from '../protocol/elicit-id'
 import type { ExtendedMessage } from '../tools/sample-messages'
 import type { AnyMcpTool, ElicitAnswer } from '../tools/types'
@@ -66,8 +66,7 @@ export interface PluginSessionManager {
    * An accepted answer's tool goes on at once: the one waiting in this process (given the
    * answer from memory, the answer then written with what the tool does next: one write, not
    * two), else a replay of its journal. `parentMessages` is called only for a replay. Each
-   * accepted answer is announced (`ends`) once written, as a stop is, beside its tool's going on
-   * (the answer does not wait for the word to reach the other instances).
+   * accepted answer is announced (`ends`) once written, as a stop is.
    */
   answer(options: {
     clientId: string
@@ -121,7 +120,6 @@ export function usePluginSessionManager({
   now = Date.now,
 }: PluginSessionManagerOptions): Operation<PluginSessionManager> {
   return resource(function* (provide) {
-    const scope = yield* useScope()
     const timing: SessionTiming = { now, idleTimeoutMs, leaseMs, keepMs, instance }
     const live = yield* useLiveTools({ store, runtime, timing, hotMs, expiredReason: (toolName) => expiredReason(toolName, idleTimeoutMs) })
     let wakeSweep: (() => void) | undefined
@@ -302,10 +300,8 @@ export function usePluginSessionManager({
           }
           if (resumed) {
             outcomes[index] = { kind: 'accepted', callId, ...resumed }
-            // Once written, as a stop is: the person's other pages that show this question learn it was answered. Beside
-            // the tool's going on, not before it: with Redis the word is a PUBLISH, a round trip the answer need not wait for.
-            // A task of this resource's scope (ended with it); what fails is reported by `announceCall`.
-            if (ends) scope.run(() => announceCall(ends, clientId, callId, 'answered', report)).catch(() => undefined)
+            // Once written, as a stop is: the person's other pages that show this question learn it was answered.
+            if (ends) yield* announceCall(ends, clientId, callId, 'answered', report)
             continue
           }
           // Read from this process's memory, and the store moved on: stopped or expired elsewhere, say so.
