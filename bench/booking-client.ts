@@ -26,8 +26,8 @@ export interface BookingChat {
   newChat?: boolean
   /**
    * As the chat page does while it shows a question: follow it on the server
-   * (`GET /api/chats/:id/waiting?questions=<elicit id>`, held until the person answers, then
-   * given up as the answer is sent), so that an answer or a Stop from another page reaches it.
+   * (`GET /api/chats/:id/waiting?questions=<elicit id>`, held until the question is answered),
+   * so that an answer or a Stop from another page reaches it.
    */
   follow?: boolean
 }
@@ -38,30 +38,34 @@ export async function bookOverHttp({ baseUrl, serverPid, chat, timeoutMs = 30_00
   let newChat = chat?.newChat === true
   let messages: Message[] = []
   const timings: Timed[] = []
-  /** The page's request following the question it shows, once its headers have come. */
-  let following: { abort(): void; body: Promise<unknown> } | undefined
+  /** The request following the question shown, read to its end. */
+  let following: Promise<string> | undefined
 
-  /** Gives up the question's follow, as the page does when it sends the answer: the request aborted. */
-  async function stopFollowing() {
-    if (!following) return
-    following.abort()
-    await following.body
-    following = undefined
+  function follow(question: PluginElicitRequestEvent) {
+    following = fetch(`${baseUrl}/api/chats/${encodeURIComponent(chatId!)}/waiting?questions=${encodeURIComponent(question.elicitId)}`, {
+      headers: { accept: 'application/x-ndjson', ...(cookie ? { cookie } : {}) },
+      signal: AbortSignal.timeout(timeoutMs),
+    }).then(async (response) => {
+      const text = await response.text()
+      if (!response.ok) throw new Error(`follow: HTTP ${response.status} ${text}`)
+      return text
+    })
+    // Awaited by `followed`, after the answer: a failure meanwhile waits for it there.
+    following.catch(() => undefined)
   }
 
-  async function follow(question: PluginElicitRequestEvent) {
-    const controller = new AbortController()
-    const response = await fetch(`${baseUrl}/api/chats/${encodeURIComponent(chatId!)}/waiting?questions=${encodeURIComponent(question.elicitId)}`, {
-      headers: { accept: 'application/x-ndjson', ...(cookie ? { cookie } : {}) },
-      signal: AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]),
-    })
-    if (!response.ok) throw new Error(`follow: HTTP ${response.status} ${await response.text()}`)
-    // Read until it is given up: an answer on this page ends the follow from here, not from the server.
-    following = { abort: () => controller.abort(), body: response.text().catch(() => undefined) }
+  /**
+   * The follow ends once the question it names is answered: the server tells it (`call_answered`)
+   * and closes it. (The page gives it up as it sends the answer instead; the server's work is the
+   * same until then, and this way every follow is served whole, whatever the two requests' order.)
+   */
+  async function followed() {
+    const ending = following
+    following = undefined
+    if (ending && !(await ending).includes('"call_answered"')) throw new Error('follow: ended without the answer')
   }
 
   async function post(kind: RequestKind, body: unknown): Promise<ChatEvent[]> {
-    await stopFollowing()
     const cpuBefore = serverPid === undefined ? 0 : processCpuMs(serverPid)
     const started = performance.now()
     const response = await fetch(`${baseUrl}/api/chat`, {
@@ -79,8 +83,9 @@ export async function bookOverHttp({ baseUrl, serverPid, chat, timeoutMs = 30_00
     const events = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as ChatEvent)
     const state = events.findLast((event) => event.type === 'conversation_state')
     if (state) messages = state.messages
+    await followed()
     const question = chat?.follow ? events.find((event): event is PluginElicitRequestEvent => event.type === 'plugin_elicit_request') : undefined
-    if (question) await follow(question)
+    if (question) follow(question)
     return events
   }
 

@@ -1,12 +1,15 @@
 // What keeping chats on the server costs a booking (issue 25: at most +10% of CPU): the
 // production server with the embedded store, the server's CPU (from /proc) over bookings made
-// one after another, without `chatId` (nothing stored, as an API client) and as the chat page
-// books (a new chat, made by its first turn with `newChat`, its three turns and every batch of
-// events stored; the chat's making included), in alternating blocks so that the machine's drift
-// falls on both alike. Then 200 bookings at once each way (flows per second), alternating too.
+// one after another three ways, in rotating blocks so that the machine's drift falls on all
+// alike: without `chatId` (nothing stored, as an API client); the chat page's turns alone (a new
+// chat, made by its first turn with `newChat`, its three turns and every batch of events stored;
+// the chat's making included); and as the chat page books, which also follows each question it
+// shows (`GET /api/chats/:id/waiting`, held until the person answers, then given up) — the path
+// people take, on which the target is judged. Then 200 bookings at once, without chats and the
+// turns alone (flows per second), alternating too.
 // Alone: npx tsx bench/history-cpu.ts [bookings per block] [blocks]   (builds first if needed;
 // HISTORY_CPU_STORE=memory for sessions and chats in memory; HISTORY_CONCURRENT bookings at once, 200 by default, 0 for none;
-// HISTORY_WARM_UP bookings before the blocks, half each way, 1000 by default: a server's CPU per booking still fell by
+// HISTORY_WARM_UP bookings before the blocks, a third each way, 1000 by default: a server's CPU per booking still fell by
 // a third over its first thousand, and a block pair measured in that descent shared it unevenly)
 // In `npm run bench`: the conversations section (BENCH_HISTORY_CPU_BOOKINGS).
 import { newChatId } from '../lib/protocol'
