@@ -72,6 +72,8 @@ export interface ConversationStore {
   /** At most `limit` of the owner's chats, newest first (by `updatedAt`, then `id`), after `after` when given. */
   list(owner: string, options: { limit: number; after?: ListPosition }): Operation<ChatSummary[]>
   get(owner: string, id: string): Operation<Chat | undefined>
+  /** The chat's summary as `list` gives it (its title, times, the calls that wait), without reading its turns; undefined as `get`. */
+  summary(owner: string, id: string): Operation<ChatSummary | undefined>
   /**
    * Starts the chat's next turn with what the browser sent, and sets the title to `title` if the
    * chat has none yet; the new turn's index (from 0), or undefined when there is no such chat.

@@ -32,6 +32,8 @@ export interface Conversations {
   import(owner: string, exported: ChatExport): Operation<ChatSummary>
   /** The chat, or undefined: unknown, deleted, or another owner's. */
   get(owner: string, id: string): Operation<Chat | undefined>
+  /** The chat's summary (the calls it leaves waiting among it), without its turns: what a page following it needs to know. Undefined as `get`. */
+  summary(owner: string, id: string): Operation<ChatSummary | undefined>
   /**
    * Starts a turn of the chat with what the browser sent, before the engine streams anything,
    * and names the chat after its first message. The turn's index, for `appendEvents`.
@@ -141,6 +143,10 @@ export function useConversations({ store, limits = DEFAULT_CONVERSATION_LIMITS, 
 
       *get(owner, id) {
         return yield* store.get(owner, id)
+      },
+
+      *summary(owner, id) {
+        return yield* store.summary(owner, id)
       },
 
       *startTurn(owner, id, input, { create = false, events, json, check, memo } = {}) {

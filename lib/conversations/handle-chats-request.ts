@@ -108,8 +108,8 @@ async function answer({ app, request, endpoint, owner }: { app: ChatsApp; reques
     }
     case 'waiting': {
       const { calls } = parse(waitingChatQuerySchema, Object.fromEntries(new URL(request.url).searchParams), 'invalid_request')
-      // The stream names its calls only once the chat is known to be this owner's.
-      const chat = app.calls && (await run(() => conversations.get(owner, id)))
+      // The stream names its calls only once the chat is known to be this owner's: its summary, not its turns.
+      const chat = app.calls && (await run(() => conversations.summary(owner, id)))
       if (!chat) throw chatNotFound()
       // The questions (or calls) the page shows waiting, when it names them (only this owner's sessions are read):
       // one a turn closed meanwhile (a Stop or an answer on another page) is told at once; else the calls the chat keeps waiting.

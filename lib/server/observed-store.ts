@@ -88,6 +88,7 @@ export const CONVERSATION_STORE_OPERATIONS = [
   'create',
   'list',
   'get',
+  'summary',
   'startTurn',
   'appendEvents',
   'rename',

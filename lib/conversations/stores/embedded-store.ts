@@ -132,6 +132,7 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
         `select chats.id, title, created_at, updated_at, waiting_calls, state from chats left join chat_states using (owner, id)
          where chats.owner = ? and chats.id = ? and purge_at is null`,
       ),
+      summary: db.prepare<[string, string]>('select id, title, created_at, updated_at, waiting_calls from chats where owner = ? and id = ? and purge_at is null'),
       entries: db.prepare<[string, string]>('select turn, kind, data from chat_entries where owner = ? and chat_id = ? order by rowid'),
       // In place when the chat has one: cheaper than `insert or replace` (a delete and an insert), and a turn writes one at its end.
       putState: db.prepare<[string, string, string]>('insert into chat_states (owner, id, state) values (?, ?, ?) on conflict (owner, id) do update set state = excluded.state'),
@@ -243,6 +244,11 @@ export function useEmbeddedConversationStore({ directory }: EmbeddedConversation
           decodeEntry(entry.turn, entry.kind, entry.data),
         )
         return { ...summaryOf(row), turns: assembleTurns(entries, state), ...(state ? { conversationState: state } : {}) }
+      },
+
+      *summary(owner, id) {
+        const row = statements.summary.get(owner, id) as ListedRow | undefined
+        return row && summaryOf(row)
       },
 
       *startTurn(owner, id, options) {

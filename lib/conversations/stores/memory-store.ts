@@ -123,6 +123,11 @@ export function createMemoryConversationStore(): ConversationStore {
       return { ...summaryOf(chat), turns, ...(state ? { conversationState: state } : {}) }
     },
 
+    *summary(owner, id) {
+      const chat = live(owner, id)
+      return chat && summaryOf(chat)
+    },
+
     *startTurn(owner, id, { input, title, at, limits, create, events = [], json, check }) {
       if (create && chatsOf(owner).has(id)) return undefined
       if (create && shown(owner).length >= limits.maxChats) throw tooManyChats(limits.maxChats)

@@ -296,6 +296,14 @@ export function useRedisConversationStore({ url, prefix = 'elicit:' }: RedisConv
         }
       },
 
+      *summary(owner, id) {
+        const [title, createdAt, updatedAt, waiting, purgeAt] = yield* command<Array<string | null>>(() =>
+          timed.hmGet(keysOf(owner, id).chat, ['title', 'createdAt', 'updatedAt', 'waiting', 'purgeAt']),
+        )
+        if (title == null || purgeAt != null) return undefined
+        return { id, title, createdAt: Number(createdAt), updatedAt: Number(updatedAt), waitingCalls: JSON.parse(waiting ?? '[]') as string[] }
+      },
+
       *startTurn(owner, id, { input, title, at, limits, create, events, json, check }) {
         const text = JSON.stringify(input)
         const reply = yield* command<number>(() =>

@@ -151,6 +151,8 @@ export function describeConversationStoreContract(name: string, { expiresItself,
       const id = await waitingChat()
       expect((await run(() => chats.list(alice))).chats).toEqual([expect.objectContaining({ id, waitingCalls: [BOOKING_CALL.id] })])
       expect(await run(() => chats.get(alice, id))).toMatchObject({ waitingCalls: [BOOKING_CALL.id] })
+      // Its summary alone (what a page following it reads) says the same, as the list does.
+      expect(await run(() => chats.summary(alice, id))).toEqual((await run(() => chats.list(alice))).chats[0])
 
       const second = await run(() => chats.startTurn(alice, id, { pluginElicitResponses: [SEAT_ANSWER] }))
       // Answered but not yet done: the call still waits until its result streams.
@@ -199,6 +201,7 @@ export function describeConversationStoreContract(name: string, { expiresItself,
       const id = await waitingChat()
       expect(await run(() => chats.list(mallory))).toEqual({ chats: [] })
       expect(await run(() => chats.get(mallory, id))).toBeUndefined()
+      expect(await run(() => chats.summary(mallory, id))).toBeUndefined()
       expect(await codeOf(run(() => chats.startTurn(mallory, id, { text: 'hi' })))).toBe('chat_not_found')
       expect(await codeOf(run(() => chats.appendEvents(mallory, id, 0, [{ type: 'text', content: 'injected' }])))).toBe('chat_not_found')
       expect(await codeOf(run(() => chats.rename(mallory, id, 'Mine now')))).toBe('chat_not_found')
@@ -285,6 +288,7 @@ export function describeConversationStoreContract(name: string, { expiresItself,
       expect(restorableUntil).toBe(clock + UNDO_MS)
       expect(await run(() => chats.list(alice))).toEqual({ chats: [] })
       expect(await run(() => chats.get(alice, id))).toBeUndefined()
+      expect(await run(() => chats.summary(alice, id))).toBeUndefined()
       expect(await codeOf(run(() => chats.rename(alice, id, 'x')))).toBe('chat_not_found')
       expect(await codeOf(run(() => chats.delete(alice, id)))).toBe('chat_not_found')
       // The turn streaming when it was deleted still writes: undo loses nothing.
