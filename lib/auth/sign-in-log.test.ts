@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { run } from 'effection'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { startTestOidcProvider, type TestOidcProvider } from '@/lib/testing/oidc-provider'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { installRequestTelemetry, parsePeopleList } from '../http'
 import { serveFetch } from '../mcp/server/testing/serve-fetch'
 import { captureServerLog } from '../telemetry/testing/server-log'
@@ -10,19 +9,14 @@ import { createIdentityProvider } from './identity-provider'
 import { createSignIn } from './sign-in'
 import { createMemoryAuthStore } from './stores/memory-store'
 import { signInThroughProvider } from './testing/provider-login'
+import { TEST_APP as APP, TEST_SECRET as SECRET, useTestOidcProvider } from './testing/test-provider'
 
 /**
  * The request log of a signed-in person, over real HTTP with the request hook installed as the
  * server installs it: a signed-in request carries no browser-identity cookie, and its line's
  * `identity` is the account's, hashed.
  */
-const APP = 'http://127.0.0.1:3999'
-const SECRET = 'a-secret-for-the-sign-in-tests-only-0123456789'
-let op: TestOidcProvider
-beforeAll(async () => {
-  op = await startTestOidcProvider({ redirectUris: [`${APP}/auth/callback`] })
-})
-afterAll(() => op?.stop())
+const op = useTestOidcProvider()
 installRequestTelemetry()
 
 const closing: Array<() => void | Promise<void>> = []
@@ -36,7 +30,7 @@ describe('the request line of a signed-in person', () => {
   it('has the account hashed as its identity: one value for two sessions of one account, another for another account, none without a session', { timeout: 30_000 }, async () => {
     const signIn = createSignIn({
       policy: { appUrl: APP, allowed: parsePeopleList({ emails: '@example.com' }), admins: parsePeopleList({}), sessionMaxAgeMs: 3600_000, recheckAfterMs: 60_000 },
-      provider: createIdentityProvider({ issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, groupsClaim: 'groups' }),
+      provider: createIdentityProvider({ issuer: op().issuer, clientId: op().clientId, clientSecret: op().clientSecret, groupsClaim: 'groups' }),
       store: createMemoryAuthStore(),
       run: (operation) => run(operation),
       secret: SECRET,
@@ -57,12 +51,12 @@ describe('the request line of a signed-in person', () => {
 
     const requestLines = () => log.lines.filter((line) => line.msg === 'request' && line.route === '/api/chats')
     await vi.waitFor(() => expect(requestLines()).toHaveLength(4))
-    const alice = hashOf(accountIdOf(op.issuer, 'alice'))
-    const bob = hashOf(accountIdOf(op.issuer, 'bob'))
+    const alice = hashOf(accountIdOf(op().issuer, 'alice'))
+    const bob = hashOf(accountIdOf(op().issuer, 'bob'))
     expect(requestLines().map((line) => line.identity)).toEqual([alice, alice, bob, undefined])
     expect(requestLines()[3]).not.toHaveProperty('identity')
     // Never the account's id, nor the session.
     const written = JSON.stringify(log.lines)
-    for (const secret of [accountIdOf(op.issuer, 'alice'), ...sessions.map((cookie) => cookie.split('=')[1]!)]) expect(written).not.toContain(secret)
+    for (const secret of [accountIdOf(op().issuer, 'alice'), ...sessions.map((cookie) => cookie.split('=')[1]!)]) expect(written).not.toContain(secret)
   })
 })

@@ -1,7 +1,6 @@
 import { run } from 'effection'
 import type { CustomFetch } from 'openid-client'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startTestOidcProvider, type TestOidcProvider } from '@/lib/testing/oidc-provider'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createClientIdentity, isChatRequestError, parsePeopleList } from '../http'
 import { createAccountIdentity } from './account-identity'
 import { accountIdOf } from './account'
@@ -10,15 +9,10 @@ import { createIdentityProvider } from './identity-provider'
 import { createSignIn, type SignInPolicy } from './sign-in'
 import { createMemoryAuthStore } from './stores/memory-store'
 import { cookieOf, loginAtProvider, signInThroughProvider, valueOf, withCookie } from './testing/provider-login'
+import { TEST_APP as APP, TEST_SECRET as SECRET, useTestOidcProvider } from './testing/test-provider'
 import { captureServerLog } from '../telemetry/testing/server-log'
 
-const APP = 'http://127.0.0.1:3999'
-const SECRET = 'a-secret-for-the-sign-in-tests-only-0123456789'
-let op: TestOidcProvider
-beforeAll(async () => {
-  op = await startTestOidcProvider({ redirectUris: [`${APP}/auth/callback`] })
-})
-afterAll(() => op?.stop())
+const op = useTestOidcProvider()
 
 /** The server's log, as the operator reads it. */
 let log: ReturnType<typeof captureServerLog>
@@ -53,7 +47,7 @@ function instance({
     guests: overrides.guests,
     adopt: overrides.adopt,
     policy: overrides.allowed ? { ...policy, allowed: parsePeopleList({ emails: overrides.allowed }) } : policy,
-    provider: createIdentityProvider({ issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, groupsClaim: 'groups' }),
+    provider: createIdentityProvider({ issuer: op().issuer, clientId: op().clientId, clientSecret: op().clientSecret, groupsClaim: 'groups' }),
     store,
     run: (operation) => run(operation),
     secret: overrides.secret ?? SECRET,
@@ -73,7 +67,7 @@ describe('sign-in with a real OpenID Provider', () => {
     const { signIn } = instance({ store: createMemoryAuthStore() })
     const started = await signIn.start(new Request(`${APP}/auth/sign-in?next=/c/chat-1`))
     const location = new URL(started.headers.get('location')!)
-    expect(location.origin).toBe(op.issuer)
+    expect(location.origin).toBe(op().issuer)
     expect(location.searchParams.get('code_challenge_method')).toBe('S256')
     expect(location.searchParams.get('state')).toMatch(/.{20,}/)
     expect(location.searchParams.get('nonce')).toMatch(/.{20,}/)
@@ -84,7 +78,7 @@ describe('sign-in with a real OpenID Provider', () => {
     expect(response.headers.get('location')).toBe(`${APP}/c/chat-1`)
     expect(cookieOf(response, 'chat_session')).toMatch(/; Path=\/; HttpOnly; SameSite=Lax; Max-Age=604800$/)
     const account = await signIn.account(withCookie(`${APP}/api/chats`, session!))
-    expect(account).toEqual({ id: accountIdOf(op.issuer, 'alice'), email: 'alice@example.com', emailVerified: true, name: 'Alice Example', groups: ['eng', 'admins'], isAdmin: true, isGuest: false })
+    expect(account).toEqual({ id: accountIdOf(op().issuer, 'alice'), email: 'alice@example.com', emailVerified: true, name: 'Alice Example', groups: ['eng', 'admins'], isAdmin: true, isGuest: false })
     expect(account!.id).toMatch(/^[A-Za-z0-9_-]{43}$/)
   })
 
@@ -124,7 +118,7 @@ describe('sign-in with a real OpenID Provider', () => {
     const [id, accountId] = value.split('.')
     const foreign = instance({ store, secret: 'another-secret-of-another-deployment-000000' }).signIn
     expect(await foreign.account(withCookie(APP, session!))).toBeUndefined()
-    expect(await signIn.account(withCookie(APP, `${name}=${id}.${accountIdOf(op.issuer, 'alice')}.${value.split('.')[2]}`))).toBeUndefined()
+    expect(await signIn.account(withCookie(APP, `${name}=${id}.${accountIdOf(op().issuer, 'alice')}.${value.split('.')[2]}`))).toBeUndefined()
     expect(await signIn.account(withCookie(APP, `${name}=${id}.${accountId}.${'A'.repeat(43)}`))).toBeUndefined()
     const refusal = await signIn.requireAccount(new Request(APP)).catch((error: unknown) => error)
     expect(isChatRequestError(refusal) && refusal.toResponse().status).toBe(401)
@@ -154,7 +148,7 @@ describe('sign-in with a real OpenID Provider', () => {
     const clock = { now: Date.now() }
     const { signIn } = instance({ store: createMemoryAuthStore(), clock })
     const { session } = await signInAs(signIn, 'bob')
-    op.disable('bob')
+    op().disable('bob')
     clock.now += 59_000
     expect((await signIn.account(withCookie(APP, session!)))?.email).toBe('bob@example.com')
     clock.now += 2_000
@@ -174,7 +168,7 @@ describe('sign-in with a real OpenID Provider', () => {
     const store = createMemoryAuthStore()
     const { signIn } = instance({ store, clock })
     const { session } = await signInAs(signIn, 'alice')
-    await op.stop()
+    await op().stop()
     try {
       const fresh = instance({ store, clock }).signIn
       const started = await fresh.start(new Request(`${APP}/auth/sign-in`))
@@ -189,7 +183,7 @@ describe('sign-in with a real OpenID Provider', () => {
       ])
       expect(JSON.stringify(log.lines)).not.toContain(session!.split('=')[1]!)
     } finally {
-      await op.restart()
+      await op().restart()
     }
   })
 })
@@ -213,7 +207,7 @@ describe('guests, and a browser’s chats from before signing in', () => {
     expect(newcomer.headers['Set-Cookie']).toMatch(/^chat_client_id=/)
     // Signed in, the same browser is the account, not the guest.
     const { session } = await signInAs(guests, 'alice', '/', cookie)
-    expect((await identity.identify(withCookie(APP, `${session!}; ${cookie}`))).clientId).toBe(accountIdOf(op.issuer, 'alice'))
+    expect((await identity.identify(withCookie(APP, `${session!}; ${cookie}`))).clientId).toBe(accountIdOf(op().issuer, 'alice'))
     expect(await guests.person(withCookie(APP, `${session!}; ${cookie}`))).toMatchObject({ email: 'alice@example.com', isGuest: false })
 
     const closed = instance({ store }).signIn
@@ -228,7 +222,7 @@ describe('guests, and a browser’s chats from before signing in', () => {
     const { signIn } = instance({ store: createMemoryAuthStore(), adopt: async (from, to) => void moved.push([from, to]) })
     const { clientId, cookie } = browserCookie()
     await signInAs(signIn, 'alice', '/', cookie)
-    expect(moved).toEqual([[clientId, accountIdOf(op.issuer, 'alice')]])
+    expect(moved).toEqual([[clientId, accountIdOf(op().issuer, 'alice')]])
     // A browser with no identity (or a forged one) has nothing to move.
     await signInAs(signIn, 'alice')
     await signInAs(signIn, 'alice', '/', `chat_client_id=${'A'.repeat(32)}.${'B'.repeat(43)}`)
@@ -257,7 +251,7 @@ describe('sign-in against a provider whose answers are tampered with on the way'
       tokens.id_token = tamper(tokens.id_token)
       return Response.json(tokens, { status: response.status, headers: { 'cache-control': 'no-store' } })
     }
-    const provider = createIdentityProvider({ issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, groupsClaim: 'groups', fetch: tampering })
+    const provider = createIdentityProvider({ issuer: op().issuer, clientId: op().clientId, clientSecret: op().clientSecret, groupsClaim: 'groups', fetch: tampering })
     const signIn = createSignIn({ policy, provider, store: createMemoryAuthStore(), run: (operation) => run(operation), secret: SECRET })
     return signInAs(signIn, 'alice')
   }
