@@ -7,7 +7,7 @@ import { createHandlerTasks } from './handler-tasks'
 import { parseComposerText } from './slash-command'
 import { newChatId } from '../protocol/chat-id'
 import { holdsAnswer, loadKeptChat, replayChat, type LoadedChat } from './server-chat'
-import { createWaitingWatch } from './waiting-watch'
+import { createWaitingWatch, type CarriedFollow } from './waiting-watch'
 
 export interface ChatController {
   getSnapshot(): ChatSnapshot
@@ -86,6 +86,8 @@ export function createChatController({
       made = true
       kept?.onChange?.({ id, created: true })
     },
+    // A kept chat's turn follows the questions it asks on its own response: the watch takes it, not a request of its own.
+    ...(kept ? { followed: (carried: CarriedFollow) => watch.offer(chatId!, carried) } : {}),
   })
   // A question shown waiting is followed on the server: if its call ends elsewhere, the card says so (and the list's mark goes);
   // if it is answered on another page, the chat is read again and shown as kept.
@@ -198,7 +200,12 @@ export function createChatController({
   function readAgain(elicitId: string) {
     const id = chatId
     const options = kept
-    if (!options || id === undefined) return
+    const stillShown = () => {
+      const { state } = store.getSnapshot()
+      return state.status === 'awaiting_input' && openElicitations(state).some((elicitation) => elicitation.question.elicitId === elicitId)
+    }
+    // Answered on this page meanwhile (its own answer, told before the follow was let go): nothing to read.
+    if (!options || id === undefined || !stillShown()) return
     tasks.run(function* () {
       let loaded: LoadedChat
       try {
@@ -206,9 +213,7 @@ export function createChatController({
       } catch {
         return
       }
-      const { state } = store.getSnapshot()
-      const stillShown = state.status === 'awaiting_input' && openElicitations(state).some((elicitation) => elicitation.question.elicitId === elicitId)
-      if (loaded.kind !== 'found' || chatId !== id || transport.inFlight || !stillShown) return
+      if (loaded.kind !== 'found' || chatId !== id || transport.inFlight || !stillShown()) return
       const shown = replayChat(loaded.chat)
       if (!holdsAnswer(loaded.chat, shown, elicitId)) return
       store.publish({ ...store.getSnapshot(), state: shown })

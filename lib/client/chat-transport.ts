@@ -6,6 +6,9 @@ import { ChatHttpError, postChat } from './chat-request'
 import type { ChatAction } from './chat-state'
 import type { ChatStore } from './chat-store'
 import { readNdjson } from './read-ndjson'
+import type { ChatEvent } from '../protocol/events'
+import type { TurnEndLine, WaitingCallNews } from '../protocol/ended-call'
+import type { CarriedFollow } from './waiting-watch'
 
 export const STOP_REASON = 'Stopped by the user'
 
@@ -47,6 +50,7 @@ export function createChatTransport({
   ended,
   chat = () => undefined,
   accepted = () => {},
+  followed,
 }: {
   endpoint: string
   fetch: typeof globalThis.fetch
@@ -63,6 +67,12 @@ export function createChatTransport({
   chat?: () => { id: string; newChat: boolean } | undefined
   /** The server took a request of chat `id` (its turn is recorded, so the chat exists). */
   accepted?: (id: string) => void
+  /**
+   * A kept chat's turn that asked questions went on following them on its response (`follow`,
+   * whose lines after `turn_end` are their news): handed over, still open, just before the
+   * turn's end reaches the state. Without it nothing asks to follow.
+   */
+  followed?: (carried: CarriedFollow) => void
 }): ChatTransport {
   let inFlight: InFlight | undefined
   /** Bumped by New chat: a request of an earlier chat no longer touches the state. */
@@ -91,7 +101,7 @@ export function createChatTransport({
         }
         const kept = chat()
         const post = (newChat: boolean) => {
-          const sent: ChatRequest = kept === undefined ? body : { ...body, chatId: kept.id, ...(newChat ? { newChat: true } : {}) }
+          const sent: ChatRequest = kept === undefined ? body : { ...body, chatId: kept.id, ...(newChat ? { newChat: true } : {}), ...(followed ? { follow: true } : {}) }
           return retryWhileBusy(() => postChat({ body: sent, signal: abort.signal, endpoint, fetch }), waitingOut)
         }
         const response = await post(kept?.newChat === true).catch((failure: unknown) => {
@@ -102,13 +112,35 @@ export function createChatTransport({
           throw failure
         })
         if (kept) accepted(kept.id)
-        for await (const event of readNdjson(response.body)) {
-          if (abort.signal.aborted) break
-          streamed = true
-          apply(event)
+        /** The questions this turn asked: what the rest of its response follows, after `turn_end`. */
+        const asked: string[] = []
+        const lines = readNdjson<ChatEvent | TurnEndLine>(response.body)
+        let carried: CarriedFollow | undefined
+        try {
+          for (let next = await lines.next(); !next.done; next = await lines.next()) {
+            if (abort.signal.aborted) break
+            const event = next.value
+            if (event.type === 'turn_end') {
+              carried = { questions: asked, news: lines as AsyncGenerator<WaitingCallNews, void, undefined>, cancel: () => abort.abort() }
+              break
+            }
+            streamed = true
+            if (event.type === 'plugin_elicit_request') asked.push(event.elicitId)
+            apply(event)
+          }
+        } finally {
+          // Left early (aborted, a line that is not JSON): the response is let go.
+          if (!carried) await lines.return()
         }
         if (abort.signal.aborted) apply({ type: 'local/interrupted', reason: `${STOP_REASON}.` })
-        else apply({ type: 'local/stream_end' })
+        else {
+          // Still this chat's: the rest of the response goes to the waiting watch, before the end that makes the page follow.
+          if (carried) {
+            if (sentIn === generation) followed!(carried)
+            else carried.cancel()
+          }
+          apply({ type: 'local/stream_end' })
+        }
       } catch (failure) {
         if (failure instanceof RetryAbortedError) apply({ type: 'local/not_sent', reason: `${STOP_REASON}.` })
         else if (abort.signal.aborted) apply({ type: 'local/interrupted', reason: `${STOP_REASON}.` })

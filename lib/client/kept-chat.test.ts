@@ -374,3 +374,75 @@ describe('a kept chat’s question answered on another page', () => {
     expect(holdsAnswer(chat, shown, train.elicitId)).toBe(false)
   })
 })
+
+/**
+ * `/api/chat`'s answer to a turn that follows its questions (`follow`): the turn's events, then
+ * `turn_end`, and the response held: the test sends its news, ends it, and sees when it is let go.
+ */
+function followedTurn(chat: ReturnType<typeof createServer>, events: ChatEvent[]) {
+  const encoder = new TextEncoder()
+  let controller!: ReadableStreamDefaultController<Uint8Array>
+  let signal!: AbortSignal
+  chat.next(() => {
+    signal = chat.signals.at(-1)!
+    const body = new ReadableStream<Uint8Array>({
+      start(opened) {
+        controller = opened
+        for (const event of [...events, { type: 'turn_end' }]) opened.enqueue(encoder.encode(`${JSON.stringify(event)}\n`))
+        signal.addEventListener('abort', () => opened.error(new DOMException('The operation was aborted.', 'AbortError')))
+      },
+    })
+    return new Response(body, { headers: { 'content-type': 'application/x-ndjson' } })
+  })
+  return {
+    news: (event: WaitingCallNews) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`)),
+    end: () => controller.close(),
+    get letGo() {
+      return signal?.aborted === true
+    },
+  }
+}
+
+describe('a kept chat’s turn that follows its questions on its own response', () => {
+  it('asks to, holds no request of its own for them, and shows a call ended elsewhere the moment the response says so, then lets it go', async () => {
+    const app = createApp()
+    const turn = followedTurn(app.chat, firstTurn)
+    const live = await ready(start({ registry, fetch: app.fetch, kept: {} }))
+    await live.send('Book a train from Paris to Lyon')
+    expect(app.chat.requests[0]).toMatchObject({ follow: true, newChat: true })
+    expect(live.getSnapshot().state.status).toBe('awaiting_input')
+
+    turn.news({ type: 'plugin_session_error', sessionId: 'call-1', callId: 'call-1', error: 'SESSION_ABORTED', message: 'An operator ended this question.' })
+    await vi.waitFor(() => expect(card(live, 'call-1')).toMatchObject({ status: 'stopped', error: 'The plugin session was stopped: An operator ended this question.' }))
+    await vi.waitFor(() => expect(turn.letGo).toBe(true))
+    // The turn's one request, and nothing else: no `GET /api/chats/:id/waiting`.
+    expect(app.calls).toEqual(['POST /api/chat'])
+  })
+
+  it('lets the response go when the person answers on this page, and the answer’s turn asks to follow in turn', async () => {
+    const app = createApp()
+    const turn = followedTurn(app.chat, firstTurn)
+    const live = await ready(start({ registry, fetch: app.fetch, kept: {} }))
+    await live.send('Book a train from Paris to Lyon')
+    app.chat.stream(seatTurn)
+    rendersOf(live, 'call-1')[0]!.respond({ action: 'accept', content: { trainId: trains[0].id } })
+    await vi.waitFor(() => expect(app.chat.requests).toHaveLength(2))
+    await vi.waitFor(() => expect(turn.letGo).toBe(true))
+    expect(app.chat.requests[1]).toMatchObject({ follow: true, pluginElicitResponses: [{ sessionId: 'call-1' }] })
+    // The seat's turn did not follow on its response (the server did not): the page follows it by a request of its own.
+    const seat = () => openElicitations(live.getSnapshot().state)[0]?.question.elicitId ?? ''
+    await vi.waitFor(() => expect(app.calls).toEqual(['POST /api/chat', 'POST /api/chat', `GET /api/chats/${app.chat.requests[0]!.chatId}/waiting?questions=${encodeURIComponent(seat())}`]))
+  })
+
+  it('follows by a request of its own once the response ends while the question still waits', async () => {
+    const app = createApp()
+    const turn = followedTurn(app.chat, firstTurn)
+    const live = await ready(start({ registry, fetch: app.fetch, kept: {} }))
+    await live.send('Book a train from Paris to Lyon')
+    // The instance stopping ends the response: after its pause (1 s), the page asks again, by the waiting route.
+    turn.end()
+    const asked = openElicitations(live.getSnapshot().state)[0]!.question.elicitId
+    await vi.waitFor(() => expect(app.calls).toEqual(['POST /api/chat', `GET /api/chats/${app.chat.requests[0]!.chatId}/waiting?questions=${encodeURIComponent(asked)}`]), { timeout: 5_000 })
+    expect(live.getSnapshot().state.status).toBe('awaiting_input')
+  })
+})

@@ -39,6 +39,8 @@ import { toIssues } from '../runtime/json-schema'
 import type { Question } from '../protocol/question'
 import { turnInputOf, type ChatHistory } from './chat-history-port'
 import type { ChatEvent } from '../protocol/events'
+import type { WatchedCall } from '../protocol/ended-call'
+import { parseElicitId } from '../protocol/elicit-id'
 import type { Budget } from '../budgets/budget'
 import { startTurnTrace } from './turn-trace'
 import { TraceParent } from '../runtime/trace-parent'
@@ -135,7 +137,7 @@ export interface ChatServer {
    * before any byte; `toChatFailure` makes either a response), then run the turn, streaming NDJSON events; `signal`
    * (the request's) stops it; `onEnd` hears when the body has ended. One task does both.
    */
-  open(options: { body: unknown; clientId: string; person?: Person; address?: string; signal?: AbortSignal; onEnd?: (errorCode?: string) => void }): Promise<ReadableStream<Uint8Array>>
+  open(options: OpenTurnOptions): Promise<ReadableStream<Uint8Array>>
   /**
    * Whether a request body (not yet validated) continues this client's work in progress — an
    * answer to a question, a Stop — from the tool call ids it names (work-in-progress.ts): what
@@ -175,6 +177,34 @@ export interface ChatServer {
 }
 
 export type { CallStanding, WaitingCall }
+
+/** What `ChatServer.open` is given with a request's body. */
+export interface OpenTurnOptions {
+  body: unknown
+  clientId: string
+  person?: Person
+  address?: string
+  signal?: AbortSignal
+  onEnd?: (errorCode?: string) => void
+  /**
+   * How the questions a kept chat's turn leaves waiting are followed on its response, when the
+   * request asks (`follow`): the app's follow of a chat's waiting calls, as
+   * `GET /api/chats/:id/waiting` answers it (undefined when it follows none now, e.g. too many
+   * at once: the page then follows them by that request). Without it, `follow` changes nothing.
+   */
+  follow?: (calls: readonly WatchedCall[]) => Promise<ReadableStream<Uint8Array> | undefined>
+}
+
+/** `emit`, noting each question asked in `asked`. */
+function askedBy(asked: WatchedCall[], emit: (event: ChatEvent) => void): (event: ChatEvent) => void {
+  return (event) => {
+    if (event.type === 'plugin_elicit_request') {
+      const seq = parseElicitId(event.elicitId)?.seq
+      if (seq !== undefined) asked.push({ callId: event.callId, question: { elicitId: event.elicitId, seq } })
+    }
+    emit(event)
+  }
+}
 
 /** Stores the refusal of a recorded turn; if that fails too, the refusal itself is still the answer. */
 function* keepRefusal(append: () => Operation<void>): Operation<void> {
@@ -284,7 +314,7 @@ export async function createChatServer({
   const turns = createTurnRunner(scope)
 
   return {
-    async open({ body, clientId, person, address = 'unknown', signal, onEnd: ended }) {
+    async open({ body, clientId, person, address = 'unknown', signal, onEnd: ended, follow }) {
       const parsed = chatRequestSchema.safeParse(body)
       if (!parsed.success) {
         throw new ChatRequestError('invalid_request', 'The request body does not match the chat contract.', toIssues(parsed.error))
@@ -311,6 +341,8 @@ export async function createChatServer({
           return await openNdjsonStream({ runner: turns, signal, onEnd, prepare, run })
         }
         if (!history) throw new ChatRequestError('chat_not_found', 'This server keeps no chats: send the request without chatId.')
+        /** The questions this turn asks, followed on its response once it has ended (`follow`). */
+        const asked: WatchedCall[] | undefined = request.follow && follow ? [] : undefined
         return await openNdjsonStream({
           runner: turns,
           signal,
@@ -330,7 +362,8 @@ export async function createChatServer({
               throw error
             }
           },
-          run: ({ plan }, emit) => run(plan, emit),
+          run: ({ plan }, emit) => run(plan, asked ? askedBy(asked, emit) : emit),
+          follow: asked && (() => (asked.length > 0 ? follow!(asked) : Promise.resolve(undefined))),
           // At once when the store's write needs no task (the embedded and memory stores), else on one of the turn runner's
           // long-lived tasks: a turn stores once per batch, and while many turns stream no runner is free, so each would make a task.
           keep: ({ kept }, events: readonly ChatEvent[], json: readonly string[]) => runNow(() => within(kept.keep(events, json)), (operation) => turns.run(operation)),

@@ -2,6 +2,7 @@ import type { Operation } from 'effection'
 import { toChatFailure } from '../http/errors'
 import { logFailure } from '../http/failure-log'
 import type { ChatEvent } from '../protocol/events'
+import type { TurnEndLine } from '../protocol/ended-call'
 import type { TurnRunner } from './turn-runner'
 
 /**
@@ -26,6 +27,12 @@ import type { TurnRunner } from './turn-runner'
  * (the chat is full, the store is down) is not written: the stream ends the turn with an `error`
  * event of the refusal's code (`chat_too_large`, `store_unavailable`) — the one event the
  * browser sees that the chat does not keep, since the store has just refused it.
+ *
+ * With `follow` (the request asked to follow its questions on its response), once the turn has
+ * ended and every line is written, `follow` is asked for what comes after: when it gives a stream
+ * (the turn left questions waiting), a `turn_end` line is written, `onEnd` is told (the turn is
+ * over: its request is no longer in flight), and the stream's bytes follow until it ends, the
+ * body with it; cancelling the body cancels it.
  */
 export async function openNdjsonStream<P>({
   runner,
@@ -34,6 +41,7 @@ export async function openNdjsonStream<P>({
   run,
   onEnd,
   keep,
+  follow,
 }: {
   /** Where the turn runs: one of the chat server's long-lived tasks. */
   runner: TurnRunner
@@ -52,6 +60,8 @@ export async function openNdjsonStream<P>({
    * newline): the store keeps that text. Absent, nothing is stored.
    */
   keep?(prepared: P, events: readonly ChatEvent[], json: readonly string[]): Promise<void>
+  /** What the body goes on with once the turn has ended (see above); undefined: it ends with the turn. Never rejects. */
+  follow?(prepared: P): Promise<ReadableStream<Uint8Array> | undefined>
 }): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder()
   /** The events emitted and not yet written, each as JSON: the NDJSON lines, less their newlines. */
@@ -119,6 +129,18 @@ export async function openNdjsonStream<P>({
   if (signal?.aborted) halt()
   else signal?.addEventListener('abort', halt, { once: true })
 
+  /** The turn is over (`onEnd`, told once): its body has ended, or it goes on following (`follow`). */
+  let reported = false
+  const report = () => {
+    if (reported) return
+    reported = true
+    signal?.removeEventListener('abort', halt)
+    onEnd?.(errorCode)
+  }
+  /** What the body goes on with once the turn has ended (`follow`): read here until it ends. */
+  let after: ReadableStreamDefaultReader<Uint8Array> | undefined
+  let askedAfter = !follow
+
   /** Stores the turn's input alone when no batch has taken it: what `keep` refused, if it did. */
   const keepInput = async () => {
     if (keptOnce) return undefined
@@ -129,6 +151,12 @@ export async function openNdjsonStream<P>({
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        if (after) {
+          const next = await after.read().catch(() => ({ done: true as const, value: undefined }))
+          if (next.done) closeQuietly(controller)
+          else controller.enqueue(next.value)
+          return
+        }
         if (!keptOnce) {
           // The first read: the input goes with what the turn emits in this turn of the event loop, or alone.
           if (!ended && open) await new Promise<void>((resolve) => setImmediate(resolve))
@@ -167,18 +195,29 @@ export async function openNdjsonStream<P>({
           if (lines.length > 0 && open) return
         }
         lines.length = 0
+        if (ended && open && !askedAfter && plan) {
+          askedAfter = true
+          const rest = await follow!(plan.value)
+          if (rest && open) {
+            after = rest.getReader()
+            controller.enqueue(encoder.encode(`${TURN_END}\n`))
+            report()
+            return
+          }
+          await rest?.cancel()
+        }
         if (ended || !open) {
           open = false
-          signal?.removeEventListener('abort', halt)
           closeQuietly(controller)
-          onEnd?.(errorCode)
+          report()
         }
       },
       async cancel() {
+        if (after) return await after.cancel()
         halt()
         // Gone before its first read: the turn's input is kept all the same.
         await keepInput()
-        onEnd?.(errorCode)
+        report()
       },
     },
     { highWaterMark: 0 },
@@ -197,6 +236,8 @@ async function stored(write: () => Promise<void>): Promise<Extract<ChatEvent, { 
     return { type: 'error', code: 'turn_failed', message: 'The chat could not be stored; this turn stopped here.' }
   }
 }
+
+const TURN_END = JSON.stringify({ type: 'turn_end' } satisfies TurnEndLine)
 
 function closeQuietly(controller: ReadableStreamDefaultController<Uint8Array>) {
   try {

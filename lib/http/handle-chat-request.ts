@@ -9,6 +9,7 @@ import type { RateDecision } from './rate-limiter'
 import { readJsonBody } from './read-json-body'
 import { noteTurnError } from './request-telemetry'
 import { loggingContent } from './content-log'
+import type { WatchedCall } from '../protocol/ended-call'
 
 let processIdentity: ClientIdentityResolver | undefined
 
@@ -20,8 +21,23 @@ export interface ChatTurns {
   /** Whether a body (not yet validated) continues `clientId`'s work in progress: what admission puts first. */
   workOf(body: unknown, clientId: string): Work
   /** Validate the body and stream its turn as NDJSON; a refusal rejects before any byte. */
-  open(options: { body: unknown; clientId: string; person?: Person; address?: string; signal?: AbortSignal; onEnd?: (errorCode?: string) => void }): Promise<ReadableStream<Uint8Array>>
+  open(options: {
+    body: unknown
+    clientId: string
+    person?: Person
+    address?: string
+    signal?: AbortSignal
+    onEnd?: (errorCode?: string) => void
+    follow?: (calls: readonly WatchedCall[]) => Promise<ReadableStream<Uint8Array> | undefined>
+  }): Promise<ReadableStream<Uint8Array>>
 }
+
+/**
+ * The app's follow of a client's waiting calls (`GET /api/chats/:id/waiting`'s), which a turn
+ * of a kept chat that asks (`follow`) goes on with on its response once it has ended;
+ * undefined when it may follow none now (too many followed at once).
+ */
+export type FollowCalls = (options: { owner: string; calls: readonly WatchedCall[]; signal: AbortSignal }) => Promise<ReadableStream<Uint8Array> | undefined>
 
 /**
  * `POST /api/chat`: who is asking (signed cookie), what they sent (validated, refused with a 4xx
@@ -36,7 +52,8 @@ export interface ChatTurns {
  * in progress is never refused for other clients' load (`chat.workOf`), new work gets a fair
  * share (admission.ts). A refusal is a 429 with `Retry-After` and the refusal's `scope`.
  * `inFlight` bounds how many requests of one address are answered at once (until each
- * answer's body has ended).
+ * answer's turn has ended: a body that goes on following its questions, `follow`, is no longer
+ * in flight).
  */
 export async function handleChatRequest({
   request,
@@ -44,12 +61,15 @@ export async function handleChatRequest({
   identity = (processIdentity ??= createClientIdentity({ secret: randomBytes(32).toString('base64url') })),
   admission,
   inFlight,
+  follow,
 }: {
   request: Request
   chat: ChatTurns
   identity?: ClientIdentityResolver
   admission?: Admission
   inFlight?: InFlightLimiter
+  /** How a turn that asks goes on following its questions (without it, a turn's body ends with it). */
+  follow?: FollowCalls
 }): Promise<Response> {
   let client: ClientIdentity | undefined
   let release: (() => void) | undefined
@@ -73,6 +93,7 @@ export async function handleChatRequest({
     }
     refuseOver(admission?.admit(address, chat.workOf(body, client.clientId)))
     const end = release
+    const owner = client.clientId
     const stream = await chat.open({
       body,
       clientId: client.clientId,
@@ -84,6 +105,7 @@ export async function handleChatRequest({
         if (errorCode) noteTurnError(request, errorCode)
         end?.()
       },
+      ...(follow ? { follow: (calls: readonly WatchedCall[]) => follow({ owner, calls, signal: request.signal }) } : {}),
     })
     release = undefined
     return new Response(loggingContent(request, stream), {

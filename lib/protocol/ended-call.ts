@@ -26,6 +26,15 @@ export interface AnsweredCallEvent {
 export type WaitingCallNews = EndedCallEvent | AnsweredCallEvent
 
 /**
+ * The line of `POST /api/chat` with `follow` that ends the turn, when the turn left questions
+ * waiting: nothing after it is the turn's (or kept in the chat); the lines after it are
+ * `WaitingCallNews` about the questions the turn asked, until the response ends.
+ */
+export interface TurnEndLine {
+  type: 'turn_end'
+}
+
+/**
  * A call a page follows (`GET /api/chats/:id/waiting`), and the question it shows the call
  * waiting on when the page names it (`seq`: the question's, read from its elicit id).
  */

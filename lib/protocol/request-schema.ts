@@ -61,6 +61,15 @@ export const chatRequestSchema = z.object({
    * chat of that id, 429 `too_many_chats` when it keeps as many as it may.
    */
   newChat: z.literal(true).optional(),
+  /**
+   * The page that sent this turn of a kept chat (`chatId`) follows the questions the turn leaves
+   * waiting on the same response, instead of a `GET /api/chats/:id/waiting` of its own: when the
+   * turn has asked any, its last line is `turn_end` (the turn is over), and the response is then
+   * held, as that follow's is, with a line for each question answered elsewhere or whose call
+   * ends (`WaitingCallNews`), until none is left; the page lets it go when it answers. Without
+   * it (or when the turn asked nothing) the response ends with the turn.
+   */
+  follow: z.literal(true).optional(),
   pluginElicitResponses: z.array(pluginElicitResponseSchema).max(32).optional(),
   pluginAbort: pluginAbortSchema.optional(),
   directToolCall: directToolCallSchema.optional(),
@@ -68,6 +77,9 @@ export const chatRequestSchema = z.object({
 }).refine((request) => !request.newChat || (request.chatId !== undefined && isChatId(request.chatId)), {
   path: ['chatId'],
   message: 'A new chat (newChat) needs its id in chatId: 22 base64url characters (newChatId).',
+}).refine((request) => !request.follow || request.chatId !== undefined, {
+  path: ['follow'],
+  message: 'Only a turn of a kept chat (chatId) is followed on its response: send the request without follow, or name the chat.',
 })
 
 export type ChatRequest = z.infer<typeof chatRequestSchema>

@@ -6,6 +6,7 @@ import { watchEndedCalls } from '../engine/watch-ended-calls'
 import type { WaitingCallNews } from '../protocol/ended-call'
 import type { CallEnds } from '../sessions/call-ends'
 import { warnFailure } from '../http/failure-log'
+import type { FollowCalls } from '../http'
 
 /** A page per identity following its waiting calls, on one instance: a few tabs and devices. */
 export const DEFAULT_WATCHES_PER_IDENTITY = 16
@@ -25,6 +26,12 @@ export interface ChatCallsOptions {
 export interface ChatCallsOfServer extends ChatCalls {
   /** Ends every watch's response, and answers a later one at once: a graceful stop waits for open responses, and the pages follow again elsewhere. */
   closeAll(): Promise<void>
+  /**
+   * A watch a turn goes on with on its response (`POST /api/chat` with `follow`): as `watch`,
+   * counted with the identity's others; undefined past their bound or while stopping (the page
+   * then follows by `GET /api/chats/:id/waiting`, which says why).
+   */
+  follow: FollowCalls
 }
 
 /**
@@ -38,56 +45,66 @@ export function createChatCalls({ standing, ends, run, maxWatchesPerIdentity = D
   const open = new Map<string, number>()
   let closed = false
   const watches = new Set<Task<void>>()
+  const watch: ChatCalls['watch'] = async ({ owner, calls, signal }) => {
+    // Stopping: an empty answer at once, and the page follows again (elsewhere, once this instance is out of the balancer).
+    if (closed) return new ReadableStream({ start: (controller) => controller.close() })
+    const held = open.get(owner) ?? 0
+    if (held >= maxWatchesPerIdentity) {
+      throw new ConversationError('too_many_watches', `You follow the waiting questions of ${held} chats already, as many as you may at once. Close a tab, or reload this page later.`)
+    }
+    open.set(owner, held + 1)
+    const encoder = new TextEncoder()
+    let task: Task<void> | undefined
+    let ended = false
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const emit = (event: WaitingCallNews) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`))
+        // The watch's task owns its whole life: the request going away ends it from inside, a
+        // failure is reported by it, and whoever halts it (the stream cancelled, the process
+        // stopping) awaits the halt.
+        const watching = run(function* () {
+          try {
+            const heard = yield* ends.heard(owner)
+            yield* race([requestGone(signal), watchEndedCalls({ calls, standing: (callId) => until(standing({ clientId: owner, callId })), heard, emit })])
+          } catch (error) {
+            // A store that fails ends this response early; the page follows again.
+            warnFailure('waiting_calls_follow_failed', 'following a chat’s waiting calls ended early', error)
+          } finally {
+            const left = (open.get(owner) ?? 1) - 1
+            if (left > 0) open.set(owner, left)
+            else open.delete(owner)
+            ended = true
+            if (task) watches.delete(task)
+            try {
+              controller.close()
+            } catch {
+              // Cancelled by the client already.
+            }
+          }
+        })
+        task = watching
+        if (!ended) watches.add(watching)
+      },
+      async cancel() {
+        await task?.halt()
+      },
+    })
+    return body
+  }
   return {
     async ended(owner, callIds) {
       const stands = await Promise.all([...new Set(callIds)].map((callId) => standing({ clientId: owner, callId })))
       return stands.flatMap((stand) => (stand.kind === 'ended' ? [stand.event] : []))
     },
-    async watch({ owner, calls, signal }) {
-      // Stopping: an empty answer at once, and the page follows again (elsewhere, once this instance is out of the balancer).
-      if (closed) return new ReadableStream({ start: (controller) => controller.close() })
-      const held = open.get(owner) ?? 0
-      if (held >= maxWatchesPerIdentity) {
-        throw new ConversationError('too_many_watches', `You follow the waiting questions of ${held} chats already, as many as you may at once. Close a tab, or reload this page later.`)
+    watch,
+    async follow(options) {
+      if (closed) return undefined
+      try {
+        return await watch(options)
+      } catch (error) {
+        if (!(error instanceof ConversationError)) warnFailure('waiting_calls_follow_failed', 'following a turn’s questions on its response failed', error)
+        return undefined
       }
-      open.set(owner, held + 1)
-      const encoder = new TextEncoder()
-      let task: Task<void> | undefined
-      let ended = false
-      const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          const emit = (event: WaitingCallNews) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`))
-          // The watch's task owns its whole life: the request going away ends it from inside, a
-          // failure is reported by it, and whoever halts it (the stream cancelled, the process
-          // stopping) awaits the halt.
-          const watching = run(function* () {
-            try {
-              const heard = yield* ends.heard(owner)
-              yield* race([requestGone(signal), watchEndedCalls({ calls, standing: (callId) => until(standing({ clientId: owner, callId })), heard, emit })])
-            } catch (error) {
-              // A store that fails ends this response early; the page follows again.
-              warnFailure('waiting_calls_follow_failed', 'following a chat’s waiting calls ended early', error)
-            } finally {
-              const left = (open.get(owner) ?? 1) - 1
-              if (left > 0) open.set(owner, left)
-              else open.delete(owner)
-              ended = true
-              if (task) watches.delete(task)
-              try {
-                controller.close()
-              } catch {
-                // Cancelled by the client already.
-              }
-            }
-          })
-          task = watching
-          if (!ended) watches.add(watching)
-        },
-        async cancel() {
-          await task?.halt()
-        },
-      })
-      return body
     },
     async closeAll() {
       closed = true

@@ -2,7 +2,8 @@ import type { Admission } from '../../http/admission'
 import type { ClientIdentityResolver } from '../../http/client-identity'
 import type { ChatServer } from '../chat-server'
 import type { ChatEvent, PluginElicitRequestEvent, ValidationIssue } from '../../protocol/events'
-import { handleChatRequest } from '../../http/handle-chat-request'
+import { handleChatRequest, type FollowCalls } from '../../http/handle-chat-request'
+import type { InFlightLimiter } from '../../http/in-flight-limiter'
 import type { Message } from '../../protocol/messages'
 import type { PluginElicitResponse } from '../../protocol/request-schema'
 
@@ -19,7 +20,23 @@ export type ElicitAnswer = PluginElicitResponse['result']
  * does, and speaks the HTTP contract through the real request handler (with `admission`, from
  * `address`, as a server would admit it; with `identity`, as that resolver says who is asking).
  */
-export function createChatTestClient({ chat, admission, address, identity }: { chat: ChatServer; admission?: Admission; address?: string; identity?: ClientIdentityResolver }) {
+export function createChatTestClient({
+  chat,
+  admission,
+  address,
+  identity,
+  inFlight,
+  follow,
+}: {
+  chat: ChatServer
+  admission?: Admission
+  address?: string
+  identity?: ClientIdentityResolver
+  /** As the route bounds one address's requests answered at once. */
+  inFlight?: InFlightLimiter
+  /** How a turn that asks (`follow`) goes on following its questions, as the route does it. */
+  follow?: FollowCalls
+}) {
   let cookie: string | undefined
   let messages: Message[] = []
   /** The chat kept on the server its turns belong to, as the chat UI sends it; undefined: none (an API client). */
@@ -46,7 +63,7 @@ export function createChatTestClient({ chat, admission, address, identity }: { c
       body: typeof body === 'string' ? body : JSON.stringify(body),
       signal,
     })
-    const response = await handleChatRequest({ request, chat, admission, ...(identity ? { identity } : {}) })
+    const response = await handleChatRequest({ request, chat, admission, inFlight, follow, ...(identity ? { identity } : {}) })
     const setCookie = response.headers.get('set-cookie')
     if (setCookie) cookie = setCookie.split(';')[0]
     return response
