@@ -25,9 +25,9 @@ export interface BookingChat {
   cookie?: string
   newChat?: boolean
   /**
-   * As the chat page does while it shows a question: follow it on the server
-   * (`GET /api/chats/:id/waiting?questions=<elicit id>`, held until the question is answered),
-   * so that an answer or a Stop from another page reaches it.
+   * As the chat page does while it shows a question: follow it on the server, on the response of
+   * the turn that asked it (`follow`: read to its `turn_end`, then held, so that an answer or a
+   * Stop from another page would reach it), let go as the answer is sent.
    */
   follow?: boolean
 }
@@ -38,44 +38,23 @@ export async function bookOverHttp({ baseUrl, serverPid, chat, timeoutMs = 30_00
   let newChat = chat?.newChat === true
   let messages: Message[] = []
   const timings: Timed[] = []
-  /** The request following the question shown, read to its end. */
-  let following: Promise<string> | undefined
-
-  function follow(question: PluginElicitRequestEvent) {
-    following = fetch(`${baseUrl}/api/chats/${encodeURIComponent(chatId!)}/waiting?questions=${encodeURIComponent(question.elicitId)}`, {
-      headers: { accept: 'application/x-ndjson', ...(cookie ? { cookie } : {}) },
-      signal: AbortSignal.timeout(timeoutMs),
-    }).then(async (response) => {
-      const text = await response.text()
-      if (!response.ok) throw new Error(`follow: HTTP ${response.status} ${text}`)
-      return text
-    })
-    // Awaited by `followed`, after the answer: a failure meanwhile waits for it there.
-    following.catch(() => undefined)
-  }
-
-  /**
-   * The follow ends once the question it names is answered: the server tells it (`call_answered`)
-   * and closes it. (The page gives it up as it sends the answer instead; the server's work is the
-   * same until then, and this way every follow is served whole, whatever the two requests' order.)
-   */
-  async function followed() {
-    const ending = following
-    following = undefined
-    if (ending && !(await ending).includes('"call_answered"')) throw new Error('follow: ended without the answer')
-  }
+  /** The response of the last turn, held after its `turn_end` while its question is shown: let go with the next request, as the page does. */
+  let held: AbortController | undefined
 
   async function post(kind: RequestKind, body: unknown): Promise<ChatEvent[]> {
+    held?.abort()
+    held = undefined
     const cpuBefore = serverPid === undefined ? 0 : processCpuMs(serverPid)
     const started = performance.now()
+    const abort = new AbortController()
     const response = await fetch(`${baseUrl}/api/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-      body: JSON.stringify(chatId === undefined ? body : { ...(body as object), chatId, ...(newChat ? { newChat } : {}) }),
-      signal: AbortSignal.timeout(timeoutMs),
+      body: JSON.stringify(chatId === undefined ? body : { ...(body as object), chatId, ...(newChat ? { newChat } : {}), ...(chat?.follow ? { follow: true } : {}) }),
+      signal: AbortSignal.any([abort.signal, AbortSignal.timeout(timeoutMs)]),
     })
     newChat = false
-    const text = await response.text()
+    const { text, turnEnd } = await readTurn(response)
     const ms = performance.now() - started
     timings.push(serverPid === undefined ? { kind, ms } : { kind, ms, cpuMs: processCpuMs(serverPid) - cpuBefore })
     if (!response.ok) throw new Error(`${kind}: HTTP ${response.status} ${text}`)
@@ -83,9 +62,9 @@ export async function bookOverHttp({ baseUrl, serverPid, chat, timeoutMs = 30_00
     const events = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as ChatEvent)
     const state = events.findLast((event) => event.type === 'conversation_state')
     if (state) messages = state.messages
-    await followed()
-    const question = chat?.follow ? events.find((event): event is PluginElicitRequestEvent => event.type === 'plugin_elicit_request') : undefined
-    if (question) follow(question)
+    const asked = events.some((event) => event.type === 'plugin_elicit_request')
+    if (chat?.follow && asked !== turnEnd) throw new Error(`${kind}: ${turnEnd ? 'followed a turn that asked nothing' : 'the question asked was not followed on the response (no turn_end)'}`)
+    if (turnEnd) held = abort
     return events
   }
 
@@ -99,6 +78,7 @@ export async function bookOverHttp({ baseUrl, serverPid, chat, timeoutMs = 30_00
   const flightRequest = elicitOf('start', await post('start', { messages: [{ role: 'user', content: BOOKING_MESSAGE }] }))
   const seatRequest = elicitOf('resume', await post('resume', answer(flightRequest, chooseFlight(flightRequest))))
   const done = await post('finish', answer(seatRequest, chooseSeat(seatRequest)))
+  held?.abort()
   if (!done.some((event) => event.type === 'tool_result')) throw new Error(`finish: no ticket in ${JSON.stringify(done)}`)
   return timings
 }
@@ -113,3 +93,23 @@ function elicitOf(kind: RequestKind, events: ChatEvent[]): PluginElicitRequestEv
   if (!request) throw new Error(`${kind}: no elicitation in ${JSON.stringify(events)}`)
   return request
 }
+
+/** A turn's response read to its end, or to its `turn_end` (the rest, the follow, is left to be let go): its lines, and whether it went on. */
+async function readTurn(response: Response): Promise<{ text: string; turnEnd: boolean }> {
+  if (!response.ok || !response.body) return { text: await response.text(), turnEnd: false }
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return { text: text + decoder.decode(), turnEnd: false }
+    text += decoder.decode(value, { stream: true })
+    const end = text.indexOf(TURN_END)
+    if (end !== -1) {
+      reader.releaseLock()
+      return { text: text.slice(0, end), turnEnd: true }
+    }
+  }
+}
+
+const TURN_END = '{"type":"turn_end"}\n'

@@ -4,7 +4,7 @@
 // alike: without `chatId` (nothing stored, as an API client); the chat page's turns alone (a new
 // chat, made by its first turn with `newChat`, its three turns and every batch of events stored;
 // the chat's making included); and as the chat page books, which also follows each question it
-// shows (`GET /api/chats/:id/waiting`, held until the person answers, then given up) — the path
+// shows (on the response of the turn that asked it, `follow`, held until the person answers, then let go) — the path
 // people take, on which the target is judged. Then 200 bookings at once, without chats and the
 // turns alone (flows per second), alternating too.
 // Alone: npx tsx bench/history-cpu.ts [bookings per block] [blocks]   (builds first if needed;
