@@ -169,7 +169,7 @@ export interface ChatServer {
    * each stop they write and each answer they accept): what a page that follows a chat's waiting
    * calls listens to.
    */
-  callEnds: Pick<CallEnds, 'heard'>
+  callEnds: Pick<CallEnds, 'heard' | 'listen'>
   /** Moves `from`'s waiting tool sessions to `to` (a browser's to the account it signs in to: `moveWaitingSessions`); how many moved. */
   moveWaiting(options: { from: string; to: string }): Promise<number>
   /** Halt every session and the scope. */
@@ -388,7 +388,7 @@ export async function createChatServer({
       inScope(function* () {
         return callStandingOf(callId, yield* sessions.load(clientId, callId))
       }),
-    callEnds: { heard: ends.heard },
+    callEnds: { heard: ends.heard, listen: ends.listen },
     listTools: (asker) => registry.describe(asker),
     moveWaiting: ({ from, to }) => inScope(() => moveWaitingSessions(store, { from, to, now: now() })),
     close: () => {

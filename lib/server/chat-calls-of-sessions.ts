@@ -1,7 +1,6 @@
-import { race, until, type Operation, type Task } from 'effection'
+import { until, type Operation, type Task } from 'effection'
 import { ConversationError, type ChatCalls } from '../conversations'
 import type { CallStanding } from '../engine'
-import { requestGone } from '../http/request-gone'
 import { watchEndedCalls } from '../engine/watch-ended-calls'
 import type { WaitingCallNews } from '../protocol/ended-call'
 import type { CallEnds } from '../sessions/call-ends'
@@ -15,7 +14,7 @@ export interface ChatCallsOptions {
   /** How a client's call stands now (`ChatServer.callStanding`). */
   standing(options: { clientId: string; callId: string }): Promise<CallStanding>
   /** The calls announced (`ChatServer.callEnds`: a Stop, a move-on, an operator's End, an answer), every instance's. */
-  ends: Pick<CallEnds, 'heard'>
+  ends: Pick<CallEnds, 'listen'>
   /** Runs an operation in the scope the watches live in (the process's). */
   run<T>(operation: () => Operation<T>): Task<T>
   /** At most this many watches per identity on this instance; past it, 429 `too_many_watches`. */
@@ -64,8 +63,7 @@ export function createChatCalls({ standing, ends, run, maxWatchesPerIdentity = D
         // stopping) awaits the halt.
         const watching = run(function* () {
           try {
-            const heard = yield* ends.heard(owner)
-            yield* race([requestGone(signal), watchEndedCalls({ calls, standing: (callId) => until(standing({ clientId: owner, callId })), heard, emit })])
+            yield* watchEndedCalls({ calls, standing: (callId) => until(standing({ clientId: owner, callId })), listen: (listener) => ends.listen(owner, listener), gone: signal, emit })
           } catch (error) {
             // A store that fails ends this response early; the page follows again.
             warnFailure('waiting_calls_follow_failed', 'following a chat’s waiting calls ended early', error)

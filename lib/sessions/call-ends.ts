@@ -1,4 +1,4 @@
-import { createSignal, ensure, resource, type Operation, type Signal, type Subscription } from 'effection'
+import { createSignal, ensure, resource, type Operation, type Subscription } from 'effection'
 import type { ReportFailure } from './report-failure'
 
 /**
@@ -21,11 +21,21 @@ export interface CallEnds {
    * subscription was down a while): the listener should look at every call it follows again.
    */
   heard(clientId: string): Operation<Subscription<string | undefined, never>>
+  /**
+   * The same, to a function, at once and until the returned function is called: for a listener
+   * that has a subscription of its own already (a watch waiting on several things at once), so that
+   * it needs no task more.
+   */
+  listen(clientId: string, listener: CallEndListener): () => void
 }
+
+/** Told each call of a client announced (its id), or `undefined` when some may have been missed. */
+export type CallEndListener = (callId: string | undefined) => void
 
 /** Each client's listeners in this process, told what reaches it. */
 export interface CallEndListeners {
   heard(clientId: string): Operation<Subscription<string | undefined, never>>
+  listen(clientId: string, listener: CallEndListener): () => void
   /** Tells `clientId`'s listeners that `callId` was stopped or answered. */
   tell(clientId: string, callId: string): void
   /** Tells every listener that something may have been missed. */
@@ -33,26 +43,32 @@ export interface CallEndListeners {
 }
 
 export function createCallEndListeners(): CallEndListeners {
-  const listeners = new Map<string, Set<Signal<string | undefined, never>>>()
+  const listeners = new Map<string, Set<CallEndListener>>()
+  function listen(clientId: string, listener: CallEndListener): () => void {
+    // A function of its own each time: the same listener twice is two listeners.
+    const own = listeners.get(clientId) ?? new Set()
+    const entry: CallEndListener = (callId) => listener(callId)
+    listeners.set(clientId, own.add(entry))
+    return () => {
+      own.delete(entry)
+      if (own.size === 0 && listeners.get(clientId) === own) listeners.delete(clientId)
+    }
+  }
   return {
     heard: (clientId) =>
       resource(function* (provide) {
         const signal = createSignal<string | undefined, never>()
         // Subscribed before it is told anything: nothing sent to it is lost.
         const subscription = yield* signal
-        const own = listeners.get(clientId) ?? new Set()
-        listeners.set(clientId, own.add(signal))
-        yield* ensure(() => {
-          own.delete(signal)
-          if (own.size === 0 && listeners.get(clientId) === own) listeners.delete(clientId)
-        })
+        yield* ensure(listen(clientId, (callId) => signal.send(callId)))
         yield* provide(subscription)
       }),
+    listen,
     tell(clientId, callId) {
-      for (const signal of listeners.get(clientId) ?? []) signal.send(callId)
+      for (const listener of listeners.get(clientId) ?? []) listener(callId)
     },
     tellAll() {
-      for (const own of listeners.values()) for (const signal of own) signal.send(undefined)
+      for (const own of listeners.values()) for (const listener of own) listener(undefined)
     },
   }
 }
@@ -65,6 +81,7 @@ export function createLocalCallEnds(): CallEnds {
       listeners.tell(clientId, callId)
     },
     heard: listeners.heard,
+    listen: listeners.listen,
   }
 }
 

@@ -47,6 +47,7 @@ export function useRedisCallEnds({ url, prefix = 'elicit:' }: { url: string; pre
         yield* command(() => timed.publish(channel, JSON.stringify({ clientId, callId })))
       },
       heard: listeners.heard,
+      listen: listeners.listen,
     })
   })
 }
