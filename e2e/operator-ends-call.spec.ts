@@ -11,7 +11,8 @@ const ADMIN_TOKEN = 'an-admin-token-for-the-ended-call-spec'
 const ENDED = 'The plugin session was stopped: An operator ended this question.'
 
 // Issue 37, the operator's view: an admin ends a waiting call and the person sees it ended, at
-// once on the page that shows it (GET /api/chats/:id/waiting), and on every read after.
+// once on the page that shows it (on the response of the turn that asked, held after its
+// turn_end), and on every read after.
 test('an admin ends alice’s waiting booking: her open chat shows it ended without a reload, the sidebar’s mark goes, and a reload shows the same', async ({ apps, page, request }) => {
   // A server of its own to start, a booking, a reload: on a shared 2-core machine, beside the other specs.
   test.setTimeout(90_000)
@@ -19,15 +20,19 @@ test('an admin ends alice’s waiting booking: her open chat shows it ended with
   const alice = new ChatPage(page)
   const sidebar = new ChatsSidebar(page)
   await page.goto(app.url)
-  // The page follows its question once it waits: its request is open before the admin acts.
-  const following = page.waitForRequest((sent) => /^\/api\/chats\/[^/]+\/waiting$/.test(new URL(sent.url()).pathname))
+  // The page follows its question on the response of the turn that asked it, held open: no request of its own.
+  const followsOfTheirOwn: string[] = []
+  page.on('request', (sent) => {
+    if (/^\/api\/chats\/[^/]+\/waiting$/.test(new URL(sent.url()).pathname)) followsOfTheirOwn.push(sent.url())
+  })
+  const turn = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/chat' && response.request().method() === 'POST')
   await alice.say('Book a flight from NYC to LAX')
   const booking = BookingCard.nth(page)
   await expect(booking.flightList).toBeVisible()
   await expect(page).toHaveURL(/\/c\/[A-Za-z0-9_-]{22}$/)
   const entry = sidebar.entry('Book a flight from NYC to LAX')
   await expect(entry).toHaveAccessibleName(/waiting for your answer/)
-  await following
+  const asked = await turn
 
   // The admin, elsewhere (the API with the token), ends it.
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` }
@@ -41,6 +46,9 @@ test('an admin ends alice’s waiting booking: her open chat shows it ended with
   await expect(booking.root).toContainText(ENDED)
   await expect(booking.flightList).toHaveCount(0)
   await expect(entry).not.toHaveAccessibleName(/waiting for your answer/)
+  // Told on the turn's response, which then ended; no request followed it besides.
+  expect(await asked.finished()).toBeNull()
+  expect(followsOfTheirOwn).toEqual([])
   // Nothing waits any more: no Stop, and she may write.
   await alice.waitUntilIdle()
   await expect(alice.composer).toBeEditable()
