@@ -7,7 +7,7 @@ import type { Admission, Work } from './admission'
 import type { InFlightLimiter } from './in-flight-limiter'
 import type { RateDecision } from './rate-limiter'
 import { readJsonBody } from './read-json-body'
-import { noteTurnError } from './request-telemetry'
+import { noteTurnError, noteTurnFollowed } from './request-telemetry'
 import { loggingContent } from './content-log'
 import type { WatchedCall } from '../protocol/ended-call'
 
@@ -105,7 +105,15 @@ export async function handleChatRequest({
         if (errorCode) noteTurnError(request, errorCode)
         end?.()
       },
-      ...(follow ? { follow: (calls: readonly WatchedCall[]) => follow({ owner, calls, signal: request.signal }) } : {}),
+      ...(follow
+        ? {
+            follow: (calls: readonly WatchedCall[]) => {
+              // The turn is over: the request's duration is its, not the person's time to answer.
+              noteTurnFollowed(request)
+              return follow({ owner, calls, signal: request.signal })
+            },
+          }
+        : {}),
     })
     release = undefined
     return new Response(loggingContent(request, stream), {

@@ -18,6 +18,8 @@ interface RequestNote {
   span?: Span
   /** The signed-in account's id, hashed (`noteIdentity`): the line's `identity` instead of the browser cookie's. */
   identity?: string
+  /** When a chat turn held to follow its questions ended (`noteTurnFollowed`): its duration ends there. */
+  turnEndedAt?: number
 }
 
 /*
@@ -64,6 +66,17 @@ export function noteTurnError(request: Request, code: string): void {
   serverMetrics().turnErrors.inc({ code })
   const note = noteOf(request)
   if (note) note.code = code
+}
+
+/**
+ * Called when a chat turn has ended and its response goes on following the questions it asked
+ * (`follow`): the request's duration (its line's `durationMs`, `http.server.request.duration`)
+ * is the turn's, and the time it was then held is its line's `followedMs`, so that a turn's
+ * duration does not include the person's time to answer.
+ */
+export function noteTurnFollowed(request: Request): void {
+  const note = noteOf(request)
+  if (note) note.turnEndedAt = performance.now()
 }
 
 /**
@@ -148,9 +161,12 @@ export function installRequestTelemetry(): void {
       notesInFlight.delete(key)
       const refused = (response as MarkedResponse)[REFUSAL]
       if (refused) Object.assign(note, refused)
-      const seconds = (performance.now() - started) / 1000
+      const closed = performance.now()
+      const seconds = ((note.turnEndedAt ?? closed) - started) / 1000
       const status = response.statusCode
-      if (span) endServerSpan(span, status, note.code, !response.writableFinished)
+      // Let go after its turn ended (the page answered, or moved on): not cut short.
+      const aborted = !response.writableFinished && note.turnEndedAt === undefined
+      if (span) endServerSpan(span, status, note.code, aborted)
       httpRequestDuration.observe({ http_request_method: method, http_route: route, http_response_status_code: status }, seconds)
       const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info'
       const logger = serverLogger()
@@ -160,8 +176,10 @@ export function installRequestTelemetry(): void {
         route,
         status,
         durationMs: Math.round(seconds * 10_000) / 10,
+        // A turn held after it ended, following its questions: how long.
+        followedMs: note.turnEndedAt === undefined ? undefined : Math.round((closed - note.turnEndedAt) * 10) / 10,
         // Closed before the response was done: the client went away (a Stop, a dropped connection).
-        aborted: response.writableFinished ? undefined : true,
+        aborted: aborted || undefined,
         identity: note.identity ?? identityHash(request.headers.cookie),
         code: note.code,
         scope: note.scope,

@@ -1,8 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Train } from '@/fixtures/book-train/trains'
 import { handleChatsRequest } from '../conversations'
 import { createChatTestClient, elicitRequests, type ChatTestClient } from '../engine/testing/chat-test-client'
-import { createInFlightLimiter } from '../http'
+import { createInFlightLimiter, handleChatRequest } from '../http'
+import { installRequestTelemetry } from '../http/request-telemetry'
+import { serveFetch } from '../mcp/server/testing/serve-fetch'
+import { newChatId } from '../protocol/chat-id'
+import { createLogger, type Logger } from '../telemetry'
 import type { ChatEvent, PluginElicitRequestEvent } from '../protocol/events'
 import { ENDED_BY_OPERATOR } from './handle-admin-requests'
 import { chatsRequest, ndjsonLines, openMemoryChats, startCallsInstance, type CallsInstance } from './testing/chat-calls-app'
@@ -10,6 +14,9 @@ import { chatsRequest, ndjsonLines, openMemoryChats, startCallsInstance, type Ca
 // A turn of a kept chat that asks to be followed (`follow`): once it has ended with questions
 // waiting, its response says `turn_end` and goes on as `GET /api/chats/:id/waiting` would, so
 // that the page that booked holds no second request per question (docs/http-contract.md).
+
+const globalForLog = globalThis as typeof globalThis & { serverLogger?: Logger }
+installRequestTelemetry()
 
 const closing: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -123,5 +130,30 @@ describe('a kept chat’s turn followed on its own response', () => {
     const refused = await page.post({ messages: [{ role: 'user', content: 'Book a train from Paris to Lyon' }], follow: true })
     expect(refused.status).toBe(400)
     expect(refused.error).toMatchObject({ code: 'invalid_request', issues: [expect.objectContaining({ path: 'follow', message: expect.stringContaining('Only a turn of a kept chat (chatId)') })] })
+  })
+
+  it('is logged with the turn’s duration, the time it was then held apart, and not as cut short when the page lets it go', async () => {
+    const lines: Array<Record<string, unknown>> = []
+    globalForLog.serverLogger = createLogger({ level: 'info', pretty: false, content: false, write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) })
+    const { instance } = await oneInstance()
+    const server = await serveFetch((request) => handleChatRequest({ request, chat: instance.chat, identity: instance.app.identity, follow: instance.calls.follow }))
+    closing.push(server.close)
+    const send = (body: object, cookie?: string) =>
+      fetch(`${server.url.origin}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) })
+    const asked = await send({ messages: [{ role: 'user', content: 'Book a train from Paris to Lyon' }], chatId: newChatId(), newChat: true, follow: true })
+    const cookie = asked.headers.get('set-cookie')!.split(';')[0]!
+    const held = ndjsonLines(asked)
+    for (let line = await held.next(); (line as { type: string }).type !== 'turn_end'; line = await held.next()) expect(line).toBeDefined()
+    // While it is held, another whole turn of the person's: its time falls within the hold.
+    const other = await send({ messages: [{ role: 'user', content: 'Hello' }], chatId: newChatId(), newChat: true }, cookie)
+    await other.text()
+    await held.cancel()
+
+    await vi.waitFor(() => expect(lines.filter((line) => line.msg === 'request')).toHaveLength(2))
+    const [hello, followed] = [...lines.filter((line) => line.msg === 'request')] as Array<{ durationMs: number; followedMs?: number; aborted?: boolean }>
+    expect(hello!.followedMs).toBeUndefined()
+    expect(followed).toMatchObject({ status: 200, followedMs: expect.any(Number) })
+    expect(followed!.aborted).toBeUndefined()
+    expect(followed!.followedMs).toBeGreaterThanOrEqual(hello!.durationMs)
   })
 })
