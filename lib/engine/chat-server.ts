@@ -34,7 +34,7 @@ import { chatRequestSchema } from '../protocol/request-schema'
 import { createModelSampler } from '../runtime/sample-with-model'
 import type { ExternalToolSource } from '../tools/external-tools'
 import { createToolRegistry, type ExternalToolAudience, type ToolAsker, type ToolDescription } from './tool-registry'
-import type { Person } from '../http/people-list'
+import type { OpenTurnOptions } from '../http/handle-chat-request'
 import { toIssues } from '../runtime/json-schema'
 import type { Question } from '../protocol/question'
 import { turnInputOf, type ChatHistory } from './chat-history-port'
@@ -177,23 +177,6 @@ export interface ChatServer {
 }
 
 export type { CallStanding, WaitingCall }
-
-/** What `ChatServer.open` is given with a request's body. */
-export interface OpenTurnOptions {
-  body: unknown
-  clientId: string
-  person?: Person
-  address?: string
-  signal?: AbortSignal
-  onEnd?: (errorCode?: string) => void
-  /**
-   * How the questions a kept chat's turn leaves waiting are followed on its response, when the
-   * request asks (`follow`): the app's follow of a chat's waiting calls, as
-   * `GET /api/chats/:id/waiting` answers it (undefined when it follows none now, e.g. too many
-   * at once: the page then follows them by that request). Without it, `follow` changes nothing.
-   */
-  follow?: (calls: readonly WatchedCall[]) => Promise<ReadableStream<Uint8Array> | undefined>
-}
 
 /** `emit`, noting each question asked in `asked`. */
 function askedBy(asked: WatchedCall[], emit: (event: ChatEvent) => void): (event: ChatEvent) => void {

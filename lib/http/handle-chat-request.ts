@@ -21,15 +21,24 @@ export interface ChatTurns {
   /** Whether a body (not yet validated) continues `clientId`'s work in progress: what admission puts first. */
   workOf(body: unknown, clientId: string): Work
   /** Validate the body and stream its turn as NDJSON; a refusal rejects before any byte. */
-  open(options: {
-    body: unknown
-    clientId: string
-    person?: Person
-    address?: string
-    signal?: AbortSignal
-    onEnd?: (errorCode?: string) => void
-    follow?: (calls: readonly WatchedCall[]) => Promise<ReadableStream<Uint8Array> | undefined>
-  }): Promise<ReadableStream<Uint8Array>>
+  open(options: OpenTurnOptions): Promise<ReadableStream<Uint8Array>>
+}
+
+/** What a turn is opened with: the request's body, who asks, from where, and what to tell of its end. */
+export interface OpenTurnOptions {
+  body: unknown
+  clientId: string
+  person?: Person
+  address?: string
+  signal?: AbortSignal
+  onEnd?: (errorCode?: string) => void
+  /**
+   * How the questions a kept chat's turn leaves waiting are followed on its response, when the
+   * request asks (`follow`): the app's follow of a chat's waiting calls, as
+   * `GET /api/chats/:id/waiting` answers it (undefined when it follows none now, e.g. too many
+   * at once: the page then follows them by that request). Without it, `follow` changes nothing.
+   */
+  follow?: (calls: readonly WatchedCall[]) => Promise<ReadableStream<Uint8Array> | undefined>
 }
 
 /**

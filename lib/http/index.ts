@@ -40,7 +40,7 @@
  * (`lib/server`, `app/`) hands the one to the other. `lib/layers.test.ts` keeps it so.
  */
 export { handleChatRequest } from './handle-chat-request'
-export type { ChatTurns, FollowCalls } from './handle-chat-request'
+export type { ChatTurns, FollowCalls, OpenTurnOptions } from './handle-chat-request'
 export { ChatRequestError, Refusal, hasMark, isChatRequestError, toApiFailure, toChatFailure } from './errors'
 export { createClientIdentity, readCookies, CLIENT_COOKIE, SECURE_CLIENT_COOKIE } from './client-identity'
 export type { BrowserRevoked, ClientIdentity, ClientIdentityResolver } from './client-identity'
