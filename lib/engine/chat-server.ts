@@ -367,10 +367,11 @@ export async function createChatServer({
         if (loaded.kind !== 'waiting') return undefined
         return loaded.request.question
       }),
+    // Without a task when the store reads without one (the embedded and memory stores): a follow reads it for every question shown.
     callStanding: ({ clientId, callId }) =>
-      inScope(function* () {
+      runNow(function* () {
         return callStandingOf(callId, yield* sessions.load(clientId, callId))
-      }),
+      }, inScope),
     callEnds: { heard: ends.heard, listen: ends.listen },
     listTools: (asker) => registry.describe(asker),
     moveWaiting: ({ from, to }) => inScope(() => moveWaitingSessions(store, { from, to, now: now() })),
