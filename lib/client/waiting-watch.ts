@@ -175,6 +175,8 @@ export function createWaitingWatch({
     },
     offer(chatId, carried) {
       dropOffered()
+      // Closed (the page let the chat go): nothing will take it.
+      if (!scope) return carried.cancel()
       offered = { key: keyOf(chatId, carried.questions), carried }
     },
     reconcile(state, chatId) {
