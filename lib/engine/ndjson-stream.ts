@@ -176,6 +176,8 @@ export async function openNdjsonStream<P>({
         // What the turn emits in this turn of the event loop goes out as one chunk: one write
         // to the socket instead of one per event (a model's text comes in many small deltas).
         if (!ended && open) await new Promise<void>((resolve) => setImmediate(resolve))
+        /** This pull's batch, stored and not yet written: with the `turn_end` after it, when the turn is over, in the same write. */
+        let written = ''
         if (lines.length > 0 && open) {
           const json = lines.splice(0)
           const chunk = `${json.join('\n')}\n`
@@ -190,9 +192,9 @@ export async function openNdjsonStream<P>({
             return
           }
           // Stopped while the batch was stored: it is not written (the client has gone), and the clean-up ends the body.
-          if (open) controller.enqueue(encoder.encode(chunk))
+          if (open) written = chunk
           // Emitted while the batch was stored: the next pull writes them, before the body ends.
-          if (lines.length > 0 && open) return
+          if (lines.length > 0 && open) return controller.enqueue(encoder.encode(written))
         }
         lines.length = 0
         if (ended && open && !askedAfter && plan) {
@@ -200,12 +202,13 @@ export async function openNdjsonStream<P>({
           const rest = await follow!(plan.value)
           if (rest && open) {
             after = rest.getReader()
-            controller.enqueue(encoder.encode(`${TURN_END}\n`))
+            controller.enqueue(encoder.encode(`${written}${TURN_END}\n`))
             report()
             return
           }
           await rest?.cancel()
         }
+        if (written && open) controller.enqueue(encoder.encode(written))
         if (ended || !open) {
           open = false
           closeQuietly(controller)
