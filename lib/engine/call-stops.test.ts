@@ -7,6 +7,7 @@ import { parseElicitId } from '../protocol/elicit-id'
 import { createMemorySessionStore, type SessionStore } from '../sessions'
 import { createLocalCallEnds, type CallEnds } from '../sessions/call-ends'
 import { openInScope } from '../testing/in-scope'
+import { heardCalls } from '../sessions/testing/heard-calls'
 import { createChatServer, type ChatServer } from './chat-server'
 import { INTERRUPTED_MESSAGE } from './conversation'
 import { MOVED_ON_REASON } from './run-turn'
@@ -38,14 +39,9 @@ async function instance(store: SessionStore, ends: CallEnds): Promise<ChatServer
 
 /** What a page following `clientId`'s calls through `chat` hears (`ChatServer.callEnds`): each stop announced from now on, in order. */
 async function listen(chat: ChatServer, clientId: string) {
-  const heard = await openInScope(() => chat.callEnds.heard(clientId))
-  closing.push(heard.destroy)
-  return {
-    next: () =>
-      heard.run(function* () {
-        return (yield* heard.value.next()).value
-      }),
-  }
+  const heard = heardCalls(chat.callEnds, clientId)
+  closing.push(async () => heard.stop())
+  return heard
 }
 
 /** Announces `callId` of `clientId` by hand: heard after whatever was announced before it, so a listener that hears it first heard nothing before. */

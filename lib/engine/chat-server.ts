@@ -165,11 +165,11 @@ export interface ChatServer {
   /** Every tool the one asking can use now (`asker`: their client id and, with sign-in, the person), the app's own and external ones. */
   listTools(asker?: ToolAsker): ToolDescription[]
   /**
-   * The calls announced from now on, every instance's (`CallEnds.heard`; the sessions announce
+   * The calls announced from now on, every instance's (`CallEnds.listen`; the sessions announce
    * each stop they write and each answer they accept): what a page that follows a chat's waiting
    * calls listens to.
    */
-  callEnds: Pick<CallEnds, 'heard' | 'listen'>
+  callEnds: Pick<CallEnds, 'listen'>
   /** Moves `from`'s waiting tool sessions to `to` (a browser's to the account it signs in to: `moveWaitingSessions`); how many moved. */
   moveWaiting(options: { from: string; to: string }): Promise<number>
   /** Halt every session and the scope. */
@@ -372,7 +372,7 @@ export async function createChatServer({
       runNow(function* () {
         return callStandingOf(callId, yield* sessions.load(clientId, callId))
       }, inScope),
-    callEnds: { heard: ends.heard, listen: ends.listen },
+    callEnds: { listen: ends.listen },
     listTools: (asker) => registry.describe(asker),
     moveWaiting: ({ from, to }) => inScope(() => moveWaitingSessions(store, { from, to, now: now() })),
     close: () => {

@@ -116,10 +116,11 @@ export async function handleChatRequest({
       },
       ...(follow
         ? {
-            follow: (calls: readonly WatchedCall[]) => {
-              // The turn is over: the request's duration is its, not the person's time to answer.
-              noteTurnFollowed(request)
-              return follow({ owner, calls, signal: request.signal })
+            follow: async (calls: readonly WatchedCall[]) => {
+              const rest = await follow({ owner, calls, signal: request.signal })
+              // Followed: the request's duration is the turn's, not the person's time to answer.
+              if (rest) noteTurnFollowed(request)
+              return rest
             },
           }
         : {}),

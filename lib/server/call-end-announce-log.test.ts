@@ -4,6 +4,7 @@ import { announceCall } from '../sessions/call-ends'
 import { useRedisCallEnds } from '../sessions/stores/redis-call-ends'
 import { startRedisServer, type RedisServer } from '../sessions/testing/redis-server'
 import { captureServerLog } from '../telemetry/testing/server-log'
+import { heardCalls } from '../sessions/testing/heard-calls'
 import { openInScope } from '../testing/in-scope'
 
 let server: RedisServer
@@ -18,12 +19,10 @@ describe('a call’s end that cannot be announced, on the server’s log', () =>
     const log = captureServerLog({ content: false })
     try {
       // Heard on the instance itself while Redis is up: the way works.
-      const heard = await ends.run(function* () {
-        const subscription = yield* ends.value.heard('client-alice')
-        yield* announceCall(ends.value, 'client-alice', 'call-one', 'answered', warnFailure)
-        return (yield* subscription.next()).value
-      })
-      expect(heard).toBe('call-one')
+      const heard = heardCalls(ends.value, 'client-alice')
+      await ends.run(() => announceCall(ends.value, 'client-alice', 'call-one', 'answered', warnFailure))
+      expect(await heard.next()).toBe('call-one')
+      heard.stop()
       expect(log.lines).toEqual([])
 
       await server.stop()

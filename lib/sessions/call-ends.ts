@@ -1,4 +1,4 @@
-import { createSignal, ensure, resource, type Operation, type Subscription } from 'effection'
+import type { Operation } from 'effection'
 import type { ReportFailure } from './report-failure'
 
 /**
@@ -16,15 +16,11 @@ export interface CallEnds {
   /** Tells every instance sharing the store that `clientId`'s call `callId` was stopped or answered. */
   announce(clientId: string, callId: string): Operation<void>
   /**
-   * The ids of `clientId`'s calls announced from now on, on any instance, for as long as the
-   * calling scope lasts. `undefined` says that some may have been missed (the instance's
-   * subscription was down a while): the listener should look at every call it follows again.
-   */
-  heard(clientId: string): Operation<Subscription<string | undefined, never>>
-  /**
-   * The same, to a function, at once and until the returned function is called: for a listener
-   * that has a subscription of its own already (a watch waiting on several things at once), so that
-   * it needs no task more.
+   * Tells `listener` the id of each of `clientId`'s calls announced from now on, on any instance,
+   * at once, until the returned function is called. `undefined` says that some may have been
+   * missed (the instance's subscription was down a while): the listener should look at every call
+   * it follows again. A plain function, not a subscription: a watch wakes its one subscription
+   * from it, with the other things it waits on, and needs no task more.
    */
   listen(clientId: string, listener: CallEndListener): () => void
 }
@@ -34,7 +30,6 @@ export type CallEndListener = (callId: string | undefined) => void
 
 /** Each client's listeners in this process, told what reaches it. */
 export interface CallEndListeners {
-  heard(clientId: string): Operation<Subscription<string | undefined, never>>
   listen(clientId: string, listener: CallEndListener): () => void
   /** Tells `clientId`'s listeners that `callId` was stopped or answered. */
   tell(clientId: string, callId: string): void
@@ -55,14 +50,6 @@ export function createCallEndListeners(): CallEndListeners {
     }
   }
   return {
-    heard: (clientId) =>
-      resource(function* (provide) {
-        const signal = createSignal<string | undefined, never>()
-        // Subscribed before it is told anything: nothing sent to it is lost.
-        const subscription = yield* signal
-        yield* ensure(listen(clientId, (callId) => signal.send(callId)))
-        yield* provide(subscription)
-      }),
     listen,
     tell(clientId, callId) {
       for (const listener of listeners.get(clientId) ?? []) listener(callId)
@@ -80,7 +67,6 @@ export function createLocalCallEnds(): CallEnds {
     *announce(clientId, callId) {
       listeners.tell(clientId, callId)
     },
-    heard: listeners.heard,
     listen: listeners.listen,
   }
 }

@@ -10,7 +10,7 @@ import { usePluginSessionManager, type LoadedSession, type PluginSessionManager,
 import { SessionStoreUnavailableError, type SessionStore } from './session-store'
 import { createMemorySessionStore, memorySessionKey, type MemorySessionEntry } from './stores/memory-store'
 import { createLocalCallEnds } from './call-ends'
-import { openInScope } from '../testing/in-scope'
+import { heardCalls } from './testing/heard-calls'
 import { warnFailure } from '../http/failure-log'
 
 const teardowns: string[] = []
@@ -678,9 +678,9 @@ describe('PluginSessionManager', () => {
     const a = await startManager({ store, ends })
     const b = await startManager({ store, ends })
     // A listener as a page's watch holds one, for as long as its scope lasts.
-    const listener = await openInScope(() => ends.heard('client-a'))
+    const listener = heardCalls(ends, 'client-a')
     try {
-      const heard = () => listener.run(() => listener.value.next())
+      const heard = async () => ({ done: false, value: await listener.next() })
       const { session } = await on(a, () => startAsking(a, 'stop me'))
 
       expect(await on(b, () => b.manager.abort('client-a', session.id, 'Stopped by the user.'))).toBe(true)
@@ -691,7 +691,7 @@ describe('PluginSessionManager', () => {
       await on(a, () => ends.announce('client-a', 'the-mark'))
       expect(await heard()).toEqual({ done: false, value: 'the-mark' })
     } finally {
-      await listener.destroy()
+      listener.stop()
     }
   })
 

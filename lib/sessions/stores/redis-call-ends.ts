@@ -46,7 +46,6 @@ export function useRedisCallEnds({ url, prefix = 'elicit:' }: { url: string; pre
       *announce(clientId, callId) {
         yield* command(() => timed.publish(channel, JSON.stringify({ clientId, callId })))
       },
-      heard: listeners.heard,
       listen: listeners.listen,
     })
   })
